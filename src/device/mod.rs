@@ -1,0 +1,17 @@
+//! The phone as the rest of the program sees it: a narrow `Device` trait (screenshot, taps) with
+//! implementations for a real phone through the adb server, the in-process simulated phone, and a
+//! PNG file. Everything phone-specific stays behind it.
+
+use crate::geometry::{Point, Size};
+use anyhow::Result;
+use image::RgbaImage;
+
+/// A screen we can look at and touch.
+pub trait Device {
+    /// The current screen, in its current orientation.
+    fn screenshot(&mut self) -> Result<RgbaImage>;
+    /// The screen size in pixels, in the current orientation.
+    fn screen_size(&mut self) -> Result<Size>;
+    /// Taps each point in order, waiting until the device has taken every tap.
+    fn tap_all(&mut self, taps: &[Point]) -> Result<()>;
+}
