@@ -1,0 +1,906 @@
+//! The backtracking solver, in two strategies, reporting every move to a [`SolveObserver`].
+//!
+//! - [`Strategy::Naive`] is the textbook backtracker of the classic demos: empty cells in row-major
+//!   order, digits 1 to 9, digits that break a rule skipped, undo on failure. Its step count (the
+//!   number of `Set` events) is the "search took N steps" figure.
+//! - [`Strategy::Fast`] keeps one 81-bit candidate board per digit, fills naked and hidden singles
+//!   before each guess, and guesses in the cell with the fewest candidates. Cells it fills by
+//!   propagation are reported as `Set`s too, and taken back with `Cancel`s on backtrack.
+//!
+//! Either way, replaying the events onto the puzzle reproduces the solver's board at every point.
+//! Every search is bounded by a step budget ([`DEFAULT_MAX_STEPS`] unless the caller says
+//! otherwise), so no puzzle can make it run forever.
+
+use super::{Board, Cell, SolveEvent, SolveObserver};
+use std::fmt;
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+/// Step budget used when none is given: ten million `Set`s, a fraction of a second for `fast`
+/// (which never needs more than a few thousand) and for `naive` in a release build, and enough
+/// for `naive` on every puzzle except those built to defeat it (the anti-backtracker needs more).
+pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
+
+/// How the solver searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Strategy {
+    /// The textbook backtracker: row-major cells, digits 1 to 9, no propagation.
+    Naive,
+    /// Bitmask candidates, naked and hidden singles, most-constrained cell first.
+    #[default]
+    Fast,
+}
+
+impl Strategy {
+    pub const ALL: [Strategy; 2] = [Strategy::Naive, Strategy::Fast];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Naive => "naive",
+            Strategy::Fast => "fast",
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The name given is not a strategy.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown strategy {0:?} (expected naive or fast)")]
+pub struct UnknownStrategy(pub String);
+
+impl std::str::FromStr for Strategy {
+    type Err = UnknownStrategy;
+    fn from_str(s: &str) -> Result<Strategy, UnknownStrategy> {
+        Strategy::ALL
+            .into_iter()
+            .find(|st| st.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownStrategy(s.to_string()))
+    }
+}
+
+/// What to solve with and how far to go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SolveOptions {
+    pub strategy: Strategy,
+    /// Stop after this many `Set`s; `None` searches without limit.
+    pub max_steps: Option<u64>,
+    /// Keep searching after the first solution to prove there is no second one.
+    pub unique: bool,
+}
+
+impl Default for SolveOptions {
+    /// `fast`, [`DEFAULT_MAX_STEPS`], first solution only.
+    fn default() -> Self {
+        SolveOptions {
+            strategy: Strategy::Fast,
+            max_steps: Some(DEFAULT_MAX_STEPS),
+            unique: false,
+        }
+    }
+}
+
+impl From<Strategy> for SolveOptions {
+    fn from(strategy: Strategy) -> Self {
+        SolveOptions {
+            strategy,
+            ..SolveOptions::default()
+        }
+    }
+}
+
+/// What the search cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SolveStats {
+    /// `Set` events: the "steps" of the search.
+    pub sets: u64,
+    /// `Cancel` events: fills taken back.
+    pub cancels: u64,
+    /// Wall-clock time of the search.
+    pub elapsed: Duration,
+}
+
+/// Why a search stopped before it was finished.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    /// The observer returned `ControlFlow::Break`.
+    Observer,
+    /// The step budget ran out.
+    StepBudget { max_steps: u64 },
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StopReason::Observer => f.write_str("stopped by the observer"),
+            StopReason::StepBudget { max_steps } => {
+                write!(f, "step budget exhausted after {max_steps} steps")
+            }
+        }
+    }
+}
+
+/// How a search ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// A solution (with `unique`: the only one).
+    Solved { board: Board, stats: SolveStats },
+    /// No solution exists (this includes givens that already break a rule).
+    NoSolution { stats: SolveStats },
+    /// With `unique`: two different solutions were found.
+    Multiple {
+        first: Board,
+        second: Board,
+        stats: SolveStats,
+    },
+    /// The search was stopped before it finished.
+    Stopped {
+        reason: StopReason,
+        stats: SolveStats,
+    },
+}
+
+impl Outcome {
+    pub fn stats(&self) -> &SolveStats {
+        match self {
+            Outcome::Solved { stats, .. }
+            | Outcome::NoSolution { stats }
+            | Outcome::Multiple { stats, .. }
+            | Outcome::Stopped { stats, .. } => stats,
+        }
+    }
+
+    /// The (first) solution found, if any.
+    pub fn solution(&self) -> Option<&Board> {
+        match self {
+            Outcome::Solved { board, .. } => Some(board),
+            Outcome::Multiple { first, .. } => Some(first),
+            _ => None,
+        }
+    }
+
+    /// A short word for summaries and JSON: solved, no-solution, multiple, stopped.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Outcome::Solved { .. } => "solved",
+            Outcome::NoSolution { .. } => "no-solution",
+            Outcome::Multiple { .. } => "multiple",
+            Outcome::Stopped { .. } => "stopped",
+        }
+    }
+}
+
+/// Solves `board` with the default options (`fast`, first solution, default step budget).
+pub fn solve(board: &Board) -> Outcome {
+    solve_with(board, SolveOptions::default(), &mut ())
+}
+
+/// Solves `board`, pushing every `Set` and `Cancel` to `observer` in the order the solver makes
+/// them. `options` may be a [`SolveOptions`] or just a [`Strategy`].
+///
+/// With `unique`, the search goes on after the first solution, so its events take that solution
+/// back again; the solutions are in the returned [`Outcome`].
+pub fn solve_with<O: SolveObserver>(
+    board: &Board,
+    options: impl Into<SolveOptions>,
+    observer: &mut O,
+) -> Outcome {
+    let options = options.into();
+    let started = Instant::now();
+    let mut run = Run {
+        observer,
+        sets: 0,
+        cancels: 0,
+        max_steps: options.max_steps.unwrap_or(u64::MAX),
+        stop: None,
+        wanted: if options.unique { 2 } else { 1 },
+        solutions: [Board::empty(); 2],
+        found: 0,
+    };
+    match options.strategy {
+        Strategy::Naive => run.naive(board),
+        Strategy::Fast => run.fast(board),
+    }
+    let stats = SolveStats {
+        sets: run.sets,
+        cancels: run.cancels,
+        elapsed: started.elapsed(),
+    };
+    match (run.stop, run.found) {
+        (Some(reason), _) => Outcome::Stopped { reason, stats },
+        (None, 0) => Outcome::NoSolution { stats },
+        (None, 1) => Outcome::Solved {
+            board: run.solutions[0],
+            stats,
+        },
+        (None, _) => Outcome::Multiple {
+            first: run.solutions[0],
+            second: run.solutions[1],
+            stats,
+        },
+    }
+}
+
+/// The search's bookkeeping, shared by both strategies: counts, budget, observer, solutions.
+struct Run<'o, O> {
+    observer: &'o mut O,
+    sets: u64,
+    cancels: u64,
+    max_steps: u64,
+    stop: Option<StopReason>,
+    /// Solutions to find before stopping: 1, or 2 to prove uniqueness.
+    wanted: usize,
+    solutions: [Board; 2],
+    found: usize,
+}
+
+/// A search step failed: `Dead` means backtrack, `Halt` means stop everything (solutions found,
+/// budget spent, or observer said stop).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Halt {
+    Dead,
+    Done,
+}
+
+impl<O: SolveObserver> Run<'_, O> {
+    /// Reports a fill; `Err(Done)` when the budget or the observer stops the search.
+    #[inline(always)]
+    fn emit_set(&mut self, cell: usize, digit: u8) -> Result<(), Halt> {
+        if self.sets >= self.max_steps {
+            self.stop = Some(StopReason::StepBudget {
+                max_steps: self.max_steps,
+            });
+            return Err(Halt::Done);
+        }
+        self.sets += 1;
+        let cell = Cell::from_index(cell).expect("cell index below 81");
+        if self.observer.on_event(SolveEvent::Set { cell, digit }) == ControlFlow::Break(()) {
+            self.stop = Some(StopReason::Observer);
+            return Err(Halt::Done);
+        }
+        Ok(())
+    }
+
+    /// Reports that a fill was taken back.
+    #[inline(always)]
+    fn emit_cancel(&mut self, cell: usize) -> Result<(), Halt> {
+        self.cancels += 1;
+        let cell = Cell::from_index(cell).expect("cell index below 81");
+        if self.observer.on_event(SolveEvent::Cancel { cell }) == ControlFlow::Break(()) {
+            self.stop = Some(StopReason::Observer);
+            return Err(Halt::Done);
+        }
+        Ok(())
+    }
+
+    /// Records a solution; `true` when enough have been found.
+    fn found_solution(&mut self, board: Board) -> bool {
+        self.solutions[self.found] = board;
+        self.found += 1;
+        self.found >= self.wanted
+    }
+
+    // ----- naive -------------------------------------------------------------------------------
+
+    /// The textbook backtracker, iterative so its depth never matters.
+    fn naive(&mut self, puzzle: &Board) {
+        if !puzzle.conflicts().is_empty() {
+            return;
+        }
+        let mut cells = *puzzle.cells();
+        // Digits used per row, column and box, bit d for digit d.
+        let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+        let mut empty = Vec::with_capacity(81);
+        for (i, &d) in cells.iter().enumerate() {
+            let (r, c, b) = (i / 9, i % 9, BOX_OF[i] as usize);
+            if d == 0 {
+                empty.push(i);
+            } else {
+                rows[r] |= 1 << d;
+                cols[c] |= 1 << d;
+                boxes[b] |= 1 << d;
+            }
+        }
+        let n = empty.len();
+        let mut k = 0usize; // position in `empty` being filled
+        let mut from = 1u8; // first digit to try there
+        loop {
+            if k == n {
+                if self.found_solution(Board::from_cells(cells).expect("digits 0..=9")) {
+                    return;
+                }
+                // Look for another solution: treat this one as a dead end.
+                if n == 0 {
+                    return;
+                }
+                k -= 1;
+                let i = empty[k];
+                from = cells[i] + 1;
+                if self.naive_take_back(&mut cells, &mut rows, &mut cols, &mut boxes, i) {
+                    return;
+                }
+                continue;
+            }
+            let i = empty[k];
+            let (r, c, b) = (i / 9, i % 9, BOX_OF[i] as usize);
+            let used = rows[r] | cols[c] | boxes[b];
+            match (from..=9).find(|&d| used & (1 << d) == 0) {
+                Some(d) => {
+                    if self.emit_set(i, d).is_err() {
+                        return;
+                    }
+                    cells[i] = d;
+                    rows[r] |= 1 << d;
+                    cols[c] |= 1 << d;
+                    boxes[b] |= 1 << d;
+                    k += 1;
+                    from = 1;
+                }
+                None => {
+                    if k == 0 {
+                        return; // every digit of the first empty cell failed: no (more) solutions
+                    }
+                    k -= 1;
+                    let j = empty[k];
+                    from = cells[j] + 1;
+                    if self.naive_take_back(&mut cells, &mut rows, &mut cols, &mut boxes, j) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Empties cell `i` and reports it; `true` when the observer stopped the search.
+    fn naive_take_back(
+        &mut self,
+        cells: &mut [u8; 81],
+        rows: &mut [u16; 9],
+        cols: &mut [u16; 9],
+        boxes: &mut [u16; 9],
+        i: usize,
+    ) -> bool {
+        let d = cells[i];
+        cells[i] = 0;
+        rows[i / 9] &= !(1 << d);
+        cols[i % 9] &= !(1 << d);
+        boxes[BOX_OF[i] as usize] &= !(1 << d);
+        self.emit_cancel(i).is_err()
+    }
+
+    // ----- fast --------------------------------------------------------------------------------
+
+    fn fast(&mut self, puzzle: &Board) {
+        let mut state = State {
+            cand: [ALL; 9],
+            unsolved: ALL,
+        };
+        for (i, &d) in puzzle.cells().iter().enumerate() {
+            if d != 0 && !state.place(d as usize - 1, i) {
+                return; // givens break a rule
+            }
+        }
+        let mut trail = Trail {
+            cells: [0; 81],
+            len: 0,
+        };
+        if self.search(&mut state, &mut trail) == Err(Halt::Dead) {
+            // Exhausted: take back what the top level filled, so replay ends on the puzzle.
+            let _ = self.undo_to(&mut trail, 0);
+        }
+    }
+
+    /// Propagates, then guesses in the most constrained cell and recurses. The state is left
+    /// as it was on the way in plus this level's fills; the caller restores its own copy.
+    fn search(&mut self, state: &mut State, trail: &mut Trail) -> Result<(), Halt> {
+        self.propagate(state, trail)?;
+        if state.unsolved == 0 {
+            return if self.found_solution(state.board()) {
+                Err(Halt::Done)
+            } else {
+                Err(Halt::Dead)
+            };
+        }
+        let (cell, mut digits) = state.most_constrained();
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            let mark = trail.len;
+            let mut child = *state;
+            if child.place(d, cell) {
+                self.emit_set(cell, d as u8 + 1)?;
+                trail.push(cell);
+                match self.search(&mut child, trail) {
+                    Err(Halt::Dead) => {}
+                    other => return other,
+                }
+                self.undo_to(trail, mark)?;
+            }
+        }
+        Err(Halt::Dead)
+    }
+
+    /// Cancels the fills recorded after `mark`, newest first.
+    #[inline(always)]
+    fn undo_to(&mut self, trail: &mut Trail, mark: usize) -> Result<(), Halt> {
+        while trail.len > mark {
+            trail.len -= 1;
+            self.emit_cancel(trail.cells[trail.len] as usize)?;
+        }
+        Ok(())
+    }
+
+    /// Fills naked and hidden singles until none are left. `Err(Dead)` on a contradiction.
+    #[inline(always)]
+    fn propagate(&mut self, st: &mut State, trail: &mut Trail) -> Result<(), Halt> {
+        loop {
+            // Naked singles: cells with exactly one candidate, counted bit-sliced over digits.
+            let (mut ones, mut twos) = (0u128, 0u128);
+            for c in st.cand {
+                let c = c & st.unsolved;
+                twos |= ones & c;
+                ones |= c;
+            }
+            if st.unsolved & !ones != 0 {
+                return Err(Halt::Dead); // a cell with no candidate
+            }
+            let mut singles = st.unsolved & !twos;
+            if singles != 0 {
+                while singles != 0 {
+                    let i = singles.trailing_zeros() as usize;
+                    singles &= singles - 1;
+                    let bit = 1u128 << i;
+                    // An earlier single of this batch may have taken this cell's last digit.
+                    let d = (0..9).find(|&d| st.cand[d] & bit != 0).ok_or(Halt::Dead)?;
+                    if !st.place(d, i) {
+                        return Err(Halt::Dead);
+                    }
+                    self.emit_set(i, d as u8 + 1)?;
+                    trail.push(i);
+                }
+                continue;
+            }
+            // Hidden singles: a digit with one place left in a row, column or box.
+            let mut progress = false;
+            for d in 0..9 {
+                let mut hidden = hidden_singles(st.cand[d])? & st.unsolved;
+                while hidden != 0 {
+                    let i = hidden.trailing_zeros() as usize;
+                    hidden &= hidden - 1;
+                    if !st.place(d, i) {
+                        return Err(Halt::Dead);
+                    }
+                    self.emit_set(i, d as u8 + 1)?;
+                    trail.push(i);
+                    progress = true;
+                }
+            }
+            if !progress {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Cells filled since the search began, in order, so backtracking can cancel them newest first.
+struct Trail {
+    cells: [u8; 81],
+    len: usize,
+}
+
+impl Trail {
+    #[inline(always)]
+    fn push(&mut self, cell: usize) {
+        self.cells[self.len] = cell as u8;
+        self.len += 1;
+    }
+}
+
+/// The fast solver's position: for each digit, the 81-bit board of cells where it may still go
+/// (a placed digit keeps its own bit and clears its peers), and the cells not yet filled.
+#[derive(Clone, Copy)]
+struct State {
+    cand: [u128; 9],
+    unsolved: u128,
+}
+
+impl State {
+    /// Puts digit index `d` (0..9) into cell `i`; `false` if `i` is filled or `d` impossible there.
+    #[inline(always)]
+    fn place(&mut self, d: usize, i: usize) -> bool {
+        let bit = 1u128 << i;
+        if self.unsolved & self.cand[d] & bit == 0 {
+            return false;
+        }
+        self.unsolved &= !bit;
+        for c in &mut self.cand {
+            *c &= !bit;
+        }
+        self.cand[d] = (self.cand[d] & !PEERS[i]) | bit;
+        true
+    }
+
+    /// The unsolved cell with the fewest candidates (the first bivalue one if any), and its
+    /// candidate digits as a mask of digit indices.
+    #[inline(always)]
+    fn most_constrained(&self) -> (usize, u16) {
+        let (mut ones, mut twos, mut threes) = (0u128, 0u128, 0u128);
+        for c in self.cand {
+            let c = c & self.unsolved;
+            threes |= twos & c;
+            twos |= ones & c;
+            ones |= c;
+        }
+        let pairs = self.unsolved & !threes;
+        let cell = if pairs != 0 {
+            pairs.trailing_zeros() as usize
+        } else {
+            let mut best = (u32::MAX, 0usize);
+            let mut rest = self.unsolved;
+            while rest != 0 {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let n = self.digits_at(i).count_ones();
+                if n < best.0 {
+                    best = (n, i);
+                }
+            }
+            best.1
+        };
+        (cell, self.digits_at(cell))
+    }
+
+    #[inline(always)]
+    fn digits_at(&self, i: usize) -> u16 {
+        let mut m = 0u16;
+        for (d, c) in self.cand.iter().enumerate() {
+            m |= (((c >> i) & 1) as u16) << d;
+        }
+        m
+    }
+
+    /// The solved board; only meaningful once every cell is filled.
+    fn board(&self) -> Board {
+        let mut cells = [0u8; 81];
+        for (d, &c) in self.cand.iter().enumerate() {
+            let mut c = c;
+            while c != 0 {
+                cells[c.trailing_zeros() as usize] = d as u8 + 1;
+                c &= c - 1;
+            }
+        }
+        Board::from_cells(cells).expect("digits 1..=9")
+    }
+}
+
+/// For one digit's candidate board: the cells that are its only place in their row, column or
+/// box (placed cells included). `Err(Dead)` if some unit has no place left for it.
+#[inline(always)]
+fn hidden_singles(b: u128) -> Result<u128, Halt> {
+    // Rows: fold the nine columns onto column 0, counting "once" and "twice or more".
+    let (mut r1, mut r2) = (0u128, 0u128);
+    let mut cols1 = 0u128;
+    let mut cols2 = 0u128;
+    let (mut b1, mut b2) = (0u128, 0u128);
+    for (k, &box_offset) in BOX_OFFSETS.iter().enumerate() {
+        let x = (b >> k) & ROW_STARTS;
+        r2 |= r1 & x;
+        r1 |= x;
+        let y = (b >> (9 * k)) & ROW0;
+        cols2 |= cols1 & y;
+        cols1 |= y;
+        let z = (b >> box_offset) & BOX_STARTS;
+        b2 |= b1 & z;
+        b1 |= z;
+    }
+    if r1 != ROW_STARTS || cols1 != ROW0 || b1 != BOX_STARTS {
+        return Err(Halt::Dead);
+    }
+    let rows = (r1 & !r2) * ROW0;
+    let cols = (cols1 & !cols2) * ROW_STARTS;
+    let boxes = (b1 & !b2) * BOX0;
+    Ok(b & (rows | cols | boxes))
+}
+
+const ALL: u128 = (1u128 << 81) - 1;
+/// Row 0's nine cells.
+const ROW0: u128 = 0x1FF;
+/// The first cell of each row (column 0).
+const ROW_STARTS: u128 = spread(&[0, 9, 18, 27, 36, 45, 54, 63, 72]);
+/// The top-left cell of each box.
+const BOX_STARTS: u128 = spread(&[0, 3, 6, 27, 30, 33, 54, 57, 60]);
+/// The nine cells of box 0; also the offsets from a box's top-left cell to its cells.
+const BOX0: u128 = spread(&BOX_OFFSETS_U8);
+const BOX_OFFSETS_U8: [u8; 9] = [0, 1, 2, 9, 10, 11, 18, 19, 20];
+const BOX_OFFSETS: [u32; 9] = [0, 1, 2, 9, 10, 11, 18, 19, 20];
+
+const BOX_OF: [u8; 81] = {
+    let mut t = [0u8; 81];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = ((i / 27) * 3 + (i % 9) / 3) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// For each cell, the other cells of its row, column and box.
+const PEERS: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut i = 0;
+    while i < 81 {
+        let mut j = 0;
+        while j < 81 {
+            if i != j && (i / 9 == j / 9 || i % 9 == j % 9 || BOX_OF[i] == BOX_OF[j]) {
+                t[i] |= 1u128 << j;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+const fn spread(bits: &[u8]) -> u128 {
+    let mut m = 0u128;
+    let mut k = 0;
+    while k < bits.len() {
+        m |= 1u128 << bits[k];
+        k += 1;
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::{Recorder, puzzle_lines, replay};
+    use std::path::PathBuf;
+
+    const EASY: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    /// Level 52 of a well-known app demo; it has more than one solution.
+    const L52: &str =
+        "000009000629300840005000090953000000000604000000900732040006070390020104200400080";
+    const ANTI_BACKTRACKER: &str =
+        "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
+    /// Row 1 holds 1-8 and column 9 holds a 9 lower down, so r1c9 has no digit left.
+    const DEAD_END: &str =
+        "12345678.........9...............................................................";
+
+    fn board(s: &str) -> Board {
+        Board::parse(s).unwrap()
+    }
+
+    /// `shared/puzzles` beside the repository (or beside any folder above it, for worktrees).
+    fn puzzles_dir() -> PathBuf {
+        let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        manifest
+            .ancestors()
+            .skip(1)
+            .map(|dir| dir.join("shared/puzzles"))
+            .find(|dir| dir.is_dir())
+            .expect("shared/puzzles beside the repository")
+    }
+
+    fn named_hard() -> Vec<(Board, String)> {
+        let text = std::fs::read_to_string(puzzles_dir().join("named_hard.txt")).unwrap();
+        puzzle_lines(&text)
+            .map(|l| (l.board.unwrap(), l.label.to_string()))
+            .collect()
+    }
+
+    /// An independent, plain recursive textbook backtracker that counts its placements.
+    fn reference_naive_steps(cells: &mut [u8; 81], steps: &mut u64) -> bool {
+        let Some(i) = cells.iter().position(|&d| d == 0) else {
+            return true;
+        };
+        let (r, c) = (i / 9, i % 9);
+        for d in 1..=9u8 {
+            let clash = (0..9).any(|k| {
+                cells[r * 9 + k] == d
+                    || cells[k * 9 + c] == d
+                    || cells[(r / 3 * 3 + k / 3) * 9 + c / 3 * 3 + k % 3] == d
+            });
+            if !clash {
+                cells[i] = d;
+                *steps += 1;
+                if reference_naive_steps(cells, steps) {
+                    return true;
+                }
+                cells[i] = 0;
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn naive_step_count_matches_a_reference_implementation() {
+        let kaggle = std::fs::read_to_string(puzzles_dir().join("kaggle_10k.txt")).unwrap();
+        let mut puzzles: Vec<Board> = vec![board(EASY), board(L52), board(DEAD_END)];
+        puzzles.extend(puzzle_lines(&kaggle).take(5).map(|l| l.board.unwrap()));
+        for puzzle in puzzles {
+            let mut cells = *puzzle.cells();
+            let mut steps = 0;
+            let solved = reference_naive_steps(&mut cells, &mut steps);
+            let outcome = solve_with(&puzzle, Strategy::Naive, &mut ());
+            assert_eq!(outcome.stats().sets, steps, "{puzzle:?}");
+            match outcome {
+                Outcome::Solved { board, .. } => {
+                    assert!(solved);
+                    assert_eq!(board.cells(), &cells);
+                }
+                Outcome::NoSolution { .. } => assert!(!solved),
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn fast_solves_every_named_hard_puzzle_keeping_the_givens() {
+        for (puzzle, label) in named_hard() {
+            match solve(&puzzle) {
+                Outcome::Solved { board, stats } => {
+                    assert!(board.is_solution_of(&puzzle), "{label}");
+                    assert!(stats.sets >= 81 - puzzle.filled_count() as u64);
+                }
+                other => panic!("{label}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn replaying_the_events_reproduces_the_solution_for_both_strategies() {
+        let mut cases: Vec<(Board, Strategy)> = named_hard()
+            .into_iter()
+            .map(|(b, _)| (b, Strategy::Fast))
+            .collect();
+        cases.extend([EASY, L52].map(|s| (board(s), Strategy::Naive)));
+        cases.push((board(L52), Strategy::Fast));
+        for (puzzle, strategy) in cases {
+            let mut recorder = Recorder::new();
+            let outcome = solve_with(&puzzle, strategy, &mut recorder);
+            let solution = outcome.solution().copied().expect("solved");
+            assert_eq!(recorder.replay_onto(&puzzle), solution);
+            let sets = recorder
+                .events
+                .iter()
+                .filter(|e| matches!(e, SolveEvent::Set { .. }))
+                .count() as u64;
+            assert_eq!(sets, outcome.stats().sets);
+            assert_eq!(recorder.events.len() as u64 - sets, outcome.stats().cancels);
+        }
+    }
+
+    #[test]
+    fn every_prefix_of_the_events_is_a_legal_board_state() {
+        // Sets only go into empty cells and never break a rule; cancels only empty filled cells.
+        for strategy in Strategy::ALL {
+            let puzzle = board(L52);
+            let mut recorder = Recorder::new();
+            solve_with(&puzzle, strategy, &mut recorder);
+            let mut b = puzzle;
+            for e in &recorder.events {
+                match *e {
+                    SolveEvent::Set { cell, digit } => {
+                        assert_eq!(b.get(cell), None);
+                        b.set(cell, Some(digit));
+                        assert!(b.conflicts().is_empty(), "{strategy} {e:?}");
+                    }
+                    SolveEvent::Cancel { cell } => {
+                        assert_eq!(puzzle.get(cell), None);
+                        assert!(b.get(cell).is_some());
+                        b.set(cell, None);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_observer_can_stop_the_search_and_replay_matches_where_it_stopped() {
+        for strategy in Strategy::ALL {
+            let puzzle = board(ANTI_BACKTRACKER);
+            let mut recorder = Recorder::with_limit(50);
+            let outcome = solve_with(&puzzle, strategy, &mut recorder);
+            assert_eq!(recorder.events.len(), 50);
+            assert!(matches!(
+                outcome,
+                Outcome::Stopped {
+                    reason: StopReason::Observer,
+                    ..
+                }
+            ));
+            assert_eq!(
+                replay(&puzzle, &recorder.events).filled_count(),
+                puzzle.filled_count() + outcome.stats().sets as usize
+                    - outcome.stats().cancels as usize
+            );
+        }
+    }
+
+    #[test]
+    fn the_step_budget_stops_naive_on_the_anti_backtracker() {
+        let options = SolveOptions {
+            strategy: Strategy::Naive,
+            max_steps: Some(20_000),
+            unique: false,
+        };
+        let outcome = solve_with(&board(ANTI_BACKTRACKER), options, &mut ());
+        let Outcome::Stopped { reason, stats } = outcome else {
+            panic!("expected a stop, got {outcome:?}");
+        };
+        assert_eq!(stats.sets, 20_000);
+        assert_eq!(
+            reason.to_string(),
+            "step budget exhausted after 20000 steps"
+        );
+        assert_eq!(SolveOptions::default().max_steps, Some(DEFAULT_MAX_STEPS));
+    }
+
+    #[test]
+    fn unique_finds_a_second_solution_when_there_is_one() {
+        for strategy in Strategy::ALL {
+            let options = SolveOptions {
+                strategy,
+                unique: true,
+                ..SolveOptions::default()
+            };
+            let puzzle = board(L52);
+            match solve_with(&puzzle, options, &mut ()) {
+                Outcome::Multiple { first, second, .. } => {
+                    assert!(first.is_solution_of(&puzzle) && second.is_solution_of(&puzzle));
+                    assert_ne!(first, second);
+                }
+                other => panic!("{strategy}: {other:?}"),
+            }
+            let easy = board(EASY);
+            let mut recorder = Recorder::new();
+            let outcome = solve_with(&easy, options, &mut recorder);
+            assert!(matches!(outcome, Outcome::Solved { .. }), "{strategy}");
+            // The search went on past the solution and took it back.
+            assert_eq!(recorder.replay_onto(&easy), easy);
+        }
+    }
+
+    #[test]
+    fn unsolvable_and_conflicting_boards_have_no_solution() {
+        let mut clash = board(EASY);
+        clash.set(Cell::new(0, 2).unwrap(), Some(5));
+        for strategy in Strategy::ALL {
+            for puzzle in [board(DEAD_END), clash] {
+                let mut recorder = Recorder::new();
+                let outcome = solve_with(&puzzle, strategy, &mut recorder);
+                assert!(
+                    matches!(outcome, Outcome::NoSolution { .. }),
+                    "{strategy}: {outcome:?}"
+                );
+                assert_eq!(recorder.replay_onto(&puzzle), puzzle);
+            }
+        }
+    }
+
+    #[test]
+    fn empty_and_already_solved_boards_are_solved() {
+        for strategy in Strategy::ALL {
+            let outcome = solve_with(&Board::empty(), strategy, &mut ());
+            assert!(outcome.solution().unwrap().is_solution_of(&Board::empty()));
+            let full = *outcome.solution().unwrap();
+            let again = solve_with(&full, strategy, &mut ());
+            assert_eq!(again.solution(), Some(&full));
+            assert_eq!(again.stats().sets, 0);
+        }
+    }
+
+    #[test]
+    fn strategies_parse_from_and_print_as_their_names() {
+        assert_eq!("naive".parse::<Strategy>(), Ok(Strategy::Naive));
+        assert_eq!("FAST".parse::<Strategy>(), Ok(Strategy::Fast));
+        assert!("quick".parse::<Strategy>().is_err());
+        assert_eq!(Strategy::default().to_string(), "fast");
+    }
+}
