@@ -327,9 +327,10 @@ impl<O: SolveObserver> Run<'_, O> {
             }
             let i = empty[k];
             let (r, c, b) = (i / 9, i % 9, BOX_OF[i] as usize);
-            let used = rows[r] | cols[c] | boxes[b];
-            match (from..=9).find(|&d| used & (1 << d) == 0) {
-                Some(d) => {
+            // The smallest digit >= `from` that no rule forbids (bits 1..=9 of `free`).
+            let free = !(rows[r] | cols[c] | boxes[b]) & (0x3FE & (!0u16 << from));
+            match free.trailing_zeros() as u8 {
+                d @ 1..=9 => {
                     if self.emit_set(i, d).is_err() {
                         return;
                     }
@@ -340,7 +341,7 @@ impl<O: SolveObserver> Run<'_, O> {
                     k += 1;
                     from = 1;
                 }
-                None => {
+                _ => {
                     if k == 0 {
                         return; // every digit of the first empty cell failed: no (more) solutions
                     }
@@ -788,8 +789,9 @@ mod tests {
                 match *e {
                     SolveEvent::Set { cell, digit } => {
                         assert_eq!(b.get(cell), None);
+                        let clash = Cell::all().any(|p| p.sees(cell) && b.get(p) == Some(digit));
+                        assert!(!clash, "{strategy} {e:?}");
                         b.set(cell, Some(digit));
-                        assert!(b.conflicts().is_empty(), "{strategy} {e:?}");
                     }
                     SolveEvent::Cancel { cell } => {
                         assert_eq!(puzzle.get(cell), None);
