@@ -22,3 +22,4 @@ pub mod replay;
 pub mod sim;
 pub mod sudoku;
 pub mod vision;
+pub mod visualize;
