@@ -42,7 +42,7 @@ impl Default for GifOptions {
 /// puzzle before any move). Evenly spread, always including the puzzle and the last move.
 pub fn sampled_steps(events: usize, max_frames: usize) -> Vec<usize> {
     let budget = max_frames.max(2);
-    if events + 1 <= budget {
+    if events < budget {
         return (0..=events).collect();
     }
     let mut steps: Vec<usize> = (0..budget)
