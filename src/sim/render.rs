@@ -19,20 +19,50 @@ use std::sync::LazyLock;
 /// Draws frames for one phone, keeping the unchanging background.
 #[derive(Debug, Default)]
 pub(super) struct Renderer {
+    /// Bars, empty grid, ad and navigation: never change.
     background: Option<RgbaImage>,
+    /// The background plus tools and keypad, for the control state in the key.
+    with_controls: Option<(ControlsKey, RgbaImage)>,
+}
+
+/// What the tools and keypad look like depends only on this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ControlsKey {
+    notes_mode: bool,
+    tool: Option<Tool>,
+    /// The end-of-game banner replaces the controls.
+    ended: bool,
 }
 
 impl Renderer {
     pub fn new(_skin: &Skin, _layout: &Layout) -> Renderer {
         // Built on first use, so state-only tests never pay for it.
-        Renderer { background: None }
+        Renderer::default()
     }
 
     pub fn render(&mut self, skin: &Skin, layout: &Layout, state: &GameState) -> RgbaImage {
-        let background = self
-            .background
-            .get_or_insert_with(|| draw_background(skin, layout));
-        let mut img = background.clone();
+        let key = ControlsKey {
+            notes_mode: state.notes_mode,
+            tool: state.tool,
+            ended: state.is_solved() || state.is_lost(),
+        };
+        if self.with_controls.as_ref().is_none_or(|(k, _)| *k != key) {
+            let background = self
+                .background
+                .get_or_insert_with(|| draw_background(skin, layout));
+            let mut img = background.clone();
+            if !key.ended {
+                Frame {
+                    img: &mut img,
+                    skin,
+                    l: layout,
+                }
+                .controls(state);
+            }
+            self.with_controls = Some((key, img));
+        }
+        let (_, cached) = self.with_controls.as_ref().expect("just filled");
+        let mut img = cached.clone();
         Frame {
             img: &mut img,
             skin,
@@ -253,16 +283,31 @@ impl Shape {
 /// Paints `color` over `px` with coverage `a` (times the colour's own alpha).
 fn blend(px: &mut Rgba<u8>, color: Rgba<u8>, a: f32) {
     let a = a * color[3] as f32 / 255.0;
+    if a >= 1.0 {
+        *px = color;
+        return;
+    }
     for i in 0..3 {
-        px[i] = (px[i] as f32 * (1.0 - a) + color[i] as f32 * a).round() as u8;
+        px[i] = (px[i] as f32 * (1.0 - a) + color[i] as f32 * a + 0.5) as u8;
     }
     px[3] = 255;
 }
 
 fn fill_rect(img: &mut RgbaImage, r: Rect, color: Rgba<u8>) {
-    if r.width > 0 && r.height > 0 {
-        let rect = imageproc::rect::Rect::at(r.x as i32, r.y as i32).of_size(r.width, r.height);
-        imageproc::drawing::draw_filled_rect_mut(img, rect, color);
+    // Whole-row copies: these fills cover most of the screen, and slice copies stay fast even
+    // in unoptimised test builds.
+    let width = img.width();
+    let x0 = r.x.min(width) as usize;
+    let x1 = r.right().min(width) as usize;
+    let y1 = r.bottom().min(img.height());
+    if x1 <= x0 || r.y >= y1 {
+        return;
+    }
+    let row = color.0.repeat(x1 - x0);
+    let stride = width as usize * 4;
+    let buf: &mut [u8] = img;
+    for y in r.y as usize..y1 as usize {
+        buf[y * stride + x0 * 4..y * stride + x1 * 4].copy_from_slice(&row);
     }
 }
 
@@ -282,7 +327,9 @@ struct Frame<'a> {
 
 fn draw_background(skin: &Skin, l: &Layout) -> RgbaImage {
     let c = &skin.colors;
-    let mut img = RgbaImage::from_pixel(l.size.width, l.size.height, c.background);
+    let (w, h) = (l.size.width, l.size.height);
+    let pixels = c.background.0.repeat(w as usize * h as usize);
+    let mut img = RgbaImage::from_raw(w, h, pixels).expect("buffer matches the size");
     let mut f = Frame {
         img: &mut img,
         skin,
@@ -619,6 +666,9 @@ impl Frame<'_> {
                 Key::PopupClose => {}
             }
         }
+    }
+
+    fn keypad_timer(&mut self, state: &GameState) {
         if let Some(t) = self.l.keypad_timer {
             let (cx, cy) = centre(t);
             let timer = timer_text(state);
@@ -988,8 +1038,11 @@ impl Frame<'_> {
     fn popup(&mut self) {
         let c = self.skin.colors;
         let dark = c.background[0] < 128;
-        for px in self.img.pixels_mut() {
-            blend(px, rgba(0x000000, 255), 0.45);
+        // A 45 % black scrim over everything, in integer maths on the raw buffer.
+        for px in self.img.chunks_exact_mut(4) {
+            for v in &mut px[..3] {
+                *v = (*v as u16 * 141 / 256) as u8;
+            }
         }
         let p = self.l.popup;
         let (x, y, w, h) = (p.x as f32, p.y as f32, p.width as f32, p.height as f32);
@@ -1071,7 +1124,7 @@ impl Frame<'_> {
             let detail = format!("{} mistakes: the game is over", state.mistakes);
             self.end_banner("Game over", &detail, rgba(0xC62828, 255));
         } else {
-            self.controls(state);
+            self.keypad_timer(state);
         }
         if state.popup {
             self.popup();
