@@ -41,6 +41,10 @@ fn main() -> anyhow::Result<()> {
             phone
                 .render()
                 .save(out.join(format!("{name}-{size}-popup.png")))?;
+            phone.set_popup(false);
+            solve_by_probing(&mut phone);
+            let solved = out.join(format!("{name}-{size}-solved.png"));
+            phone.render().save(solved)?;
             println!(
                 "{name:<10} {size:>10} {:>10.1} {:>10.1}",
                 ms(first),
@@ -73,4 +77,20 @@ fn play_a_little(phone: &mut Phone) {
     phone.tap(at);
     phone.set_mistake_limit(Some(3));
     phone.set_elapsed(Duration::from_secs(127));
+}
+
+/// Fills every empty cell with the one digit the app accepts under a mistake limit.
+fn solve_by_probing(phone: &mut Phone) {
+    let givens = phone.givens();
+    for c in Cell::all().filter(|&c| givens.get(c).is_none()) {
+        let digit = (1..=9u8).find(|&d| {
+            let mut probe = Phone::new(givens, Skin::default(), SUPPORTED_SIZES[0]).unwrap();
+            probe.set_mistake_limit(Some(9));
+            probe.select(Some(c));
+            let at = probe.key_center(Key::Digit(d));
+            probe.tap(at);
+            probe.board().get(c) == Some(d)
+        });
+        phone.set_entry(c, digit);
+    }
 }

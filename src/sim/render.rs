@@ -543,11 +543,7 @@ impl Frame<'_> {
         if c.appbar_bg == c.background {
             // A hairline separates a flat app bar from the page.
             let line = Rect::new(0, a.bottom().saturating_sub(1), a.width, 1);
-            fill_rect(
-                self.img,
-                line,
-                Rgba([0xE3, 0xE6, 0xEA, 255]).map_dark(self.skin),
-            );
+            fill_rect(self.img, line, rgba(0xE3E6EA, 255));
         }
     }
 
@@ -1145,17 +1141,84 @@ fn timer_text(state: &GameState) -> String {
     format!("{:02}:{:02}", s / 60, s % 60)
 }
 
-/// Lightens hairlines on dark skins.
-trait MapDark {
-    fn map_dark(self, skin: &Skin) -> Self;
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl MapDark for Rgba<u8> {
-    fn map_dark(self, skin: &Skin) -> Self {
-        if skin.colors.background[0] < 128 {
-            rgba(0x2C2E33, 255)
-        } else {
-            self
+    fn blank(w: u32, h: u32) -> RgbaImage {
+        RgbaImage::from_pixel(w, h, Rgba([255, 255, 255, 255]))
+    }
+
+    #[test]
+    fn fill_rect_clips_to_the_image_and_touches_nothing_else() {
+        let mut img = blank(6, 4);
+        fill_rect(&mut img, Rect::new(4, 2, 10, 10), Rgba([1, 2, 3, 255]));
+        assert_eq!(*img.get_pixel(5, 3), Rgba([1, 2, 3, 255]));
+        assert_eq!(*img.get_pixel(4, 2), Rgba([1, 2, 3, 255]));
+        assert_eq!(*img.get_pixel(3, 3), Rgba([255, 255, 255, 255]));
+        assert_eq!(*img.get_pixel(5, 1), Rgba([255, 255, 255, 255]));
+    }
+
+    #[test]
+    fn shapes_are_anti_aliased_and_holes_stay_empty() {
+        let mut img = blank(40, 40);
+        Shape::new()
+            .circle(20.0, 20.0, 15.0, false)
+            .circle(20.0, 20.0, 8.0, true)
+            .fill(&mut img, Rgba([0, 0, 0, 255]));
+        assert_eq!(
+            *img.get_pixel(20, 20),
+            Rgba([255, 255, 255, 255]),
+            "hole filled"
+        );
+        assert_eq!(*img.get_pixel(20, 8), Rgba([0, 0, 0, 255]), "ring missing");
+        assert_eq!(*img.get_pixel(1, 1), Rgba([255, 255, 255, 255]));
+        let greys = img.pixels().filter(|p| p[0] > 20 && p[0] < 235).count();
+        assert!(greys > 20, "edges are not smoothed: {greys} grey pixels");
+    }
+
+    #[test]
+    fn text_is_drawn_centred_on_its_ink_with_smooth_edges() {
+        for face in [Face::RobotoRegular, Face::DejaVu, Face::SerifBold] {
+            let mut img = blank(80, 80);
+            let mut f = Frame {
+                img: &mut img,
+                skin: &Skin::default(),
+                l: &Layout::new(&Skin::default(), crate::sim::SUPPORTED_SIZES[0]),
+            };
+            f.glyphs_centered(face, 50.0, "8", 40.0, 40.0, Rgba([0, 0, 0, 255]));
+            let ink: Vec<(u32, u32)> = img
+                .enumerate_pixels()
+                .filter(|(_, _, p)| p[0] < 128)
+                .map(|(x, y, _)| (x, y))
+                .collect();
+            let (xs, ys): (Vec<u32>, Vec<u32>) = ink.iter().copied().unzip();
+            let mid = |v: &[u32]| (v.iter().min().unwrap() + v.iter().max().unwrap()) / 2;
+            assert!(
+                mid(&xs).abs_diff(40) <= 1 && mid(&ys).abs_diff(40) <= 1,
+                "{face:?}"
+            );
+            assert!(
+                ys.iter().max().unwrap() - ys.iter().min().unwrap() > 30,
+                "{face:?} too small"
+            );
+            assert!(
+                img.pixels().any(|p| p[0] > 40 && p[0] < 215),
+                "{face:?} not anti-aliased"
+            );
         }
+    }
+
+    #[test]
+    fn skins_use_more_than_one_font_family_for_digits() {
+        let families: std::collections::HashSet<&str> = Skin::names()
+            .iter()
+            .map(|n| match Skin::named(n).unwrap().given_face {
+                Face::RobotoRegular | Face::RobotoMedium | Face::RobotoLight => "Roboto",
+                Face::DejaVu | Face::DejaVuBold => "DejaVu",
+                Face::SerifRegular | Face::SerifBold => "Liberation Serif",
+            })
+            .collect();
+        assert!(families.len() >= 3, "{families:?}");
     }
 }

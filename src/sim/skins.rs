@@ -288,7 +288,7 @@ impl Skin {
         Skin {
             name: "numfirst",
             app_title: "Sudoku Free",
-            level: "Standard Hard #12",
+            level: "Hard #12",
             input: InputOrder::NumberFirst,
             keypad: KeypadShape::Grid2x5,
             ui_face: Face::RobotoRegular,
