@@ -245,7 +245,7 @@ impl Phone {
     pub fn key_center(&self, key: Key) -> Point {
         self.layout
             .key_rect(key)
-            .unwrap_or_else(|| panic!("every skin has {key:?}"))
+            .unwrap_or_else(|| panic!("{key:?} is not a key of this app (digits are 1..=9)"))
             .center()
     }
 
