@@ -328,7 +328,11 @@ struct Frame<'a> {
 fn draw_background(skin: &Skin, l: &Layout) -> RgbaImage {
     let c = &skin.colors;
     let (w, h) = (l.size.width, l.size.height);
-    let pixels = c.background.0.repeat(w as usize * h as usize);
+    let pixels = if skin.wood {
+        wood_row(w, c.background).repeat(h as usize)
+    } else {
+        c.background.0.repeat(w as usize * h as usize)
+    };
     let mut img = RgbaImage::from_raw(w, h, pixels).expect("buffer matches the size");
     let mut f = Frame {
         img: &mut img,
@@ -494,7 +498,9 @@ impl Frame<'_> {
     fn app_bar(&mut self) {
         let c = self.skin.colors;
         let a = self.l.appbar;
-        fill_rect(self.img, a, c.appbar_bg);
+        if !self.skin.wood {
+            fill_rect(self.img, a, c.appbar_bg);
+        }
         let cy = a.y as f32 + a.height as f32 / 2.0;
         // Back arrow.
         let (x0, x1) = (self.dp(18.0), self.dp(34.0));
@@ -540,7 +546,7 @@ impl Frame<'_> {
                 false,
             )
             .fill(self.img, c.appbar_fg);
-        if c.appbar_bg == c.background {
+        if c.appbar_bg == c.background && !self.skin.wood {
             // A hairline separates a flat app bar from the page.
             let line = Rect::new(0, a.bottom().saturating_sub(1), a.width, 1);
             fill_rect(self.img, line, rgba(0xE3E6EA, 255));
@@ -561,8 +567,8 @@ impl Frame<'_> {
             c.info_fg,
         );
         let mistakes = match state.mistake_limit {
-            Some(limit) => format!("Mistakes: {}/{}", state.mistakes, limit),
-            None => format!("Mistakes: {}", state.mistakes),
+            Some(limit) => format!("{}: {}/{}", self.skin.mistakes_label, state.mistakes, limit),
+            None => format!("{}: {}", self.skin.mistakes_label, state.mistakes),
         };
         let mid = i.width as f32 / 2.0;
         self.text(face, 14.0, &mistakes, (mid, cy), Align::Center, c.info_fg);
@@ -871,7 +877,7 @@ impl Frame<'_> {
         let (cx, cy) = centre(n);
         match self.skin.nav {
             NavBar::Gesture => {
-                let pill = if self.skin.colors.background[0] < 128 {
+                let pill = if luma(self.skin.colors.background) < 128.0 {
                     rgba(0xDADCE0, 255)
                 } else {
                     rgba(0x202124, 255)
@@ -1033,7 +1039,7 @@ impl Frame<'_> {
 
     fn popup(&mut self) {
         let c = self.skin.colors;
-        let dark = c.background[0] < 128;
+        let dark = luma(c.grid_bg) < 128.0;
         // A 45 % black scrim over everything, in integer maths on the raw buffer.
         for px in self.img.chunks_exact_mut(4) {
             for v in &mut px[..3] {
@@ -1114,7 +1120,12 @@ impl Frame<'_> {
         self.cell_contents(state);
         let c = self.skin.colors;
         if state.is_solved() {
-            let detail = format!("Time {}   Mistakes {}", timer_text(state), state.mistakes);
+            let detail = format!(
+                "Time {}   {} {}",
+                timer_text(state),
+                self.skin.mistakes_label,
+                state.mistakes
+            );
             self.end_banner("Solved!", &detail, c.banner_bg);
         } else if state.is_lost() {
             let detail = format!("{} mistakes: the game is over", state.mistakes);
@@ -1126,6 +1137,38 @@ impl Frame<'_> {
             self.popup();
         }
     }
+}
+
+fn luma(c: Rgba<u8>) -> f32 {
+    0.299 * c[0] as f32 + 0.587 * c[1] as f32 + 0.114 * c[2] as f32
+}
+
+/// One pixel row of vertical wood grain around `base`: plank seams, slow waves and fine fibres,
+/// from a fixed seed so every frame (and golden) is the same.
+fn wood_row(width: u32, base: Rgba<u8>) -> Vec<u8> {
+    let mut seed = 0x2545_F491_u32;
+    let mut noise = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        (seed % 1000) as f32 / 1000.0 - 0.5
+    };
+    let plank = (width / 5).max(1);
+    let mut row = Vec::with_capacity(width as usize * 4);
+    let mut fibre = 0.0f32;
+    for x in 0..width {
+        let t = x as f32 / width as f32 * std::f32::consts::TAU;
+        fibre = 0.8 * fibre + 0.2 * noise();
+        let mut shade = 1.0 + 0.10 * (t * 3.0).sin() + 0.06 * (t * 11.0 + 1.3).sin() + 0.35 * fibre;
+        if x % plank < 2 {
+            shade *= 0.7; // the seam between planks
+        }
+        for i in 0..3 {
+            row.push((base[i] as f32 * shade).clamp(0.0, 255.0) as u8);
+        }
+        row.push(255);
+    }
+    row
 }
 
 /// Mid point of a rectangle, in float pixels.
