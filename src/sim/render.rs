@@ -749,7 +749,7 @@ impl Frame<'_> {
         let (cx, cy, fg, labelled) = self.tool_layout(r, active);
         let s = self.dp(1.0);
         if self.skin.keypad == KeypadShape::Grid3x3 {
-            // A bin: lid, handle and body with slots.
+            // A bin: lid, handle and body, its two slots cut in the key's own colour.
             Shape::new()
                 .rounded(
                     cx - 8.0 * s,
@@ -768,28 +768,19 @@ impl Frame<'_> {
                     1.5 * s,
                     false,
                 )
+                .fill(self.img, fg);
+            let c = self.skin.colors;
+            let slot = match (active, c.key_bg) {
+                (true, _) => c.key_active_bg,
+                (false, Some(bg)) => bg,
+                (false, None) => c.background,
+            };
+            Shape::new()
                 .rect(cx - 3.5 * s, cy - 3.0 * s, 1.6 * s, 10.5 * s)
                 .rect(cx + 1.9 * s, cy - 3.0 * s, 1.6 * s, 10.5 * s)
-                .fill(self.img, fg);
-            if self.skin.colors.key_bg.is_some() {
-                // The slots are cut in the key colour.
-                let bg = self
-                    .skin
-                    .colors
-                    .key_bg
-                    .unwrap_or(self.skin.colors.background);
-                let slot = if active {
-                    self.skin.colors.key_active_bg
-                } else {
-                    bg
-                };
-                Shape::new()
-                    .rect(cx - 3.5 * s, cy - 3.0 * s, 1.6 * s, 10.5 * s)
-                    .rect(cx + 1.9 * s, cy - 3.0 * s, 1.6 * s, 10.5 * s)
-                    .fill(self.img, slot);
-            }
+                .fill(self.img, slot);
         } else {
-            // An eraser: a tilted block, its tip filled, and the line it leaves.
+            // An eraser: a tilted hollow block with a filled tip.
             let (a, b) = (FRAC_1_SQRT_2, FRAC_1_SQRT_2);
             let p = |u: f32, v: f32| (cx + (u * a - v * b) * s, cy + (u * b + v * a) * s - 2.0 * s);
             let outline = [p(-10.0, -5.0), p(8.0, -5.0), p(8.0, 5.0), p(-10.0, 5.0)];
@@ -847,17 +838,11 @@ impl Frame<'_> {
         let c = self.skin.colors;
         let (bw, bh) = (self.dp(26.0), self.dp(14.0));
         let (bx, by) = (cx + self.dp(6.0), cy - self.dp(16.0));
-        let (pill, text) = if on {
-            (c.accent, c.background)
-        } else {
-            (c.tool_fg, c.background)
-        };
-        let (pill, text) = if labelled {
-            (pill, text)
-        } else if on {
-            (c.key_fg, c.key_bg.unwrap_or(c.background))
-        } else {
-            (c.thin_line, c.key_fg)
+        let (pill, text) = match (labelled, on) {
+            (true, true) => (c.accent, c.background),
+            (true, false) => (c.tool_fg, c.background),
+            (false, true) => (c.key_fg, c.key_bg.unwrap_or(c.background)),
+            (false, false) => (c.thin_line, c.key_fg),
         };
         Shape::new()
             .rounded(bx, by, bw, bh, bh / 2.0, false)
