@@ -449,6 +449,14 @@ mod tests {
     }
 
     #[test]
+    fn the_phone_can_move_to_the_device_thread() {
+        fn assert_send<T: Send + 'static>() {}
+        assert_send::<Phone>();
+        let boxed: Box<dyn Screen> = Box::new(phone("light", MEDIUM));
+        assert_eq!(boxed.size(), Size::new(720, 1280));
+    }
+
+    #[test]
     fn unsupported_sizes_and_bad_puzzles_are_refused() {
         let board = puzzles::parse(MEDIUM).unwrap();
         let err = Phone::new(board, Skin::default(), Size::new(800, 600)).unwrap_err();
