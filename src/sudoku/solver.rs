@@ -440,6 +440,8 @@ impl<O: SolveObserver> Run<'_, O> {
     /// have new ones. `Err(Dead)` on a contradiction.
     #[inline(always)]
     fn propagate(&mut self, st: &mut State, trail: &mut Trail, mut dirty: u16) -> Result<(), Halt> {
+        // Digits changed since locked candidates were last applied to them.
+        let mut locked_dirty = dirty;
         loop {
             // Naked singles: cells with exactly one candidate, counted bit-sliced over digits.
             let (mut ones, mut twos) = (0u128, 0u128);
@@ -459,7 +461,9 @@ impl<O: SolveObserver> Run<'_, O> {
                     let bit = 1u128 << i;
                     // An earlier single of this batch may have taken this cell's last digit.
                     let d = (0..9).find(|&d| st.cand[d] & bit != 0).ok_or(Halt::Dead)?;
-                    dirty |= st.place(d, i).ok_or(Halt::Dead)?;
+                    let changed = st.place(d, i).ok_or(Halt::Dead)?;
+                    dirty |= changed;
+                    locked_dirty |= changed;
                     self.emit_set(i, d as u8 + 1)?;
                     trail.push(i);
                 }
@@ -475,7 +479,9 @@ impl<O: SolveObserver> Run<'_, O> {
                 while hidden != 0 {
                     let i = hidden.trailing_zeros() as usize;
                     hidden &= hidden - 1;
-                    dirty |= st.place(d, i).ok_or(Halt::Dead)?;
+                    let changed = st.place(d, i).ok_or(Halt::Dead)?;
+                    dirty |= changed;
+                    locked_dirty |= changed;
                     self.emit_set(i, d as u8 + 1)?;
                     trail.push(i);
                     progress = true;
@@ -485,11 +491,15 @@ impl<O: SolveObserver> Run<'_, O> {
                 continue;
             }
             // Locked candidates: before guessing, clear what box/line intersections rule out.
-            for d in 0..9 {
+            let mut todo = std::mem::take(&mut locked_dirty);
+            while todo != 0 {
+                let d = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
                 let b = locked_candidates(st.cand[d]);
                 if b != st.cand[d] {
                     st.cand[d] = b;
                     dirty |= 1 << d;
+                    locked_dirty |= 1 << d;
                 }
             }
             if dirty == 0 {
