@@ -202,6 +202,7 @@ pub fn solve_with<O: SolveObserver>(
         wanted: if options.unique { 2 } else { 1 },
         solutions: [Board::empty(); 2],
         found: 0,
+        cells: *board.cells(),
     };
     match options.strategy {
         Strategy::Naive => run.naive(board),
@@ -238,6 +239,9 @@ struct Run<'o, O> {
     wanted: usize,
     solutions: [Board; 2],
     found: usize,
+    /// The puzzle with every `Set` written in: at a solution, the solution (each empty cell's
+    /// latest `Set` is the one on the current path).
+    cells: [u8; 81],
 }
 
 /// A search step failed: `Dead` means backtrack, `Halt` means stop everything (solutions found,
@@ -259,6 +263,7 @@ impl<O: SolveObserver> Run<'_, O> {
             return Err(Halt::Done);
         }
         self.sets += 1;
+        self.cells[cell] = digit;
         let cell = Cell::from_index(cell).expect("cell index below 81");
         if self.observer.on_event(SolveEvent::Set { cell, digit }) == ControlFlow::Break(()) {
             self.stop = Some(StopReason::Observer);
@@ -402,7 +407,8 @@ impl<O: SolveObserver> Run<'_, O> {
     fn search(&mut self, state: &mut State, trail: &mut Trail, dirty: u16) -> Result<(), Halt> {
         self.propagate(state, trail, dirty)?;
         if state.unsolved == 0 {
-            return if self.found_solution(state.board()) {
+            let board = Board::from_cells(self.cells).expect("digits 1..=9");
+            return if self.found_solution(board) {
                 Err(Halt::Done)
             } else {
                 Err(Halt::Dead)
@@ -471,6 +477,9 @@ impl<O: SolveObserver> Run<'_, O> {
                     trail.push(i);
                 }
                 continue;
+            }
+            if st.unsolved == 0 {
+                return Ok(());
             }
             // Hidden singles: a digit with one place left in a row, column or box.
             let mut progress = false;
@@ -590,19 +599,6 @@ impl State {
             m |= (((c >> i) & 1) as u16) << d;
         }
         m
-    }
-
-    /// The solved board; only meaningful once every cell is filled.
-    fn board(&self) -> Board {
-        let mut cells = [0u8; 81];
-        for (d, &c) in self.cand.iter().enumerate() {
-            let mut c = c;
-            while c != 0 {
-                cells[c.trailing_zeros() as usize] = d as u8 + 1;
-                c &= c - 1;
-            }
-        }
-        Board::from_cells(cells).expect("digits 1..=9")
     }
 }
 
