@@ -469,9 +469,9 @@ impl<O: SolveObserver> Run<'_, O> {
                     let bit = 1u128 << i;
                     // An earlier single of this batch may have taken this cell's last digit.
                     let d = (0..9).find(|&d| st.cand[d] & bit != 0).ok_or(Halt::Dead)?;
-                    let changed = st.place(d, i).ok_or(Halt::Dead)?;
-                    dirty |= changed;
-                    locked_dirty |= changed;
+                    st.place_only_candidate(d, i);
+                    dirty |= 1 << d;
+                    locked_dirty |= 1 << d;
                     self.emit_set(i, d as u8 + 1)?;
                     trail.push(i);
                 }
@@ -559,6 +559,16 @@ impl State {
         }
         self.cand[d] = (self.cand[d] & !PEERS[i]) | bit;
         Some(changed)
+    }
+
+    /// Puts digit index `d` into the unsolved cell `i` when it is the cell's only candidate, so
+    /// no other digit's board holds the cell and only `d`'s board changes.
+    #[inline(always)]
+    fn place_only_candidate(&mut self, d: usize, i: usize) {
+        let bit = 1u128 << i;
+        debug_assert!(self.unsolved & bit != 0 && self.digits_at(i) == 1 << d);
+        self.unsolved &= !bit;
+        self.cand[d] = (self.cand[d] & !PEERS[i]) | bit;
     }
 
     /// The cell to guess in, and its candidate digits as a mask of digit indices: the unsolved
