@@ -103,24 +103,23 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
         let mut tally = report::Tally::default();
         let mut records = Vec::new();
         for line in puzzle_lines(&text) {
-            let board = match line.board {
-                Ok(b) if b.conflicts().is_empty() => b,
-                Ok(b) => {
+            let readable = match line.board {
+                Ok(b) if b.conflicts().is_empty() => Ok(b),
+                Ok(b) => Err(format!(
+                    "givens break the rules: {}",
+                    report::describe_conflicts(&b)
+                )),
+                Err(e) => Err(e.to_string()),
+            };
+            let board = match readable {
+                Ok(board) => board,
+                Err(why) => {
                     tally.invalid += 1;
-                    let why = format!("givens break the rules: {}", report::describe_conflicts(&b));
                     if args.json {
-                        records.push(serde_json::json!({"line": line.line, "puzzle": b.to_line(), "outcome": "invalid", "error": why}));
+                        let record = serde_json::json!({"line": line.line, "outcome": "invalid", "error": why});
+                        records.push(record);
                     } else {
                         writeln!(out, "line {}: invalid: {why}", line.line)?;
-                    }
-                    continue;
-                }
-                Err(e) => {
-                    tally.invalid += 1;
-                    if args.json {
-                        records.push(serde_json::json!({"line": line.line, "outcome": "invalid", "error": e.to_string()}));
-                    } else {
-                        writeln!(out, "line {}: invalid: {e}", line.line)?;
                     }
                     continue;
                 }
