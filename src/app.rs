@@ -74,7 +74,8 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     // Solves one board, streaming the trace if asked: to stdout, or to stderr under --json.
     let run = |board: &Board, out: &mut dyn Write| -> Result<crate::sudoku::Outcome> {
-        use crate::sudoku::{observe, solve_with};
+        use crate::sudoku::{SolveEvent, solve_with};
+        use std::ops::ControlFlow;
         if !args.trace {
             return Ok(solve_with(board, options, &mut ()));
         }
@@ -82,17 +83,15 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
         let mut err = std::io::BufWriter::new(stderr.lock());
         let sink: &mut dyn Write = if args.json { &mut err } else { out };
         let mut failed = None;
-        let outcome = solve_with(
-            board,
-            options,
-            &mut observe(|e| {
-                if failed.is_none()
-                    && let Err(e) = writeln!(sink, "{}", report::event_line(&e))
-                {
-                    failed = Some(e);
-                }
-            }),
-        );
+        // A trace nobody can read (closed pipe) stops the search instead of running on.
+        let mut trace = |e: SolveEvent| match writeln!(sink, "{}", report::event_line(&e)) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                failed = Some(e);
+                ControlFlow::Break(())
+            }
+        };
+        let outcome = solve_with(board, options, &mut trace);
         sink.flush()?;
         match failed {
             Some(e) => Err(e).context("cannot write the trace"),
@@ -104,24 +103,23 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
         let mut tally = report::Tally::default();
         let mut records = Vec::new();
         for line in puzzle_lines(&text) {
-            let board = match line.board {
-                Ok(b) if b.conflicts().is_empty() => b,
-                Ok(b) => {
+            let readable = match line.board {
+                Ok(b) if b.conflicts().is_empty() => Ok(b),
+                Ok(b) => Err(format!(
+                    "givens break the rules: {}",
+                    report::describe_conflicts(&b)
+                )),
+                Err(e) => Err(e.to_string()),
+            };
+            let board = match readable {
+                Ok(board) => board,
+                Err(why) => {
                     tally.invalid += 1;
-                    let why = format!("givens break the rules: {}", report::describe_conflicts(&b));
                     if args.json {
-                        records.push(serde_json::json!({"line": line.line, "puzzle": b.to_line(), "outcome": "invalid", "error": why}));
+                        let record = serde_json::json!({"line": line.line, "outcome": "invalid", "error": why});
+                        records.push(record);
                     } else {
                         writeln!(out, "line {}: invalid: {why}", line.line)?;
-                    }
-                    continue;
-                }
-                Err(e) => {
-                    tally.invalid += 1;
-                    if args.json {
-                        records.push(serde_json::json!({"line": line.line, "outcome": "invalid", "error": e.to_string()}));
-                    } else {
-                        writeln!(out, "line {}: invalid: {e}", line.line)?;
                     }
                     continue;
                 }

@@ -68,7 +68,7 @@ impl clap::ValueEnum for crate::sudoku::Strategy {
         let help = match self {
             Strategy::Naive => "textbook backtracking: row-major cells, digits 1-9, no deduction",
             Strategy::Fast => {
-                "candidate bitmasks, naked and hidden singles, fewest-candidate cell first"
+                "candidate bitmasks, naked and hidden singles, locked candidates, fewest-candidate cell first"
             }
         };
         Some(clap::builder::PossibleValue::new(self.name()).help(help))
