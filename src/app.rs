@@ -73,11 +73,21 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     // Solves one board, streaming the trace if asked: to stdout, or to stderr under --json.
-    let run = |board: &Board, out: &mut dyn Write| -> Result<crate::sudoku::Outcome> {
+    // With `record`, every event is also kept (for --gif).
+    let run = |board: &Board,
+               out: &mut dyn Write,
+               mut record: Option<&mut Vec<crate::sudoku::SolveEvent>>|
+     -> Result<crate::sudoku::Outcome> {
         use crate::sudoku::{SolveEvent, solve_with};
         use std::ops::ControlFlow;
         if !args.trace {
-            return Ok(solve_with(board, options, &mut ()));
+            return Ok(match record {
+                None => solve_with(board, options, &mut ()),
+                Some(events) => solve_with(board, options, &mut |e| {
+                    events.push(e);
+                    ControlFlow::Continue(())
+                }),
+            });
         }
         let stderr = std::io::stderr();
         let mut err = std::io::BufWriter::new(stderr.lock());
@@ -85,7 +95,12 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
         let mut failed = None;
         // A trace nobody can read (closed pipe) stops the search instead of running on.
         let mut trace = |e: SolveEvent| match writeln!(sink, "{}", report::event_line(&e)) {
-            Ok(()) => ControlFlow::Continue(()),
+            Ok(()) => {
+                if let Some(events) = record.as_deref_mut() {
+                    events.push(e);
+                }
+                ControlFlow::Continue(())
+            }
             Err(e) => {
                 failed = Some(e);
                 ControlFlow::Break(())
@@ -100,6 +115,9 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
     };
 
     if is_puzzle_list(&text) && puzzle_lines(&text).nth(1).is_some() {
+        if args.gif.is_some() {
+            anyhow::bail!("--gif takes a single puzzle, not a list");
+        }
         let mut tally = report::Tally::default();
         let mut records = Vec::new();
         for line in puzzle_lines(&text) {
@@ -124,7 +142,7 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
                     continue;
                 }
             };
-            let outcome = run(&board, &mut out)?;
+            let outcome = run(&board, &mut out, None)?;
             tally.add(&outcome);
             if args.json {
                 let mut v = report::outcome_json(&board, line.label, args.strategy, &outcome);
@@ -176,7 +194,14 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
         ))
         .into());
     }
-    let outcome = run(&board, &mut out)?;
+    let mut events = Vec::new();
+    let outcome = run(&board, &mut out, args.gif.is_some().then_some(&mut events))?;
+    if let Some(path) = &args.gif {
+        let gif = crate::visualize::gif::search_gif(&board, &events, &Default::default())?;
+        std::fs::write(path, gif)
+            .with_context(|| format!("cannot write the GIF to {}", path.display()))?;
+        eprintln!("wrote {} ({} moves)", path.display(), events.len());
+    }
     let description = report::describe(&outcome, args.strategy);
     if args.json {
         let doc = report::outcome_json(&board, "", args.strategy, &outcome);

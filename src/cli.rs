@@ -56,6 +56,10 @@ pub struct SolveArgs {
     /// Give up after this many steps (set moves) per puzzle; 0 means no limit.
     #[arg(long, value_name = "N", default_value_t = crate::sudoku::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
+
+    /// Also write the search as an animated GIF (one puzzle only; long searches are sampled).
+    #[arg(long, value_name = "OUT.gif")]
+    pub gif: Option<PathBuf>,
 }
 
 impl clap::ValueEnum for crate::sudoku::Strategy {
