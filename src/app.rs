@@ -197,7 +197,11 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
     let mut events = Vec::new();
     let outcome = run(&board, &mut out, args.gif.is_some().then_some(&mut events))?;
     if let Some(path) = &args.gif {
-        let gif = crate::visualize::gif::search_gif(&board, &events, &Default::default())?;
+        let options = crate::visualize::gif::GifOptions {
+            max_frames: args.gif_frames,
+            ..Default::default()
+        };
+        let gif = crate::visualize::gif::search_gif(&board, &events, &options)?;
         std::fs::write(path, gif)
             .with_context(|| format!("cannot write the GIF to {}", path.display()))?;
         eprintln!("wrote {} ({} moves)", path.display(), events.len());

@@ -60,6 +60,10 @@ pub struct SolveArgs {
     /// Also write the search as an animated GIF (one puzzle only; long searches are sampled).
     #[arg(long, value_name = "OUT.gif")]
     pub gif: Option<PathBuf>,
+
+    /// Most frames in the GIF; longer searches are sampled evenly.
+    #[arg(long, value_name = "N", default_value_t = 300, requires = "gif")]
+    pub gif_frames: usize,
 }
 
 impl clap::ValueEnum for crate::sudoku::Strategy {
