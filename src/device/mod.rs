@@ -15,3 +15,5 @@ pub trait Device {
     /// Taps each point in order, waiting until the device has taken every tap.
     fn tap_all(&mut self, taps: &[Point]) -> Result<()>;
 }
+
+pub mod parse;
