@@ -16,4 +16,5 @@ pub trait Device {
     fn tap_all(&mut self, taps: &[Point]) -> Result<()>;
 }
 
+pub mod input;
 pub mod parse;

@@ -10,14 +10,25 @@ use std::collections::{BTreeMap, BTreeSet};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
     #[error("unexpected `{command}` output: {output:?}")]
-    Unexpected { command: &'static str, output: String },
+    Unexpected {
+        command: &'static str,
+        output: String,
+    },
     #[error("raw screencap is {len} bytes, too short for a header")]
     ScreencapTooShort { len: usize },
     #[error(
         "raw screencap of {width}x{height} (format {format}) is {len} bytes, expected {width}x{height}x{bpp} plus a 12- or 16-byte header"
     )]
-    ScreencapLength { width: u32, height: u32, format: u32, bpp: u32, len: usize },
-    #[error("raw screencap has pixel format {0}, which we cannot read (known: 1 RGBA_8888, 2 RGBX_8888, 3 RGB_888, 4 RGB_565, 5 BGRA_8888)")]
+    ScreencapLength {
+        width: u32,
+        height: u32,
+        format: u32,
+        bpp: u32,
+        len: usize,
+    },
+    #[error(
+        "raw screencap has pixel format {0}, which we cannot read (known: 1 RGBA_8888, 2 RGBX_8888, 3 RGB_888, 4 RGB_565, 5 BGRA_8888)"
+    )]
     ScreencapFormat(u32),
     #[error("the PNG screenshot is damaged ({0})")]
     Png(String),
@@ -55,7 +66,10 @@ pub fn wm_size(text: &str) -> Result<DisplaySize, ParseError> {
             .next()
     };
     let physical = field("Physical size:").ok_or_else(|| unexpected("wm size", text))?;
-    Ok(DisplaySize { physical, override_size: field("Override size:") })
+    Ok(DisplaySize {
+        physical,
+        override_size: field("Override size:"),
+    })
 }
 
 /// What `wm density` reports, in dots per inch.
@@ -80,7 +94,10 @@ pub fn wm_density(text: &str) -> Result<Density, ParseError> {
             .next()
     };
     let physical = field("Physical density:").ok_or_else(|| unexpected("wm density", text))?;
-    Ok(Density { physical, override_density: field("Override density:") })
+    Ok(Density {
+        physical,
+        override_density: field("Override density:"),
+    })
 }
 
 /// The value printed by `getprop NAME`: the trimmed text, `None` when the property is unset
@@ -147,7 +164,11 @@ impl Rotation {
 
     /// A natural-orientation size as seen in this rotation.
     pub fn apply(self, natural: Size) -> Size {
-        if self.is_sideways() { Size::new(natural.height, natural.width) } else { natural }
+        if self.is_sideways() {
+            Size::new(natural.height, natural.width)
+        } else {
+            natural
+        }
     }
 }
 
@@ -243,7 +264,10 @@ fn label_code(kind: &str, label: &str) -> Option<u16> {
         ],
         _ => &[],
     };
-    table.iter().find(|(name, _)| *name == label).map(|&(_, c)| c)
+    table
+        .iter()
+        .find(|(name, _)| *name == label)
+        .map(|&(_, c)| c)
 }
 
 /// A code printed by getevent: four hex digits (`0035`, plain `-p`) or a label (`-lp`).
@@ -314,11 +338,16 @@ pub fn getevent_devices(text: &str) -> Vec<InputDevice> {
         let trimmed = line.trim();
         if let Some(rest) = trimmed.strip_prefix("add device ") {
             let path = rest.split_once(':').map_or("", |(_, p)| p).trim();
-            devices.push(InputDevice { path: path.to_string(), ..Default::default() });
+            devices.push(InputDevice {
+                path: path.to_string(),
+                ..Default::default()
+            });
             section.clear();
             continue;
         }
-        let Some(dev) = devices.last_mut() else { continue };
+        let Some(dev) = devices.last_mut() else {
+            continue;
+        };
         if let Some(name) = trimmed.strip_prefix("name:") {
             dev.name = name.trim().trim_matches('"').to_string();
             section.clear();
@@ -348,10 +377,13 @@ pub fn getevent_devices(text: &str) -> Vec<InputDevice> {
             continue;
         }
         match section.as_str() {
-            "KEY" => dev.keys.extend(body.split_whitespace().filter_map(|t| code_of("KEY", t))),
+            "KEY" => dev
+                .keys
+                .extend(body.split_whitespace().filter_map(|t| code_of("KEY", t))),
             "ABS" => {
                 if let Some((code, tail)) = body.split_once(':')
-                    && let (Some(code), Some(info)) = (code_of("ABS", code.trim()), parse_abs_info(tail))
+                    && let (Some(code), Some(info)) =
+                        (code_of("ABS", code.trim()), parse_abs_info(tail))
                 {
                     dev.abs.insert(code, info);
                 }
@@ -485,10 +517,14 @@ pub fn raw_screencap(bytes: &[u8]) -> Result<RgbaImage, ParseError> {
             v.chunks_exact_mut(4).for_each(|p| p[3] = 255);
             v
         }
-        PixelFormat::Bgra8888 => {
-            data.chunks_exact(4).flat_map(|p| [p[2], p[1], p[0], p[3]]).collect()
-        }
-        PixelFormat::Rgb888 => data.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect(),
+        PixelFormat::Bgra8888 => data
+            .chunks_exact(4)
+            .flat_map(|p| [p[2], p[1], p[0], p[3]])
+            .collect(),
+        PixelFormat::Rgb888 => data
+            .chunks_exact(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
         PixelFormat::Rgb565 => data
             .chunks_exact(2)
             .flat_map(|p| {
@@ -512,11 +548,18 @@ const PNG_IEND: &[u8] = b"IEND\xae\x42\x60\x82";
 /// `IEND` chunk at the end), which catches truncated transfers and PTY-mangled line endings.
 pub fn png_screencap(bytes: &[u8]) -> Result<RgbaImage, ParseError> {
     if !bytes.starts_with(PNG_SIGNATURE) {
-        let what = if bytes.is_empty() { "no data".to_string() } else { format!("{} bytes without a PNG signature", bytes.len()) };
+        let what = if bytes.is_empty() {
+            "no data".to_string()
+        } else {
+            format!("{} bytes without a PNG signature", bytes.len())
+        };
         return Err(ParseError::Png(what));
     }
     if !bytes.ends_with(PNG_IEND) {
-        return Err(ParseError::Png(format!("{} bytes without the final IEND chunk", bytes.len())));
+        return Err(ParseError::Png(format!(
+            "{} bytes without the final IEND chunk",
+            bytes.len()
+        )));
     }
     image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
         .map(|img| img.to_rgba8())
@@ -543,9 +586,13 @@ pub fn split_status(output: &[u8]) -> (&[u8], Option<i32>) {
         return (output, None);
     };
     let digits = &trimmed[at + marker.len()..];
-    let status = std::str::from_utf8(digits).ok().and_then(|d| d.parse::<i32>().ok());
+    let status = std::str::from_utf8(digits)
+        .ok()
+        .and_then(|d| d.parse::<i32>().ok());
     match status {
-        Some(rc) if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) => (&output[..at], Some(rc)),
+        Some(rc) if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) => {
+            (&output[..at], Some(rc))
+        }
         _ => (output, None),
     }
 }
@@ -558,18 +605,27 @@ mod tests {
     fn wm_size_reads_physical_and_override() {
         assert_eq!(
             wm_size("Physical size: 1080x2340\n"),
-            Ok(DisplaySize { physical: Size::new(1080, 2340), override_size: None })
+            Ok(DisplaySize {
+                physical: Size::new(1080, 2340),
+                override_size: None
+            })
         );
         let both = wm_size("Physical size: 1440x3200\nOverride size: 1080x2400\n").unwrap();
         assert_eq!(both.physical, Size::new(1440, 3200));
         assert_eq!(both.effective(), Size::new(1080, 2400));
-        assert!(matches!(wm_size("cmd: Can't find service: window\n"), Err(ParseError::Unexpected { .. })));
+        assert!(matches!(
+            wm_size("cmd: Can't find service: window\n"),
+            Err(ParseError::Unexpected { .. })
+        ));
         assert!(wm_size("").is_err());
     }
 
     #[test]
     fn wm_density_reads_physical_and_override() {
-        assert_eq!(wm_density("Physical density: 440\n").unwrap().effective(), 440);
+        assert_eq!(
+            wm_density("Physical density: 440\n").unwrap().effective(),
+            440
+        );
         let d = wm_density("Physical density: 560\r\nOverride density: 480\r\n").unwrap();
         assert_eq!((d.physical, d.override_density), (560, Some(480)));
         assert!(wm_density("Physical density: ?").is_err());
@@ -594,14 +650,23 @@ mod tests {
         let new = "  mDisplayId=0 mCurrentRotation=ROTATION_90 mLastOrientation=0\n";
         assert_eq!(rotation(new), Some(Rotation::R90));
         assert_eq!(rotation("mCurrentRotation=ROTATION_0"), Some(Rotation::R0));
-        assert_eq!(rotation("    mRotation=3 mAltOrientation=false\n"), Some(Rotation::R270));
+        assert_eq!(
+            rotation("    mRotation=3 mAltOrientation=false\n"),
+            Some(Rotation::R270)
+        );
         assert_eq!(rotation("mCurrentRotation=2\n"), Some(Rotation::R180));
         // `mCurrentRotation` is preferred over an unrelated `mRotation` elsewhere.
-        assert_eq!(rotation("mRotation=0\nmCurrentRotation=ROTATION_270\n"), Some(Rotation::R270));
+        assert_eq!(
+            rotation("mRotation=0\nmCurrentRotation=ROTATION_270\n"),
+            Some(Rotation::R270)
+        );
         // `mLastRotation=` and friends are not `mRotation=`.
         assert_eq!(rotation("mLastRotation=1 mSeamlessRotation=2"), None);
         assert_eq!(rotation("WINDOW MANAGER DISPLAY CONTENTS\n"), None);
-        assert_eq!(Rotation::R90.apply(Size::new(1080, 2340)), Size::new(2340, 1080));
+        assert_eq!(
+            Rotation::R90.apply(Size::new(1080, 2340)),
+            Size::new(2340, 1080)
+        );
     }
 
     /// Real `getevent -lp` from a Mi Mix 2 (LineageOS 17.1) as quoted in android-input.md, with
@@ -643,7 +708,10 @@ add device 8: /dev/input/event6
         assert_eq!(devices.len(), 3);
         assert_eq!(devices[1].path, "/dev/input/event1");
         assert_eq!(devices[1].name, "synaptics_dsx");
-        assert_eq!(devices[1].keys, BTreeSet::from([BTN_TOOL_FINGER, BTN_TOUCH]));
+        assert_eq!(
+            devices[1].keys,
+            BTreeSet::from([BTN_TOOL_FINGER, BTN_TOUCH])
+        );
         assert_eq!(devices[1].abs.len(), 7);
         let t = touchscreen(&devices).unwrap();
         assert_eq!(t.path, "/dev/input/event1");
@@ -694,11 +762,22 @@ could not get driver version for /dev/input/mice, Not a typewriter
 ";
         let t = touchscreen(&getevent_devices(text)).unwrap();
         assert!(!t.protocol_b() && !t.direct && !t.btn_touch);
-        assert_eq!(touchscreen(&getevent_devices("add device 1: /dev/input/event0\n  name:     \"gpio-keys\"\n")), None);
+        assert_eq!(
+            touchscreen(&getevent_devices(
+                "add device 1: /dev/input/event0\n  name:     \"gpio-keys\"\n"
+            )),
+            None
+        );
         assert_eq!(touchscreen(&[]), None);
     }
 
-    fn raw(width: u32, height: u32, format: u32, colorspace: Option<u32>, pixels: &[u8]) -> Vec<u8> {
+    fn raw(
+        width: u32,
+        height: u32,
+        format: u32,
+        colorspace: Option<u32>,
+        pixels: &[u8],
+    ) -> Vec<u8> {
         let mut v = Vec::new();
         for w in [width, height, format].into_iter().chain(colorspace) {
             v.extend_from_slice(&w.to_le_bytes());
@@ -716,16 +795,33 @@ could not get driver version for /dev/input/mice, Not a typewriter
             assert_eq!(img.as_raw(), &px.to_vec());
         }
         let img = raw_screencap(&raw(1, 2, 2, Some(1), &px)).unwrap();
-        assert_eq!(img.as_raw(), &vec![1, 2, 3, 255, 5, 6, 7, 255], "RGBX gets opaque alpha");
+        assert_eq!(
+            img.as_raw(),
+            &vec![1, 2, 3, 255, 5, 6, 7, 255],
+            "RGBX gets opaque alpha"
+        );
         let img = raw_screencap(&raw(2, 1, 5, Some(0), &px)).unwrap();
-        assert_eq!(img.as_raw(), &vec![3, 2, 1, 4, 7, 6, 5, 8], "BGRA is swapped");
+        assert_eq!(
+            img.as_raw(),
+            &vec![3, 2, 1, 4, 7, 6, 5, 8],
+            "BGRA is swapped"
+        );
         let img = raw_screencap(&raw(2, 1, 3, None, &[10, 20, 30, 40, 50, 60])).unwrap();
         assert_eq!(img.as_raw(), &vec![10, 20, 30, 255, 40, 50, 60, 255]);
         // RGB_565: pure red 0xf800, pure green 0x07e0, pure blue 0x001f, a mid grey.
-        let img = raw_screencap(&raw(4, 1, 4, Some(1), &[0x00, 0xf8, 0xe0, 0x07, 0x1f, 0x00, 0x10, 0x84])).unwrap();
+        let img = raw_screencap(&raw(
+            4,
+            1,
+            4,
+            Some(1),
+            &[0x00, 0xf8, 0xe0, 0x07, 0x1f, 0x00, 0x10, 0x84],
+        ))
+        .unwrap();
         assert_eq!(
             img.as_raw(),
-            &vec![255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 132, 130, 132, 255]
+            &vec![
+                255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 132, 130, 132, 255
+            ]
         );
     }
 
@@ -734,12 +830,24 @@ could not get driver version for /dev/input/mice, Not a typewriter
         let px = [0u8; 8];
         let mut short = raw(2, 1, 1, Some(1), &px);
         short.pop();
-        assert!(matches!(raw_screencap(&short), Err(ParseError::ScreencapLength { len: 23, .. })));
+        assert!(matches!(
+            raw_screencap(&short),
+            Err(ParseError::ScreencapLength { len: 23, .. })
+        ));
         let mut long = raw(2, 1, 1, Some(1), &px);
         long.extend_from_slice(&[0; 4]);
-        assert!(matches!(raw_screencap(&long), Err(ParseError::ScreencapLength { .. })));
-        assert_eq!(raw_screencap(&raw(2, 1, 9, None, &px)), Err(ParseError::ScreencapFormat(9)));
-        assert_eq!(raw_screencap(b"short"), Err(ParseError::ScreencapTooShort { len: 5 }));
+        assert!(matches!(
+            raw_screencap(&long),
+            Err(ParseError::ScreencapLength { .. })
+        ));
+        assert_eq!(
+            raw_screencap(&raw(2, 1, 9, None, &px)),
+            Err(ParseError::ScreencapFormat(9))
+        );
+        assert_eq!(
+            raw_screencap(b"short"),
+            Err(ParseError::ScreencapTooShort { len: 5 })
+        );
         assert!(raw_screencap(&raw(0, 0, 1, Some(1), &[])).is_err());
     }
 
@@ -747,20 +855,36 @@ could not get driver version for /dev/input/mice, Not a typewriter
     fn png_screencap_decodes_whole_pngs_and_refuses_damaged_ones() {
         let img = RgbaImage::from_pixel(3, 2, image::Rgba([9, 8, 7, 255]));
         let mut png = Vec::new();
-        img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png).unwrap();
+        img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
         assert_eq!(png_screencap(&png).unwrap(), img);
-        assert!(matches!(png_screencap(&png[..png.len() - 3]), Err(ParseError::Png(_))));
+        assert!(matches!(
+            png_screencap(&png[..png.len() - 3]),
+            Err(ParseError::Png(_))
+        ));
         assert!(matches!(png_screencap(b""), Err(ParseError::Png(m)) if m == "no data"));
         assert!(png_screencap(b"/system/bin/sh: screencap: not found\n").is_err());
     }
 
     #[test]
     fn status_marker_splits_output_and_exit_status() {
-        assert_eq!(with_status_marker("input tap 1 2"), "input tap 1 2; echo __rc=$?");
+        assert_eq!(
+            with_status_marker("input tap 1 2"),
+            "input tap 1 2; echo __rc=$?"
+        );
         assert_eq!(split_status(b"__rc=0\n"), (&b""[..], Some(0)));
-        assert_eq!(split_status(b"hello\n__rc=127\n"), (&b"hello\n"[..], Some(127)));
-        assert_eq!(split_status(b"no newline__rc=3\r\n"), (&b"no newline"[..], Some(3)));
-        assert_eq!(split_status(b"__rc=0\nlater\n"), (&b"__rc=0\nlater\n"[..], None));
+        assert_eq!(
+            split_status(b"hello\n__rc=127\n"),
+            (&b"hello\n"[..], Some(127))
+        );
+        assert_eq!(
+            split_status(b"no newline__rc=3\r\n"),
+            (&b"no newline"[..], Some(3))
+        );
+        assert_eq!(
+            split_status(b"__rc=0\nlater\n"),
+            (&b"__rc=0\nlater\n"[..], None)
+        );
         assert_eq!(split_status(b""), (&b""[..], None));
         assert_eq!(split_status(b"__rc=\n"), (&b"__rc=\n"[..], None));
     }
