@@ -154,7 +154,7 @@ pub fn event_bytes(events: &[InputEvent], layout: EventLayout) -> Vec<u8> {
 /// Parses `input_event` records; `None` when the bytes are not a whole number of records.
 pub fn parse_events(bytes: &[u8], layout: EventLayout) -> Option<Vec<InputEvent>> {
     let len = layout.record_len();
-    if bytes.len() % len != 0 {
+    if !bytes.len().is_multiple_of(len) {
         return None;
     }
     Some(
