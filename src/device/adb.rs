@@ -14,7 +14,9 @@
 //!   adb_client's framebuffer decoder, which ignores the pixel format.
 
 use crate::device::Device;
-use crate::device::input::{EncodeError, EvdevTarget, EventLayout, InputKind, InputMethod, Pacing};
+use crate::device::input::{
+    self, EncodeError, EvdevTarget, EventLayout, InputKind, InputMethod, Pacing,
+};
 use crate::device::parse::{self, DisplaySize, Rotation, Touchscreen};
 use crate::geometry::{Point, Size};
 use adb_client::ADBDeviceExt;
@@ -337,8 +339,19 @@ pub struct AdbDevice {
     method: InputMethod,
     pacing: Pacing,
     shell: Option<ShellSession>,
+    evdev_writer: EvdevWriter,
     screenshot_mode: ScreenshotMode,
     stats: AdbStats,
+}
+
+/// How raw touch events reach the node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvdevWriter {
+    /// `printf '\ooo..' | dd of=NODE` lines in a long-lived shell: timed on the phone (`sleep`),
+    /// each tap acknowledged.
+    PrintfLines,
+    /// A long-lived `dd of=NODE` fed records, timed by the host; for phones without `printf`.
+    RawStream,
 }
 
 impl std::fmt::Debug for AdbDevice {
@@ -436,6 +449,16 @@ impl AdbDevice {
         let info = probe(&mut device, serial, &mut stats)?;
         let method = choose_method(&mut device, &info, input, &mut stats)?;
         let pacing = Pacing::default_for(method.kind());
+        let evdev_writer = match &method {
+            InputMethod::Evdev(_) => {
+                stats.shell_commands += 1;
+                match run_shell(&mut device, serial, "printf '\\101\\102'") {
+                    Ok(out) if out.status == 0 && out.stdout == b"AB" => EvdevWriter::PrintfLines,
+                    _ => EvdevWriter::RawStream,
+                }
+            }
+            _ => EvdevWriter::PrintfLines,
+        };
         log::info!(
             "{serial}: {} Android {} (API {}), screen {} rotation {}, input {}",
             info.model,
@@ -443,7 +466,7 @@ impl AdbDevice {
             info.sdk,
             info.screen(),
             info.rotation.degrees(),
-            describe(&method)
+            describe(&method, evdev_writer)
         );
         Ok(AdbDevice {
             server,
@@ -452,6 +475,7 @@ impl AdbDevice {
             method,
             pacing,
             shell: None,
+            evdev_writer,
             screenshot_mode: ScreenshotMode::Raw,
             stats,
         })
@@ -531,7 +555,7 @@ impl AdbDevice {
             self.shell = None;
         }
         if self.shell.is_none() {
-            let mut session = ShellSession::open(self.server.addr, &self.info.serial)?;
+            let mut session = ShellSession::open(self.server.addr, &self.info.serial, "sh")?;
             self.stats.sessions += 1;
             if let InputMethod::Evdev(t) = &self.method {
                 // Clear a contact left down by an earlier, interrupted run.
@@ -551,7 +575,47 @@ impl AdbDevice {
         }
         result.with_context(|| format!("tapping on {}", self.info.serial))
     }
+
+    /// Taps through a long-lived `dd of=NODE`, timing holds and gaps on the host.
+    fn run_raw_stream(&mut self, target: &EvdevTarget, taps: &[Point]) -> Result<()> {
+        let writes = target
+            .encode_raw(taps, &self.pacing)
+            .map_err(|e| anyhow!("{e}"))?;
+        if self.shell.as_ref().is_some_and(|s| s.is_closed()) {
+            self.shell = None;
+        }
+        if self.shell.is_none() {
+            let mut session = ShellSession::open(
+                self.server.addr,
+                &self.info.serial,
+                &target.stream_command(),
+            )?;
+            self.stats.sessions += 1;
+            session.write_raw(&input::event_bytes(&target.up_frame(), target.layout))?;
+            self.shell = Some(session);
+        }
+        let session = self.shell.as_mut().expect("opened above");
+        for (i, w) in writes.iter().enumerate() {
+            if let Err(e) = session.write_raw(&w.bytes) {
+                self.shell = None;
+                return Err(e).with_context(|| format!("after {} of {} taps", i / 2, taps.len()));
+            }
+            self.stats.stream_lines += 1;
+            // The settle after the last tap also lets the bytes drain to the phone.
+            let wait = if i + 1 == writes.len() {
+                w.then_wait_ms.max(RAW_STREAM_DRAIN_MS)
+            } else {
+                w.then_wait_ms
+            };
+            std::thread::sleep(Duration::from_millis(wait as u64));
+        }
+        session.check_alive()
+    }
 }
+
+/// Least wait after the last raw write before the taps count as delivered (no acknowledgement
+/// exists on that path).
+const RAW_STREAM_DRAIN_MS: u32 = 30;
 
 /// Reads what the tap methods need: version, model, ABI, screen size and rotation.
 fn probe(device: &mut ADBServerDevice, serial: &str, stats: &mut AdbStats) -> Result<PhoneInfo> {
@@ -612,7 +676,9 @@ fn writable_touchscreen(
         return Ok(Err("`getevent -lp` lists no multi-touch screen".into()));
     };
     stats.shell_commands += 1;
-    let test = run_shell(device, &info.serial, &format!("test -w {}", touch.path))?;
+    // Opening for append writes nothing; it fails exactly when SELinux or permissions forbid
+    // writes (Android 10+ for the shell user).
+    let test = run_shell(device, &info.serial, &format!(": >> {}", touch.path))?;
     if test.status != 0 {
         return Ok(Err(format!(
             "the shell user may not write {} (Android 10+ forbids it)",
@@ -675,14 +741,18 @@ fn choose_method(
     }
 }
 
-/// `evdev /dev/input/event1 (protocol B)`, `stream`, ...
-pub fn describe(method: &InputMethod) -> String {
+/// `evdev /dev/input/event1 (protocol B, 24-byte events, printf)`, `stream`, ...
+pub fn describe(method: &InputMethod, writer: EvdevWriter) -> String {
     match method {
         InputMethod::Evdev(t) => format!(
-            "evdev {} (protocol {}, {}-byte events)",
+            "evdev {} (protocol {}, {}-byte events, {})",
             t.touchscreen.path,
             if t.touchscreen.protocol_b() { "B" } else { "A" },
-            t.layout.record_len()
+            t.layout.record_len(),
+            match writer {
+                EvdevWriter::PrintfLines => "printf",
+                EvdevWriter::RawStream => "dd stream",
+            }
         ),
         other => other.kind().to_string(),
     }
@@ -750,14 +820,18 @@ impl Device for AdbDevice {
                 self.info.serial
             );
         }
-        let lines = self
-            .method
-            .encode(taps, &self.pacing)
-            .map_err(|e: EncodeError| anyhow!("{e}"))?;
-        match self.method.kind() {
-            InputKind::Tap | InputKind::Batch => {
-                for line in &lines {
-                    let out = self.shell(line)?;
+        match (&self.method, self.evdev_writer) {
+            (InputMethod::Evdev(target), EvdevWriter::RawStream) => {
+                let target = (**target).clone();
+                self.run_raw_stream(&target, taps)?
+            }
+            (InputMethod::Tap | InputMethod::Batch, _) => {
+                for line in self
+                    .method
+                    .encode(taps, &self.pacing)
+                    .map_err(|e: EncodeError| anyhow!("{e}"))?
+                {
+                    let out = self.shell(&line)?;
                     let text = format!("{}{}", out.text(), String::from_utf8_lossy(&out.stderr));
                     if text.contains("INJECT_EVENTS") {
                         bail!(
@@ -768,7 +842,7 @@ impl Device for AdbDevice {
                     if out.status != 0 {
                         bail!(
                             "`{}` failed on {} (exit {}): {}",
-                            short(line),
+                            short(&line),
                             self.info.serial,
                             out.status,
                             out.diagnostics()
@@ -776,7 +850,13 @@ impl Device for AdbDevice {
                     }
                 }
             }
-            InputKind::Stream | InputKind::Evdev => self.run_streamed(&lines)?,
+            (InputMethod::Stream | InputMethod::Evdev(_), _) => {
+                let lines = self
+                    .method
+                    .encode(taps, &self.pacing)
+                    .map_err(|e: EncodeError| anyhow!("{e}"))?;
+                self.run_streamed(&lines)?
+            }
         }
         if let InputMethod::Evdev(t) = &mut self.method {
             t.first_tracking_id = t.first_tracking_id.wrapping_add(taps.len() as i32) & 0x7fff_ffff;
@@ -786,7 +866,7 @@ impl Device for AdbDevice {
     }
 
     fn input_description(&self) -> String {
-        describe(&self.method)
+        describe(&self.method, self.evdev_writer)
     }
 
     fn set_pacing(&mut self, pacing: Pacing) {
@@ -851,10 +931,12 @@ impl Drop for SignallingWriter {
     }
 }
 
-/// One `exec:sh` session on its own thread and its own `ADBServerDevice`, fed command lines,
-/// each acknowledged by a status marker.
+/// One long-lived `exec:` session on its own thread and its own `ADBServerDevice`: either `sh`
+/// fed command lines, each acknowledged by a status marker, or a raw sink (`dd of=NODE`) fed bytes.
 struct ShellSession {
     serial: String,
+    /// `sh` reading command lines (ended with `exit`), as opposed to a raw byte sink.
+    interactive: bool,
     input: Option<Sender<Vec<u8>>>,
     output: Receiver<Vec<u8>>,
     pending: Vec<u8>,
@@ -863,7 +945,9 @@ struct ShellSession {
 }
 
 impl ShellSession {
-    fn open(addr: SocketAddrV4, serial: &str) -> Result<ShellSession> {
+    fn open(addr: SocketAddrV4, serial: &str, command: &str) -> Result<ShellSession> {
+        let interactive = command == "sh";
+        let command = command.to_string();
         let (in_tx, in_rx) = mpsc::channel::<Vec<u8>>();
         let (out_tx, out_rx) = mpsc::channel::<Vec<u8>>();
         let done = Arc::new((Mutex::new(false), Condvar::new()));
@@ -881,18 +965,22 @@ impl ShellSession {
                     buf: Vec::new(),
                     pos: 0,
                 };
-                if let Err(e) = device.exec("sh", &mut reader, Box::new(writer)) {
-                    log::debug!("{serial_owned}: shell session ended: {e}");
+                if let Err(e) = device.exec(&command, &mut reader, Box::new(writer)) {
+                    log::debug!("{serial_owned}: `{command}` session ended: {e}");
                 }
                 // `exec` returns when our input ends, before the output has arrived; dropping
                 // `device` now would cut it off. Wait until the copy thread drops the writer.
+                // A raw sink never ends by itself (exec: has no half-close): give the bytes
+                // already sent a moment to drain, then close.
+                let patience = Duration::from_millis(if interactive { 10_000 } else { 300 });
                 let (lock, cvar) = &*done;
                 let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
-                let _ = cvar.wait_timeout_while(guard, Duration::from_secs(10), |d| !*d);
+                let _ = cvar.wait_timeout_while(guard, patience, |d| !*d);
             })
             .context("cannot start the shell session thread")?;
         Ok(ShellSession {
             serial: serial.to_string(),
+            interactive,
             input: Some(in_tx),
             output: out_rx,
             pending: Vec::new(),
@@ -903,6 +991,51 @@ impl ShellSession {
 
     fn is_closed(&self) -> bool {
         self.closed
+    }
+
+    /// Sends raw bytes (raw sink sessions).
+    fn write_raw(&mut self, bytes: &[u8]) -> Result<()> {
+        self.check_alive()?;
+        let sent = self
+            .input
+            .as_ref()
+            .is_some_and(|tx| tx.send(bytes.to_vec()).is_ok());
+        if !sent {
+            self.closed = true;
+            bail!(
+                "the touch event stream on {} has ended: check `adb devices`, then retry",
+                self.serial
+            );
+        }
+        Ok(())
+    }
+
+    /// Fails when the session has ended (the raw sink died, or the device went away), with
+    /// whatever it printed.
+    fn check_alive(&mut self) -> Result<()> {
+        loop {
+            match self.output.try_recv() {
+                Ok(chunk) => self.pending.extend_from_slice(&chunk),
+                Err(mpsc::TryRecvError::Empty) => return Ok(()),
+                Err(mpsc::TryRecvError::Disconnected) => {
+                    self.closed = true;
+                    let said = String::from_utf8_lossy(&self.pending)
+                        .trim()
+                        .chars()
+                        .take(300)
+                        .collect::<String>();
+                    bail!(
+                        "the touch event stream on {} has ended{}: check `adb devices`, then retry",
+                        self.serial,
+                        if said.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({said})")
+                        }
+                    );
+                }
+            }
+        }
     }
 
     fn send(&mut self, line: &str) -> Result<()> {
@@ -996,11 +1129,13 @@ impl ShellSession {
 
 impl Drop for ShellSession {
     fn drop(&mut self) {
-        if let Some(tx) = self.input.take() {
+        if let Some(tx) = self.input.take()
+            && self.interactive
+        {
             let _ = tx.send(b"exit\n".to_vec());
         }
         // Wait (bounded) for the shell to end so the session does not outlive us.
-        if !self.closed {
+        if !self.closed && self.interactive {
             let deadline = Instant::now() + Duration::from_secs(2);
             while self
                 .output

@@ -35,8 +35,8 @@ impl Pacing {
     pub fn default_for(kind: InputKind) -> Pacing {
         match kind {
             InputKind::Evdev => Pacing {
-                hold_ms: 20,
-                gap_ms: 10,
+                hold_ms: 10,
+                gap_ms: 5,
                 settle_ms: 100,
             },
             _ => Pacing {
@@ -107,12 +107,18 @@ pub enum EventLayout {
 }
 
 impl EventLayout {
-    /// From `getprop ro.product.cpu.abi`.
+    /// From `getprop ro.product.cpu.abi`: 32-bit only for a known 32-bit ABI, since every
+    /// phone sold for years runs 64-bit userspace.
     pub fn for_abi(abi: &str) -> EventLayout {
-        if abi.contains("64") {
-            EventLayout::Bits64
-        } else {
+        let abi = abi.trim();
+        let bits32 = !abi.contains("64")
+            && ["armeabi", "x86", "mips"]
+                .iter()
+                .any(|a| abi.starts_with(a));
+        if bits32 {
             EventLayout::Bits32
+        } else {
+            EventLayout::Bits64
         }
     }
 
@@ -496,6 +502,81 @@ impl InputMethod {
             .into_iter()
             .map(|t| t.at)
             .collect())
+    }
+}
+
+/// One `write()` of a raw event stream and the wait after it (the `evdev` fallback for phones
+/// without `printf`: a long-lived `dd of=NODE` fed records, timed by the host).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawWrite {
+    pub bytes: Vec<u8>,
+    pub then_wait_ms: u32,
+}
+
+impl EvdevTarget {
+    /// The command that receives a raw stream: `dd` re-blocks whatever arrives into whole records.
+    pub fn stream_command(&self) -> String {
+        format!(
+            "dd of={} ibs=4096 obs={}",
+            self.touchscreen.path,
+            self.layout.record_len()
+        )
+    }
+
+    /// Taps as raw frame writes: DOWN, hold, UP, gap (settle after the last).
+    pub fn encode_raw(
+        &self,
+        taps: &[Point],
+        pacing: &Pacing,
+    ) -> Result<Vec<RawWrite>, EncodeError> {
+        if let Some(p) = taps
+            .iter()
+            .find(|p| p.x >= self.screen.width || p.y >= self.screen.height)
+        {
+            return Err(EncodeError::OffScreen {
+                x: p.x,
+                y: p.y,
+                screen: self.screen,
+            });
+        }
+        let mut out = Vec::with_capacity(taps.len() * 2);
+        for (i, &p) in taps.iter().enumerate() {
+            out.push(RawWrite {
+                bytes: event_bytes(&self.down_frame(p, self.tracking_id(i)), self.layout),
+                then_wait_ms: pacing.hold_ms,
+            });
+            let last = i + 1 == taps.len();
+            out.push(RawWrite {
+                bytes: event_bytes(&self.up_frame(), self.layout),
+                then_wait_ms: if last {
+                    pacing.settle_ms
+                } else {
+                    pacing.gap_ms
+                },
+            });
+        }
+        Ok(out)
+    }
+
+    /// Inverse of [`EvdevTarget::encode_raw`].
+    pub fn decode_raw(&self, writes: &[RawWrite]) -> Result<Timeline, DecodeError> {
+        let mut tl = Timeline::default();
+        let mut touch = TouchDecoder::default();
+        for w in writes {
+            let events = parse_events(&w.bytes, self.layout)
+                .ok_or(DecodeError::PartialRecord(w.bytes.len()))?;
+            for e in events {
+                if let Some((raw, down_ms)) = touch.feed(e, tl.end_ms) {
+                    tl.taps.push(TimedTap {
+                        at: self.raw_to_screen(raw),
+                        down_ms,
+                        hold_ms: (tl.end_ms - down_ms) as u32,
+                    });
+                }
+            }
+            tl.end_ms += w.then_wait_ms as u64;
+        }
+        Ok(tl)
     }
 }
 
@@ -1004,6 +1085,40 @@ mod tests {
     }
 
     #[test]
+    fn evdev_raw_stream_writes_whole_frames_and_round_trips() {
+        let t = target(
+            MIX2,
+            Size::new(1080, 2160),
+            Rotation::R0,
+            EventLayout::Bits64,
+        );
+        assert_eq!(
+            t.stream_command(),
+            "dd of=/dev/input/event1 ibs=4096 obs=24"
+        );
+        let taps = pts(&[(1, 2), (1079, 2159), (540, 1080)]);
+        let writes = t.encode_raw(&taps, &PACED).unwrap();
+        assert_eq!(writes.len(), 6);
+        assert_eq!(
+            writes[0].bytes,
+            event_bytes(&t.down_frame(Point::new(1, 2), 7), EventLayout::Bits64)
+        );
+        assert_eq!(
+            writes[1].bytes,
+            event_bytes(&t.up_frame(), EventLayout::Bits64)
+        );
+        assert_eq!(
+            writes.iter().map(|w| w.then_wait_ms).collect::<Vec<_>>(),
+            [40, 20, 40, 20, 40, 150]
+        );
+        let tl = t.decode_raw(&writes).unwrap();
+        assert_eq!(tl.taps.iter().map(|t| t.at).collect::<Vec<_>>(), taps);
+        assert!(tl.taps.iter().all(|t| t.hold_ms == 40));
+        assert_eq!(tl.end_ms, 3 * 40 + 2 * 20 + 150);
+        assert!(t.encode_raw(&pts(&[(0, 2160)]), &PACED).is_err());
+    }
+
+    #[test]
     fn decode_accepts_status_markers_and_rejects_other_commands() {
         let lines = vec!["input tap 5 6; echo __rc=$?".to_string()];
         assert_eq!(InputMethod::Tap.decode(&lines).unwrap(), pts(&[(5, 6)]));
@@ -1021,6 +1136,15 @@ mod tests {
                 .decode(&["printf '\\000' | dd of=/dev/input/event1".to_string()])
                 .is_err()
         );
+    }
+
+    #[test]
+    fn event_layout_follows_the_abi_and_defaults_to_64_bit() {
+        assert_eq!(EventLayout::for_abi("arm64-v8a"), EventLayout::Bits64);
+        assert_eq!(EventLayout::for_abi("x86_64"), EventLayout::Bits64);
+        assert_eq!(EventLayout::for_abi("armeabi-v7a"), EventLayout::Bits32);
+        assert_eq!(EventLayout::for_abi("x86"), EventLayout::Bits32);
+        assert_eq!(EventLayout::for_abi(""), EventLayout::Bits64);
     }
 
     #[test]
