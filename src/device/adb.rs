@@ -573,7 +573,7 @@ impl AdbDevice {
         if result.is_err() {
             self.shell = None;
         }
-        result.with_context(|| format!("tapping on {}", self.info.serial))
+        result
     }
 
     /// Taps through a long-lived `dd of=NODE`, timing holds and gaps on the host.
