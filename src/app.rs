@@ -1,7 +1,7 @@
 //! One function per subcommand, and the only place that chooses implementations (which device,
 //! which strategy, which input method). Everything here wires pure stages together.
 
-use crate::cli::{Cli, Command, DeviceArgs, DevicesArgs, ScreenshotArgs};
+use crate::cli::{Cli, Command, DeviceArgs, DevicesArgs, ScreenshotArgs, SolveArgs};
 use crate::device::adb::{AdbDevice, AdbOptions, AdbServer, NO_DEVICE_HINT, ScreenshotMode};
 use crate::device::file::FileDevice;
 use crate::device::{Device, DeviceSpec};
@@ -25,6 +25,7 @@ pub fn init_logging(verbose: u8) {
 /// Runs one subcommand; `Ok` carries the exit code for outcomes that are not errors.
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
+        Command::Solve(args) => solve(&args),
         Command::Devices(args) => devices(args),
         Command::Screenshot(args) => screenshot(args),
     }
@@ -55,10 +56,28 @@ pub fn open_device(args: &DeviceArgs) -> Result<Box<dyn Device>> {
             Box::new(AdbDevice::open(&adb_options(args)?)?)
         }
         DeviceSpec::File(path) => Box::new(FileDevice::open(path)?),
-        DeviceSpec::Sim(_) => bail!(
-            "--device sim needs the in-process simulated phone, which this build lacks: run `sudoku-agent sim` and use --device adb"
-        ),
+        DeviceSpec::Sim(skin) => Box::new(open_sim(skin.as_deref())?),
     })
+}
+
+/// The in-process simulated phone showing the built-in "easy" puzzle on a 1080x2340 screen.
+fn open_sim(skin: Option<&str>) -> Result<crate::sim::SimDevice> {
+    use crate::sim::{Phone, SimDevice, Skin, puzzles};
+    let name = skin.unwrap_or(Skin::names()[0]);
+    let skin = Skin::named(name).with_context(|| {
+        format!(
+            "the simulated phone has no skin '{name}': use one of {}",
+            Skin::names().join(", ")
+        )
+    })?;
+    let puzzle = puzzles::named("easy")
+        .and_then(puzzles::parse)
+        .context("the built-in puzzle 'easy' is missing")?;
+    Ok(SimDevice::new(Phone::new(
+        puzzle,
+        skin,
+        crate::geometry::Size::new(1080, 2340),
+    )?))
 }
 
 /// `devices`: every phone the adb server knows, with what a user checks first.
@@ -189,3 +208,229 @@ pub fn exit_code_for(err: &anyhow::Error) -> u8 {
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct BoardProblem(pub String);
+
+/// `solve`: reads one puzzle (argument, `--file` or stdin) or a list of them, solves each, prints
+/// the solution, steps and time (or JSON), and exits 1 unless every puzzle was solved.
+pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
+    use crate::sudoku::{Board, SolveOptions, is_puzzle_list, puzzle_lines, report};
+    use anyhow::Context;
+    use std::io::{IsTerminal, Read, Write};
+
+    let text = match (&args.puzzle, &args.file) {
+        (Some(p), _) if p != "-" => p.clone(),
+        (_, Some(path)) => std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read puzzle file {}", path.display()))?,
+        _ => {
+            let mut stdin = std::io::stdin();
+            if stdin.is_terminal() {
+                anyhow::bail!(
+                    "no puzzle given: pass one as an argument, use --file, or pipe puzzles on stdin"
+                );
+            }
+            let mut text = String::new();
+            stdin
+                .read_to_string(&mut text)
+                .context("cannot read stdin")?;
+            text
+        }
+    };
+    let options = SolveOptions {
+        strategy: args.strategy,
+        max_steps: (args.max_steps != 0).then_some(args.max_steps),
+        unique: args.unique,
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    // Solves one board, streaming the trace if asked: to stdout, or to stderr under --json.
+    let run = |board: &Board, out: &mut dyn Write| -> Result<crate::sudoku::Outcome> {
+        use crate::sudoku::{observe, solve_with};
+        if !args.trace {
+            return Ok(solve_with(board, options, &mut ()));
+        }
+        let stderr = std::io::stderr();
+        let mut err = std::io::BufWriter::new(stderr.lock());
+        let sink: &mut dyn Write = if args.json { &mut err } else { out };
+        let mut failed = None;
+        let outcome = solve_with(
+            board,
+            options,
+            &mut observe(|e| {
+                if failed.is_none()
+                    && let Err(e) = writeln!(sink, "{}", report::event_line(&e))
+                {
+                    failed = Some(e);
+                }
+            }),
+        );
+        sink.flush()?;
+        match failed {
+            Some(e) => Err(e).context("cannot write the trace"),
+            None => Ok(outcome),
+        }
+    };
+
+    if is_puzzle_list(&text) && puzzle_lines(&text).nth(1).is_some() {
+        let mut tally = report::Tally::default();
+        let mut records = Vec::new();
+        for line in puzzle_lines(&text) {
+            let board = match line.board {
+                Ok(b) if b.conflicts().is_empty() => b,
+                Ok(b) => {
+                    tally.invalid += 1;
+                    let why = format!("givens break the rules: {}", report::describe_conflicts(&b));
+                    if args.json {
+                        records.push(serde_json::json!({"line": line.line, "puzzle": b.to_line(), "outcome": "invalid", "error": why}));
+                    } else {
+                        writeln!(out, "line {}: invalid: {why}", line.line)?;
+                    }
+                    continue;
+                }
+                Err(e) => {
+                    tally.invalid += 1;
+                    if args.json {
+                        records.push(serde_json::json!({"line": line.line, "outcome": "invalid", "error": e.to_string()}));
+                    } else {
+                        writeln!(out, "line {}: invalid: {e}", line.line)?;
+                    }
+                    continue;
+                }
+            };
+            let outcome = run(&board, &mut out)?;
+            tally.add(&outcome);
+            if args.json {
+                let mut v = report::outcome_json(&board, line.label, args.strategy, &outcome);
+                v["line"] = serde_json::json!(line.line);
+                records.push(v);
+            } else {
+                let solution = outcome.solution().map(Board::to_line).unwrap_or_default();
+                let label = if line.label.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", line.label)
+                };
+                writeln!(
+                    out,
+                    "line {}{label}: {} {solution}",
+                    line.line,
+                    report::describe(&outcome, args.strategy)
+                )?;
+            }
+        }
+        if args.json {
+            let doc = serde_json::json!({"results": records, "summary": tally.to_json()});
+            writeln!(out, "{doc:#}")?;
+        } else {
+            writeln!(out, "{}", tally.summary())?;
+        }
+        out.flush()?;
+        if !tally.all_solved() {
+            return Err(BoardProblem(format!(
+                "{} of {} puzzles were not solved",
+                tally.total() - tally.solved,
+                tally.total()
+            ))
+            .into());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    // One puzzle: a single line (label allowed) or the 9-row form.
+    let board = match puzzle_lines(&text).next() {
+        Some(line) if is_puzzle_list(&text) => line.board,
+        _ => Board::parse(&text),
+    }
+    .map_err(|e| BoardProblem(format!("cannot read the puzzle: {e}")))?;
+    if !board.conflicts().is_empty() {
+        return Err(BoardProblem(format!(
+            "the givens break the rules: {}; fix the puzzle and try again",
+            report::describe_conflicts(&board)
+        ))
+        .into());
+    }
+    let outcome = run(&board, &mut out)?;
+    let description = report::describe(&outcome, args.strategy);
+    if args.json {
+        let doc = report::outcome_json(&board, "", args.strategy, &outcome);
+        writeln!(out, "{doc:#}")?;
+    } else {
+        match &outcome {
+            crate::sudoku::Outcome::Multiple { first, second, .. } => {
+                write!(out, "{first}\n{second}")?;
+            }
+            other => {
+                if let Some(solution) = other.solution() {
+                    write!(out, "{solution}")?;
+                }
+            }
+        }
+        writeln!(out, "{description}")?;
+    }
+    out.flush()?;
+    match outcome {
+        crate::sudoku::Outcome::Solved { .. } => Ok(ExitCode::SUCCESS),
+        crate::sudoku::Outcome::Stopped {
+            reason: crate::sudoku::StopReason::StepBudget { .. },
+            ..
+        } => Err(BoardProblem(format!(
+            "{description}; raise it with --max-steps (0 = no limit)"
+        ))
+        .into()),
+        _ => Err(BoardProblem(description).into()),
+    }
+}
+
+#[cfg(test)]
+mod device_tests {
+    use super::*;
+    use crate::cli::{AdbServerArgs, InputArg};
+
+    fn args(device: &str, serial: Option<&str>) -> DeviceArgs {
+        DeviceArgs {
+            device: device.parse().unwrap(),
+            server: AdbServerArgs::default(),
+            serial: serial.map(str::to_string),
+            input: InputArg::Auto,
+        }
+    }
+
+    #[test]
+    fn device_sim_opens_the_simulated_phone_in_each_skin() {
+        let mut phone = open_device(&args("sim:numfirst", None)).unwrap();
+        assert_eq!(
+            phone.screen_size().unwrap(),
+            crate::geometry::Size::new(1080, 2340)
+        );
+        assert_eq!(phone.screenshot().unwrap().dimensions(), (1080, 2340));
+        let err = open_device(&args("sim:nope", None))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains("no skin 'nope'") && err.contains("light"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn serial_from_device_and_dash_s_must_agree() {
+        assert_eq!(
+            adb_options(&args("adb:abc", None))
+                .unwrap()
+                .serial
+                .as_deref(),
+            Some("abc")
+        );
+        assert_eq!(
+            adb_options(&args("adb", Some("xyz")))
+                .unwrap()
+                .serial
+                .as_deref(),
+            Some("xyz")
+        );
+        assert!(adb_options(&args("adb:abc", Some("abc"))).is_ok());
+        let err = adb_options(&args("adb:abc", Some("xyz")))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("pass only one"), "{err}");
+    }
+}
