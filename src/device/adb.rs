@@ -300,6 +300,14 @@ pub struct AdbStats {
     pub taps: u64,
 }
 
+impl AdbStats {
+    /// Requests that waited for the phone's answer: one per shell command, one per session
+    /// opened (lines in a session are pipelined).
+    pub fn round_trips(&self) -> u64 {
+        self.shell_commands + self.sessions
+    }
+}
+
 /// Output of a shell command run with the status marker.
 #[derive(Debug)]
 struct ShellOutput {
