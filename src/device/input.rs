@@ -3,7 +3,8 @@
 //!
 //! * `tap`: one `input tap X Y` per shell command; works everywhere, slowest (a JVM per tap up to
 //!   Android 11).
-//! * `batch`: many taps joined with `;` into one shell command (saves adb round trips).
+//! * `batch`: many taps joined with `&&` into one shell command (saves adb round trips; the
+//!   first failure stops the rest).
 //! * `stream`: `cmd input tap X Y` lines fed to one long-lived shell (Android 12+, no `sh`
 //!   wrapper, no JVM).
 //! * `evdev`: raw `input_event` records for the touchscreen node, protocol A or B, written with
@@ -363,9 +364,9 @@ impl InputMethod {
                 let down = t.write_command(&t.down_frame(p, t.tracking_id(i)));
                 let up = t.write_command(&t.up_frame());
                 if pacing.hold_ms > 0 {
-                    format!("{down}; sleep {}; {up}", sleep_arg(pacing.hold_ms))
+                    format!("{down} && sleep {} && {up}", sleep_arg(pacing.hold_ms))
                 } else {
-                    format!("{down}; {up}")
+                    format!("{down} && {up}")
                 }
             }
             _ if pacing.hold_ms > 0 => {
@@ -381,7 +382,7 @@ impl InputMethod {
     }
 
     /// Encodes taps as shell text. `tap`: one command per tap. `batch`: the same snippets joined
-    /// with `; ` into as few commands as fit [`MAX_BATCH_CHARS`]. `stream`, `evdev`: one line per
+    /// with ` && ` into as few commands as fit [`MAX_BATCH_CHARS`]. `stream`, `evdev`: one line per
     /// tap for a long-lived shell. The gap follows every tap but the last, the settle the last.
     pub fn encode(&self, taps: &[Point], pacing: &Pacing) -> Result<Vec<String>, EncodeError> {
         if let InputMethod::Evdev(t) = self
@@ -406,7 +407,7 @@ impl InputMethod {
                     pacing.gap_ms
                 };
                 if wait > 0 {
-                    s.push_str("; sleep ");
+                    s.push_str(" && sleep ");
                     s.push_str(&sleep_arg(wait));
                 }
                 s
@@ -419,7 +420,7 @@ impl InputMethod {
         for snippet in per_tap {
             match commands.last_mut() {
                 Some(c) if c.len() + 2 + snippet.len() <= MAX_BATCH_CHARS => {
-                    c.push_str("; ");
+                    c.push_str(" && ");
                     c.push_str(&snippet);
                 }
                 _ => commands.push(snippet),
@@ -438,7 +439,12 @@ impl InputMethod {
         let mut tl = Timeline::default();
         let mut touch = TouchDecoder::default();
         for command in commands {
-            for part in command.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+            for part in command
+                .split("&&")
+                .flat_map(|p| p.split(';'))
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+            {
                 let words: Vec<&str> = part.split_whitespace().collect();
                 let words = match words.as_slice() {
                     ["cmd", "input", rest @ ..] => rest,
@@ -752,8 +758,8 @@ mod tests {
         assert_eq!(
             InputMethod::Tap.encode(&taps, &PACED).unwrap(),
             [
-                "input swipe 100 200 100 200 40; sleep 0.02",
-                "input swipe 300 400 300 400 40; sleep 0.15"
+                "input swipe 100 200 100 200 40 && sleep 0.02",
+                "input swipe 300 400 300 400 40 && sleep 0.15"
             ]
         );
         assert!(InputMethod::Tap.encode(&[], &PACED).unwrap().is_empty());
@@ -770,7 +776,9 @@ mod tests {
             InputMethod::Batch
                 .encode(&pts(&[(1, 2), (3, 4), (5, 6)]), &pacing)
                 .unwrap(),
-            ["input tap 1 2; sleep 0.05; input tap 3 4; sleep 0.05; input tap 5 6; sleep 1"]
+            [
+                "input tap 1 2 && sleep 0.05 && input tap 3 4 && sleep 0.05 && input tap 5 6 && sleep 1"
+            ]
         );
         let many: Vec<Point> = (0..500).map(|i| Point::new(1000 + i, 2000 + i)).collect();
         let commands = InputMethod::Batch.encode(&many, &NO_PACING).unwrap();
@@ -792,7 +800,7 @@ mod tests {
                     }
                 )
                 .unwrap(),
-            ["cmd input tap 10 20; sleep 0.005", "cmd input tap 30 40"]
+            ["cmd input tap 10 20 && sleep 0.005", "cmd input tap 30 40"]
         );
     }
 
@@ -899,7 +907,7 @@ mod tests {
             .encode(&pts(&[(1, 2)]), &PACED)
             .unwrap();
         assert_eq!(lines.len(), 1);
-        let parts: Vec<&str> = lines[0].split("; ").collect();
+        let parts: Vec<&str> = lines[0].split(" && ").collect();
         assert_eq!(parts.len(), 4);
         assert!(parts[0].starts_with("printf '\\000\\000"));
         assert!(parts[0].ends_with("' | dd of=/dev/input/event1 ibs=4096 obs=24 2>/dev/null"));
