@@ -1,0 +1,451 @@
+//! Finding the 9x9 grid from pixels alone. Grid lines are thin ridges (darker, or in dark themes
+//! brighter, than the pixels a few steps to either side) that run far along one axis, so each
+//! row and column of the screen gets a "line coverage" profile; ten equally spaced peaks in x and
+//! in y with the same pitch form the grid. Pairs of candidates are then scored in 2D (how much
+//! of each of the 20 lines is really there between the outer lines), which rejects keypads,
+//! toolbars and text. Works on any resolution, light or dark theme, thin or thick lines.
+
+use super::{VisionError, luma_region};
+use crate::geometry::Rect;
+use crate::sudoku::Cell;
+use image::RgbaImage;
+
+/// The located grid: the centres of its 10 vertical and 10 horizontal lines, in screen pixels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grid {
+    pub xs: [f32; 10],
+    pub ys: [f32; 10],
+    /// Mean coverage of the 20 lines, 0..1: how sure we are this is a grid.
+    pub strength: f32,
+    /// True when the grid lines are brighter than the cells (dark themes).
+    pub bright_lines: bool,
+}
+
+impl Grid {
+    /// A grid with equally spaced lines filling `rect` (used when only the rectangle is known).
+    pub fn from_rect(rect: Rect) -> Grid {
+        let step =
+            |o: u32, span: u32| std::array::from_fn(|i| o as f32 + span as f32 * i as f32 / 9.0);
+        Grid {
+            xs: step(rect.x, rect.width),
+            ys: step(rect.y, rect.height),
+            strength: 0.0,
+            bright_lines: false,
+        }
+    }
+
+    /// The outer rectangle, from the first to the last line centre.
+    pub fn rect(&self) -> Rect {
+        let (x0, y0) = (self.xs[0].round().max(0.0), self.ys[0].round().max(0.0));
+        let (x1, y1) = (self.xs[9].round(), self.ys[9].round());
+        Rect::new(
+            x0 as u32,
+            y0 as u32,
+            (x1 - x0).max(1.0) as u32,
+            (y1 - y0).max(1.0) as u32,
+        )
+    }
+
+    /// Mean cell size in pixels.
+    pub fn pitch(&self) -> f32 {
+        (self.xs[9] - self.xs[0] + self.ys[9] - self.ys[0]) / 18.0
+    }
+
+    /// The rectangle between the line centres around `cell`.
+    pub fn cell_rect(&self, cell: Cell) -> Rect {
+        let (r, c) = (cell.row(), cell.col());
+        let x0 = self.xs[c].round().max(0.0);
+        let y0 = self.ys[r].round().max(0.0);
+        let x1 = self.xs[c + 1].round().max(x0 + 1.0);
+        let y1 = self.ys[r + 1].round().max(y0 + 1.0);
+        Rect::new(x0 as u32, y0 as u32, (x1 - x0) as u32, (y1 - y0) as u32)
+    }
+}
+
+/// Finds the sudoku grid anywhere on the screen.
+pub fn locate_grid(img: &RgbaImage) -> Result<Grid, VisionError> {
+    let (w, h) = img.dimensions();
+    let short = w.min(h) as f32;
+    if short < 90.0 {
+        return Err(VisionError::NoGrid(format!(
+            "the image is only {w}x{h} pixels"
+        )));
+    }
+    let region = Rect::new(0, 0, w, h);
+    // A grid spans at least ~45% of the short side and fits inside it.
+    search(img, region, (short / 20.0).max(9.0), short / 9.0 + 2.0)
+}
+
+/// Finds the grid close to where calibration saw it (faster, and refuses a screen whose grid has
+/// moved or is covered, e.g. by a popup).
+pub fn locate_grid_near(img: &RgbaImage, expected: Rect) -> Result<Grid, VisionError> {
+    let (w, h) = img.dimensions();
+    let pitch = (expected.width + expected.height) as f32 / 18.0;
+    let pad = (pitch * 0.6) as u32;
+    let x0 = expected.x.saturating_sub(pad);
+    let y0 = expected.y.saturating_sub(pad);
+    let x1 = (expected.right() + pad).min(w);
+    let y1 = (expected.bottom() + pad).min(h);
+    if x1 <= x0 + 20 || y1 <= y0 + 20 {
+        return Err(VisionError::NoGrid(
+            "the calibrated grid lies outside this screen".into(),
+        ));
+    }
+    let grid = search(
+        img,
+        Rect::new(x0, y0, x1 - x0, y1 - y0),
+        pitch * 0.96,
+        pitch * 1.04,
+    )?;
+    let found = grid.rect();
+    let off = [
+        found.x.abs_diff(expected.x),
+        found.y.abs_diff(expected.y),
+        found.right().abs_diff(expected.right()),
+        found.bottom().abs_diff(expected.bottom()),
+    ];
+    if off.iter().any(|&o| o as f32 > pitch * 0.3) {
+        return Err(VisionError::NoGrid(format!(
+            "a grid was found at {found:?}, not where calibration put it ({expected:?})"
+        )));
+    }
+    Ok(grid)
+}
+
+const H_DARK: u8 = 1;
+const H_BRIGHT: u8 = 2;
+const V_DARK: u8 = 4;
+const V_BRIGHT: u8 = 8;
+
+/// Ridge masks of one screen region plus run-length profiles.
+struct Ridges {
+    x0: u32,
+    y0: u32,
+    w: usize,
+    h: usize,
+    /// Pixels within `d` of the region edge cannot be tested.
+    d: usize,
+    bits: Vec<u8>,
+    /// Per row: pixels in long horizontal runs, [dark, bright].
+    rows: [Vec<f32>; 2],
+    /// Per column: pixels in long vertical runs, [dark, bright].
+    cols: [Vec<f32>; 2],
+}
+
+fn ridges(img: &RgbaImage, region: Rect, d: usize, contrast: i16, min_run: usize) -> Ridges {
+    let (w, h) = (region.width as usize, region.height as usize);
+    let lum = luma_region(img, region.x, region.y, region.width, region.height);
+    let mut bits = vec![0u8; w * h];
+    let mut rows = [vec![0f32; h], vec![0f32; h]];
+    let mut cols = [vec![0f32; w], vec![0f32; w]];
+    let mut col_run = [vec![0usize; w], vec![0usize; w]];
+    for y in 0..h {
+        let mut row_run = [0usize; 2];
+        for x in 0..w {
+            let mut b = 0u8;
+            if y >= d && y + d < h && x >= d && x + d < w {
+                let i = y * w + x;
+                let v = lum[i] as i16;
+                let (up, dn) = (lum[i - d * w] as i16, lum[i + d * w] as i16);
+                let (lf, rt) = (lum[i - d] as i16, lum[i + d] as i16);
+                if up.min(dn) - v > contrast {
+                    b |= H_DARK;
+                }
+                if v - up.max(dn) > contrast {
+                    b |= H_BRIGHT;
+                }
+                if lf.min(rt) - v > contrast {
+                    b |= V_DARK;
+                }
+                if v - lf.max(rt) > contrast {
+                    b |= V_BRIGHT;
+                }
+                bits[i] = b;
+            }
+            for p in 0..2 {
+                let hb = if p == 0 { H_DARK } else { H_BRIGHT };
+                if b & hb != 0 {
+                    row_run[p] += 1;
+                } else {
+                    if row_run[p] >= min_run {
+                        rows[p][y] += row_run[p] as f32;
+                    }
+                    row_run[p] = 0;
+                }
+                let vb = if p == 0 { V_DARK } else { V_BRIGHT };
+                if b & vb != 0 {
+                    col_run[p][x] += 1;
+                } else {
+                    if col_run[p][x] >= min_run {
+                        cols[p][x] += col_run[p][x] as f32;
+                    }
+                    col_run[p][x] = 0;
+                }
+            }
+        }
+        for p in 0..2 {
+            if row_run[p] >= min_run {
+                rows[p][y] += row_run[p] as f32;
+            }
+        }
+    }
+    for p in 0..2 {
+        for x in 0..w {
+            if col_run[p][x] >= min_run {
+                cols[p][x] += col_run[p][x] as f32;
+            }
+        }
+    }
+    Ridges {
+        x0: region.x,
+        y0: region.y,
+        w,
+        h,
+        d,
+        bits,
+        rows,
+        cols,
+    }
+}
+
+/// Ten equally spaced line positions along one axis (region coordinates).
+#[derive(Debug, Clone, Copy)]
+struct Lattice {
+    p0: f32,
+    s: f32,
+    score: f32,
+}
+
+fn max_filter(v: &[f32], r: usize) -> Vec<f32> {
+    (0..v.len())
+        .map(|i| {
+            let lo = i.saturating_sub(r);
+            let hi = (i + r + 1).min(v.len());
+            v[lo..hi].iter().copied().fold(0.0, f32::max)
+        })
+        .collect()
+}
+
+/// How present a line at `p` is: coverage 0..1, or 1 when `p` falls in the untestable strip at
+/// the image edge (a grid cropped right at its outer lines).
+fn line_strength(
+    filtered: &[f32],
+    p: f32,
+    norm: f32,
+    d: usize,
+    r: usize,
+    edge: (bool, bool),
+) -> f32 {
+    let n = filtered.len() as f32;
+    if p < -(r as f32) - 1.0 || p > n + r as f32 {
+        return 0.0;
+    }
+    if (edge.0 && p < (d + r) as f32) || (edge.1 && p > n - 1.0 - (d + r) as f32) {
+        return 1.0;
+    }
+    let i = p.round().clamp(0.0, n - 1.0) as usize;
+    (filtered[i] / norm).min(1.0)
+}
+
+/// The best few lattices of one profile, best first, no two alike.
+fn best_lattices(
+    profile: &[f32],
+    d: usize,
+    r: usize,
+    s_range: (f32, f32),
+    edge: (bool, bool),
+) -> Vec<Lattice> {
+    let filtered = max_filter(profile, r);
+    let n = profile.len() as f32;
+    let mut all = Vec::new();
+    let mut s = s_range.0;
+    while s <= s_range.1 {
+        let norm = 9.0 * s * 0.85;
+        let lo = -(r as f32) - 1.0;
+        let hi = n + r as f32 - 9.0 * s;
+        let mut p0 = lo.ceil();
+        let mut best: Vec<Lattice> = Vec::new();
+        while p0 <= hi {
+            let score: f32 = (0..10)
+                .map(|i| line_strength(&filtered, p0 + i as f32 * s, norm, d, r, edge))
+                .sum();
+            if score > 4.0 {
+                best.push(Lattice { p0, s, score });
+            }
+            p0 += 1.0;
+        }
+        best.sort_by(|a, b| b.score.total_cmp(&a.score));
+        let mut kept = 0;
+        for l in best {
+            if kept >= 3 {
+                break;
+            }
+            all.push(l);
+            kept += 1;
+        }
+        s += 0.5;
+    }
+    all.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(a.p0.total_cmp(&b.p0))
+            .then(a.s.total_cmp(&b.s))
+    });
+    let mut out: Vec<Lattice> = Vec::new();
+    for l in all {
+        let dup = out
+            .iter()
+            .any(|o| (o.s - l.s).abs() < 0.06 * o.s && (o.p0 - l.p0).abs() < o.s * 0.5);
+        if !dup {
+            out.push(l);
+            if out.len() == 6 {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Moves each lattice line to the centroid of the profile near it, so uneven line widths and
+/// rounding do not shift the cells. Untestable edge lines are extrapolated.
+fn refine(l: &Lattice, profile: &[f32], r: usize, d: usize) -> [f32; 10] {
+    let n = profile.len();
+    let mut out = [0f32; 10];
+    let mut known = [false; 10];
+    for (i, o) in out.iter_mut().enumerate() {
+        let p = l.p0 + i as f32 * l.s;
+        *o = p;
+        let c = p.round() as i64;
+        let rr = (r + 1) as i64;
+        if c - rr < d as i64 || c + rr >= (n - d) as i64 {
+            continue;
+        }
+        let (mut sw, mut swx) = (0f32, 0f32);
+        let peak = (c - rr..=c + rr)
+            .map(|j| profile[j as usize])
+            .fold(0.0, f32::max);
+        for j in c - rr..=c + rr {
+            let v = profile[j as usize];
+            if v >= peak * 0.5 {
+                sw += v;
+                swx += v * j as f32;
+            }
+        }
+        if sw > 0.0 {
+            *o = swx / sw;
+            known[i] = true;
+        }
+    }
+    // Lines we could not see sit one mean pitch from their neighbours.
+    if !known[0] && known[1] {
+        out[0] = out[1] - l.s;
+    }
+    if !known[9] && known[8] {
+        out[9] = out[8] + l.s;
+    }
+    out
+}
+
+/// Fraction of a line that is present between `from` and `to` along it, looking `r` pixels either
+/// side of `at` across it. Lines in the untestable edge strip count as present.
+fn coverage(rd: &Ridges, horizontal: bool, at: f32, from: f32, to: f32, bit: u8, r: usize) -> f32 {
+    let (along_len, across_len) = if horizontal {
+        (rd.w, rd.h)
+    } else {
+        (rd.h, rd.w)
+    };
+    let c = at.round() as i64;
+    let edge = (rd.d + r) as i64;
+    if c < edge || c >= across_len as i64 - edge {
+        return 1.0;
+    }
+    let a0 = from.round().max(0.0) as usize;
+    let a1 = (to.round().max(0.0) as usize).min(along_len);
+    if a1 <= a0 {
+        return 0.0;
+    }
+    let mut hit = 0usize;
+    for a in a0..a1 {
+        let found = (c - r as i64..=c + r as i64).any(|k| {
+            let k = k as usize;
+            let idx = if horizontal {
+                k * rd.w + a
+            } else {
+                a * rd.w + k
+            };
+            rd.bits[idx] & bit != 0
+        });
+        if found {
+            hit += 1;
+        }
+    }
+    hit as f32 / (a1 - a0) as f32
+}
+
+fn search(img: &RgbaImage, region: Rect, s_min: f32, s_max: f32) -> Result<Grid, VisionError> {
+    let (iw, ih) = img.dimensions();
+    let short = iw.min(ih) as f32;
+    let d = ((short / 120.0).round() as usize).clamp(2, 12);
+    let r = ((short / 400.0).round() as usize).clamp(2, 5);
+    let min_run = ((short / 60.0) as usize).max(5);
+    let rd = ridges(img, region, d, 12, min_run);
+    // Only the real image border can hide an outer line; the edge of a search region cannot.
+    let edge_x = (region.x == 0, region.right() == iw);
+    let edge_y = (region.y == 0, region.bottom() == ih);
+
+    let mut best: Option<(f32, Grid)> = None;
+    for polarity in 0..2 {
+        let (hbit, vbit) = if polarity == 0 {
+            (H_DARK, V_DARK)
+        } else {
+            (H_BRIGHT, V_BRIGHT)
+        };
+        let xl = best_lattices(&rd.cols[polarity], d, r, (s_min, s_max), edge_x);
+        let yl = best_lattices(&rd.rows[polarity], d, r, (s_min, s_max), edge_y);
+        for lx in &xl {
+            for ly in &yl {
+                if (lx.s - ly.s).abs() > 0.1 * lx.s.max(ly.s) {
+                    continue;
+                }
+                let xs = refine(lx, &rd.cols[polarity], r, d);
+                let ys = refine(ly, &rd.rows[polarity], r, d);
+                let cov_h: Vec<f32> = ys
+                    .iter()
+                    .map(|&y| coverage(&rd, true, y, xs[0], xs[9], hbit, r))
+                    .collect();
+                let cov_v: Vec<f32> = xs
+                    .iter()
+                    .map(|&x| coverage(&rd, false, x, ys[0], ys[9], vbit, r))
+                    .collect();
+                let score: f32 = cov_h.iter().chain(&cov_v).map(|c| (c / 0.9).min(1.0)).sum();
+                log::trace!(
+                    "grid candidate polarity {polarity} x {:.1}+{:.2} y {:.1}+{:.2}: {score:.2} h {cov_h:.2?} v {cov_v:.2?}",
+                    lx.p0,
+                    lx.s,
+                    ly.p0,
+                    ly.s
+                );
+                // Box and outer lines must be clearly there; thin lines may be faint.
+                let boxes_ok = [0, 3, 6, 9]
+                    .iter()
+                    .all(|&i| cov_h[i] >= 0.5 && cov_v[i] >= 0.5);
+                if !boxes_ok || score < 13.0 {
+                    continue;
+                }
+                if best.as_ref().is_none_or(|(b, _)| score > *b + 1e-3) {
+                    let shift = |v: [f32; 10], o: u32| v.map(|p| p + o as f32);
+                    let grid = Grid {
+                        xs: shift(xs, rd.x0),
+                        ys: shift(ys, rd.y0),
+                        strength: score / 20.0,
+                        bright_lines: polarity == 1,
+                    };
+                    best = Some((score, grid));
+                }
+            }
+        }
+    }
+    best.map(|(_, g)| g).ok_or_else(|| {
+        VisionError::NoGrid("no 10 x 10 equally spaced lines forming a square".into())
+    })
+}
