@@ -434,9 +434,11 @@ fn search(img: &RgbaImage, region: Rect, s_min: f32, s_max: f32) -> Result<Grid,
                 }
                 if best.as_ref().is_none_or(|(b, _)| score > *b + 1e-3) {
                     let shift = |v: [f32; 10], o: u32| v.map(|p| p + o as f32);
+                    // An outer line cut off by the image edge sits on that edge.
+                    let clamp = |v: [f32; 10], max: u32| v.map(|p| p.clamp(0.0, max as f32));
                     let grid = Grid {
-                        xs: shift(xs, rd.x0),
-                        ys: shift(ys, rd.y0),
+                        xs: clamp(shift(xs, rd.x0), iw),
+                        ys: clamp(shift(ys, rd.y0), ih),
                         strength: score / 20.0,
                         bright_lines: polarity == 1,
                     };
