@@ -274,13 +274,25 @@ fn cut_digit(img: &RgbaImage, rect: Rect, pitch: f32) -> CellInk {
     }
     let kept = |x: usize, y: usize| keep[labels[y * w + x] as usize];
     // Soft strength near the kept ink (anti-aliased edges), zero elsewhere.
+    let (nx0, ny0) = (bb.0.saturating_sub(1), bb.1.saturating_sub(1));
+    let (nx1, ny1) = ((bb.2 + 1).min(w - 1), (bb.3 + 1).min(h - 1));
+    let mut near = vec![false; w * h];
+    for y in ny0..=ny1 {
+        for x in nx0..=nx1 {
+            if kept(x, y) {
+                for yy in y.saturating_sub(1)..=(y + 1).min(h - 1) {
+                    for xx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
+                        near[yy * w + xx] = true;
+                    }
+                }
+            }
+        }
+    }
     let mut strength = vec![0f32; w * h];
     let (mut rgb, mut n) = ([0u64; 3], 0u64);
     for y in bb.1..=bb.3 {
         for x in bb.0..=bb.2 {
-            let near = (y.saturating_sub(1)..=(y + 1).min(h - 1))
-                .any(|yy| (x.saturating_sub(1)..=(x + 1).min(w - 1)).any(|xx| kept(xx, yy)));
-            if !near {
+            if !near[y * w + x] {
                 continue;
             }
             let s = (diff[y * w + x] / amp as f32).clamp(0.0, 1.0);

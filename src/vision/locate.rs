@@ -140,52 +140,59 @@ fn ridges(img: &RgbaImage, region: Rect, d: usize, contrast: i16, min_run: usize
     let mut cols = [vec![0f32; w], vec![0f32; w]];
     let mut col_run = [vec![0usize; w], vec![0usize; w]];
     for y in 0..h {
-        let mut row_run = [0usize; 2];
-        for x in 0..w {
-            let mut b = 0u8;
-            if y >= d && y + d < h && x >= d && x + d < w {
-                let i = y * w + x;
-                let v = lum[i] as i16;
-                let (up, dn) = (lum[i - d * w] as i16, lum[i + d * w] as i16);
-                let (lf, rt) = (lum[i - d] as i16, lum[i + d] as i16);
-                if up.min(dn) - v > contrast {
+        if y >= d && y + d < h && w > 2 * d {
+            let row = &lum[y * w..(y + 1) * w];
+            let up = &lum[(y - d) * w..(y - d + 1) * w];
+            let dn = &lum[(y + d) * w..(y + d + 1) * w];
+            let out = &mut bits[y * w..(y + 1) * w];
+            for x in d..w - d {
+                let v = row[x] as i16;
+                let (u, n) = (up[x] as i16, dn[x] as i16);
+                let (l, r) = (row[x - d] as i16, row[x + d] as i16);
+                let mut b = 0u8;
+                if u.min(n) - v > contrast {
                     b |= H_DARK;
                 }
-                if v - up.max(dn) > contrast {
+                if v - u.max(n) > contrast {
                     b |= H_BRIGHT;
                 }
-                if lf.min(rt) - v > contrast {
+                if l.min(r) - v > contrast {
                     b |= V_DARK;
                 }
-                if v - lf.max(rt) > contrast {
+                if v - l.max(r) > contrast {
                     b |= V_BRIGHT;
                 }
-                bits[i] = b;
-            }
-            for p in 0..2 {
-                let hb = if p == 0 { H_DARK } else { H_BRIGHT };
-                if b & hb != 0 {
-                    row_run[p] += 1;
-                } else {
-                    if row_run[p] >= min_run {
-                        rows[p][y] += row_run[p] as f32;
-                    }
-                    row_run[p] = 0;
-                }
-                let vb = if p == 0 { V_DARK } else { V_BRIGHT };
-                if b & vb != 0 {
-                    col_run[p][x] += 1;
-                } else {
-                    if col_run[p][x] >= min_run {
-                        cols[p][x] += col_run[p][x] as f32;
-                    }
-                    col_run[p][x] = 0;
-                }
+                out[x] = b;
             }
         }
-        for p in 0..2 {
-            if row_run[p] >= min_run {
-                rows[p][y] += row_run[p] as f32;
+        let out = &bits[y * w..(y + 1) * w];
+        for (p, (hb, vb)) in [(H_DARK, V_DARK), (H_BRIGHT, V_BRIGHT)]
+            .into_iter()
+            .enumerate()
+        {
+            let mut run = 0usize;
+            let runs = &mut col_run[p];
+            let col = &mut cols[p];
+            for (x, &b) in out.iter().enumerate() {
+                if b & hb != 0 {
+                    run += 1;
+                } else {
+                    if run >= min_run {
+                        rows[p][y] += run as f32;
+                    }
+                    run = 0;
+                }
+                if b & vb != 0 {
+                    runs[x] += 1;
+                } else {
+                    if runs[x] >= min_run {
+                        col[x] += runs[x] as f32;
+                    }
+                    runs[x] = 0;
+                }
+            }
+            if run >= min_run {
+                rows[p][y] += run as f32;
             }
         }
     }

@@ -31,19 +31,18 @@ pub enum VisionError {
     Killer(usize),
 }
 
-/// Perceived brightness, 0..=255, of an RGBA pixel (ITU-R 601 weights in fixed point).
-#[inline]
-pub(crate) fn luma(p: &image::Rgba<u8>) -> u8 {
-    ((p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8) as u8
-}
-
 /// The brightness of a rectangle of `img` as a row-major buffer (`width * height` bytes).
 pub(crate) fn luma_region(img: &RgbaImage, x0: u32, y0: u32, w: u32, h: u32) -> Vec<u8> {
+    let raw = img.as_raw();
+    let stride = img.width() as usize * 4;
     let mut out = Vec::with_capacity((w * h) as usize);
-    for y in y0..y0 + h {
-        for x in x0..x0 + w {
-            out.push(luma(img.get_pixel(x, y)));
-        }
+    for y in y0 as usize..(y0 + h) as usize {
+        let start = y * stride + x0 as usize * 4;
+        let row = &raw[start..start + w as usize * 4];
+        out.extend(
+            row.chunks_exact(4)
+                .map(|p| ((p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8) as u8),
+        );
     }
     out
 }
