@@ -1,7 +1,7 @@
 //! One function per subcommand, and the only place that chooses implementations (which device,
 //! which strategy, which input method). Everything here wires pure stages together.
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, SolveArgs};
 use anyhow::Result;
 use std::process::ExitCode;
 
@@ -23,6 +23,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Read(args) => read(args),
         Command::Calibrate(args) => calibrate(args),
+        Command::Solve(args) => solve(&args),
     }
 }
 
@@ -82,24 +83,6 @@ pub fn read(args: crate::cli::ReadArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Parses an 81-character board ('.' or '0' for empty). Private until `Board::parse` lands.
-fn parse_board81(s: &str) -> Result<crate::sudoku::Board> {
-    let s = s.trim();
-    let cells: Vec<u8> = s
-        .chars()
-        .map(|c| match c {
-            '.' | '0' => Some(0),
-            '1'..='9' => Some(c as u8 - b'0'),
-            _ => None,
-        })
-        .collect::<Option<Vec<u8>>>()
-        .ok_or_else(|| anyhow::anyhow!("board '{s}' has characters other than 1-9, '.' and '0'"))?;
-    let cells: [u8; 81] = cells
-        .try_into()
-        .map_err(|v: Vec<u8>| anyhow::anyhow!("a board has 81 cells, '{s}' has {}", v.len()))?;
-    crate::sudoku::Board::from_cells(cells).ok_or_else(|| anyhow::anyhow!("bad board '{s}'"))
-}
-
 /// `calibrate`: measures the app on a screenshot and writes calibration, templates and overlay.
 pub fn calibrate(args: crate::cli::CalibrateArgs) -> Result<ExitCode> {
     use crate::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
@@ -107,7 +90,13 @@ pub fn calibrate(args: crate::cli::CalibrateArgs) -> Result<ExitCode> {
     let img = load_screenshot(&args.image)?;
     let opts = CalibrateOptions {
         profile: args.profile.clone(),
-        givens: args.givens.as_deref().map(parse_board81).transpose()?,
+        givens: args
+            .givens
+            .as_deref()
+            .map(|g| {
+                crate::sudoku::Board::parse(g).map_err(|e| anyhow::anyhow!("--givens: {e}"))
+            })
+            .transpose()?,
         erase: args.erase,
         notes: args.notes,
         input_order: match args.input_order {
@@ -181,3 +170,173 @@ pub fn exit_code_for(err: &anyhow::Error) -> u8 {
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct BoardProblem(pub String);
+
+/// `solve`: reads one puzzle (argument, `--file` or stdin) or a list of them, solves each, prints
+/// the solution, steps and time (or JSON), and exits 1 unless every puzzle was solved.
+pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
+    use crate::sudoku::{Board, SolveOptions, is_puzzle_list, puzzle_lines, report};
+    use anyhow::Context;
+    use std::io::{IsTerminal, Read, Write};
+
+    let text = match (&args.puzzle, &args.file) {
+        (Some(p), _) if p != "-" => p.clone(),
+        (_, Some(path)) => std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read puzzle file {}", path.display()))?,
+        _ => {
+            let mut stdin = std::io::stdin();
+            if stdin.is_terminal() {
+                anyhow::bail!(
+                    "no puzzle given: pass one as an argument, use --file, or pipe puzzles on stdin"
+                );
+            }
+            let mut text = String::new();
+            stdin
+                .read_to_string(&mut text)
+                .context("cannot read stdin")?;
+            text
+        }
+    };
+    let options = SolveOptions {
+        strategy: args.strategy,
+        max_steps: (args.max_steps != 0).then_some(args.max_steps),
+        unique: args.unique,
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    // Solves one board, streaming the trace if asked: to stdout, or to stderr under --json.
+    let run = |board: &Board, out: &mut dyn Write| -> Result<crate::sudoku::Outcome> {
+        use crate::sudoku::{observe, solve_with};
+        if !args.trace {
+            return Ok(solve_with(board, options, &mut ()));
+        }
+        let stderr = std::io::stderr();
+        let mut err = std::io::BufWriter::new(stderr.lock());
+        let sink: &mut dyn Write = if args.json { &mut err } else { out };
+        let mut failed = None;
+        let outcome = solve_with(
+            board,
+            options,
+            &mut observe(|e| {
+                if failed.is_none()
+                    && let Err(e) = writeln!(sink, "{}", report::event_line(&e))
+                {
+                    failed = Some(e);
+                }
+            }),
+        );
+        sink.flush()?;
+        match failed {
+            Some(e) => Err(e).context("cannot write the trace"),
+            None => Ok(outcome),
+        }
+    };
+
+    if is_puzzle_list(&text) && puzzle_lines(&text).nth(1).is_some() {
+        let mut tally = report::Tally::default();
+        let mut records = Vec::new();
+        for line in puzzle_lines(&text) {
+            let board = match line.board {
+                Ok(b) if b.conflicts().is_empty() => b,
+                Ok(b) => {
+                    tally.invalid += 1;
+                    let why = format!("givens break the rules: {}", report::describe_conflicts(&b));
+                    if args.json {
+                        records.push(serde_json::json!({"line": line.line, "puzzle": b.to_line(), "outcome": "invalid", "error": why}));
+                    } else {
+                        writeln!(out, "line {}: invalid: {why}", line.line)?;
+                    }
+                    continue;
+                }
+                Err(e) => {
+                    tally.invalid += 1;
+                    if args.json {
+                        records.push(serde_json::json!({"line": line.line, "outcome": "invalid", "error": e.to_string()}));
+                    } else {
+                        writeln!(out, "line {}: invalid: {e}", line.line)?;
+                    }
+                    continue;
+                }
+            };
+            let outcome = run(&board, &mut out)?;
+            tally.add(&outcome);
+            if args.json {
+                let mut v = report::outcome_json(&board, line.label, args.strategy, &outcome);
+                v["line"] = serde_json::json!(line.line);
+                records.push(v);
+            } else {
+                let solution = outcome.solution().map(Board::to_line).unwrap_or_default();
+                let label = if line.label.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", line.label)
+                };
+                writeln!(
+                    out,
+                    "line {}{label}: {} {solution}",
+                    line.line,
+                    report::describe(&outcome, args.strategy)
+                )?;
+            }
+        }
+        if args.json {
+            let doc = serde_json::json!({"results": records, "summary": tally.to_json()});
+            writeln!(out, "{doc:#}")?;
+        } else {
+            writeln!(out, "{}", tally.summary())?;
+        }
+        out.flush()?;
+        if !tally.all_solved() {
+            return Err(BoardProblem(format!(
+                "{} of {} puzzles were not solved",
+                tally.total() - tally.solved,
+                tally.total()
+            ))
+            .into());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    // One puzzle: a single line (label allowed) or the 9-row form.
+    let board = match puzzle_lines(&text).next() {
+        Some(line) if is_puzzle_list(&text) => line.board,
+        _ => Board::parse(&text),
+    }
+    .map_err(|e| BoardProblem(format!("cannot read the puzzle: {e}")))?;
+    if !board.conflicts().is_empty() {
+        return Err(BoardProblem(format!(
+            "the givens break the rules: {}; fix the puzzle and try again",
+            report::describe_conflicts(&board)
+        ))
+        .into());
+    }
+    let outcome = run(&board, &mut out)?;
+    let description = report::describe(&outcome, args.strategy);
+    if args.json {
+        let doc = report::outcome_json(&board, "", args.strategy, &outcome);
+        writeln!(out, "{doc:#}")?;
+    } else {
+        match &outcome {
+            crate::sudoku::Outcome::Multiple { first, second, .. } => {
+                write!(out, "{first}\n{second}")?;
+            }
+            other => {
+                if let Some(solution) = other.solution() {
+                    write!(out, "{solution}")?;
+                }
+            }
+        }
+        writeln!(out, "{description}")?;
+    }
+    out.flush()?;
+    match outcome {
+        crate::sudoku::Outcome::Solved { .. } => Ok(ExitCode::SUCCESS),
+        crate::sudoku::Outcome::Stopped {
+            reason: crate::sudoku::StopReason::StepBudget { .. },
+            ..
+        } => Err(BoardProblem(format!(
+            "{description}; raise it with --max-steps (0 = no limit)"
+        ))
+        .into()),
+        _ => Err(BoardProblem(description).into()),
+    }
+}

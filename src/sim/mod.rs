@@ -15,3 +15,22 @@ pub trait Screen: Send {
     /// One completed tap (finger down and up) at `at`.
     fn tap(&mut self, at: Point);
 }
+
+mod layout;
+pub mod phone;
+pub mod puzzles;
+mod render;
+pub mod sim_device;
+pub mod skins;
+
+pub use phone::{Hit, Key, Move, Phone};
+pub use sim_device::SimDevice;
+pub use skins::{InputOrder, Skin};
+
+/// Screen sizes the simulated phone offers (portrait): a 720p phone, a common 1080x2340 one and
+/// a 1440x3200 flagship.
+pub const SUPPORTED_SIZES: [Size; 3] = [
+    Size::new(720, 1280),
+    Size::new(1080, 2340),
+    Size::new(1440, 3200),
+];
