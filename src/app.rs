@@ -43,7 +43,10 @@ pub fn read(args: crate::cli::ReadArgs) -> Result<ExitCode> {
     let templates = Templates::load(&cal.templates_dir(&args.calibration))?;
     let img = load_screenshot(&args.image)?;
     let rec = read_board(&img, &cal, &templates).map_err(|e| {
-        anyhow::Error::new(BoardProblem(format!("cannot read {}: {e}", args.image.display())))
+        anyhow::Error::new(BoardProblem(format!(
+            "cannot read {}: {e}",
+            args.image.display()
+        )))
     })?;
     if let Some(path) = &args.overlay {
         use anyhow::Context;
@@ -93,9 +96,7 @@ pub fn calibrate(args: crate::cli::CalibrateArgs) -> Result<ExitCode> {
         givens: args
             .givens
             .as_deref()
-            .map(|g| {
-                crate::sudoku::Board::parse(g).map_err(|e| anyhow::anyhow!("--givens: {e}"))
-            })
+            .map(|g| crate::sudoku::Board::parse(g).map_err(|e| anyhow::anyhow!("--givens: {e}")))
             .transpose()?,
         erase: args.erase,
         notes: args.notes,
@@ -111,10 +112,15 @@ pub fn calibrate(args: crate::cli::CalibrateArgs) -> Result<ExitCode> {
     let tdir = cal.templates_dir(&args.out);
     done.templates.save(&tdir)?;
     let overlay = args.overlay.clone().unwrap_or_else(|| {
-        let stem = args.out.file_stem().map_or("calibration".into(), |s| s.to_string_lossy().into_owned());
+        let stem = args
+            .out
+            .file_stem()
+            .map_or("calibration".into(), |s| s.to_string_lossy().into_owned());
         args.out.with_file_name(format!("{stem}-overlay.png"))
     });
-    done.overlay.save(&overlay).with_context(|| format!("cannot write overlay {}", overlay.display()))?;
+    done.overlay
+        .save(&overlay)
+        .with_context(|| format!("cannot write overlay {}", overlay.display()))?;
     let g = cal.grid;
     println!(
         "grid: {}x{} at {},{} (cell {:.1} px) on a {} screen",
@@ -127,8 +133,12 @@ pub fn calibrate(args: crate::cli::CalibrateArgs) -> Result<ExitCode> {
     );
     match &cal.keypad {
         Some(k) => {
-            let keys: Vec<String> =
-                k.digits.iter().enumerate().map(|(d, p)| format!("{}@{},{}", d + 1, p.x, p.y)).collect();
+            let keys: Vec<String> = k
+                .digits
+                .iter()
+                .enumerate()
+                .map(|(d, p)| format!("{}@{},{}", d + 1, p.x, p.y))
+                .collect();
             println!("keypad: {}", keys.join(" "));
             if let Some(e) = k.erase {
                 println!("erase: {},{}", e.x, e.y);

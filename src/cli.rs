@@ -82,8 +82,14 @@ pub enum InputOrderArg {
 }
 
 fn parse_point(s: &str) -> Result<crate::geometry::Point, String> {
-    let (x, y) = s.split_once(',').ok_or_else(|| format!("'{s}' is not a point like 540,1900"))?;
-    let n = |v: &str| v.trim().parse::<u32>().map_err(|_| format!("'{s}' is not a point like 540,1900"));
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("'{s}' is not a point like 540,1900"))?;
+    let n = |v: &str| {
+        v.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("'{s}' is not a point like 540,1900"))
+    };
     Ok(crate::geometry::Point::new(n(x)?, n(y)?))
 }
 

@@ -140,30 +140,35 @@ pub fn cut_cells(img: &RgbaImage, grid: &Grid) -> Vec<CellInk> {
 
 /// Cleans one cell whose rectangle between line centres is `rect`.
 pub fn cut_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> CellInk {
-    let dashes = cage_dashes(img, rect, pitch);
-    let mut cell = cut_digit(img, rect, pitch);
+    // The dash band starts just inside the lines; the digit is looked for further in.
+    let outer = (pitch * 0.025).round() as u32 + 1;
+    let inner = (pitch * 0.07).round() as u32 + 1;
+    if rect.width <= 2 * inner + 4 || rect.height <= 2 * inner + 4 {
+        return CellInk::default();
+    }
+    let (ox, oy) = (rect.x + outer, rect.y + outer);
+    let (ow, oh) = (rect.width - 2 * outer, rect.height - 2 * outer);
+    if ox + ow > img.width() || oy + oh > img.height() {
+        return CellInk::default();
+    }
+    let lum = super::luma_region(img, ox, oy, ow, oh);
+    let (ow, oh) = (ow as usize, oh as usize);
+    let dashes = cage_dashes(&lum, ow, oh, pitch);
+    let k = (inner - outer) as usize;
+    let (w, h) = (ow - 2 * k, oh - 2 * k);
+    let sub: Vec<u8> = (0..h)
+        .flat_map(|y| lum[(y + k) * ow + k..(y + k) * ow + k + w].iter().copied())
+        .collect();
+    let mut cell = cut_digit(img, sub, (ox + k as u32, oy + k as u32), (w, h), pitch);
     cell.dashes = dashes;
     cell
 }
 
 /// Counts short straight dashes in the band just inside the cell's lines, where killer sudoku
 /// draws its dashed cage outlines (and classic apps draw nothing).
-fn cage_dashes(img: &RgbaImage, rect: Rect, pitch: f32) -> usize {
-    let inset = (pitch * 0.025).round() as u32 + 1;
+fn cage_dashes(lum: &[u8], w: usize, h: usize, pitch: f32) -> usize {
     let band = (pitch * 0.16).round() as usize;
-    if rect.width <= 2 * inset + 8 || rect.height <= 2 * inset + 8 {
-        return 0;
-    }
-    let (x0, y0) = (rect.x + inset, rect.y + inset);
-    let (w, h) = (
-        (rect.width - 2 * inset) as usize,
-        (rect.height - 2 * inset) as usize,
-    );
-    if x0 as usize + w > img.width() as usize || y0 as usize + h > img.height() as usize {
-        return 0;
-    }
-    let lum = super::luma_region(img, x0, y0, w as u32, h as u32);
-    let bg = median(&lum) as i16;
+    let bg = median(lum) as i16;
     let mask: Vec<bool> = (0..w * h)
         .map(|i| {
             let (x, y) = (i % w, i / w);
@@ -199,20 +204,17 @@ fn median(v: &[u8]) -> u8 {
     255
 }
 
-fn cut_digit(img: &RgbaImage, rect: Rect, pitch: f32) -> CellInk {
-    let inset = (pitch * 0.07).round() as u32 + 1;
-    if rect.width <= 2 * inset + 4 || rect.height <= 2 * inset + 4 {
-        return CellInk::default();
-    }
-    let (x0, y0) = (rect.x + inset, rect.y + inset);
-    let (w, h) = (
-        (rect.width - 2 * inset) as usize,
-        (rect.height - 2 * inset) as usize,
-    );
-    if x0 as usize + w > img.width() as usize || y0 as usize + h > img.height() as usize {
-        return CellInk::default();
-    }
-    let lum = super::luma_region(img, x0, y0, w as u32, h as u32);
+/// Finds and normalises the big digit in `lum` (`w` x `h`, whose top-left is `origin` on the
+/// screen).
+fn cut_digit(
+    img: &RgbaImage,
+    lum: Vec<u8>,
+    origin: (u32, u32),
+    size: (usize, usize),
+    pitch: f32,
+) -> CellInk {
+    let (x0, y0) = origin;
+    let (w, h) = size;
     let bg = median(&lum) as i16;
     let (mut dark, mut bright) = (0i16, 0i16);
     for &v in &lum {

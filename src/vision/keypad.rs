@@ -13,6 +13,8 @@ use image::RgbaImage;
 pub struct Glyph {
     pub bbox: Rect,
     pub patch: Vec<u8>,
+    /// Lighter than its surroundings (light digits on dark buttons).
+    pub bright: bool,
 }
 
 impl Glyph {
@@ -132,6 +134,7 @@ pub fn glyphs_outside(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
                     c.height() as u32,
                 ),
                 patch,
+                bright: sign > 0.0,
             });
         }
     }
@@ -177,7 +180,10 @@ pub fn find_keypad(
         let mut same: Vec<usize> = cands
             .iter()
             .copied()
-            .filter(|&i| (glyphs[i].bbox.height as f32 - hs).abs() <= 0.15 * hs)
+            .filter(|&i| {
+                (glyphs[i].bbox.height as f32 - hs).abs() <= 0.15 * hs
+                    && glyphs[i].bright == glyphs[seed].bright
+            })
             .collect();
         same.sort_by_key(|&i| (glyphs[i].centre().y, glyphs[i].centre().x));
         // Rows: glyphs whose centres are within half a glyph height.
