@@ -30,6 +30,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Solve(args) => solve(&args),
         Command::Devices(args) => devices(args),
         Command::Screenshot(args) => screenshot(args),
+        Command::Play(args) => play(args),
     }
 }
 
@@ -332,6 +333,122 @@ pub fn calibrate(args: crate::cli::CalibrateArgs) -> Result<ExitCode> {
     println!("wrote {}", args.out.display());
     println!("wrote {}/1.png..9.png", tdir.display());
     println!("wrote {}", overlay.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `play`: solve the game on the phone and verify it.
+pub fn play(args: crate::cli::PlayArgs) -> Result<ExitCode> {
+    use crate::play::{PlayOptions, draw_plan};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let cal = crate::calibration::Calibration::load(&args.calibration)?;
+    let templates = crate::vision::Templates::load(&cal.templates_dir(&args.calibration))?;
+    let mut device = open_device(&args.device)?;
+    device.set_pacing(crate::device::Pacing {
+        hold_ms: cal.pacing.hold_ms,
+        gap_ms: cal.pacing.gap_ms,
+        settle_ms: cal.pacing.settle_ms,
+    });
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        // Ctrl-C finishes the move in flight, then stops: a half-entered move is never left.
+        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
+            .context("cannot install the Ctrl-C handler")?;
+    }
+    let options = PlayOptions {
+        dry_run: args.dry_run,
+        keep_entries: args.keep_entries,
+        recheck_after: std::time::Duration::from_millis(500),
+    };
+    let bar = indicatif::ProgressBar::new(0).with_style(
+        indicatif::ProgressStyle::with_template(
+            "{prefix} [{bar:30}] {pos}/{len} moves, {elapsed} (eta {eta})",
+        )
+        .expect("static progress template")
+        .progress_chars("=> "),
+    );
+    bar.set_prefix("tapping");
+    let started = Instant::now();
+    let mut screen_for_dry_run = None;
+    let result = if args.dry_run {
+        let screen = device.screenshot().context("cannot take a screenshot")?;
+        let mut timings = crate::play::Timings::default();
+        let assessment = crate::play::assess(&screen, &cal, &templates, &options, &mut timings)?;
+        screen_for_dry_run = Some(screen);
+        Ok(crate::play::PlayReport {
+            assessment,
+            moves_done: 0,
+            taps_sent: 0,
+            final_board: None,
+            timings,
+        })
+    } else {
+        crate::play::play(
+            device.as_mut(),
+            &cal,
+            &templates,
+            &options,
+            &stop,
+            &mut |done, total| {
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            },
+        )
+    };
+    bar.finish_and_clear();
+    let report = result?;
+    let a = &report.assessment;
+    if a.multiple_solutions {
+        eprintln!("note: this puzzle has more than one solution; filling one valid completion");
+    }
+    if !a.wrong_entries.is_empty() {
+        eprintln!(
+            "note: corrected {} player entries that disagreed with the solution",
+            a.wrong_entries.len()
+        );
+    }
+    if let Some(screen) = &screen_for_dry_run {
+        draw_plan(screen, &a.plan)
+            .save(&args.overlay)
+            .with_context(|| format!("cannot write {}", args.overlay.display()))?;
+        for (i, t) in a.plan.taps.iter().enumerate() {
+            println!("{:4} tap {:5} {:5}  {}", i + 1, t.at.x, t.at.y, t.target);
+        }
+        eprintln!(
+            "dry run: {} moves, {} taps planned, drawn on {}; nothing was tapped",
+            a.moves.len(),
+            a.plan.taps.len(),
+            args.overlay.display()
+        );
+    }
+    if args.json {
+        let json = serde_json::json!({
+            "read": a.recognition.board.to_line(),
+            "solution": a.solution.to_line(),
+            "multiple_solutions": a.multiple_solutions,
+            "wrong_entries": a.wrong_entries.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "moves": a.moves.len(),
+            "moves_done": report.moves_done,
+            "taps": report.taps_sent,
+            "dry_run": args.dry_run,
+            "input": device.input_description(),
+            "verified": report.final_board.is_some(),
+            "timings_ms": report.timings,
+            "total_ms": started.elapsed().as_secs_f64() * 1000.0,
+        });
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    } else if !args.dry_run {
+        print!("{}", a.solution);
+        println!(
+            "solved: {} moves, {} taps via {} in {:.2} s; the screen was re-read and shows the solution",
+            a.moves.len(),
+            report.taps_sent,
+            device.input_description(),
+            started.elapsed().as_secs_f64()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 

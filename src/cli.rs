@@ -31,6 +31,34 @@ pub enum Command {
     Devices(DevicesArgs),
     /// Save the phone's screen as a PNG.
     Screenshot(ScreenshotArgs),
+    /// Solve the game on the phone: capture, read, solve, tap the solution in, verify.
+    Play(PlayArgs),
+}
+
+/// Arguments of `play`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit status: 0 solved and verified, 1 the board could not be read, solved or verified, 2 usage or device error."
+)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub device: DeviceArgs,
+    /// Calibration of the app; its templates folder is resolved next to it.
+    #[arg(long, value_name = "TOML", default_value = "calibration.toml")]
+    pub calibration: std::path::PathBuf,
+    /// Print the planned taps and draw them over the screenshot (see --overlay) without
+    /// touching the phone.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Where --dry-run draws the planned taps.
+    #[arg(long, value_name = "PNG", default_value = "plan.png")]
+    pub overlay: std::path::PathBuf,
+    /// Refuse instead of correcting player entries that disagree with the solution.
+    #[arg(long)]
+    pub keep_entries: bool,
+    /// Print a JSON summary on stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Where the adb server is.
