@@ -98,8 +98,14 @@ impl Rect {
     /// rounded from exact ninths so that rounding errors never accumulate across the grid.
     pub fn grid_cell(&self, row: usize, col: usize) -> Rect {
         let edge = |origin: u32, span: u32, i: usize| origin + (span as u64 * i as u64 / 9) as u32;
-        let (x0, x1) = (edge(self.x, self.width, col), edge(self.x, self.width, col + 1));
-        let (y0, y1) = (edge(self.y, self.height, row), edge(self.y, self.height, row + 1));
+        let (x0, x1) = (
+            edge(self.x, self.width, col),
+            edge(self.x, self.width, col + 1),
+        );
+        let (y0, y1) = (
+            edge(self.y, self.height, row),
+            edge(self.y, self.height, row + 1),
+        );
         Rect::new(x0, y0, x1 - x0, y1 - y0)
     }
 }
