@@ -17,6 +17,7 @@ pub trait Screen: Send {
 }
 
 pub mod adbd;
+pub mod faults;
 pub mod handset;
 pub mod latency;
 pub mod server;
