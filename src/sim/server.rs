@@ -2,6 +2,19 @@
 //! fake adbd (wire protocol) to the handset (shell, touch, clock) and the app's `Screen`, and
 //! lets tests read the state back (the typed screen, taps, command log, virtual clock) and stop
 //! it. This is also what the `sim` subcommand runs in the foreground.
+//!
+//! ```no_run
+//! # use sudoku_agent::sim::{Phone, SimConfig, SimServer, Skin, puzzles};
+//! # use sudoku_agent::geometry::Size;
+//! # fn main() -> anyhow::Result<()> {
+//! # let adb_server = std::net::SocketAddrV4::new(std::net::Ipv4Addr::LOCALHOST, 5037);
+//! let puzzle = puzzles::parse(puzzles::named("easy").unwrap()).unwrap();
+//! let phone = Phone::new(puzzle, Skin::default(), Size::new(1080, 2340))?;
+//! let sim = SimServer::start(phone, SimConfig::default())?; // free port on 127.0.0.1
+//! sim.connect_adb_server(adb_server)?; // = `adb -P PORT connect 127.0.0.1:SIMPORT`
+//! // ... then `ADBServerDevice::new(sim.serial(), Some(adb_server))` as with any phone.
+//! # Ok(()) }
+//! ```
 
 use super::Screen;
 use super::adbd::{Adbd, Service, Services, Stream, packet, shell_packet};
@@ -76,6 +89,18 @@ impl<S: Screen + 'static> SimServer<S> {
         self.addr().to_string()
     }
 
+    /// Asks the adb server at `server` to connect to this phone (`host:connect:127.0.0.1:PORT`
+    /// on the smart socket), as `adb connect` does, without spawning any `adb` process. Returns
+    /// the server's answer (`connected to ...` or `already connected to ...`).
+    pub fn connect_adb_server(&self, server: SocketAddrV4) -> Result<String> {
+        let answer = smart_socket_query(server, &format!("host:connect:{}", self.serial()))
+            .with_context(|| format!("could not reach the adb server at {server}"))?;
+        if !answer.contains("connected to") {
+            bail!("the adb server at {server} could not connect to the simulated phone: {answer}");
+        }
+        Ok(answer)
+    }
+
     /// Reads or changes the app (board, taps, faults) under its lock. The next screenshot is
     /// rendered afresh, since the closure may have changed what is on screen.
     pub fn with_screen<R>(&self, f: impl FnOnce(&mut S) -> R) -> R {
@@ -112,6 +137,26 @@ impl<S: Screen + 'static> SimServer<S> {
     /// Stops listening and closes every connection.
     pub fn stop(&mut self) {
         self.adbd.stop();
+    }
+}
+
+/// One smart-socket request (`XXXXhost:...`) and its `OKAY` + length-prefixed answer.
+fn smart_socket_query(server: SocketAddrV4, request: &str) -> Result<String> {
+    use std::io::{Read, Write};
+    let mut tcp = std::net::TcpStream::connect(server)?;
+    tcp.set_read_timeout(Some(Duration::from_secs(30)))?;
+    tcp.write_all(format!("{:04x}{request}", request.len()).as_bytes())?;
+    let mut status = [0u8; 4];
+    tcp.read_exact(&mut status)?;
+    let mut len = [0u8; 4];
+    tcp.read_exact(&mut len)?;
+    let len = usize::from_str_radix(std::str::from_utf8(&len)?, 16)?;
+    let mut body = vec![0u8; len];
+    tcp.read_exact(&mut body)?;
+    let body = String::from_utf8_lossy(&body).into_owned();
+    match &status {
+        b"OKAY" => Ok(body),
+        _ => bail!("{body}"),
     }
 }
 
