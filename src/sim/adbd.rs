@@ -650,4 +650,110 @@ mod tests {
             Service::Other("shellfish:x".into())
         );
     }
+
+    /// Answers `exec:N` with N bytes of `x`; refuses everything else.
+    struct Bytes;
+
+    impl Services for Bytes {
+        fn banner(&self) -> String {
+            "device::ro.product.name=t;features=shell_v2".into()
+        }
+        fn accepts(&self, service: &Service) -> bool {
+            matches!(service, Service::Exec(_))
+        }
+        fn serve(&self, service: Service, stream: &mut Stream) {
+            if let Service::Exec(n) = service {
+                let _ = stream.write(&vec![b'x'; n.parse().unwrap()]);
+            }
+        }
+    }
+
+    fn host() -> (Adbd, TcpStream) {
+        let adbd = Adbd::serve(TcpListener::bind("127.0.0.1:0").unwrap(), Arc::new(Bytes)).unwrap();
+        let tcp = TcpStream::connect(("127.0.0.1", adbd.port())).unwrap();
+        tcp.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+            .unwrap();
+        (adbd, tcp)
+    }
+
+    fn send(tcp: &mut TcpStream, msg: Message) {
+        tcp.write_all(&msg.encode(true)).unwrap();
+    }
+
+    fn recv(tcp: &mut TcpStream) -> Message {
+        Message::read_from(tcp, false).unwrap()
+    }
+
+    #[test]
+    fn the_device_answers_cnxn_then_serves_with_stop_and_wait_within_maxdata() {
+        let (_adbd, mut tcp) = host();
+        send(
+            &mut tcp,
+            Message::new(A_CNXN, A_VERSION_MIN, 4096, &b"host::t\0"[..]),
+        );
+        let cnxn = recv(&mut tcp);
+        assert_eq!(
+            (cnxn.command, cnxn.arg0, cnxn.arg1),
+            (A_CNXN, A_VERSION_SKIP_CHECKSUM, 1 << 20)
+        );
+        assert!(cnxn.payload.starts_with(b"device::"));
+
+        send(&mut tcp, Message::new(A_OPEN, 7, 0, &b"exec:10000\0"[..]));
+        let okay = recv(&mut tcp);
+        assert_eq!((okay.command, okay.arg1), (A_OKAY, 7));
+        let local = okay.arg0;
+        let mut got = 0;
+        loop {
+            let m = recv(&mut tcp);
+            if m.command == A_CLSE {
+                assert_eq!((m.arg0, m.arg1), (local, 7));
+                break;
+            }
+            assert_eq!((m.command, m.arg0, m.arg1), (A_WRTE, local, 7));
+            assert!(m.payload.len() <= 4096);
+            got += m.payload.len();
+            // Nothing more may arrive before our OKAY.
+            tcp.set_read_timeout(Some(std::time::Duration::from_millis(50)))
+                .unwrap();
+            let mut probe = [0u8; 1];
+            assert!(
+                tcp.peek(&mut probe).is_err(),
+                "a second WRTE came before OKAY"
+            );
+            tcp.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+                .unwrap();
+            send(&mut tcp, Message::new(A_OKAY, 7, local, Vec::new()));
+        }
+        assert_eq!(got, 10000);
+    }
+
+    #[test]
+    fn an_unknown_service_is_refused_with_clse() {
+        let (_adbd, mut tcp) = host();
+        send(
+            &mut tcp,
+            Message::new(A_CNXN, A_VERSION_SKIP_CHECKSUM, 1 << 20, &b"host::\0"[..]),
+        );
+        recv(&mut tcp);
+        send(&mut tcp, Message::new(A_OPEN, 3, 0, &b"sync:\0"[..]));
+        let m = recv(&mut tcp);
+        assert_eq!((m.command, m.arg0, m.arg1), (A_CLSE, 0, 3));
+    }
+
+    #[test]
+    fn vanish_closes_connections_and_the_port() {
+        let (adbd, mut tcp) = host();
+        send(
+            &mut tcp,
+            Message::new(A_CNXN, A_VERSION_MIN, 4096, &b"host::\0"[..]),
+        );
+        recv(&mut tcp);
+        adbd.vanish();
+        assert!(matches!(
+            Message::read_from(&mut tcp, false),
+            Err(WireError::Closed | WireError::Io(_))
+        ));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(TcpStream::connect(("127.0.0.1", adbd.port())).is_err());
+    }
 }

@@ -65,8 +65,18 @@ mod tests {
                 mistake_limit: Some(3)
             })
         );
-        assert!("drop-after".parse::<Faults>().unwrap_err().contains("needs a number"));
+        assert!(
+            "drop-after"
+                .parse::<Faults>()
+                .unwrap_err()
+                .contains("needs a number")
+        );
         assert!("mistake-limit=0".parse::<Faults>().is_err());
-        assert!("meteor".parse::<Faults>().unwrap_err().contains("unknown fault 'meteor'"));
+        assert!(
+            "meteor"
+                .parse::<Faults>()
+                .unwrap_err()
+                .contains("unknown fault 'meteor'")
+        );
     }
 }

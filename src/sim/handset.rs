@@ -641,6 +641,36 @@ mod tests {
     }
 
     #[test]
+    fn framebuffer_reply_has_the_v2_header_adb_client_decodes() {
+        let (_, h) = handset("instant");
+        let fb = h.framebuffer().unwrap();
+        let words: Vec<u32> = fb[..56]
+            .chunks(4)
+            .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
+            .collect();
+        assert_eq!(
+            words,
+            vec![
+                2,
+                32,
+                1,
+                1080 * 2340 * 4,
+                1080,
+                2340,
+                0,
+                8,
+                16,
+                8,
+                8,
+                8,
+                24,
+                8
+            ]
+        );
+        assert_eq!(fb.len(), 56 + 1080 * 2340 * 4);
+    }
+
+    #[test]
     fn the_png_is_re_rendered_only_after_a_tap() {
         let (_, h) = handset("instant");
         let a = h.frame_png();

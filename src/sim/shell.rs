@@ -676,9 +676,9 @@ impl<'a> Shell<'a> {
             }
             "sleep" => {
                 let secs: Option<f64> = args.first().and_then(|a| a.parse().ok());
-                match secs.filter(|s| s.is_finite() && *s >= 0.0) {
-                    Some(s) => {
-                        self.handset.sleep(Duration::from_secs_f64(s));
+                match secs.and_then(|s| Duration::try_from_secs_f64(s).ok()) {
+                    Some(d) => {
+                        self.handset.sleep(d);
                         Ok(0)
                     }
                     None => {
@@ -877,10 +877,13 @@ impl<'a> Shell<'a> {
                 let (Some(from), Some(to)) = (point(0), point(2)) else {
                     return invalid(self, ctx);
                 };
-                let ms = nums.get(4).copied().flatten().unwrap_or(300.0).max(0.0);
+                let ms = nums.get(4).copied().flatten().unwrap_or(300.0);
+                // A swipe longer than a minute is a typo, not a gesture.
+                let duration = Duration::try_from_secs_f32(ms / 1000.0)
+                    .unwrap_or_default()
+                    .min(Duration::from_secs(60));
                 h.input_command().map_err(|Gone| Flow::Gone)?;
-                h.swipe(from, to, Duration::from_secs_f32(ms / 1000.0))
-                    .map_err(|Gone| Flow::Gone)?;
+                h.swipe(from, to, duration).map_err(|Gone| Flow::Gone)?;
                 Ok(0)
             }
             "motionevent" => {
@@ -1368,7 +1371,7 @@ fn parse_size(s: &str) -> Option<usize> {
     num.parse::<usize>()
         .ok()
         .filter(|&n| n > 0)
-        .map(|n| n * mult)
+        .and_then(|n| n.checked_mul(mult))
 }
 
 #[cfg(test)]
@@ -1517,6 +1520,7 @@ mod tests {
         assert_eq!(err, "/system/bin/sh: foo: inaccessible or not found\n");
         assert_eq!(run("instant", "exit 3; echo no", vec![]).0, Ending::Exit(3));
         assert_eq!(run("instant", "false || echo x && true", vec![]).1, "x\n");
+        assert_eq!(run("instant", "sleep 1e300; echo $?", vec![]).1, "1\n");
     }
 
     #[test]
@@ -1669,5 +1673,6 @@ mod tests {
         assert_eq!(parse_size("24"), Some(24));
         assert_eq!(parse_size("4k"), Some(4096));
         assert_eq!(parse_size("0"), None);
+        assert_eq!(parse_size("99999999999999999M"), None);
     }
 }
