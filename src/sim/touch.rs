@@ -296,11 +296,9 @@ impl TouchDecoder {
     /// Feeds one event; returns the taps completed by it (only `SYN_REPORT` completes any).
     pub fn feed(&mut self, ev: InputEvent) -> Vec<Point> {
         match (ev.kind, ev.code) {
-            (EV_ABS, ABS_MT_SLOT) => {
-                // The kernel ignores out-of-range slots; so do we (later axes go to the old slot).
-                if (0..SLOTS as i32).contains(&ev.value) {
-                    self.slot = ev.value as usize;
-                }
+            // The kernel ignores out-of-range slots; so do we (later axes go to the old slot).
+            (EV_ABS, ABS_MT_SLOT) if (0..SLOTS as i32).contains(&ev.value) => {
+                self.slot = ev.value as usize;
             }
             (EV_ABS, ABS_MT_TRACKING_ID) => self.slots[self.slot].tracking_id = ev.value.max(-1),
             (EV_ABS, ABS_MT_POSITION_X) => self.slots[self.slot].x = ev.value,
