@@ -1,6 +1,7 @@
 //! Command-line types (clap derive) and nothing else; doc comments become `--help`.
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
 
 /// Plays sudoku on an Android phone over ADB: reads the screen, solves the puzzle, taps the
 /// answer in, and can replay the backtracking search move by move.
@@ -16,4 +17,68 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Solve a puzzle (or a list of puzzles) and print the solution, the steps and the time.
+    Solve(SolveArgs),
+}
+
+/// Input and search options of `solve`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit status: 0 solved, 1 unsolvable, invalid, ambiguous (--unique) or stopped, 2 usage."
+)]
+pub struct SolveArgs {
+    /// The puzzle: 81 characters, 1-9 for givens and . or 0 for empty cells. Without it (or with
+    /// `-`), the puzzle is read from --file or stdin.
+    pub puzzle: Option<String>,
+
+    /// Read from this file: one 81-character puzzle per line (a label may follow after a space;
+    /// `#` starts a comment), or one board written as 9 rows of 9.
+    #[arg(short, long, conflicts_with = "puzzle")]
+    pub file: Option<PathBuf>,
+
+    /// Search strategy.
+    #[arg(short, long, value_enum, default_value_t = crate::sudoku::Strategy::Fast)]
+    pub strategy: crate::sudoku::Strategy,
+
+    /// Print every set and cancel move as it happens (to stderr with --json).
+    #[arg(long)]
+    pub trace: bool,
+
+    /// Print machine-readable JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Prove the solution is unique by searching for a second one.
+    #[arg(long)]
+    pub unique: bool,
+
+    /// Give up after this many steps (set moves) per puzzle; 0 means no limit.
+    #[arg(long, value_name = "N", default_value_t = crate::sudoku::DEFAULT_MAX_STEPS)]
+    pub max_steps: u64,
+
+    /// Also write the search as an animated GIF (one puzzle only; long searches are sampled).
+    #[arg(long, value_name = "OUT.gif")]
+    pub gif: Option<PathBuf>,
+
+    /// Most frames in the GIF; longer searches are sampled evenly.
+    #[arg(long, value_name = "N", default_value_t = 300, requires = "gif")]
+    pub gif_frames: usize,
+}
+
+impl clap::ValueEnum for crate::sudoku::Strategy {
+    fn value_variants<'a>() -> &'a [Self] {
+        &crate::sudoku::Strategy::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use crate::sudoku::Strategy;
+        let help = match self {
+            Strategy::Naive => "textbook backtracking: row-major cells, digits 1-9, no deduction",
+            Strategy::Fast => {
+                "candidate bitmasks, naked and hidden singles, locked candidates, fewest-candidate cell first"
+            }
+        };
+        Some(clap::builder::PossibleValue::new(self.name()).help(help))
+    }
+}

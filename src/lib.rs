@@ -18,6 +18,8 @@ pub mod app;
 pub mod cli;
 pub mod device;
 pub mod geometry;
+pub mod replay;
 pub mod sim;
 pub mod sudoku;
 pub mod vision;
+pub mod visualize;

@@ -4,6 +4,25 @@
 use crate::geometry::{Point, Size};
 use image::RgbaImage;
 
+mod layout;
+pub mod phone;
+pub mod puzzles;
+mod render;
+pub mod sim_device;
+pub mod skins;
+
+pub use phone::{Hit, Key, Move, Phone};
+pub use sim_device::SimDevice;
+pub use skins::{InputOrder, Skin};
+
+/// Screen sizes the simulated phone offers (portrait): a 720p phone, a common 1080x2340 one and
+/// a 1440x3200 flagship.
+pub const SUPPORTED_SIZES: [Size; 3] = [
+    Size::new(720, 1280),
+    Size::new(1080, 2340),
+    Size::new(1440, 3200),
+];
+
 /// The seam between the device layer (fake adbd: shell, clock, touch decoding) and the app it
 /// runs. The device turns every touch path (`input tap`, motion events, raw `/dev/input` writes)
 /// into whole taps in screen pixels before the app sees them, as Android's input stack does.

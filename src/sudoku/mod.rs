@@ -3,6 +3,13 @@
 
 pub mod board;
 pub mod observer;
+pub mod report;
+pub mod solver;
 
 pub use board::{Board, Cell};
-pub use observer::{SolveEvent, SolveObserver};
+pub use board::{ParseError, PuzzleLine, is_puzzle_list, puzzle_lines};
+pub use observer::{Recorder, SolveEvent, SolveObserver, observe, replay};
+pub use solver::{
+    DEFAULT_MAX_STEPS, Outcome, SolveOptions, SolveStats, StopReason, Strategy, UnknownStrategy,
+    solve, solve_with,
+};

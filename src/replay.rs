@@ -1,0 +1,331 @@
+//! Turning moves into taps: a move is "put this digit in this cell" or "empty this cell"; a plan
+//! is the exact list of screen points to tap for a list of moves on a given app layout, in
+//! cell-first or number-first order. Pure functions only: the device layer sends the taps.
+//!
+//! Every point a plan contains is a cell centre or a keypad button centre of the layout, so a
+//! plan can never tap outside the calibrated grid and keypad.
+
+use crate::geometry::{Point, Rect};
+use crate::sudoku::{Board, Cell, SolveEvent};
+use serde::{Deserialize, Serialize};
+
+/// How the app takes a digit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InputOrder {
+    /// Tap the cell, then the digit (most apps).
+    #[default]
+    CellFirst,
+    /// Tap the digit (it stays selected), then every cell that gets it.
+    NumberFirst,
+}
+
+/// Where things are on the screen, as far as tapping is concerned.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Layout {
+    /// The 81 cells.
+    pub grid: Rect,
+    /// Centres of the keypad buttons for digits 1..=9, in digit order.
+    pub digits: [Point; 9],
+    /// Centre of the erase (clear) button.
+    pub erase: Point,
+    pub order: InputOrder,
+}
+
+/// One change to the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Move {
+    Set { cell: Cell, digit: u8 },
+    Erase { cell: Cell },
+}
+
+impl Move {
+    pub fn cell(self) -> Cell {
+        match self {
+            Move::Set { cell, .. } | Move::Erase { cell } => cell,
+        }
+    }
+}
+
+impl From<SolveEvent> for Move {
+    /// A solver `Set` is a placement; a `Cancel` is an erase of the same cell.
+    fn from(event: SolveEvent) -> Move {
+        match event {
+            SolveEvent::Set { cell, digit } => Move::Set { cell, digit },
+            SolveEvent::Cancel { cell } => Move::Erase { cell },
+        }
+    }
+}
+
+/// What a tap hits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Target {
+    Cell(Cell),
+    Digit(u8),
+    Erase,
+}
+
+/// A tap: where, and what it is meant to hit (for dry runs, overlays and checks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tap {
+    pub at: Point,
+    pub target: Target,
+}
+
+/// A plan: the taps, and for each move the index of its last tap (so a run interrupted after
+/// tap `i` knows which moves are complete).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Plan {
+    pub taps: Vec<Tap>,
+    pub move_ends: Vec<usize>,
+}
+
+impl Plan {
+    /// The number of moves whose taps all lie before `taps_done`.
+    pub fn moves_done(&self, taps_done: usize) -> usize {
+        self.move_ends.partition_point(|&end| end < taps_done)
+    }
+}
+
+/// The moves that turn the `screen` board (givens and entries as read) into `solution`:
+/// empty cells get their digit; entries that disagree are erased and rewritten. Cells are visited
+/// row by row. Entries that disagree are returned separately too, so a caller that must keep
+/// them can refuse instead.
+pub fn moves_to_fill(screen: &Board, solution: &Board) -> (Vec<Move>, Vec<Cell>) {
+    let mut moves = Vec::new();
+    let mut wrong = Vec::new();
+    for cell in Cell::all() {
+        let want = solution.get(cell);
+        match (screen.get(cell), want) {
+            (None, Some(digit)) => moves.push(Move::Set { cell, digit }),
+            (Some(have), Some(digit)) if have != digit => {
+                wrong.push(cell);
+                moves.push(Move::Erase { cell });
+                moves.push(Move::Set { cell, digit });
+            }
+            _ => {}
+        }
+    }
+    (moves, wrong)
+}
+
+/// Reorders fill moves for number-first apps so each digit is selected once: erases first, then
+/// placements grouped by digit. Only for moves that do not depend on each other's order (filling a
+/// known solution), never for a replayed search.
+pub fn group_by_digit(moves: &[Move]) -> Vec<Move> {
+    let mut out: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|m| matches!(m, Move::Erase { .. }))
+        .collect();
+    for d in 1..=9 {
+        out.extend(
+            moves
+                .iter()
+                .copied()
+                .filter(|m| matches!(m, Move::Set { digit, .. } if *digit == d)),
+        );
+    }
+    out
+}
+
+/// The taps for `moves`, in order, on `layout`.
+///
+/// Cell-first: every move taps its cell, then the digit or erase button; the cell is tapped
+/// even when it is already selected, because some apps move the selection after an entry.
+/// Number-first: the digit (or erase tool) is tapped only when it changes, then the cell.
+pub fn plan(moves: &[Move], layout: &Layout) -> Plan {
+    let cell_tap = |cell: Cell| Tap {
+        at: layout.grid.grid_cell(cell.row(), cell.col()).center(),
+        target: Target::Cell(cell),
+    };
+    let tool_tap = |tool: Target| Tap {
+        at: match tool {
+            Target::Digit(d) => layout.digits[usize::from(d.clamp(1, 9)) - 1],
+            _ => layout.erase,
+        },
+        target: tool,
+    };
+    let mut out = Plan::default();
+    let mut tool: Option<Target> = None;
+    for &m in moves {
+        let wanted = match m {
+            Move::Set { digit, .. } => Target::Digit(digit),
+            Move::Erase { .. } => Target::Erase,
+        };
+        match layout.order {
+            InputOrder::CellFirst => {
+                out.taps.push(cell_tap(m.cell()));
+                out.taps.push(tool_tap(wanted));
+            }
+            InputOrder::NumberFirst => {
+                if tool != Some(wanted) {
+                    out.taps.push(tool_tap(wanted));
+                    tool = Some(wanted);
+                }
+                out.taps.push(cell_tap(m.cell()));
+            }
+        }
+        out.move_ends.push(out.taps.len() - 1);
+    }
+    out
+}
+
+/// Applies moves to a board, as the app should: the board the screen must show afterwards.
+pub fn apply(board: &Board, moves: &[Move]) -> Board {
+    let mut b = *board;
+    for &m in moves {
+        match m {
+            Move::Set { cell, digit } => b.set(cell, Some(digit)),
+            Move::Erase { cell } => b.set(cell, None),
+        }
+    }
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(order: InputOrder) -> Layout {
+        let digits = std::array::from_fn(|i| Point::new(50 + 100 * i as u32, 1200));
+        Layout {
+            grid: Rect::new(0, 100, 900, 900),
+            digits,
+            erase: Point::new(950, 1200),
+            order,
+        }
+    }
+
+    fn cell(r: usize, c: usize) -> Cell {
+        Cell::new(r, c).unwrap()
+    }
+
+    #[test]
+    fn cell_first_taps_the_cell_then_the_key_for_every_move() {
+        let moves = [
+            Move::Set {
+                cell: cell(0, 0),
+                digit: 5,
+            },
+            Move::Erase { cell: cell(0, 0) },
+        ];
+        let p = plan(&moves, &layout(InputOrder::CellFirst));
+        let points: Vec<_> = p.taps.iter().map(|t| (t.at.x, t.at.y)).collect();
+        assert_eq!(points, [(50, 150), (450, 1200), (50, 150), (950, 1200)]);
+        assert_eq!(p.move_ends, [1, 3]);
+    }
+
+    #[test]
+    fn number_first_taps_a_key_only_when_the_tool_changes() {
+        let moves = [
+            Move::Set {
+                cell: cell(0, 0),
+                digit: 3,
+            },
+            Move::Set {
+                cell: cell(8, 8),
+                digit: 3,
+            },
+            Move::Erase { cell: cell(8, 8) },
+            Move::Set {
+                cell: cell(4, 4),
+                digit: 7,
+            },
+        ];
+        let p = plan(&moves, &layout(InputOrder::NumberFirst));
+        let targets: Vec<_> = p.taps.iter().map(|t| t.target).collect();
+        assert_eq!(
+            targets,
+            [
+                Target::Digit(3),
+                Target::Cell(cell(0, 0)),
+                Target::Cell(cell(8, 8)),
+                Target::Erase,
+                Target::Cell(cell(8, 8)),
+                Target::Digit(7),
+                Target::Cell(cell(4, 4)),
+            ]
+        );
+        assert_eq!(p.move_ends, [1, 2, 4, 6]);
+        assert_eq!(p.moves_done(3), 2);
+        assert_eq!(p.moves_done(7), 4);
+    }
+
+    #[test]
+    fn every_planned_tap_is_a_cell_centre_or_a_key_centre() {
+        let l = layout(InputOrder::CellFirst);
+        let moves: Vec<Move> = Cell::all()
+            .map(|c| Move::Set {
+                cell: c,
+                digit: (c.index() % 9 + 1) as u8,
+            })
+            .collect();
+        for t in plan(&moves, &l).taps {
+            let ok = match t.target {
+                Target::Cell(c) => l.grid.grid_cell(c.row(), c.col()).contains(t.at),
+                Target::Digit(d) => l.digits[d as usize - 1] == t.at,
+                Target::Erase => l.erase == t.at,
+            };
+            assert!(ok, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn fill_moves_write_empty_cells_and_rewrite_wrong_entries() {
+        let solution = Board::from_cells(std::array::from_fn(|i| {
+            ((i / 9 * 3 + i / 27 + i % 9) % 9 + 1) as u8
+        }))
+        .unwrap();
+        let mut screen = solution;
+        screen.set(cell(0, 0), None);
+        let wrong_digit = solution.get(cell(2, 2)).unwrap() % 9 + 1;
+        screen.set(cell(2, 2), Some(wrong_digit));
+        let (moves, wrong) = moves_to_fill(&screen, &solution);
+        assert_eq!(wrong, [cell(2, 2)]);
+        assert_eq!(moves.len(), 3);
+        assert_eq!(apply(&screen, &moves), solution);
+    }
+
+    #[test]
+    fn grouping_by_digit_keeps_erases_first_and_loses_no_move() {
+        let moves = [
+            Move::Set {
+                cell: cell(0, 0),
+                digit: 9,
+            },
+            Move::Erase { cell: cell(1, 1) },
+            Move::Set {
+                cell: cell(1, 1),
+                digit: 2,
+            },
+            Move::Set {
+                cell: cell(0, 1),
+                digit: 9,
+            },
+        ];
+        let grouped = group_by_digit(&moves);
+        assert_eq!(grouped[0], Move::Erase { cell: cell(1, 1) });
+        assert_eq!(
+            grouped[1],
+            Move::Set {
+                cell: cell(1, 1),
+                digit: 2
+            }
+        );
+        assert_eq!(grouped.len(), moves.len());
+    }
+
+    #[test]
+    fn solver_events_become_set_and_erase_moves() {
+        let c = cell(3, 4);
+        assert_eq!(
+            Move::from(SolveEvent::Set { cell: c, digit: 4 }),
+            Move::Set { cell: c, digit: 4 }
+        );
+        assert_eq!(
+            Move::from(SolveEvent::Cancel { cell: c }),
+            Move::Erase { cell: c }
+        );
+    }
+}
