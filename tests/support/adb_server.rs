@@ -85,7 +85,12 @@ impl AdbServer {
 
     /// `adb -s SERIAL ARGS...`.
     pub fn device(&self, serial: &str, args: &[&str]) -> Output {
-        self.command().arg("-s").arg(serial).args(args).output().expect("run adb")
+        self.command()
+            .arg("-s")
+            .arg(serial)
+            .args(args)
+            .output()
+            .expect("run adb")
     }
 }
 
