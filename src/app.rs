@@ -345,12 +345,16 @@ pub fn play(args: crate::cli::PlayArgs) -> Result<ExitCode> {
 
     let cal = crate::calibration::Calibration::load(&args.calibration)?;
     let templates = crate::vision::Templates::load(&cal.templates_dir(&args.calibration))?;
-    let mut device = open_device(&args.device)?;
-    device.set_pacing(crate::device::Pacing {
-        hold_ms: cal.pacing.hold_ms,
-        gap_ms: cal.pacing.gap_ms,
-        settle_ms: cal.pacing.settle_ms,
-    });
+    // Declared before the device so that the device (its shell sessions) goes first.
+    let mut sim_session: Option<(crate::sim::adb_session::AdbSim, &'static str)> = None;
+    let mut device: Box<dyn Device> = match &args.device.device {
+        DeviceSpec::Sim(skin) => {
+            let (device, session) = open_sim_for_play(skin.as_deref(), &args.sim, &args.device)?;
+            sim_session = session;
+            device
+        }
+        _ => open_device(&args.device)?,
+    };
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = Arc::clone(&stop);
@@ -362,6 +366,12 @@ pub fn play(args: crate::cli::PlayArgs) -> Result<ExitCode> {
         dry_run: args.dry_run,
         keep_entries: args.keep_entries,
         recheck_after: std::time::Duration::from_millis(500),
+        pacing: Some(crate::device::Pacing {
+            hold_ms: cal.pacing.hold_ms,
+            gap_ms: cal.pacing.gap_ms,
+            settle_ms: cal.pacing.settle_ms,
+        }),
+        moves_per_call: 0,
     };
     let bar = indicatif::ProgressBar::new(0).with_style(
         indicatif::ProgressStyle::with_template(
@@ -399,6 +409,15 @@ pub fn play(args: crate::cli::PlayArgs) -> Result<ExitCode> {
         )
     };
     bar.finish_and_clear();
+    let host_time = started.elapsed();
+    let device_time = sim_session.as_ref().map(|(s, preset)| (s.clock(), *preset));
+    if let Some((clock, preset)) = device_time {
+        eprintln!(
+            "simulated phone: {:.2} s of device time (virtual clock, latency preset {preset}), {:.2} s of host time",
+            clock.as_secs_f64(),
+            host_time.as_secs_f64()
+        );
+    }
     let report = result?;
     let a = &report.assessment;
     if a.multiple_solutions {
@@ -438,6 +457,7 @@ pub fn play(args: crate::cli::PlayArgs) -> Result<ExitCode> {
             "verified": report.final_board.is_some(),
             "timings_ms": report.timings,
             "total_ms": started.elapsed().as_secs_f64() * 1000.0,
+            "device_time_ms": device_time.map(|(c, _)| c.as_secs_f64() * 1000.0),
         });
         println!("{}", serde_json::to_string_pretty(&json)?);
     } else if !args.dry_run {
@@ -451,6 +471,81 @@ pub fn play(args: crate::cli::PlayArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--device sim[:SKIN]` for play: the simulated phone served on 127.0.0.1 and opened through
+/// the adb server (started if none runs), like a phone on a cable; in-process, with a warning,
+/// when adb is not installed. Returns the device and the running session with its preset.
+#[allow(clippy::type_complexity)]
+fn open_sim_for_play(
+    skin: Option<&str>,
+    sim: &crate::cli::SimPhoneArgs,
+    args: &DeviceArgs,
+) -> Result<(
+    Box<dyn Device>,
+    Option<(crate::sim::adb_session::AdbSim, &'static str)>,
+)> {
+    use crate::sim::adb_session::{AdbSim, NoAdb};
+    use crate::sim::{Latency, Phone, SimConfig, SimDevice, Skin, faults::Faults, puzzles};
+    use anyhow::anyhow;
+    let skin_name = skin.unwrap_or(Skin::names()[0]);
+    let skin = Skin::named(skin_name).ok_or_else(|| {
+        anyhow!(
+            "the simulated phone has no skin '{skin_name}': use one of {}",
+            Skin::names().join(", ")
+        )
+    })?;
+    let text = puzzles::named(&sim.sim_puzzle).unwrap_or(&sim.sim_puzzle);
+    let puzzle = puzzles::parse(text).ok_or_else(|| {
+        let names: Vec<&str> = puzzles::builtin().iter().map(|(n, _)| *n).collect();
+        anyhow!(
+            "--sim-puzzle '{}' is neither 81 digits (with . or 0 for empty cells) nor a built-in puzzle ({})",
+            sim.sim_puzzle,
+            names.join(", ")
+        )
+    })?;
+    let latency: Latency = sim
+        .sim_latency
+        .parse()
+        .map_err(|e: String| anyhow!("--sim-latency: {e}"))?;
+    let faults: Faults = sim
+        .sim_faults
+        .join(",")
+        .parse()
+        .map_err(|e: String| anyhow!("--sim-faults: {e}"))?;
+    let phone = || -> Result<Phone> {
+        let mut phone = Phone::new(puzzle, skin.clone(), sim.sim_size)?;
+        phone.set_popup(faults.popup);
+        phone.set_mistake_limit(faults.mistake_limit);
+        Ok(phone)
+    };
+    let preset = latency.name;
+    let config = SimConfig {
+        port: None,
+        latency,
+        realtime: false,
+        drop_after: faults.drop_after,
+    };
+    let options = AdbOptions {
+        serial: None,
+        ..adb_options(args)?
+    };
+    match AdbSim::start(phone()?, config, &options) {
+        Ok(session) => {
+            let device = session.open_device(args.input.kind())?;
+            log::info!(
+                "simulated phone {} through the adb server at {}",
+                session.sim().serial(),
+                session.adb_server().addr
+            );
+            Ok((Box::new(device), Some((session, preset))))
+        }
+        Err(e) if e.chain().any(|c| c.is::<NoAdb>()) => {
+            eprintln!("warning: {NoAdb}");
+            Ok((Box::new(SimDevice::new(phone()?)), None))
+        }
+        Err(e) => Err(e.context("cannot start the simulated phone behind the adb server")),
+    }
 }
 
 /// `sim`: serves the simulated phone on 127.0.0.1 until Ctrl-C.

@@ -61,6 +61,29 @@ pub struct PlayArgs {
     /// Print a JSON summary on stdout.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub sim: SimPhoneArgs,
+}
+
+/// The simulated phone of `--device sim[:SKIN]`: served on 127.0.0.1 and reached through the adb
+/// server (-H/-P), like a phone on a cable.
+#[derive(Debug, Clone, Args)]
+pub struct SimPhoneArgs {
+    /// With --device sim: the puzzle on the simulated phone, a built-in name (easy, easy2,
+    /// medium, hard, l52, escargot) or 81 characters.
+    #[arg(long, value_name = "NAME|81CHARS", default_value = "easy")]
+    pub sim_puzzle: String,
+    /// With --device sim: what device work costs on its virtual clock: instant, android9 or
+    /// android12 (reported at the end next to the host time).
+    #[arg(long, value_name = "PRESET", default_value = "instant")]
+    pub sim_latency: String,
+    /// With --device sim: its screen size (720x1280, 1080x2340, 1440x3200).
+    #[arg(long, value_name = "WxH", default_value = "1080x2340")]
+    pub sim_size: crate::geometry::Size,
+    /// With --device sim: faults to switch on, comma-separated: popup, drop-after=N,
+    /// mistake-limit=N.
+    #[arg(long, value_name = "FAULTS", value_delimiter = ',')]
+    pub sim_faults: Vec<String>,
 }
 
 /// Where the adb server is.
