@@ -174,47 +174,73 @@ fn the_android12_preset_refuses_evdev_and_android9_refuses_stream() {
 
 #[test]
 fn a_device_dropped_mid_play_stops_cleanly_and_a_rerun_finishes_the_board() {
+    // `tap` runs one command line per tap; `stream` feeds lines into one long-lived shell.
+    for input in [InputKind::Tap, InputKind::Stream] {
+        drop_mid_play_then_rerun(input);
+    }
+}
+
+fn drop_mid_play_then_rerun(input: InputKind) {
     let adb = adb_server::shared();
     let (cal, templates) = rig::calibration("light", SMALL_SIZE);
-    // `tap` sends one command line per tap: the phone vanishes on line 31, mid-play.
+    // The phone vanishes when command line 41 arrives: after opening and a few screenshots,
+    // in the middle of the taps.
     let sim = rig::serve(
         rig::phone("light", SMALL_SIZE, "easy"),
         "instant",
-        Some(30),
+        Some(40),
         adb.addr(),
     );
-    let mut device = rig::open(&sim, adb.addr(), InputKind::Tap);
+    let mut device = rig::open(&sim, adb.addr(), input);
+    // The plan play will follow, to check that the phone got nothing else.
+    let shown = device.screenshot().unwrap();
+    let planned = sudoku_agent::play::assess(
+        &shown,
+        &cal,
+        &templates,
+        &rig::options(&cal),
+        &mut Default::default(),
+    )
+    .unwrap()
+    .plan;
     let err = rig::play(&mut device, &cal, &templates, &rig::options(&cal)).unwrap_err();
     let text = format!("{err:#}");
     assert!(
         text.contains("stopped taking taps") && text.contains("re-run play"),
-        "{text}"
+        "{input:?}: {text}"
     );
+    assert_eq!(sudoku_agent::app::exit_code_for(&err), 2, "{text}");
     assert!(sim.is_gone());
-    // No stray taps: what the app got is a prefix of the plan (no tap after the failure).
-    let phone_taps = sim.taps().len();
-    assert!(phone_taps > 0, "the drop should come mid-play");
-    let state = sim.with_screen(|p| (p.givens(), p.entries(), p.is_solved()));
-    assert!(!state.2);
+    // No stray taps: what the app got is a prefix of the plan, and nothing after the drop.
+    let got: Vec<Point> = sim.taps().iter().map(|t| t.at).collect();
+    assert!(!got.is_empty(), "{input:?}: the drop should come mid-play");
+    assert!(
+        got.len() < planned.taps.len(),
+        "{input:?}: the drop came too late"
+    );
+    let prefix: Vec<Point> = planned.taps[..got.len()].iter().map(|t| t.at).collect();
+    assert_eq!(got, prefix, "{input:?}: taps that were not planned");
+    let (givens, entries, solved) = sim.with_screen(|p| (p.givens(), p.entries(), p.is_solved()));
+    assert!(!solved);
     drop(device);
     drop(sim);
 
     // The phone comes back (same game state, new connection): a re-run finishes the board.
     let mut phone = Phone::new(
-        state.0,
+        givens,
         sudoku_agent::sim::Skin::named("light").unwrap(),
         SMALL_SIZE,
     )
     .unwrap();
     for c in Cell::all() {
-        if let Some(d) = state.1.get(c) {
+        if let Some(d) = entries.get(c) {
             phone.set_entry(c, Some(d));
         }
     }
     let sim = rig::serve(phone, "instant", None, adb.addr());
-    let mut device = rig::open(&sim, adb.addr(), InputKind::Tap);
+    let mut device = rig::open(&sim, adb.addr(), input);
     let report = rig::play(&mut device, &cal, &templates, &rig::options(&cal)).unwrap();
-    assert!(report.moves_done > 0);
+    assert!(report.moves_done > 0 && report.moves_done < planned.move_ends.len());
     assert_solved(&sim, &mut device, "light", SMALL_SIZE);
 }
 
