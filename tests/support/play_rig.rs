@@ -41,8 +41,8 @@ pub fn phone(skin: &str, size: Size, puzzle_text: &str) -> Phone {
 /// own screen (a fresh "easy" puzzle), with the erase button and input order given as a user
 /// would. Pacing: no hold or gap (the simulated app registers every tap), a short settle.
 pub fn calibration(skin: &str, size: Size) -> (Calibration, Templates) {
-    static CACHE: OnceLock<Mutex<HashMap<(String, Size), (Calibration, Templates)>>> =
-        OnceLock::new();
+    type Measured = (Calibration, Templates);
+    static CACHE: OnceLock<Mutex<HashMap<(String, Size), Measured>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     if let Some(hit) = cache.lock().unwrap().get(&(skin.to_string(), size)) {
         return hit.clone();
