@@ -5,13 +5,18 @@
 //! decode, reading, solving, planning, tapping. Columns:
 //! * device: time on the phone's virtual clock (latency model of `sim::latency`, screenshots
 //!   included), from the first screenshot to the verifying one;
-//! * vs tap: device time against the one-`input tap`-per-tap baseline of the same preset;
-//! * host CPU: this process's CPU time (/proc/self/stat) during `play`, and the same minus the raw
-//!   screenshot decode (measured separately on a frame of the same size);
+//! * speedup: the one-`input tap`-per-tap baseline's device time on the same preset divided by
+//!   this row's (2.0x = twice as fast), and the same against the Android 9 baseline;
+//! * host CPU: this process's CPU time (`getrusage`) during `play`, and the same
+//!   minus the raw screenshot decode (measured separately on a frame of the same size);
+//! * wall: host elapsed time; with evdev through a `dd` stream the hold and gap are slept on
+//!   the host, so wall time, not the phone's clock, shows that pacing;
 //! * round trips: adb requests that waited for the phone (`AdbStats::round_trips`).
 //!
 //! Pacing is the device layer's default per method (tap/batch/stream: no hold or gap, evdev: 10 ms
-//! hold, 5 ms gap; 100 ms settle before the verifying screenshot). Run: `cargo bench --bench play`.
+//! hold, 5 ms gap; 100 ms settle before the verifying screenshot). Run: `cargo bench --bench play`;
+//! with `PLAY_BENCH_STAGES=1` it also prints the CPU of one screenshot and one read, and the
+//! stage timings of each run, on stderr.
 
 #[path = "../tests/support/adb_server.rs"]
 mod adb_server;
@@ -53,13 +58,14 @@ fn main() {
         ms(decode)
     );
     println!(
-        "{:<10} {:<7} {:>6} {:>5} {:>10} {:>7} {:>9} {:>12} {:>11} {:>6} {:>7}",
+        "{:<10} {:<7} {:>6} {:>5} {:>10} {:>8} {:>9} {:>9} {:>12} {:>11} {:>6} {:>7}",
         "preset",
         "input",
         "moves",
         "taps",
         "device s",
-        "vs tap",
+        "speedup",
+        "vs a9 tap",
         "host CPU",
         "CPU-decode",
         "round trips",
@@ -67,6 +73,7 @@ fn main() {
         "wall s"
     );
     let mut rows = Vec::new();
+    let mut android9_baseline = None;
     for (preset, inputs) in [
         (
             "android9",
@@ -81,14 +88,16 @@ fn main() {
         for input in inputs {
             let row = run_one(&adb, preset, input, &cal, &templates, decode);
             let base = *baseline.get_or_insert(row.device);
+            let a9: Duration = *android9_baseline.get_or_insert(row.device);
             println!(
-                "{:<10} {:<7} {:>6} {:>5} {:>10.2} {:>6.1}x {:>7.0}ms {:>10.0}ms {:>11} {:>6} {:>7.2}",
+                "{:<10} {:<7} {:>6} {:>5} {:>10.2} {:>7.1}x {:>8.1}x {:>7.0}ms {:>10.0}ms {:>11} {:>6} {:>7.2}",
                 preset,
                 input.name(),
                 row.moves,
                 row.taps,
                 row.device.as_secs_f64(),
                 base.as_secs_f64() / row.device.as_secs_f64(),
+                a9.as_secs_f64() / row.device.as_secs_f64(),
                 ms(row.cpu),
                 ms(row.cpu_without_decode),
                 row.round_trips,
@@ -155,6 +164,20 @@ fn run_one(
     .unwrap_or_else(|e| panic!("{preset} {input}: {e:#}"));
     let mut options = play_rig::options(cal);
     options.pacing = Some(Pacing::default_for(input));
+    if std::env::var_os("PLAY_BENCH_STAGES").is_some() {
+        use sudoku_agent::device::Device;
+        let t = process_cpu();
+        let shot = device.screenshot().unwrap();
+        let t1 = process_cpu();
+        sudoku_agent::vision::read_board(&shot, cal, templates).unwrap();
+        let t2 = process_cpu();
+        eprintln!(
+            "{preset} {}: one screenshot {:.1} ms CPU (decode included), one read {:.1} ms CPU",
+            input.name(),
+            ms(t1 - t),
+            ms(t2 - t1)
+        );
+    }
     let before = device.stats();
     let clock = phone.ask("clock");
     let cpu = process_cpu();
@@ -166,6 +189,9 @@ fn run_one(
     let device_time = Duration::from_micros(phone.ask("clock") - clock);
     assert_eq!(phone.ask("solved"), 1, "{preset} {input}: not solved");
     let stats = device.stats();
+    if std::env::var_os("PLAY_BENCH_STAGES").is_some() {
+        eprintln!("{preset} {}: {:?}", input.name(), report.timings);
+    }
     drop(device);
     let screenshots = stats.screenshots - before.screenshots;
     Row {
@@ -207,14 +233,16 @@ fn decode_cost() -> Duration {
     (process_cpu() - cpu) / n
 }
 
-/// User + system CPU time of this process, from /proc/self/stat (clock ticks of 10 ms).
+/// User + system CPU time of this process (`getrusage`, microseconds).
 fn process_cpu() -> Duration {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
-    // Fields after the command name (which is in parentheses and may contain spaces).
-    let rest = &stat[stat.rfind(')').unwrap() + 2..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
-    Duration::from_millis(ticks * 10)
+    // SAFETY: getrusage only writes the struct we pass.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        assert_eq!(libc::getrusage(libc::RUSAGE_SELF, &mut usage), 0);
+        usage
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
 fn ms(d: Duration) -> f64 {
