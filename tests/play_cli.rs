@@ -248,3 +248,38 @@ fn a_calibration_for_another_screen_size_exits_with_advice_to_recalibrate() {
         "{err}"
     );
 }
+
+#[test]
+fn a_phone_lost_mid_play_exits_2_and_says_to_rerun() {
+    let adb = adb_server::shared();
+    let cal = calibration_file("light", SMALL_SIZE);
+    let (code, out, err) = run(agent().args([
+        "play",
+        "--device",
+        "sim",
+        "--sim-size",
+        "720x1280",
+        "--sim-faults",
+        "drop-after=30",
+        "--input",
+        "tap",
+        "-P",
+        &adb.port().to_string(),
+        "--calibration",
+        &cal,
+    ]));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("stopped taking taps after") && err.contains("re-run play"),
+        "{err}"
+    );
+    assert_eq!(
+        err.trim()
+            .lines()
+            .filter(|l| l.contains("Error") || l.contains("error"))
+            .count(),
+        1,
+        "{err}"
+    );
+    assert!(out.is_empty(), "{out}");
+}
