@@ -282,6 +282,33 @@ fn a_long_lived_adb_shell_runs_command_lines_fed_on_stdin() {
 }
 
 #[test]
+fn a_person_typing_in_adb_shell_gets_a_prompt_and_echo() {
+    let (adb, sim) = connected("instant");
+    let mut child = adb
+        .command()
+        .args(["-s", &sim.serial(), "shell", "-tt"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"wm sizx\x7fe\rexit 7\r")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Typed ahead in one go: the pty echoes it all first, then the commands run.
+    assert_eq!(
+        text,
+        "simphone:/ $ wm sizx\x08 \x08e\r\nexit 7\r\nPhysical size: 1080x2340\r\nsimphone:/ $ "
+    );
+    assert_eq!(out.status.code(), Some(7));
+}
+
+#[test]
 fn adb_client_drives_the_phone_through_the_server() {
     let adb = adb_server::shared();
     let sim = start("instant", None);

@@ -184,8 +184,13 @@ impl PacketDecoder {
 /// A service as the host names it in OPEN.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Service {
-    /// `shell[,args]:command`; `v2` when the args list it. An empty command is interactive.
-    Shell { v2: bool, command: String },
+    /// `shell[,args]:command`; `v2` when the args list it; `pty` when they ask for one, or by
+    /// default for an empty command (an interactive login). An empty command is interactive.
+    Shell {
+        v2: bool,
+        pty: bool,
+        command: String,
+    },
     /// `exec:command`: raw bytes both ways, no exit status.
     Exec(String),
     /// `framebuffer:`: header plus raw pixels.
@@ -209,9 +214,11 @@ impl Service {
             && let Some((args, command)) = rest.split_once(':')
             && (args.is_empty() || args.starts_with(','))
         {
-            let v2 = args.split(',').any(|a| a == "v2");
+            let has = |flag: &str| args.split(',').any(|a| a == flag);
+            let pty = has("pty") || (command.is_empty() && !has("raw"));
             return Service::Shell {
-                v2,
+                v2: has("v2"),
+                pty,
                 command: command.to_string(),
             };
         }
@@ -506,6 +513,7 @@ fn open_stream(
         conn.send(&Message::new(A_CLSE, 0, remote, Vec::new()))?;
         return Ok(());
     }
+    log::debug!("adbd: OPEN {service:?}");
     let local = conn.next_id.fetch_add(1, Ordering::Relaxed);
     let (ack_tx, ack_rx) = mpsc::channel();
     let (in_tx, in_rx) = mpsc::channel();
@@ -622,6 +630,7 @@ mod tests {
             Service::parse(b"shell,v2,TERM=xterm,raw:echo hi\0"),
             Service::Shell {
                 v2: true,
+                pty: false,
                 command: "echo hi".into()
             }
         );
@@ -629,6 +638,7 @@ mod tests {
             Service::parse(b"shell:input tap 1 2\0"),
             Service::Shell {
                 v2: false,
+                pty: false,
                 command: "input tap 1 2".into()
             }
         );
@@ -636,6 +646,15 @@ mod tests {
             Service::parse(b"shell,TERM=xterm,raw:\0"),
             Service::Shell {
                 v2: false,
+                pty: false,
+                command: String::new()
+            }
+        );
+        assert_eq!(
+            Service::parse(b"shell,v2,TERM=xterm-256color,pty:\0"),
+            Service::Shell {
+                v2: true,
+                pty: true,
                 command: String::new()
             }
         );

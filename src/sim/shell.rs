@@ -315,7 +315,14 @@ pub trait ShellIo {
     fn write_output(&mut self, fd: u8, data: &[u8]) -> io::Result<()>;
     /// Sends buffered output to the host.
     fn flush(&mut self) -> io::Result<()>;
+    /// True for a terminal session (`adb shell` typed by a person): the shell shows a prompt.
+    fn is_terminal(&self) -> bool {
+        false
+    }
 }
+
+/// The prompt of an interactive terminal session, as mksh on a phone shows it.
+pub const PROMPT: &str = "simphone:/ $ ";
 
 /// How a session ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -460,7 +467,14 @@ impl<'a> Shell<'a> {
     /// Reads and runs command lines until end of input or `exit`.
     fn interactive(&mut self) -> Ending {
         let mut text = String::new();
-        while let Some(line) = self.input.read_line() {
+        loop {
+            if self.input.io.is_terminal() {
+                let prompt = if text.is_empty() { PROMPT } else { "> " };
+                let _ = self.input.io.write_output(1, prompt.as_bytes());
+            }
+            let Some(line) = self.input.read_line() else {
+                break;
+            };
             if !text.is_empty() {
                 text.push('\n');
             }
@@ -1252,6 +1266,10 @@ impl<'a> Shell<'a> {
         while let Some(a) = iter.next() {
             match a.as_str() {
                 "-c" => bytes = iter.next().cloned(),
+                // Old-style `head -3`.
+                s if s.len() > 1 && s[1..].bytes().all(|b| b.is_ascii_digit()) => {
+                    lines = Some(s[1..].to_string())
+                }
                 "-n" => lines = iter.next().cloned(),
                 s if s.starts_with("-c") => bytes = Some(s[2..].to_string()),
                 s if s.starts_with("-n") => lines = Some(s[2..].to_string()),
