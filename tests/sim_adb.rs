@@ -15,7 +15,9 @@ use std::sync::mpsc;
 use std::time::Duration;
 use sudoku_agent::geometry::{Point, Size};
 use sudoku_agent::sim::touch::{self, TOUCHSCREEN};
-use sudoku_agent::sim::{Key, Latency, Phone, SimConfig, SimServer, Skin, TapSource, puzzles};
+use sudoku_agent::sim::{
+    Hit, Key, Latency, Move, Phone, SimConfig, SimServer, Skin, TapSource, puzzles,
+};
 use sudoku_agent::sudoku::Cell;
 use support::adb_server::{self, AdbServer};
 
@@ -243,6 +245,46 @@ fn raw_touch_events_on_android12_are_refused_with_the_phones_own_error() {
     );
     assert!(sim.taps().is_empty());
     assert!(sim.with_screen(|p| p.taps().is_empty()));
+}
+
+#[test]
+fn popup_and_mistake_limit_faults_show_through_adb() {
+    let (adb, sim) = connected("instant");
+    let serial = sim.serial();
+    let tap = |p: Point| {
+        let out = adb.device(&serial, &["shell", &format!("input tap {} {}", p.x, p.y)]);
+        assert!(out.status.success());
+    };
+    let (cell, _) = empty_cell(&sim);
+    // A digit already given in the cell's row is certainly wrong.
+    let wrong = sim.with_screen(|p| {
+        let board = p.board();
+        (0..9)
+            .find_map(|c| board.get(Cell::new(cell.row(), c).unwrap()))
+            .unwrap()
+    });
+    let (at, key, close) = sim.with_screen(|p| {
+        p.set_popup(true);
+        p.set_mistake_limit(Some(3));
+        (
+            p.cell_center(cell),
+            p.key_center(Key::Digit(wrong)),
+            p.key_center(Key::PopupClose),
+        )
+    });
+    let with_popup = screenshot(&adb, &serial);
+    tap(at);
+    assert_eq!(sim.with_screen(|p| p.hits().to_vec()), vec![Hit::Popup]);
+    tap(close);
+    let closed = screenshot(&adb, &serial);
+    assert!(changed_pixels(&with_popup, &closed, at, pitch(&sim) / 2) > 0);
+    tap(at);
+    tap(key);
+    assert_eq!(
+        sim.with_screen(|p| p.moves().to_vec()),
+        vec![Move::Rejected { cell, digit: wrong }]
+    );
+    assert_eq!(sim.with_screen(|p| p.board().get(cell)), None);
 }
 
 #[test]
