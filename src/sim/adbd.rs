@@ -233,6 +233,20 @@ pub trait Services: Send + Sync + 'static {
     fn banner(&self) -> String;
     fn accepts(&self, service: &Service) -> bool;
     fn serve(&self, service: Service, stream: &mut Stream);
+    /// Serves a quick request that needs no input from the host right on the connection's
+    /// thread, returning the whole reply (sent in WRTEs as the host acknowledges them, then CLSE).
+    /// `None` sends it to `serve` on a thread of its own. Saves a thread hop per short command.
+    fn serve_inline(&self, _service: &Service) -> Option<Inline> {
+        None
+    }
+}
+
+/// The outcome of `Services::serve_inline`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inline {
+    Reply(Vec<u8>),
+    /// The device vanished while serving: drop the connection without a reply.
+    Vanished,
 }
 
 /// The state one TCP connection shares between its reader thread and its stream threads.
@@ -250,6 +264,8 @@ struct StreamSlot {
     remote: u32,
     acks: Sender<()>,
     input: Sender<Vec<u8>>,
+    /// An inline reply still to send, one chunk per host OKAY (see `Services::serve_inline`).
+    outbox: Option<std::collections::VecDeque<Vec<u8>>>,
 }
 
 impl Connection {
@@ -475,9 +491,24 @@ fn run_connection(
             }
             A_OPEN if connected => open_stream(conn, services, msg)?,
             A_OKAY => {
-                let streams = conn.streams.lock().unwrap();
-                if let Some(slot) = streams.get(&msg.arg1) {
-                    let _ = slot.acks.send(());
+                let mut streams = conn.streams.lock().unwrap();
+                let Some(slot) = streams.get_mut(&msg.arg1) else {
+                    continue;
+                };
+                let remote = slot.remote;
+                match slot.outbox.as_mut().map(|o| o.pop_front()) {
+                    None => {
+                        let _ = slot.acks.send(());
+                    }
+                    Some(Some(chunk)) => {
+                        drop(streams);
+                        conn.send(&Message::new(A_WRTE, msg.arg1, remote, chunk))?;
+                    }
+                    Some(None) => {
+                        streams.remove(&msg.arg1);
+                        drop(streams);
+                        conn.send(&Message::new(A_CLSE, msg.arg1, remote, Vec::new()))?;
+                    }
                 }
             }
             A_WRTE => {
@@ -517,12 +548,38 @@ fn open_stream(
     let local = conn.next_id.fetch_add(1, Ordering::Relaxed);
     let (ack_tx, ack_rx) = mpsc::channel();
     let (in_tx, in_rx) = mpsc::channel();
+    if let Some(inline) = services.serve_inline(&service) {
+        let Inline::Reply(reply) = inline else {
+            conn.shutdown();
+            return Err(WireError::Closed);
+        };
+        conn.send(&Message::new(A_OKAY, local, remote, Vec::new()))?;
+        let max = conn.max_payload.load(Ordering::Relaxed).max(1);
+        let mut outbox: std::collections::VecDeque<Vec<u8>> =
+            reply.chunks(max).map(<[u8]>::to_vec).collect();
+        let Some(first) = outbox.pop_front() else {
+            conn.send(&Message::new(A_CLSE, local, remote, Vec::new()))?;
+            return Ok(());
+        };
+        conn.streams.lock().unwrap().insert(
+            local,
+            StreamSlot {
+                remote,
+                acks: ack_tx,
+                input: in_tx,
+                outbox: Some(outbox),
+            },
+        );
+        conn.send(&Message::new(A_WRTE, local, remote, first))?;
+        return Ok(());
+    }
     conn.streams.lock().unwrap().insert(
         local,
         StreamSlot {
             remote,
             acks: ack_tx,
             input: in_tx,
+            outbox: None,
         },
     );
     conn.send(&Message::new(A_OKAY, local, remote, Vec::new()))?;

@@ -17,7 +17,7 @@
 //! ```
 
 use super::Screen;
-use super::adbd::{Adbd, Service, Services, Stream, packet, shell_packet};
+use super::adbd::{Adbd, Inline, Service, Services, Stream, packet, shell_packet};
 use super::handset::{Handset, HandsetConfig, TapRecord};
 use super::latency::Latency;
 use super::shell::{Ending, Shell, ShellIo};
@@ -199,6 +199,39 @@ impl Services for DeviceServices {
             )
     }
 
+    fn serve_inline(&self, service: &Service) -> Option<Inline> {
+        // Real sleeping would stall every other stream of the connection.
+        if self.handset.realtime() {
+            return None;
+        }
+        let (v2, command) = match service {
+            Service::Shell {
+                v2,
+                pty: false,
+                command,
+            } => (*v2, command),
+            Service::Exec(command) => (false, command),
+            _ => return None,
+        };
+        if !super::shell::runs_without_stdin(command) {
+            return None;
+        }
+        let mut io = ReplyIo {
+            v2,
+            reply: Vec::new(),
+        };
+        match Shell::new(&self.handset, &mut io).run(command) {
+            Ending::Exit(status) => {
+                if v2 {
+                    io.reply
+                        .extend(shell_packet(packet::EXIT, &[(status & 0xff) as u8]));
+                }
+                Some(Inline::Reply(io.reply))
+            }
+            Ending::Gone => Some(Inline::Vanished),
+        }
+    }
+
     fn serve(&self, service: Service, stream: &mut Stream) {
         match service {
             Service::Shell { v2, pty, command } => {
@@ -300,6 +333,36 @@ impl<'a> StreamShellIo<'a> {
             stdin_closed: false,
             terminal: None,
         }
+    }
+}
+
+/// Shell I/O for a command answered in one go: no stdin, output collected into the reply.
+struct ReplyIo {
+    v2: bool,
+    reply: Vec<u8>,
+}
+
+impl ShellIo for ReplyIo {
+    fn read_stdin(&mut self) -> Option<Vec<u8>> {
+        None
+    }
+
+    fn write_output(&mut self, fd: u8, data: &[u8]) -> io::Result<()> {
+        if self.v2 {
+            let id = if fd == 2 {
+                packet::STDERR
+            } else {
+                packet::STDOUT
+            };
+            self.reply.extend(shell_packet(id, data));
+        } else {
+            self.reply.extend_from_slice(data);
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 

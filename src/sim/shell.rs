@@ -304,6 +304,28 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
     Ok(script)
 }
 
+/// Commands that may read stdin (or start an interactive shell).
+const STDIN_READERS: &[&str] = &["cat", "dd", "sh", "grep", "head", "tail"];
+
+/// Whether `text` can run without any input from the host: it parses, and no command in it may
+/// read stdin. Such commands can be answered in one go.
+pub fn runs_without_stdin(text: &str) -> bool {
+    let Ok(script) = parse(text) else {
+        return false;
+    };
+    !text.trim().is_empty()
+        && script.iter().flat_map(|(_, p)| p).all(|command| {
+            match command.words.first().map(|w| w.0.as_slice()) {
+                Some([WordPart::Text(name)]) => {
+                    let name = name.rsplit('/').next().unwrap_or(name);
+                    !STDIN_READERS.contains(&name)
+                }
+                None => true,
+                Some(_) => false,
+            }
+        })
+}
+
 // ---------------------------------------------------------------------------------------------
 // Session I/O
 
@@ -1675,6 +1697,17 @@ mod tests {
         let mut io = TestIo::default();
         Shell::new(&h, &mut io).run("screencap | head -c 16");
         assert_eq!(io.stdout.len(), 16);
+    }
+
+    #[test]
+    fn only_commands_that_never_read_stdin_run_without_it() {
+        assert!(runs_without_stdin("input tap 1 2; echo __rc=$?"));
+        assert!(runs_without_stdin("screencap -p"));
+        assert!(!runs_without_stdin("cat > /dev/input/event2"));
+        assert!(!runs_without_stdin("dumpsys window | grep Rotation"));
+        assert!(!runs_without_stdin("/system/bin/sh"));
+        assert!(!runs_without_stdin("echo 'unfinished"));
+        assert!(!runs_without_stdin(""));
     }
 
     #[test]
