@@ -244,10 +244,15 @@ fn cut_digit(
     let mut big: Vec<&Component> = Vec::new();
     for c in &comps {
         let touches = c.x0 == 0 || c.y0 == 0 || c.x1 == w - 1 || c.y1 == h - 1;
+        let (cw, ch) = (c.width() as f32, c.height() as f32);
         if touches {
+            // Notes sit near the cell edge and may be clipped by the cut; lines and highlight
+            // edges that reach the cut are long.
+            if ch >= note_min && cw.max(ch) < pitch * 0.28 {
+                cell.notes = true;
+            }
             continue;
         }
-        let (cw, ch) = (c.width() as f32, c.height() as f32);
         if ch >= big_min && cw <= pitch * 0.85 && cw >= 2.0 {
             big.push(c);
         } else if ch >= note_min && ch < big_min {

@@ -147,7 +147,8 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
                 (None, Some(_)) => CellKind::Entry,
                 _ => CellKind::Empty,
             };
-            let notes_ok = !noted.contains(&cell) || r.notes;
+            // Only cells without a digit report notes; a noted cell must say so, a plain one must not.
+            let notes_ok = r.digit.is_some() || r.notes == noted.contains(&cell);
             if r.digit != expected.get(cell) || r.kind != kind || !notes_ok {
                 result.wrong.push(format!(
                     "puzzle {k} {cell}: read {:?} {:?} notes {} expected {:?} {kind:?} notes {}",
