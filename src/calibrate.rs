@@ -328,7 +328,10 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
     }
     let alt: [Option<Vec<u8>>; 9] = std::array::from_fn(|d| {
         let on_board = !from_keypad.contains(&(d as u8 + 1));
-        keypad.as_ref().filter(|_| on_board).map(|k| k[d].patch.clone())
+        keypad
+            .as_ref()
+            .filter(|_| on_board)
+            .map(|k| k[d].patch.clone())
     });
     let templates = Templates::with_alternates(raw, alt);
     let missing = templates.missing();

@@ -64,7 +64,10 @@ impl Templates {
     pub fn best_two(&self, patch: &[u8]) -> [(u8, f32); 2] {
         let v = unit_vector(patch);
         let mut best = [(0u8, -1f32), (0u8, -1f32)];
-        let dot = |t: &Option<Vec<f32>>| t.as_ref().map(|t| t.iter().zip(&v).map(|(a, b)| a * b).sum::<f32>());
+        let dot = |t: &Option<Vec<f32>>| {
+            t.as_ref()
+                .map(|t| t.iter().zip(&v).map(|(a, b)| a * b).sum::<f32>())
+        };
         for i in 0..9 {
             let s = match (dot(&self.unit[i]), dot(&self.alt_unit[i])) {
                 (Some(a), Some(b)) => a.max(b),
@@ -131,8 +134,16 @@ impl Templates {
     pub fn save(&self, dir: &Path) -> Result<()> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create template folder {}", dir.display()))?;
-        let all = self.raw.iter().enumerate().map(|(d, r)| (format!("{}.png", d + 1), r));
-        let alts = self.alt.iter().enumerate().map(|(d, r)| (format!("{}-keypad.png", d + 1), r));
+        let all = self
+            .raw
+            .iter()
+            .enumerate()
+            .map(|(d, r)| (format!("{}.png", d + 1), r));
+        let alts = self
+            .alt
+            .iter()
+            .enumerate()
+            .map(|(d, r)| (format!("{}-keypad.png", d + 1), r));
         for (name, raw) in all.chain(alts) {
             let Some(raw) = raw else { continue };
             debug_assert_eq!(raw.len(), N);

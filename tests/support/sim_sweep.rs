@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use sudoku_agent::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
 use sudoku_agent::geometry::Size;
-use sudoku_agent::sim::{Phone, Screen, Skin};
+use sudoku_agent::sim::{Hit, Key, Phone, Screen, Skin};
 use sudoku_agent::sudoku::{Board, Cell, Outcome, puzzle_lines, solve};
 use sudoku_agent::vision::{CellKind, read_board};
 
@@ -46,7 +46,12 @@ pub fn random_puzzles(n: usize, seed: u64) -> Vec<(Board, Board)> {
     if let Some(dir) = puzzles_dir() {
         for name in ["kaggle_10k.txt", "17_clue.txt"] {
             if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
-                pools.push(puzzle_lines(&text).take(5000).filter_map(|l| l.board.ok()).collect());
+                pools.push(
+                    puzzle_lines(&text)
+                        .take(5000)
+                        .filter_map(|l| l.board.ok())
+                        .collect(),
+                );
             }
         }
     }
@@ -98,7 +103,13 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
     let mut phone = Phone::new(puzzles[0].0, skin.clone(), size).unwrap();
     let fresh = phone.render();
     let t = Instant::now();
-    let done = match calibrate_image(&fresh, &CalibrateOptions { profile: "sweep".into(), ..Default::default() }) {
+    let done = match calibrate_image(
+        &fresh,
+        &CalibrateOptions {
+            profile: "sweep".into(),
+            ..Default::default()
+        },
+    ) {
         Ok(d) => d,
         Err(e) => {
             result.wrong.push(format!("calibrate: {e:#}"));
@@ -107,7 +118,24 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
     };
     result.calibrate = t.elapsed();
     if done.labelled_by != LabelSource::Keypad {
-        result.wrong.push("calibrate did not label through the keypad".into());
+        result
+            .wrong
+            .push("calibrate did not label through the keypad".into());
+    }
+    // The keypad centres found from pixels must land on the phone's digit buttons, in order.
+    match &done.calibration.keypad {
+        Some(k) => {
+            for &point in &k.digits {
+                phone.tap(point);
+            }
+            let want: Vec<Hit> = (1..=9).map(|d| Hit::Key(Key::Digit(d))).collect();
+            if phone.hits() != &want[..] {
+                result
+                    .wrong
+                    .push(format!("keypad taps hit {:?}", phone.hits()));
+            }
+        }
+        None => result.wrong.push("calibrate found no keypad".into()),
     }
     for (k, (puzzle, solution)) in puzzles.iter().enumerate() {
         let mut phone = Phone::new(*puzzle, skin.clone(), size).unwrap();
