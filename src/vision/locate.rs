@@ -340,14 +340,7 @@ fn best_lattices(
             p0 += 1.0;
         }
         best.sort_by(|a, b| b.score.total_cmp(&a.score));
-        let mut kept = 0;
-        for l in best {
-            if kept >= 3 {
-                break;
-            }
-            all.push(l);
-            kept += 1;
-        }
+        all.extend(best.into_iter().take(3));
         s += 0.5;
     }
     all.sort_by(|a, b| {
