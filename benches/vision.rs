@@ -2,7 +2,8 @@
 //! after decoding (decode timed on its own), a full grid search without calibration, and
 //! `calibrate`, on a simulated-phone screen (PNG) and a real Sudoku.com screenshot (JPEG); then the
 //! full simulator sweep (every skin at every size, 20 random busy puzzles each), as a table.
-//! Timings are medians of repeated runs; on a shared machine compare rows of one run.
+//! Timings are medians of repeated runs (wall clock) plus the mean CPU time of a read; on a
+//! shared machine compare rows of one run. `VISION_BENCH_SKIP_SWEEP=1` skips the sweep.
 
 #[path = "../tests/support/sim_sweep.rs"]
 mod sim_sweep;
@@ -29,6 +30,28 @@ fn median<T>(budget: Duration, mut f: impl FnMut() -> T) -> (Duration, usize) {
     (times[times.len() / 2], times.len())
 }
 
+/// CPU time this thread has used (from /proc, 10 ms ticks), so that a busy shared machine does
+/// not inflate per-read figures measured over many runs.
+fn thread_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(") ")?.1.split(' ').collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// Mean CPU time of `f` over enough runs to use about 3 s of CPU.
+fn cpu_mean<T>(mut f: impl FnMut() -> T) -> Option<Duration> {
+    let start = thread_cpu()?;
+    let mut n = 0u32;
+    while thread_cpu()? - start < Duration::from_secs(3) {
+        for _ in 0..10 {
+            black_box(f());
+        }
+        n += 10;
+    }
+    Some((thread_cpu()? - start) / n)
+}
+
 fn ms(d: Duration) -> String {
     format!("{:.2}", d.as_secs_f64() * 1000.0)
 }
@@ -43,15 +66,20 @@ fn real_screen() -> Option<Vec<u8>> {
 
 fn sim_screen() -> (Vec<u8>, Vec<u8>) {
     let board = puzzles::parse(puzzles::named("medium").unwrap()).unwrap();
-    let mut phone = Phone::new(board, Skin::named("light").unwrap(), Size::new(1080, 2340)).unwrap();
+    let mut phone =
+        Phone::new(board, Skin::named("light").unwrap(), Size::new(1080, 2340)).unwrap();
     let encode = |img: image::RgbaImage| {
         let mut png = Vec::new();
-        img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png).unwrap();
+        img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
         png
     };
     let fresh = encode(phone.render());
     let empty: Vec<Cell> = Cell::all().filter(|&c| board.get(c).is_none()).collect();
-    let Outcome::Solved { board: solution, .. } = solve(&board) else {
+    let Outcome::Solved {
+        board: solution, ..
+    } = solve(&board)
+    else {
         panic!("the medium puzzle has a solution")
     };
     for &c in empty.iter().step_by(4) {
@@ -65,7 +93,10 @@ fn sim_screen() -> (Vec<u8>, Vec<u8>) {
 fn main() {
     let budget = Duration::from_secs(2);
     println!("vision benchmark (release), 1080x2340 screenshots; medians");
-    println!("{:<34} {:>10} {:>10} {:>10} {:>10}", "screen", "decode ms", "read ms", "locate ms", "calib. ms");
+    println!(
+        "{:<34} {:>10} {:>10} {:>10} {:>10}",
+        "screen", "decode ms", "read ms", "locate ms", "calib. ms"
+    );
     let (fresh, busy) = sim_screen();
     let mut inputs = vec![("simulator light (PNG)", fresh.clone(), fresh)];
     inputs.push(("simulator light, busy (PNG)", inputs[0].1.clone(), busy));
@@ -76,20 +107,30 @@ fn main() {
         let calib_img = image::load_from_memory(calib_bytes).unwrap().to_rgba8();
         let (decode, _) = median(budget, || image::load_from_memory(read_bytes).unwrap());
         let img = image::load_from_memory(read_bytes).unwrap().to_rgba8();
-        let opts = CalibrateOptions { profile: "bench".into(), ..Default::default() };
+        let opts = CalibrateOptions {
+            profile: "bench".into(),
+            ..Default::default()
+        };
         let (calibrate, _) = median(budget, || calibrate_image(&calib_img, &opts).unwrap());
         let done = calibrate_image(&calib_img, &opts).unwrap();
-        let (read, n) = median(budget, || read_board(&img, &done.calibration, &done.templates));
+        let (read, n) = median(budget, || {
+            read_board(&img, &done.calibration, &done.templates)
+        });
+        let cpu = cpu_mean(|| read_board(&img, &done.calibration, &done.templates));
         let (locate, _) = median(budget, || locate_grid(&img).unwrap());
         println!(
-            "{name:<34} {:>10} {:>10} {:>10} {:>10}   ({n} reads)",
+            "{name:<30} {:>10} {:>9} {:>9} {:>10} {:>10}   ({n} timed reads)",
             ms(decode),
             ms(read),
+            cpu.map_or("-".into(), ms),
             ms(locate),
             ms(calibrate)
         );
     }
 
+    if std::env::var_os("VISION_BENCH_SKIP_SWEEP").is_some() {
+        return;
+    }
     println!();
     println!("simulator sweep: one calibrate per skin and size, 20 random busy puzzles each");
     println!(
