@@ -92,10 +92,10 @@ fn sim_screen() -> (Vec<u8>, Vec<u8>) {
 
 fn main() {
     let budget = Duration::from_secs(2);
-    println!("vision benchmark (release), 1080x2340 screenshots; medians");
+    println!("vision benchmark (release), 1080x2340 screenshots; wall-clock medians, CPU mean");
     println!(
-        "{:<34} {:>10} {:>10} {:>10} {:>10}",
-        "screen", "decode ms", "read ms", "locate ms", "calib. ms"
+        "{:<30} {:>10} {:>9} {:>9} {:>10} {:>10}",
+        "screen", "decode ms", "read ms", "read cpu", "locate ms", "calib. ms"
     );
     let (fresh, busy) = sim_screen();
     let mut inputs = vec![("simulator light (PNG)", fresh.clone(), fresh)];
