@@ -188,6 +188,81 @@ fn completing_the_board_replaces_the_keypad_with_the_solved_banner() {
     assert_eq!(p.board(), probe);
 }
 
+#[test]
+fn pencil_notes_are_drawn_small_in_their_own_ninth_of_the_cell() {
+    let mut p = Phone::new(medium(), Skin::default(), SMALL).unwrap();
+    let c = cell(0, 1);
+    let plain = p.render();
+    p.set_notes(c, 1 << 1);
+    let one = p.render();
+    p.set_notes(c, 1 << 9);
+    let nine = p.render();
+    // Where did the ink change, relative to the cell centre?
+    let centre = p.cell_center(c);
+    let half = (pitch(&p) / 2 - 2) as i64;
+    let ink_box = |img: &RgbaImage| {
+        let mut xs = Vec::new();
+        let mut ys = Vec::new();
+        for dy in -half..half {
+            for dx in -half..half {
+                let (x, y) = ((centre.x as i64 + dx) as u32, (centre.y as i64 + dy) as u32);
+                if img.get_pixel(x, y) != plain.get_pixel(x, y) {
+                    xs.push(dx);
+                    ys.push(dy);
+                }
+            }
+        }
+        (
+            *xs.iter().max().unwrap(),
+            *ys.iter().max().unwrap(),
+            *xs.iter().min().unwrap(),
+            *ys.iter().min().unwrap(),
+        )
+    };
+    let (max_x, max_y, _, _) = ink_box(&one);
+    assert!(
+        max_x < -half / 3 && max_y < -half / 3,
+        "note 1 must sit top left"
+    );
+    let (_, _, min_x, min_y) = ink_box(&nine);
+    assert!(
+        min_x > half / 3 && min_y > half / 3,
+        "note 9 must sit bottom right"
+    );
+}
+
+#[test]
+fn selecting_a_cell_tints_its_row_column_and_box_only() {
+    let mut p = Phone::new(medium(), Skin::default(), SMALL).unwrap();
+    let plain = p.render();
+    let at = p.cell_center(cell(4, 3));
+    p.tap(at);
+    let selected = p.render();
+    let bg_at = |img: &RgbaImage, c: Cell| {
+        let centre = p.cell_center(c);
+        let off = pitch(&p) * 2 / 5;
+        *img.get_pixel(centre.x - off, centre.y - off)
+    };
+    for c in Cell::all() {
+        let related = c.row() == 4 || c.col() == 3 || c.box_index() == 4;
+        let tinted = bg_at(&plain, c) != bg_at(&selected, c);
+        assert_eq!(tinted, related, "{c}");
+    }
+}
+
+#[test]
+fn the_largest_screen_renders_at_its_full_size() {
+    let mut p = Phone::new(
+        medium(),
+        Skin::named("thick").unwrap(),
+        Size::new(1440, 3200),
+    )
+    .unwrap();
+    let img = p.render();
+    assert_eq!(img.dimensions(), (1440, 3200));
+    assert!(pitch(&p) > 140, "cells scale with the screen");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Goldens
 

@@ -4,18 +4,6 @@
 use crate::geometry::{Point, Size};
 use image::RgbaImage;
 
-/// The seam between the device layer (fake adbd: shell, clock, touch decoding) and the app it
-/// runs. The device turns every touch path (`input tap`, motion events, raw `/dev/input` writes)
-/// into whole taps in screen pixels before the app sees them, as Android's input stack does.
-pub trait Screen: Send {
-    /// Screen size in pixels (portrait).
-    fn size(&self) -> Size;
-    /// The current frame, exactly as `screencap` would return it.
-    fn render(&mut self) -> RgbaImage;
-    /// One completed tap (finger down and up) at `at`.
-    fn tap(&mut self, at: Point);
-}
-
 mod layout;
 pub mod phone;
 pub mod puzzles;
@@ -34,3 +22,15 @@ pub const SUPPORTED_SIZES: [Size; 3] = [
     Size::new(1080, 2340),
     Size::new(1440, 3200),
 ];
+
+/// The seam between the device layer (fake adbd: shell, clock, touch decoding) and the app it
+/// runs. The device turns every touch path (`input tap`, motion events, raw `/dev/input` writes)
+/// into whole taps in screen pixels before the app sees them, as Android's input stack does.
+pub trait Screen: Send {
+    /// Screen size in pixels (portrait).
+    fn size(&self) -> Size;
+    /// The current frame, exactly as `screencap` would return it.
+    fn render(&mut self) -> RgbaImage;
+    /// One completed tap (finger down and up) at `at`.
+    fn tap(&mut self, at: Point);
+}

@@ -245,7 +245,7 @@ impl Phone {
     pub fn key_center(&self, key: Key) -> Point {
         self.layout
             .key_rect(key)
-            .unwrap_or_else(|| panic!("every skin has {key:?}"))
+            .unwrap_or_else(|| panic!("{key:?} is not a key of this app (digits are 1..=9)"))
             .center()
     }
 
@@ -446,6 +446,14 @@ mod tests {
             Answer::Unique(s) => s,
             Answer::Several => panic!("test puzzle must be unique"),
         }
+    }
+
+    #[test]
+    fn the_phone_can_move_to_the_device_thread() {
+        fn assert_send<T: Send + 'static>() {}
+        assert_send::<Phone>();
+        let boxed: Box<dyn Screen> = Box::new(phone("light", MEDIUM));
+        assert_eq!(boxed.size(), Size::new(720, 1280));
     }
 
     #[test]

@@ -19,20 +19,50 @@ use std::sync::LazyLock;
 /// Draws frames for one phone, keeping the unchanging background.
 #[derive(Debug, Default)]
 pub(super) struct Renderer {
+    /// Bars, empty grid, ad and navigation: never change.
     background: Option<RgbaImage>,
+    /// The background plus tools and keypad, for the control state in the key.
+    with_controls: Option<(ControlsKey, RgbaImage)>,
+}
+
+/// What the tools and keypad look like depends only on this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ControlsKey {
+    notes_mode: bool,
+    tool: Option<Tool>,
+    /// The end-of-game banner replaces the controls.
+    ended: bool,
 }
 
 impl Renderer {
     pub fn new(_skin: &Skin, _layout: &Layout) -> Renderer {
         // Built on first use, so state-only tests never pay for it.
-        Renderer { background: None }
+        Renderer::default()
     }
 
     pub fn render(&mut self, skin: &Skin, layout: &Layout, state: &GameState) -> RgbaImage {
-        let background = self
-            .background
-            .get_or_insert_with(|| draw_background(skin, layout));
-        let mut img = background.clone();
+        let key = ControlsKey {
+            notes_mode: state.notes_mode,
+            tool: state.tool,
+            ended: state.is_solved() || state.is_lost(),
+        };
+        if self.with_controls.as_ref().is_none_or(|(k, _)| *k != key) {
+            let background = self
+                .background
+                .get_or_insert_with(|| draw_background(skin, layout));
+            let mut img = background.clone();
+            if !key.ended {
+                Frame {
+                    img: &mut img,
+                    skin,
+                    l: layout,
+                }
+                .controls(state);
+            }
+            self.with_controls = Some((key, img));
+        }
+        let (_, cached) = self.with_controls.as_ref().expect("just filled");
+        let mut img = cached.clone();
         Frame {
             img: &mut img,
             skin,
@@ -253,16 +283,31 @@ impl Shape {
 /// Paints `color` over `px` with coverage `a` (times the colour's own alpha).
 fn blend(px: &mut Rgba<u8>, color: Rgba<u8>, a: f32) {
     let a = a * color[3] as f32 / 255.0;
+    if a >= 1.0 {
+        *px = color;
+        return;
+    }
     for i in 0..3 {
-        px[i] = (px[i] as f32 * (1.0 - a) + color[i] as f32 * a).round() as u8;
+        px[i] = (px[i] as f32 * (1.0 - a) + color[i] as f32 * a + 0.5) as u8;
     }
     px[3] = 255;
 }
 
 fn fill_rect(img: &mut RgbaImage, r: Rect, color: Rgba<u8>) {
-    if r.width > 0 && r.height > 0 {
-        let rect = imageproc::rect::Rect::at(r.x as i32, r.y as i32).of_size(r.width, r.height);
-        imageproc::drawing::draw_filled_rect_mut(img, rect, color);
+    // Whole-row copies: these fills cover most of the screen, and slice copies stay fast even
+    // in unoptimised test builds.
+    let width = img.width();
+    let x0 = r.x.min(width) as usize;
+    let x1 = r.right().min(width) as usize;
+    let y1 = r.bottom().min(img.height());
+    if x1 <= x0 || r.y >= y1 {
+        return;
+    }
+    let row = color.0.repeat(x1 - x0);
+    let stride = width as usize * 4;
+    let buf: &mut [u8] = img;
+    for y in r.y as usize..y1 as usize {
+        buf[y * stride + x0 * 4..y * stride + x1 * 4].copy_from_slice(&row);
     }
 }
 
@@ -282,7 +327,13 @@ struct Frame<'a> {
 
 fn draw_background(skin: &Skin, l: &Layout) -> RgbaImage {
     let c = &skin.colors;
-    let mut img = RgbaImage::from_pixel(l.size.width, l.size.height, c.background);
+    let (w, h) = (l.size.width, l.size.height);
+    let pixels = if skin.wood {
+        wood_row(w, c.background).repeat(h as usize)
+    } else {
+        c.background.0.repeat(w as usize * h as usize)
+    };
+    let mut img = RgbaImage::from_raw(w, h, pixels).expect("buffer matches the size");
     let mut f = Frame {
         img: &mut img,
         skin,
@@ -447,7 +498,9 @@ impl Frame<'_> {
     fn app_bar(&mut self) {
         let c = self.skin.colors;
         let a = self.l.appbar;
-        fill_rect(self.img, a, c.appbar_bg);
+        if !self.skin.wood {
+            fill_rect(self.img, a, c.appbar_bg);
+        }
         let cy = a.y as f32 + a.height as f32 / 2.0;
         // Back arrow.
         let (x0, x1) = (self.dp(18.0), self.dp(34.0));
@@ -493,14 +546,10 @@ impl Frame<'_> {
                 false,
             )
             .fill(self.img, c.appbar_fg);
-        if c.appbar_bg == c.background {
+        if c.appbar_bg == c.background && !self.skin.wood {
             // A hairline separates a flat app bar from the page.
             let line = Rect::new(0, a.bottom().saturating_sub(1), a.width, 1);
-            fill_rect(
-                self.img,
-                line,
-                Rgba([0xE3, 0xE6, 0xEA, 255]).map_dark(self.skin),
-            );
+            fill_rect(self.img, line, rgba(0xE3E6EA, 255));
         }
     }
 
@@ -518,8 +567,8 @@ impl Frame<'_> {
             c.info_fg,
         );
         let mistakes = match state.mistake_limit {
-            Some(limit) => format!("Mistakes: {}/{}", state.mistakes, limit),
-            None => format!("Mistakes: {}", state.mistakes),
+            Some(limit) => format!("{}: {}/{}", self.skin.mistakes_label, state.mistakes, limit),
+            None => format!("{}: {}", self.skin.mistakes_label, state.mistakes),
         };
         let mid = i.width as f32 / 2.0;
         self.text(face, 14.0, &mistakes, (mid, cy), Align::Center, c.info_fg);
@@ -619,6 +668,9 @@ impl Frame<'_> {
                 Key::PopupClose => {}
             }
         }
+    }
+
+    fn keypad_timer(&mut self, state: &GameState) {
         if let Some(t) = self.l.keypad_timer {
             let (cx, cy) = centre(t);
             let timer = timer_text(state);
@@ -697,7 +749,7 @@ impl Frame<'_> {
         let (cx, cy, fg, labelled) = self.tool_layout(r, active);
         let s = self.dp(1.0);
         if self.skin.keypad == KeypadShape::Grid3x3 {
-            // A bin: lid, handle and body with slots.
+            // A bin: lid, handle and body, its two slots cut in the key's own colour.
             Shape::new()
                 .rounded(
                     cx - 8.0 * s,
@@ -716,28 +768,19 @@ impl Frame<'_> {
                     1.5 * s,
                     false,
                 )
+                .fill(self.img, fg);
+            let c = self.skin.colors;
+            let slot = match (active, c.key_bg) {
+                (true, _) => c.key_active_bg,
+                (false, Some(bg)) => bg,
+                (false, None) => c.background,
+            };
+            Shape::new()
                 .rect(cx - 3.5 * s, cy - 3.0 * s, 1.6 * s, 10.5 * s)
                 .rect(cx + 1.9 * s, cy - 3.0 * s, 1.6 * s, 10.5 * s)
-                .fill(self.img, fg);
-            if self.skin.colors.key_bg.is_some() {
-                // The slots are cut in the key colour.
-                let bg = self
-                    .skin
-                    .colors
-                    .key_bg
-                    .unwrap_or(self.skin.colors.background);
-                let slot = if active {
-                    self.skin.colors.key_active_bg
-                } else {
-                    bg
-                };
-                Shape::new()
-                    .rect(cx - 3.5 * s, cy - 3.0 * s, 1.6 * s, 10.5 * s)
-                    .rect(cx + 1.9 * s, cy - 3.0 * s, 1.6 * s, 10.5 * s)
-                    .fill(self.img, slot);
-            }
+                .fill(self.img, slot);
         } else {
-            // An eraser: a tilted block, its tip filled, and the line it leaves.
+            // An eraser: a tilted hollow block with a filled tip.
             let (a, b) = (FRAC_1_SQRT_2, FRAC_1_SQRT_2);
             let p = |u: f32, v: f32| (cx + (u * a - v * b) * s, cy + (u * b + v * a) * s - 2.0 * s);
             let outline = [p(-10.0, -5.0), p(8.0, -5.0), p(8.0, 5.0), p(-10.0, 5.0)];
@@ -795,17 +838,11 @@ impl Frame<'_> {
         let c = self.skin.colors;
         let (bw, bh) = (self.dp(26.0), self.dp(14.0));
         let (bx, by) = (cx + self.dp(6.0), cy - self.dp(16.0));
-        let (pill, text) = if on {
-            (c.accent, c.background)
-        } else {
-            (c.tool_fg, c.background)
-        };
-        let (pill, text) = if labelled {
-            (pill, text)
-        } else if on {
-            (c.key_fg, c.key_bg.unwrap_or(c.background))
-        } else {
-            (c.thin_line, c.key_fg)
+        let (pill, text) = match (labelled, on) {
+            (true, true) => (c.accent, c.background),
+            (true, false) => (c.tool_fg, c.background),
+            (false, true) => (c.key_fg, c.key_bg.unwrap_or(c.background)),
+            (false, false) => (c.thin_line, c.key_fg),
         };
         Shape::new()
             .rounded(bx, by, bw, bh, bh / 2.0, false)
@@ -825,7 +862,7 @@ impl Frame<'_> {
         let (cx, cy) = centre(n);
         match self.skin.nav {
             NavBar::Gesture => {
-                let pill = if self.skin.colors.background[0] < 128 {
+                let pill = if luma(self.skin.colors.background) < 128.0 {
                     rgba(0xDADCE0, 255)
                 } else {
                     rgba(0x202124, 255)
@@ -987,9 +1024,12 @@ impl Frame<'_> {
 
     fn popup(&mut self) {
         let c = self.skin.colors;
-        let dark = c.background[0] < 128;
-        for px in self.img.pixels_mut() {
-            blend(px, rgba(0x000000, 255), 0.45);
+        let dark = luma(c.grid_bg) < 128.0;
+        // A 45 % black scrim over everything, in integer maths on the raw buffer.
+        for px in self.img.chunks_exact_mut(4) {
+            for v in &mut px[..3] {
+                *v = (*v as u16 * 141 / 256) as u8;
+            }
         }
         let p = self.l.popup;
         let (x, y, w, h) = (p.x as f32, p.y as f32, p.width as f32, p.height as f32);
@@ -1065,18 +1105,55 @@ impl Frame<'_> {
         self.cell_contents(state);
         let c = self.skin.colors;
         if state.is_solved() {
-            let detail = format!("Time {}   Mistakes {}", timer_text(state), state.mistakes);
+            let detail = format!(
+                "Time {}   {} {}",
+                timer_text(state),
+                self.skin.mistakes_label,
+                state.mistakes
+            );
             self.end_banner("Solved!", &detail, c.banner_bg);
         } else if state.is_lost() {
             let detail = format!("{} mistakes: the game is over", state.mistakes);
             self.end_banner("Game over", &detail, rgba(0xC62828, 255));
         } else {
-            self.controls(state);
+            self.keypad_timer(state);
         }
         if state.popup {
             self.popup();
         }
     }
+}
+
+fn luma(c: Rgba<u8>) -> f32 {
+    0.299 * c[0] as f32 + 0.587 * c[1] as f32 + 0.114 * c[2] as f32
+}
+
+/// One pixel row of vertical wood grain around `base`: plank seams, slow waves and fine fibres,
+/// from a fixed seed so every frame (and golden) is the same.
+fn wood_row(width: u32, base: Rgba<u8>) -> Vec<u8> {
+    let mut seed = 0x2545_F491_u32;
+    let mut noise = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        (seed % 1000) as f32 / 1000.0 - 0.5
+    };
+    let plank = (width / 5).max(1);
+    let mut row = Vec::with_capacity(width as usize * 4);
+    let mut fibre = 0.0f32;
+    for x in 0..width {
+        let t = x as f32 / width as f32 * std::f32::consts::TAU;
+        fibre = 0.8 * fibre + 0.2 * noise();
+        let mut shade = 1.0 + 0.10 * (t * 3.0).sin() + 0.06 * (t * 11.0 + 1.3).sin() + 0.35 * fibre;
+        if x % plank < 2 {
+            shade *= 0.7; // the seam between planks
+        }
+        for i in 0..3 {
+            row.push((base[i] as f32 * shade).clamp(0.0, 255.0) as u8);
+        }
+        row.push(255);
+    }
+    row
 }
 
 /// Mid point of a rectangle, in float pixels.
@@ -1092,17 +1169,84 @@ fn timer_text(state: &GameState) -> String {
     format!("{:02}:{:02}", s / 60, s % 60)
 }
 
-/// Lightens hairlines on dark skins.
-trait MapDark {
-    fn map_dark(self, skin: &Skin) -> Self;
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl MapDark for Rgba<u8> {
-    fn map_dark(self, skin: &Skin) -> Self {
-        if skin.colors.background[0] < 128 {
-            rgba(0x2C2E33, 255)
-        } else {
-            self
+    fn blank(w: u32, h: u32) -> RgbaImage {
+        RgbaImage::from_pixel(w, h, Rgba([255, 255, 255, 255]))
+    }
+
+    #[test]
+    fn fill_rect_clips_to_the_image_and_touches_nothing_else() {
+        let mut img = blank(6, 4);
+        fill_rect(&mut img, Rect::new(4, 2, 10, 10), Rgba([1, 2, 3, 255]));
+        assert_eq!(*img.get_pixel(5, 3), Rgba([1, 2, 3, 255]));
+        assert_eq!(*img.get_pixel(4, 2), Rgba([1, 2, 3, 255]));
+        assert_eq!(*img.get_pixel(3, 3), Rgba([255, 255, 255, 255]));
+        assert_eq!(*img.get_pixel(5, 1), Rgba([255, 255, 255, 255]));
+    }
+
+    #[test]
+    fn shapes_are_anti_aliased_and_holes_stay_empty() {
+        let mut img = blank(40, 40);
+        Shape::new()
+            .circle(20.0, 20.0, 15.0, false)
+            .circle(20.0, 20.0, 8.0, true)
+            .fill(&mut img, Rgba([0, 0, 0, 255]));
+        assert_eq!(
+            *img.get_pixel(20, 20),
+            Rgba([255, 255, 255, 255]),
+            "hole filled"
+        );
+        assert_eq!(*img.get_pixel(20, 8), Rgba([0, 0, 0, 255]), "ring missing");
+        assert_eq!(*img.get_pixel(1, 1), Rgba([255, 255, 255, 255]));
+        let greys = img.pixels().filter(|p| p[0] > 20 && p[0] < 235).count();
+        assert!(greys > 20, "edges are not smoothed: {greys} grey pixels");
+    }
+
+    #[test]
+    fn text_is_drawn_centred_on_its_ink_with_smooth_edges() {
+        for face in [Face::RobotoRegular, Face::DejaVu, Face::SerifBold] {
+            let mut img = blank(80, 80);
+            let mut f = Frame {
+                img: &mut img,
+                skin: &Skin::default(),
+                l: &Layout::new(&Skin::default(), crate::sim::SUPPORTED_SIZES[0]),
+            };
+            f.glyphs_centered(face, 50.0, "8", 40.0, 40.0, Rgba([0, 0, 0, 255]));
+            let ink: Vec<(u32, u32)> = img
+                .enumerate_pixels()
+                .filter(|(_, _, p)| p[0] < 128)
+                .map(|(x, y, _)| (x, y))
+                .collect();
+            let (xs, ys): (Vec<u32>, Vec<u32>) = ink.iter().copied().unzip();
+            let mid = |v: &[u32]| (v.iter().min().unwrap() + v.iter().max().unwrap()) / 2;
+            assert!(
+                mid(&xs).abs_diff(40) <= 1 && mid(&ys).abs_diff(40) <= 1,
+                "{face:?}"
+            );
+            assert!(
+                ys.iter().max().unwrap() - ys.iter().min().unwrap() > 30,
+                "{face:?} too small"
+            );
+            assert!(
+                img.pixels().any(|p| p[0] > 40 && p[0] < 215),
+                "{face:?} not anti-aliased"
+            );
         }
+    }
+
+    #[test]
+    fn skins_use_more_than_one_font_family_for_digits() {
+        let families: std::collections::HashSet<&str> = Skin::names()
+            .iter()
+            .map(|n| match Skin::named(n).unwrap().given_face {
+                Face::RobotoRegular | Face::RobotoMedium | Face::RobotoLight => "Roboto",
+                Face::DejaVu | Face::DejaVuBold => "DejaVu",
+                Face::SerifRegular | Face::SerifBold => "Liberation Serif",
+            })
+            .collect();
+        assert!(families.len() >= 3, "{families:?}");
     }
 }

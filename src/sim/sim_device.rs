@@ -62,3 +62,41 @@ impl Device for SimDevice {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Hit, Key, SUPPORTED_SIZES, Skin, puzzles};
+    use crate::sudoku::Cell;
+
+    fn device() -> SimDevice {
+        let board = puzzles::parse(puzzles::named("medium").unwrap()).unwrap();
+        SimDevice::new(Phone::new(board, Skin::default(), SUPPORTED_SIZES[0]).unwrap())
+    }
+
+    #[test]
+    fn taps_reach_the_phone_in_order() {
+        let mut d = device();
+        let c = Cell::new(0, 1).unwrap();
+        let taps = [
+            d.phone().cell_center(c),
+            d.phone().key_center(Key::Digit(6)),
+        ];
+        d.tap_all(&taps).unwrap();
+        assert_eq!(d.phone().taps(), &taps);
+        assert_eq!(d.phone().hits(), &[Hit::Cell(c), Hit::Key(Key::Digit(6))]);
+        assert_eq!(d.screen_size().unwrap(), SUPPORTED_SIZES[0]);
+    }
+
+    #[test]
+    fn a_batch_with_an_off_screen_tap_is_refused_whole() {
+        let mut d = device();
+        let inside = d.phone().cell_center(Cell::new(0, 1).unwrap());
+        let err = d.tap_all(&[inside, Point::new(5, 1280)]).unwrap_err();
+        assert!(
+            err.to_string().contains("outside the 720x1280 screen"),
+            "{err}"
+        );
+        assert!(d.phone().taps().is_empty());
+    }
+}

@@ -97,6 +97,10 @@ pub struct Skin {
     pub(super) radius_dp: f32,
     pub(super) ad_banner: bool,
     pub(super) nav: NavBar,
+    /// What the app calls its mistakes counter.
+    pub(super) mistakes_label: &'static str,
+    /// A wood-grain backdrop instead of the flat background colour.
+    pub(super) wood: bool,
     pub(super) colors: Palette,
 }
 
@@ -104,7 +108,7 @@ const fn rgb(hex: u32) -> Rgba<u8> {
     Rgba([(hex >> 16) as u8, (hex >> 8) as u8, hex as u8, 255])
 }
 
-const NAMES: &[&str] = &["light", "dark", "thick", "numfirst"];
+const NAMES: &[&str] = &["light", "dark", "thick", "numfirst", "wood"];
 
 impl Default for Skin {
     /// The light, cell-first app with a 1x9 keypad.
@@ -121,6 +125,7 @@ impl Skin {
             "dark" => Some(Skin::dark()),
             "thick" => Some(Skin::thick()),
             "numfirst" => Some(Skin::numfirst()),
+            "wood" => Some(Skin::wood()),
             _ => None,
         }
     }
@@ -157,6 +162,8 @@ impl Skin {
             radius_dp: 8.0,
             ad_banner: true,
             nav: NavBar::Gesture,
+            mistakes_label: "Mistakes",
+            wood: false,
             colors: Palette {
                 background: rgb(0xFFFFFF),
                 status_bg: rgb(0xFFFFFF),
@@ -205,6 +212,8 @@ impl Skin {
             radius_dp: 10.0,
             ad_banner: false,
             nav: NavBar::Gesture,
+            mistakes_label: "Mistakes",
+            wood: false,
             colors: Palette {
                 background: rgb(0x121212),
                 status_bg: rgb(0x121212),
@@ -253,6 +262,8 @@ impl Skin {
             radius_dp: 6.0,
             ad_banner: false,
             nav: NavBar::Buttons,
+            mistakes_label: "Mistakes",
+            wood: false,
             colors: Palette {
                 background: rgb(0xFFFFFF),
                 status_bg: rgb(0x2E7D32),
@@ -288,7 +299,7 @@ impl Skin {
         Skin {
             name: "numfirst",
             app_title: "Sudoku Free",
-            level: "Standard Hard #12",
+            level: "Hard #12",
             input: InputOrder::NumberFirst,
             keypad: KeypadShape::Grid2x5,
             ui_face: Face::RobotoRegular,
@@ -301,6 +312,8 @@ impl Skin {
             radius_dp: 6.0,
             ad_banner: false,
             nav: NavBar::Buttons,
+            mistakes_label: "Mistakes",
+            wood: false,
             colors: Palette {
                 background: rgb(0xE6EEF6),
                 status_bg: rgb(0x000000),
@@ -326,6 +339,57 @@ impl Skin {
                 tool_fg: rgb(0x2B2F33),
                 accent: rgb(0x2F80ED),
                 banner_bg: rgb(0xF57C00),
+                banner_fg: rgb(0xFFFFFF),
+            },
+        }
+    }
+
+    /// A multiplayer-style number-first app: wood backdrop, white grid with bold digits, a row of
+    /// white square keys, "Strikes" for mistakes and an ad banner.
+    fn wood() -> Skin {
+        Skin {
+            name: "wood",
+            app_title: "Sudoku Duel",
+            level: "Ranked",
+            input: InputOrder::NumberFirst,
+            keypad: KeypadShape::Row9,
+            ui_face: Face::SerifBold,
+            title_face: Face::SerifBold,
+            given_face: Face::DejaVuBold,
+            entry_face: Face::DejaVu,
+            key_face: Face::DejaVu,
+            thin_dp: 1.0,
+            thick_dp: 2.6,
+            radius_dp: 2.0,
+            ad_banner: true,
+            nav: NavBar::Gesture,
+            mistakes_label: "Strikes",
+            wood: true,
+            colors: Palette {
+                background: rgb(0x5A3520),
+                status_bg: rgb(0x000000),
+                status_fg: rgb(0xFFFFFF),
+                appbar_bg: rgb(0x5A3520),
+                appbar_fg: rgb(0xFFFFFF),
+                info_fg: rgb(0xF3E5D8),
+                grid_bg: rgb(0xFFFFFF),
+                alt_box_bg: None,
+                thin_line: rgb(0x222222),
+                thick_line: rgb(0x000000),
+                given: rgb(0x222222),
+                entry: rgb(0x1F6FD1),
+                note: rgb(0x6B4A33),
+                selected: rgb(0x9ED0EE),
+                peer: rgb(0xEEF6FC),
+                same_digit: rgb(0xCFE8F7),
+                key_bg: Some(rgb(0xFFFFFF)),
+                key_border: None,
+                key_fg: rgb(0x222222),
+                key_active_bg: rgb(0x9ED0EE),
+                key_active_fg: rgb(0x222222),
+                tool_fg: rgb(0xFFFFFF),
+                accent: rgb(0x7CE07C),
+                banner_bg: rgb(0x2E7D32),
                 banner_fg: rgb(0xFFFFFF),
             },
         }
