@@ -18,10 +18,81 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Read the board from a screenshot: prints it as 81 characters and as a 9x9 grid
+    /// (entries in parentheses); exit code 1 when it cannot be read exactly.
+    Read(ReadArgs),
+    /// Measure an app on this screen: find the grid and keypad, cut digit templates, and write
+    /// calibration.toml, templates/<profile>/ and an overlay picture to check.
+    Calibrate(CalibrateArgs),
     /// Solve a puzzle (or a list of puzzles) and print the solution, the steps and the time.
     Solve(SolveArgs),
     /// Run the simulated phone: a fake ADB device on 127.0.0.1 showing a sudoku app.
     Sim(SimArgs),
+}
+
+/// Arguments of `read`.
+#[derive(Debug, clap::Args)]
+pub struct ReadArgs {
+    /// Screenshot to read (PNG or JPEG).
+    #[arg(long, value_name = "PNG")]
+    pub image: std::path::PathBuf,
+    /// Calibration file; its templates folder is resolved next to it.
+    #[arg(long, value_name = "TOML", default_value = "calibration.toml")]
+    pub calibration: std::path::PathBuf,
+    /// Print JSON with every cell's digit, kind, score and margin.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw what was read over the screenshot into this PNG.
+    #[arg(long, value_name = "PNG")]
+    pub overlay: Option<std::path::PathBuf>,
+}
+
+/// Arguments of `calibrate`.
+#[derive(Debug, clap::Args)]
+pub struct CalibrateArgs {
+    /// Screenshot of the app showing a puzzle (PNG or JPEG).
+    #[arg(long, value_name = "PNG")]
+    pub image: std::path::PathBuf,
+    /// The board's big digits, 81 characters row by row ('.' or '0' empty), to label the
+    /// templates when the keypad cannot.
+    #[arg(long, value_name = "81 CHARS")]
+    pub givens: Option<String>,
+    /// Template profile name: templates go to templates/<profile>/ next to --out.
+    #[arg(long, default_value = "default")]
+    pub profile: String,
+    /// Where to write the calibration.
+    #[arg(long, value_name = "TOML", default_value = "calibration.toml")]
+    pub out: std::path::PathBuf,
+    /// Centre of the erase button, as X,Y screen pixels.
+    #[arg(long, value_name = "X,Y", value_parser = parse_point)]
+    pub erase: Option<crate::geometry::Point>,
+    /// Centre of the notes (pencil) toggle, as X,Y screen pixels.
+    #[arg(long, value_name = "X,Y", value_parser = parse_point)]
+    pub notes: Option<crate::geometry::Point>,
+    /// How the app takes a digit: tap the cell then the digit, or the digit then the cell.
+    #[arg(long, value_enum, default_value = "cell-first")]
+    pub input_order: InputOrderArg,
+    /// Overlay picture path (default: next to --out, named <out>-overlay.png).
+    #[arg(long, value_name = "PNG")]
+    pub overlay: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum InputOrderArg {
+    CellFirst,
+    NumberFirst,
+}
+
+fn parse_point(s: &str) -> Result<crate::geometry::Point, String> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("'{s}' is not a point like 540,1900"))?;
+    let n = |v: &str| {
+        v.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("'{s}' is not a point like 540,1900"))
+    };
+    Ok(crate::geometry::Point::new(n(x)?, n(y)?))
 }
 
 /// Input and search options of `solve`.

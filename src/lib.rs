@@ -15,6 +15,8 @@
 //! Only the two ends touch the outside world; every stage between is a pure function.
 
 pub mod app;
+pub mod calibrate;
+pub mod calibration;
 pub mod cli;
 pub mod device;
 pub mod geometry;

@@ -1,2 +1,48 @@
 //! Reading a screenshot: locate the 9x9 grid, cut and clean each cell, and classify its digit by
 //! template matching against digits cut from the app's own screen.
+//!
+//! Everything here is a pure function of pixels: nothing knows which app (or which simulated
+//! skin) drew the screen. `locate` finds the grid lines, `cells` turns each cell into a
+//! normalised ink patch, `templates` stores the reference digits, `recognize` classifies and
+//! checks, and `keypad` finds the digit buttons for calibration.
+
+pub mod cells;
+pub mod keypad;
+pub mod locate;
+pub mod overlay;
+pub mod recognize;
+pub mod templates;
+
+pub use cells::{CellInk, DigitPatch, cut_cells};
+pub use locate::{Grid, locate_grid, locate_grid_near};
+pub use recognize::{CellKind, ReadError, Reading, Recognition, read_board};
+pub use templates::Templates;
+
+use image::RgbaImage;
+
+/// Why a screenshot could not be turned into a grid.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum VisionError {
+    #[error("no sudoku grid found on the screen ({0}); open the puzzle in the app and try again")]
+    NoGrid(String),
+    #[error(
+        "this looks like a killer sudoku (cage outlines inside {0} cells); only classic sudoku can be read"
+    )]
+    Killer(usize),
+}
+
+/// The brightness of a rectangle of `img` as a row-major buffer (`width * height` bytes).
+pub(crate) fn luma_region(img: &RgbaImage, x0: u32, y0: u32, w: u32, h: u32) -> Vec<u8> {
+    let raw = img.as_raw();
+    let stride = img.width() as usize * 4;
+    let mut out = Vec::with_capacity((w * h) as usize);
+    for y in y0 as usize..(y0 + h) as usize {
+        let start = y * stride + x0 as usize * 4;
+        let row = &raw[start..start + w as usize * 4];
+        out.extend(
+            row.chunks_exact(4)
+                .map(|p| ((p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8) as u8),
+        );
+    }
+    out
+}

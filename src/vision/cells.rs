@@ -1,0 +1,469 @@
+//! Cutting the 81 cells out of a located grid and cleaning them: the cell is cut a little inside
+//! its lines, its background is the median brightness, ink is whatever differs from it clearly,
+//! ink touching the cut edge (line remnants, highlight edges) is dropped, and components tall
+//! enough to be a big digit are told apart from small pencil notes by height. The big digit is
+//! normalised into a fixed-size patch (aspect kept, centred) for template matching.
+
+use super::locate::Grid;
+use crate::geometry::Rect;
+use crate::sudoku::Cell;
+use image::RgbaImage;
+
+/// Size of a normalised digit patch.
+pub const PATCH_W: usize = 24;
+pub const PATCH_H: usize = 32;
+
+/// A big digit, normalised: ink strength 0..=255 in a `PATCH_W` x `PATCH_H` patch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DigitPatch {
+    pub pixels: Vec<u8>,
+    /// Where the digit's ink is on the screen.
+    pub bbox: Rect,
+    /// Mean colour of the digit's solid ink.
+    pub ink: [u8; 3],
+}
+
+/// What one cell holds after cleaning.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CellInk {
+    pub digit: Option<DigitPatch>,
+    /// Small marks (pencil notes) that are not part of a big digit.
+    pub notes: bool,
+    /// Short straight dashes inside the cell, as killer-sudoku cage outlines are drawn.
+    pub dashes: usize,
+}
+
+/// A connected component of a binary mask.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Component {
+    pub x0: usize,
+    pub y0: usize,
+    pub x1: usize,
+    pub y1: usize,
+    pub area: usize,
+    pub label: u32,
+}
+
+impl Component {
+    pub fn width(&self) -> usize {
+        self.x1 - self.x0 + 1
+    }
+    pub fn height(&self) -> usize {
+        self.y1 - self.y0 + 1
+    }
+}
+
+/// 8-connected components of `mask` (`w` x `h`, row-major). Labels start at 1; 0 is background.
+pub(crate) fn components(mask: &[bool], w: usize, h: usize) -> (Vec<u32>, Vec<Component>) {
+    let mut labels = vec![0u32; w * h];
+    let mut comps = Vec::new();
+    let mut stack = Vec::new();
+    for start in 0..w * h {
+        if !mask[start] || labels[start] != 0 {
+            continue;
+        }
+        let label = comps.len() as u32 + 1;
+        let mut c = Component {
+            x0: usize::MAX,
+            y0: usize::MAX,
+            x1: 0,
+            y1: 0,
+            area: 0,
+            label,
+        };
+        labels[start] = label;
+        stack.push(start);
+        while let Some(i) = stack.pop() {
+            let (x, y) = (i % w, i / w);
+            c.x0 = c.x0.min(x);
+            c.x1 = c.x1.max(x);
+            c.y0 = c.y0.min(y);
+            c.y1 = c.y1.max(y);
+            c.area += 1;
+            for dy in -1i64..=1 {
+                for dx in -1i64..=1 {
+                    let (nx, ny) = (x as i64 + dx, y as i64 + dy);
+                    if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
+                        continue;
+                    }
+                    let j = ny as usize * w + nx as usize;
+                    if mask[j] && labels[j] == 0 {
+                        labels[j] = label;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        comps.push(c);
+    }
+    (labels, comps)
+}
+
+/// Resamples the ink strength inside `bbox` (local coordinates of a `w`-wide strength buffer)
+/// into a centred `PATCH_W` x `PATCH_H` patch, keeping the aspect ratio; 4x4 samples per output
+/// pixel so that both shrinking and enlarging stay smooth.
+pub(crate) fn normalise(strength: &[f32], w: usize, bbox: (usize, usize, usize, usize)) -> Vec<u8> {
+    let (bx0, by0, bx1, by1) = bbox;
+    let (bw, bh) = ((bx1 - bx0 + 1) as f32, (by1 - by0 + 1) as f32);
+    let scale = (PATCH_H as f32 / bh).min(PATCH_W as f32 / bw);
+    let ox = (PATCH_W as f32 - bw * scale) / 2.0;
+    let oy = (PATCH_H as f32 - bh * scale) / 2.0;
+    // Source column and row of each of the 4 sub-samples per output pixel (None outside).
+    let xs: Vec<Option<usize>> = (0..PATCH_W * 4)
+        .map(|i| {
+            let x = ((i as f32 + 0.5) / 4.0 - ox) / scale;
+            (x >= 0.0 && x < bw).then(|| bx0 + x as usize)
+        })
+        .collect();
+    let ys: Vec<Option<usize>> = (0..PATCH_H * 4)
+        .map(|i| {
+            let y = ((i as f32 + 0.5) / 4.0 - oy) / scale;
+            (y >= 0.0 && y < bh).then(|| by0 + y as usize)
+        })
+        .collect();
+    let mut out = vec![0u8; PATCH_W * PATCH_H];
+    for ty in 0..PATCH_H {
+        for tx in 0..PATCH_W {
+            let mut sum = 0f32;
+            for y in ys[ty * 4..ty * 4 + 4].iter().flatten() {
+                let row = &strength[y * w..(y + 1) * w];
+                for x in xs[tx * 4..tx * 4 + 4].iter().flatten() {
+                    sum += row[*x];
+                }
+            }
+            out[ty * PATCH_W + tx] = (sum / 16.0 * 255.0).round().clamp(0.0, 255.0) as u8;
+        }
+    }
+    out
+}
+
+/// Cleans all 81 cells of `grid`, row by row.
+pub fn cut_cells(img: &RgbaImage, grid: &Grid) -> Vec<CellInk> {
+    let pitch = grid.pitch();
+    Cell::all()
+        .map(|c| cut_cell(img, grid.cell_rect(c), pitch))
+        .collect()
+}
+
+/// Cleans one cell whose rectangle between line centres is `rect`.
+pub fn cut_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> CellInk {
+    // The dash band starts just inside the lines; the digit is looked for further in.
+    let outer = (pitch * 0.025).round() as u32 + 1;
+    let inner = (pitch * 0.07).round() as u32 + 1;
+    if rect.width <= 2 * inner + 4 || rect.height <= 2 * inner + 4 {
+        return CellInk::default();
+    }
+    let (ox, oy) = (rect.x + outer, rect.y + outer);
+    let (ow, oh) = (rect.width - 2 * outer, rect.height - 2 * outer);
+    if ox + ow > img.width() || oy + oh > img.height() {
+        return CellInk::default();
+    }
+    // Big cells are looked at every `stride` pixels: a digit 50 px tall holds all the detail the
+    // 24x32 patch keeps, and reading stays fast at 1440x3200.
+    let stride = ((pitch / 50.0).floor() as u32).max(1);
+    let lum = luma_sampled(img, (ox, oy), (ow, oh), stride);
+    let (ow, oh) = (ow.div_ceil(stride) as usize, oh.div_ceil(stride) as usize);
+    let small_pitch = pitch / stride as f32;
+    let dashes = cage_dashes(&lum, ow, oh, small_pitch);
+    let k = ((inner - outer) as f32 / stride as f32).round() as usize;
+    if ow <= 2 * k + 4 || oh <= 2 * k + 4 {
+        return CellInk::default();
+    }
+    let (w, h) = (ow - 2 * k, oh - 2 * k);
+    let mut sub = Vec::with_capacity(w * h);
+    for y in 0..h {
+        sub.extend_from_slice(&lum[(y + k) * ow + k..(y + k) * ow + k + w]);
+    }
+    let origin = (ox + k as u32 * stride, oy + k as u32 * stride);
+    let mut cell = cut_digit(img, sub, origin, stride, (w, h), small_pitch);
+    cell.dashes = dashes;
+    cell
+}
+
+/// Brightness of every `stride`-th pixel of a `size` rectangle at `origin`, row-major.
+fn luma_sampled(img: &RgbaImage, origin: (u32, u32), size: (u32, u32), stride: u32) -> Vec<u8> {
+    if stride == 1 {
+        return super::luma_region(img, origin.0, origin.1, size.0, size.1);
+    }
+    let raw = img.as_raw();
+    let row_len = img.width() as usize * 4;
+    let (w, h) = (
+        size.0.div_ceil(stride) as usize,
+        size.1.div_ceil(stride) as usize,
+    );
+    let mut out = Vec::with_capacity(w * h);
+    for j in 0..h {
+        let y = origin.1 as usize + j * stride as usize;
+        let row = &raw[y * row_len..(y + 1) * row_len];
+        out.extend((0..w).map(|i| {
+            let p = &row[(origin.0 as usize + i * stride as usize) * 4..];
+            ((p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8) as u8
+        }));
+    }
+    out
+}
+
+/// Counts short straight dashes in the band just inside the cell's lines, where killer sudoku
+/// draws its dashed cage outlines (and classic apps draw nothing).
+fn cage_dashes(lum: &[u8], w: usize, h: usize, pitch: f32) -> usize {
+    let band = (pitch * 0.16).round() as usize;
+    let bg = median(lum) as i16;
+    let mut mask = vec![false; w * h];
+    let mut differing = 0usize;
+    for y in 0..h {
+        let row = &lum[y * w..(y + 1) * w];
+        let out = &mut mask[y * w..(y + 1) * w];
+        let whole_row = y < band || y + band >= h;
+        for (x, (&v, m)) in row.iter().zip(out.iter_mut()).enumerate() {
+            if (whole_row || x < band || x + band >= w) && (v as i16 - bg).abs() > 25 {
+                *m = true;
+                differing += 1;
+            }
+        }
+    }
+    // Cage outlines put many pixels in the band; a classic cell has next to none.
+    if (differing as f32) < pitch * 0.5 {
+        return 0;
+    }
+    let (_, comps) = components(&mask, w, h);
+    let (lo, hi) = ((pitch * 0.05).max(3.0), pitch * 0.25);
+    comps
+        .iter()
+        .filter(|c| {
+            let touches = c.x0 == 0 || c.y0 == 0 || c.x1 == w - 1 || c.y1 == h - 1;
+            let (cw, ch) = (c.width() as f32, c.height() as f32);
+            let long = cw.max(ch);
+            !touches && long >= lo && long <= hi && long >= 2.5 * cw.min(ch)
+        })
+        .count()
+}
+
+fn median(v: &[u8]) -> u8 {
+    let mut hist = [0usize; 256];
+    for &x in v {
+        hist[x as usize] += 1;
+    }
+    let mut acc = 0;
+    for (i, &n) in hist.iter().enumerate() {
+        acc += n;
+        if acc * 2 >= v.len() {
+            return i as u8;
+        }
+    }
+    255
+}
+
+/// Finds and normalises the big digit in `lum` (`size`, sampled every `stride` screen pixels
+/// from `origin`); `pitch` is the cell size in samples.
+fn cut_digit(
+    img: &RgbaImage,
+    lum: Vec<u8>,
+    origin: (u32, u32),
+    stride: u32,
+    size: (usize, usize),
+    pitch: f32,
+) -> CellInk {
+    let (x0, y0) = origin;
+    let (w, h) = size;
+    let bg = median(&lum) as i16;
+    let (mut dark, mut bright) = (0i16, 0i16);
+    for &v in &lum {
+        dark = dark.max(bg - v as i16);
+        bright = bright.max(v as i16 - bg);
+    }
+    // Ink has the polarity of the strongest difference from the background.
+    let (sign, amp) = if dark >= bright {
+        (-1i16, dark)
+    } else {
+        (1, bright)
+    };
+    if amp < 45 {
+        return CellInk::default();
+    }
+    let threshold = (amp as f32 * 0.45).max(30.0);
+    let diff: Vec<f32> = lum
+        .iter()
+        .map(|&v| ((v as i16 - bg) * sign) as f32)
+        .collect();
+    let mask: Vec<bool> = diff.iter().map(|&d| d > threshold).collect();
+    let (labels, comps) = components(&mask, w, h);
+
+    let big_min = pitch * 0.3;
+    let note_min = (pitch * 0.07).max(3.0);
+    let mut cell = CellInk::default();
+    let mut big: Vec<&Component> = Vec::new();
+    for c in &comps {
+        let touches = c.x0 == 0 || c.y0 == 0 || c.x1 == w - 1 || c.y1 == h - 1;
+        let (cw, ch) = (c.width() as f32, c.height() as f32);
+        if touches {
+            // Notes sit near the cell edge and may be clipped by the cut; lines and highlight
+            // edges that reach the cut are long.
+            if ch >= note_min && cw.max(ch) < pitch * 0.28 {
+                cell.notes = true;
+            }
+            continue;
+        }
+        if ch >= big_min && cw <= pitch * 0.85 && cw >= 2.0 {
+            big.push(c);
+        } else if ch >= note_min && ch < big_min {
+            cell.notes = true;
+        }
+    }
+    if big.is_empty() {
+        return cell;
+    }
+    let mut bb = (usize::MAX, usize::MAX, 0usize, 0usize);
+    for c in &big {
+        bb = (
+            bb.0.min(c.x0),
+            bb.1.min(c.y0),
+            bb.2.max(c.x1),
+            bb.3.max(c.y1),
+        );
+    }
+    // Broken strokes (JPEG, thin fonts) are small pieces inside the digit's box.
+    let mut keep = vec![false; comps.len() + 1];
+    for c in &comps {
+        let inside = c.x0 + 1 >= bb.0 && c.y0 + 1 >= bb.1 && c.x1 <= bb.2 + 1 && c.y1 <= bb.3 + 1;
+        if big.iter().any(|b| b.label == c.label) || inside {
+            keep[c.label as usize] = true;
+        }
+    }
+    let kept = |x: usize, y: usize| keep[labels[y * w + x] as usize];
+    // Soft strength near the kept ink (anti-aliased edges), zero elsewhere.
+    let (nx0, ny0) = (bb.0.saturating_sub(1), bb.1.saturating_sub(1));
+    let (nx1, ny1) = ((bb.2 + 1).min(w - 1), (bb.3 + 1).min(h - 1));
+    let mut near = vec![false; w * h];
+    for y in ny0..=ny1 {
+        for x in nx0..=nx1 {
+            if kept(x, y) {
+                for yy in y.saturating_sub(1)..=(y + 1).min(h - 1) {
+                    for xx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
+                        near[yy * w + xx] = true;
+                    }
+                }
+            }
+        }
+    }
+    let mut strength = vec![0f32; w * h];
+    let (mut rgb, mut n) = ([0u64; 3], 0u64);
+    for y in bb.1..=bb.3 {
+        for x in bb.0..=bb.2 {
+            if !near[y * w + x] {
+                continue;
+            }
+            let s = (diff[y * w + x] / amp as f32).clamp(0.0, 1.0);
+            strength[y * w + x] = s;
+            if s >= 0.8 && kept(x, y) {
+                let p = img.get_pixel(x0 + x as u32 * stride, y0 + y as u32 * stride);
+                for k in 0..3 {
+                    rgb[k] += p[k] as u64;
+                }
+                n += 1;
+            }
+        }
+    }
+    let ink = if n > 0 {
+        rgb.map(|v| (v / n) as u8)
+    } else {
+        [0, 0, 0]
+    };
+    cell.digit = Some(DigitPatch {
+        pixels: normalise(&strength, w, bb),
+        bbox: Rect::new(
+            x0 + bb.0 as u32 * stride,
+            y0 + bb.1 as u32 * stride,
+            (bb.2 - bb.0 + 1) as u32 * stride,
+            (bb.3 - bb.1 + 1) as u32 * stride,
+        ),
+        ink,
+    });
+    cell
+}
+
+/// Normalised cross-correlation of two equally sized patches, -1..=1 (0 when one is flat).
+pub fn ncc(a: &[u8], b: &[u8]) -> f32 {
+    let n = a.len() as f32;
+    let ma = a.iter().map(|&v| v as f32).sum::<f32>() / n;
+    let mb = b.iter().map(|&v| v as f32).sum::<f32>() / n;
+    let (mut ab, mut aa, mut bb) = (0f32, 0f32, 0f32);
+    for (&x, &y) in a.iter().zip(b) {
+        let (dx, dy) = (x as f32 - ma, y as f32 - mb);
+        ab += dx * dy;
+        aa += dx * dx;
+        bb += dy * dy;
+    }
+    if aa <= 0.0 || bb <= 0.0 {
+        0.0
+    } else {
+        ab / (aa * bb).sqrt()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgba;
+
+    #[test]
+    fn components_are_eight_connected_with_boxes_and_areas() {
+        #[rustfmt::skip]
+        let mask = [
+            1, 0, 0, 1,
+            0, 1, 0, 1,
+            0, 0, 0, 0,
+        ].map(|v| v == 1);
+        let (labels, comps) = components(&mask, 4, 3);
+        assert_eq!(comps.len(), 2);
+        assert_eq!((comps[0].x0, comps[0].y1, comps[0].area), (0, 1, 2));
+        assert_eq!((comps[1].x0, comps[1].height(), comps[1].area), (3, 2, 2));
+        assert_eq!(labels[5], labels[0]);
+    }
+
+    #[test]
+    fn ncc_is_one_for_the_same_shape_and_minus_one_for_its_negative() {
+        let a: Vec<u8> = (0..96).map(|i| (i * 7 % 256) as u8).collect();
+        let neg: Vec<u8> = a.iter().map(|v| 255 - v).collect();
+        assert!((ncc(&a, &a) - 1.0).abs() < 1e-5);
+        assert!((ncc(&a, &neg) + 1.0).abs() < 1e-5);
+        assert_eq!(ncc(&a, &[9; 96]), 0.0);
+    }
+
+    /// A 60x60 white cell with `marks` (x, y, w, h) drawn in dark grey.
+    fn cell_with(marks: &[(u32, u32, u32, u32)]) -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(60, 60, Rgba([255; 4]));
+        for &(x, y, w, h) in marks {
+            for yy in y..y + h {
+                for xx in x..x + w {
+                    img.put_pixel(xx, yy, Rgba([30, 30, 30, 255]));
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn a_tall_mark_is_a_digit_small_marks_are_notes_and_edge_lines_are_dropped() {
+        let rect = Rect::new(0, 0, 60, 60);
+        let empty = cut_cell(&cell_with(&[(0, 0, 60, 2)]), rect, 60.0);
+        assert_eq!(empty, CellInk::default());
+        let digit = cut_cell(&cell_with(&[(25, 15, 8, 30), (0, 0, 2, 60)]), rect, 60.0);
+        let patch = digit.digit.expect("a big digit");
+        assert_eq!(patch.bbox, Rect::new(25, 15, 8, 30));
+        assert_eq!(patch.ink, [30, 30, 30]);
+        assert!(!digit.notes);
+        let notes = cut_cell(&cell_with(&[(10, 10, 4, 8), (40, 30, 4, 8)]), rect, 60.0);
+        assert!(notes.digit.is_none() && notes.notes);
+    }
+
+    #[test]
+    fn normalising_keeps_the_aspect_and_centres_the_digit() {
+        // A 4 wide, 8 tall solid block becomes a 16x32 block centred in the 24x32 patch.
+        let strength = vec![1.0f32; 4 * 8];
+        let patch = normalise(&strength, 4, (0, 0, 3, 7));
+        let ink_cols: Vec<usize> = (0..PATCH_W)
+            .filter(|&x| patch[PATCH_H / 2 * PATCH_W + x] > 128)
+            .collect();
+        assert_eq!(ink_cols, (4..20).collect::<Vec<_>>());
+    }
+}

@@ -1,0 +1,244 @@
+//! Finding the digit keypad for calibration: glyphs outside the grid that look like the board's
+//! digits, of one size, isolated (not part of a word or a clock), laid out in one to three rows
+//! that hold nine glyphs in reading order (1x9, 3x3, 5+4, ...). The i-th glyph is digit i+1.
+
+use super::cells::{Component, PATCH_H, PATCH_W, components, normalise};
+use super::locate::Grid;
+use super::templates::unit_vector;
+use crate::geometry::{Point, Rect};
+use image::RgbaImage;
+
+/// One glyph found outside the grid.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Glyph {
+    pub bbox: Rect,
+    pub patch: Vec<u8>,
+    /// Lighter than its surroundings (light digits on dark buttons).
+    pub bright: bool,
+}
+
+impl Glyph {
+    pub fn centre(&self) -> Point {
+        self.bbox.center()
+    }
+}
+
+/// All plausible digit-sized glyphs outside the grid, in both polarities.
+pub fn glyphs_outside(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
+    let (w, h) = (img.width() as usize, img.height() as usize);
+    let pitch = grid.pitch();
+    let lum = super::luma_region(img, 0, 0, w as u32, h as u32);
+    // Integral image for the local mean over about one cell.
+    let mut integral = vec![0u32; (w + 1) * (h + 1)];
+    for y in 0..h {
+        let mut row = 0u32;
+        for x in 0..w {
+            row += lum[y * w + x] as u32;
+            integral[(y + 1) * (w + 1) + x + 1] = integral[y * (w + 1) + x + 1] + row;
+        }
+    }
+    let rad = ((pitch * 0.5) as usize).max(4);
+    let local_mean = |x: usize, y: usize| {
+        let (x0, y0) = (x.saturating_sub(rad), y.saturating_sub(rad));
+        let (x1, y1) = ((x + rad + 1).min(w), (y + rad + 1).min(h));
+        let s = integral[y1 * (w + 1) + x1] + integral[y0 * (w + 1) + x0]
+            - integral[y0 * (w + 1) + x1]
+            - integral[y1 * (w + 1) + x0];
+        s as f32 / ((x1 - x0) * (y1 - y0)) as f32
+    };
+    let gr = grid.rect();
+    let inside_grid = |x: usize, y: usize| {
+        x + 3 >= gr.x as usize
+            && x <= gr.right() as usize + 3
+            && y + 3 >= gr.y as usize
+            && y <= gr.bottom() as usize + 3
+    };
+    let diff: Vec<f32> = (0..w * h)
+        .map(|i| {
+            let (x, y) = (i % w, i / w);
+            if inside_grid(x, y) {
+                0.0
+            } else {
+                lum[i] as f32 - local_mean(x, y)
+            }
+        })
+        .collect();
+    let mut out = Vec::new();
+    for sign in [-1f32, 1.0] {
+        let mask: Vec<bool> = diff.iter().map(|&d| d * sign > 30.0).collect();
+        let (labels, comps) = components(&mask, w, h);
+        // Neighbours that could be letters or digits (not button borders or separators).
+        let tall: Vec<&Component> = comps
+            .iter()
+            .filter(|c| c.height() as f32 >= pitch * 0.12 && c.width() * 8 >= c.height())
+            .collect();
+        for c in &comps {
+            let (cw, ch) = (c.width() as f32, c.height() as f32);
+            if ch < pitch * 0.2 || ch > pitch * 1.3 || cw > ch * 1.0 || cw < ch * 0.08 {
+                continue;
+            }
+            if (c.area as f32) < 0.12 * cw * ch {
+                continue;
+            }
+            // A glyph inside a word or number has a neighbour of similar height close beside it.
+            let crowded = tall.iter().any(|o| {
+                let oh = o.height() as f32;
+                if o.label == c.label || oh < 0.5 * ch || oh > 1.5 * ch {
+                    return false;
+                }
+                let overlap = (c.y1.min(o.y1) as f32 - c.y0.max(o.y0) as f32).max(0.0);
+                if overlap < 0.5 * ch.min(o.height() as f32) {
+                    return false;
+                }
+                let gap = if o.x0 > c.x1 {
+                    o.x0 - c.x1
+                } else {
+                    c.x0.saturating_sub(o.x1)
+                };
+                (gap as f32) < 0.3 * ch
+            });
+            if crowded {
+                continue;
+            }
+            let bw = c.width();
+            let mut strength = vec![0f32; bw * c.height()];
+            let mut amp = 1f32;
+            for y in c.y0..=c.y1 {
+                for x in c.x0..=c.x1 {
+                    if labels[y * w + x] == c.label {
+                        amp = amp.max(diff[y * w + x] * sign);
+                    }
+                }
+            }
+            for y in c.y0..=c.y1 {
+                for x in c.x0..=c.x1 {
+                    let near = (y.saturating_sub(1)..=(y + 1).min(h - 1)).any(|yy| {
+                        (x.saturating_sub(1)..=(x + 1).min(w - 1))
+                            .any(|xx| labels[yy * w + xx] == c.label)
+                    });
+                    if near {
+                        strength[(y - c.y0) * bw + x - c.x0] =
+                            (diff[y * w + x] * sign / amp).clamp(0.0, 1.0);
+                    }
+                }
+            }
+            let patch = normalise(&strength, bw, (0, 0, bw - 1, c.height() - 1));
+            debug_assert_eq!(patch.len(), PATCH_W * PATCH_H);
+            out.push(Glyph {
+                bbox: Rect::new(
+                    c.x0 as u32,
+                    c.y0 as u32,
+                    c.width() as u32,
+                    c.height() as u32,
+                ),
+                patch,
+                bright: sign > 0.0,
+            });
+        }
+    }
+    out
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Picks the nine keypad glyphs, in digit order 1..=9, among `glyphs`. `references` are digit
+/// shapes from the board: when `labelled`, `references[i]` is digit i+1 (or empty); otherwise they
+/// are unlabelled shape clusters, and the keypad must match nine of them one to one.
+pub fn find_keypad(
+    glyphs: &[Glyph],
+    references: &[Option<Vec<u8>>],
+    labelled: bool,
+) -> Option<[Glyph; 9]> {
+    let refs: Vec<Option<Vec<f32>>> = references
+        .iter()
+        .map(|r| r.as_deref().map(unit_vector))
+        .collect();
+    let units: Vec<Vec<f32>> = glyphs.iter().map(|g| unit_vector(&g.patch)).collect();
+    let best_ref = |gi: usize| {
+        refs.iter()
+            .enumerate()
+            .filter_map(|(k, r)| r.as_ref().map(|r| (k, dot(r, &units[gi]))))
+            .fold((usize::MAX, -1f32), |a, b| if b.1 > a.1 { b } else { a })
+    };
+    let cands: Vec<usize> = (0..glyphs.len())
+        .filter(|&i| best_ref(i).1 >= 0.4)
+        .collect();
+    for &i in &cands {
+        log::debug!(
+            "keypad candidate {:?} best {:?}",
+            glyphs[i].bbox,
+            best_ref(i)
+        );
+    }
+    let mut best: Option<(f32, Vec<usize>)> = None;
+    for &seed in &cands {
+        let hs = glyphs[seed].bbox.height as f32;
+        let mut same: Vec<usize> = cands
+            .iter()
+            .copied()
+            .filter(|&i| {
+                (glyphs[i].bbox.height as f32 - hs).abs() <= 0.15 * hs
+                    && glyphs[i].bright == glyphs[seed].bright
+            })
+            .collect();
+        same.sort_by_key(|&i| (glyphs[i].centre().y, glyphs[i].centre().x));
+        // Rows: glyphs whose centres are within half a glyph height.
+        let mut rows: Vec<Vec<usize>> = Vec::new();
+        for i in same {
+            let cy = glyphs[i].centre().y as f32;
+            match rows.last_mut() {
+                Some(r) if (glyphs[r[0]].centre().y as f32 - cy).abs() < hs * 0.5 => r.push(i),
+                _ => rows.push(vec![i]),
+            }
+        }
+        for r in &mut rows {
+            r.sort_by_key(|&i| glyphs[i].centre().x);
+        }
+        for start in 0..rows.len() {
+            let mut pick: Vec<usize> = Vec::new();
+            for r in &rows[start..] {
+                pick.extend(r);
+                if pick.len() >= 9 {
+                    break;
+                }
+            }
+            if pick.len() != 9 {
+                continue;
+            }
+            let score = if labelled {
+                pick.iter()
+                    .enumerate()
+                    .map(|(d, &g)| {
+                        refs.get(d)
+                            .and_then(|r| r.as_ref())
+                            .map_or(0.5, |r| dot(r, &units[g]))
+                    })
+                    .sum::<f32>()
+                    / 9.0
+            } else {
+                let mut used = vec![false; refs.len()];
+                let mut s = 0.0;
+                for &g in &pick {
+                    let (k, v) = best_ref(g);
+                    if used[k] {
+                        s -= 0.5;
+                    }
+                    used[k] = true;
+                    s += v;
+                }
+                s / 9.0
+            };
+            if best.as_ref().is_none_or(|(b, _)| score > *b) {
+                best = Some((score, pick));
+            }
+        }
+    }
+    let (score, pick) = best?;
+    log::debug!("keypad score {score:.2}");
+    if score < 0.45 {
+        return None;
+    }
+    Some(std::array::from_fn(|d| glyphs[pick[d]].clone()))
+}

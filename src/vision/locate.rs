@@ -1,0 +1,583 @@
+//! Finding the 9x9 grid from pixels alone. Grid lines are thin ridges (darker, or in dark themes
+//! brighter, than the pixels a few steps to either side) that run far along one axis, so each
+//! row and column of the screen gets a "line coverage" profile; ten equally spaced peaks in x and
+//! in y with the same pitch form the grid. Pairs of candidates are then scored in 2D (how much
+//! of each of the 20 lines is really there between the outer lines), which rejects keypads,
+//! toolbars and text. Works on any resolution, light or dark theme, thin or thick lines.
+
+use super::{VisionError, luma_region};
+use crate::geometry::Rect;
+use crate::sudoku::Cell;
+use image::RgbaImage;
+
+/// The located grid: the centres of its 10 vertical and 10 horizontal lines, in screen pixels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grid {
+    pub xs: [f32; 10],
+    pub ys: [f32; 10],
+    /// Mean coverage of the 20 lines, 0..1: how sure we are this is a grid.
+    pub strength: f32,
+    /// True when the grid lines are brighter than the cells (dark themes).
+    pub bright_lines: bool,
+}
+
+impl Grid {
+    /// A grid with equally spaced lines filling `rect` (used when only the rectangle is known).
+    pub fn from_rect(rect: Rect) -> Grid {
+        let step =
+            |o: u32, span: u32| std::array::from_fn(|i| o as f32 + span as f32 * i as f32 / 9.0);
+        Grid {
+            xs: step(rect.x, rect.width),
+            ys: step(rect.y, rect.height),
+            strength: 0.0,
+            bright_lines: false,
+        }
+    }
+
+    /// The outer rectangle, from the first to the last line centre.
+    pub fn rect(&self) -> Rect {
+        let (x0, y0) = (self.xs[0].round().max(0.0), self.ys[0].round().max(0.0));
+        let (x1, y1) = (self.xs[9].round(), self.ys[9].round());
+        Rect::new(
+            x0 as u32,
+            y0 as u32,
+            (x1 - x0).max(1.0) as u32,
+            (y1 - y0).max(1.0) as u32,
+        )
+    }
+
+    /// Mean cell size in pixels.
+    pub fn pitch(&self) -> f32 {
+        (self.xs[9] - self.xs[0] + self.ys[9] - self.ys[0]) / 18.0
+    }
+
+    /// The rectangle between the line centres around `cell`.
+    pub fn cell_rect(&self, cell: Cell) -> Rect {
+        let (r, c) = (cell.row(), cell.col());
+        let x0 = self.xs[c].round().max(0.0);
+        let y0 = self.ys[r].round().max(0.0);
+        let x1 = self.xs[c + 1].round().max(x0 + 1.0);
+        let y1 = self.ys[r + 1].round().max(y0 + 1.0);
+        Rect::new(x0 as u32, y0 as u32, (x1 - x0) as u32, (y1 - y0) as u32)
+    }
+}
+
+/// Finds the sudoku grid anywhere on the screen.
+pub fn locate_grid(img: &RgbaImage) -> Result<Grid, VisionError> {
+    let (w, h) = img.dimensions();
+    let short = w.min(h) as f32;
+    if short < 90.0 {
+        return Err(VisionError::NoGrid(format!(
+            "the image is only {w}x{h} pixels"
+        )));
+    }
+    let region = Rect::new(0, 0, w, h);
+    // A grid spans at least ~45% of the short side and fits inside it.
+    search(img, region, (short / 20.0).max(9.0), short / 9.0 + 2.0)
+}
+
+/// Finds the grid close to where calibration saw it: each of the 20 lines is looked for only in
+/// a narrow band around its calibrated place (fast: a read costs a few hundred thousand pixel
+/// tests), and refused when the lines are not there (a popup, another screen, a moved grid).
+pub fn locate_grid_near(img: &RgbaImage, expected: Rect) -> Result<Grid, VisionError> {
+    let (iw, ih) = img.dimensions();
+    if !expected.fits_in(crate::geometry::Size::new(iw, ih)) {
+        return Err(VisionError::NoGrid(
+            "the calibrated grid lies outside this screen".into(),
+        ));
+    }
+    let short = iw.min(ih) as f32;
+    let d = ((short / 120.0).round() as i64).clamp(2, 12);
+    let pitch = (expected.width + expected.height) as f32 / 18.0;
+    let band = ((pitch * 0.12).round() as i64).max(3);
+    let raw = img.as_raw();
+    let stride = iw as usize * 4;
+    let luma = |x: i64, y: i64| {
+        let i = y as usize * stride + x as usize * 4;
+        ((raw[i] as u32 * 77 + raw[i + 1] as u32 * 150 + raw[i + 2] as u32 * 29) >> 8) as i16
+    };
+    // One line, both polarities: (position, coverage) of the best spot in its band.
+    let find = |vertical: bool, at: f32, from: u32, to: u32| -> [(f32, f32); 2] {
+        let limit = if vertical { iw } else { ih } as i64;
+        let step = ((to - from) as usize / 300).max(2);
+        let c = at.round() as i64;
+        let mut prof = [Vec::new(), Vec::new()];
+        let mut samples = 0usize;
+        for k in c - band..=c + band {
+            let mut hits = [0usize; 2];
+            if k - d >= 0 && k + d < limit {
+                samples = 0;
+                for a in (from..to).step_by(step) {
+                    let a = a as i64;
+                    let (v, m1, m2) = if vertical {
+                        (luma(k, a), luma(k - d, a), luma(k + d, a))
+                    } else {
+                        (luma(a, k), luma(a, k - d), luma(a, k + d))
+                    };
+                    samples += 1;
+                    hits[0] += (m1.min(m2) - v > 12) as usize;
+                    hits[1] += (v - m1.max(m2) > 12) as usize;
+                }
+            }
+            prof[0].push(hits[0]);
+            prof[1].push(hits[1]);
+        }
+        prof.map(|prof| {
+            let peak = prof.iter().copied().max().unwrap_or(0);
+            if peak == 0 || samples == 0 {
+                // At the very image edge a line cannot be tested: trust calibration there.
+                let at_edge = c - d < 0 || c + d >= limit;
+                return (at, if at_edge { 1.0 } else { 0.0 });
+            }
+            let (mut sw, mut swx) = (0f32, 0f32);
+            for (i, &v) in prof.iter().enumerate() {
+                if v * 2 >= peak {
+                    sw += v as f32;
+                    swx += v as f32 * (c - band + i as i64) as f32;
+                }
+            }
+            (swx / sw, peak as f32 / samples as f32)
+        })
+    };
+    let ex = |i: usize| expected.x as f32 + expected.width as f32 * i as f32 / 9.0;
+    let ey = |i: usize| expected.y as f32 + expected.height as f32 * i as f32 / 9.0;
+    let vs: Vec<[(f32, f32); 2]> = (0..10)
+        .map(|i| find(true, ex(i), expected.y, expected.bottom()))
+        .collect();
+    let hs: Vec<[(f32, f32); 2]> = (0..10)
+        .map(|i| find(false, ey(i), expected.x, expected.right()))
+        .collect();
+    let mut best: Option<(f32, Grid)> = None;
+    for (polarity, bright) in [false, true].into_iter().enumerate() {
+        let v: Vec<(f32, f32)> = vs.iter().map(|l| l[polarity]).collect();
+        let h: Vec<(f32, f32)> = hs.iter().map(|l| l[polarity]).collect();
+        let boxes_ok = [0, 3, 6, 9].iter().all(|&i| v[i].1 >= 0.5 && h[i].1 >= 0.5);
+        let score: f32 = v.iter().chain(&h).map(|l| (l.1 / 0.9).min(1.0)).sum();
+        log::debug!("near grid (bright {bright}): score {score:.2} v {v:.2?} h {h:.2?}");
+        if boxes_ok && score >= 13.0 && best.as_ref().is_none_or(|(b, _)| score > *b) {
+            let grid = Grid {
+                xs: std::array::from_fn(|i| v[i].0.clamp(0.0, iw as f32)),
+                ys: std::array::from_fn(|i| h[i].0.clamp(0.0, ih as f32)),
+                strength: score / 20.0,
+                bright_lines: bright,
+            };
+            best = Some((score, grid));
+        }
+    }
+    best.map(|(_, g)| g).ok_or_else(|| {
+        VisionError::NoGrid(format!(
+            "the grid lines are not where calibration put them ({}x{} at {},{}): is something covering the board?",
+            expected.width, expected.height, expected.x, expected.y
+        ))
+    })
+}
+
+const H_DARK: u8 = 1;
+const H_BRIGHT: u8 = 2;
+const V_DARK: u8 = 4;
+const V_BRIGHT: u8 = 8;
+
+/// Ridge masks of one screen region plus run-length profiles.
+struct Ridges {
+    x0: u32,
+    y0: u32,
+    w: usize,
+    h: usize,
+    /// Pixels within `d` of the region edge cannot be tested.
+    d: usize,
+    bits: Vec<u8>,
+    /// Per row: pixels in long horizontal runs, [dark, bright].
+    rows: [Vec<f32>; 2],
+    /// Per column: pixels in long vertical runs, [dark, bright].
+    cols: [Vec<f32>; 2],
+}
+
+fn ridges(img: &RgbaImage, region: Rect, d: usize, contrast: i16, min_run: usize) -> Ridges {
+    let (w, h) = (region.width as usize, region.height as usize);
+    let lum = luma_region(img, region.x, region.y, region.width, region.height);
+    let mut bits = vec![0u8; w * h];
+    let mut rows = [vec![0f32; h], vec![0f32; h]];
+    let mut cols = [vec![0f32; w], vec![0f32; w]];
+    let mut col_run = [vec![0usize; w], vec![0usize; w]];
+    for y in 0..h {
+        if y >= d && y + d < h && w > 2 * d {
+            let row = &lum[y * w..(y + 1) * w];
+            let up = &lum[(y - d) * w..(y - d + 1) * w];
+            let dn = &lum[(y + d) * w..(y + d + 1) * w];
+            let out = &mut bits[y * w..(y + 1) * w];
+            for x in d..w - d {
+                let v = row[x] as i16;
+                let (u, n) = (up[x] as i16, dn[x] as i16);
+                let (l, r) = (row[x - d] as i16, row[x + d] as i16);
+                let mut b = 0u8;
+                if u.min(n) - v > contrast {
+                    b |= H_DARK;
+                }
+                if v - u.max(n) > contrast {
+                    b |= H_BRIGHT;
+                }
+                if l.min(r) - v > contrast {
+                    b |= V_DARK;
+                }
+                if v - l.max(r) > contrast {
+                    b |= V_BRIGHT;
+                }
+                out[x] = b;
+            }
+        }
+        let out = &bits[y * w..(y + 1) * w];
+        for (p, (hb, vb)) in [(H_DARK, V_DARK), (H_BRIGHT, V_BRIGHT)]
+            .into_iter()
+            .enumerate()
+        {
+            let mut run = 0usize;
+            let runs = &mut col_run[p];
+            let col = &mut cols[p];
+            for (x, &b) in out.iter().enumerate() {
+                if b & hb != 0 {
+                    run += 1;
+                } else {
+                    if run >= min_run {
+                        rows[p][y] += run as f32;
+                    }
+                    run = 0;
+                }
+                if b & vb != 0 {
+                    runs[x] += 1;
+                } else {
+                    if runs[x] >= min_run {
+                        col[x] += runs[x] as f32;
+                    }
+                    runs[x] = 0;
+                }
+            }
+            if run >= min_run {
+                rows[p][y] += run as f32;
+            }
+        }
+    }
+    for p in 0..2 {
+        for x in 0..w {
+            if col_run[p][x] >= min_run {
+                cols[p][x] += col_run[p][x] as f32;
+            }
+        }
+    }
+    Ridges {
+        x0: region.x,
+        y0: region.y,
+        w,
+        h,
+        d,
+        bits,
+        rows,
+        cols,
+    }
+}
+
+/// Ten equally spaced line positions along one axis (region coordinates).
+#[derive(Debug, Clone, Copy)]
+struct Lattice {
+    p0: f32,
+    s: f32,
+    score: f32,
+}
+
+fn max_filter(v: &[f32], r: usize) -> Vec<f32> {
+    (0..v.len())
+        .map(|i| {
+            let lo = i.saturating_sub(r);
+            let hi = (i + r + 1).min(v.len());
+            v[lo..hi].iter().copied().fold(0.0, f32::max)
+        })
+        .collect()
+}
+
+/// How present a line at `p` is: coverage 0..1, or 1 when `p` falls in the untestable strip at
+/// the image edge (a grid cropped right at its outer lines).
+fn line_strength(
+    filtered: &[f32],
+    p: f32,
+    norm: f32,
+    d: usize,
+    r: usize,
+    edge: (bool, bool),
+) -> f32 {
+    let n = filtered.len() as f32;
+    if p < -(r as f32) - 1.0 || p > n + r as f32 {
+        return 0.0;
+    }
+    if (edge.0 && p < (d + r) as f32) || (edge.1 && p > n - 1.0 - (d + r) as f32) {
+        return 1.0;
+    }
+    let i = p.round().clamp(0.0, n - 1.0) as usize;
+    (filtered[i] / norm).min(1.0)
+}
+
+/// The best few lattices of one profile, best first, no two alike.
+fn best_lattices(
+    profile: &[f32],
+    d: usize,
+    r: usize,
+    s_range: (f32, f32),
+    edge: (bool, bool),
+) -> Vec<Lattice> {
+    let filtered = max_filter(profile, r);
+    let n = profile.len() as f32;
+    let mut all = Vec::new();
+    let mut s = s_range.0;
+    while s <= s_range.1 {
+        let norm = 9.0 * s * 0.85;
+        let lo = -(r as f32) - 1.0;
+        let hi = n + r as f32 - 9.0 * s;
+        let mut p0 = lo.ceil();
+        let mut best: Vec<Lattice> = Vec::new();
+        while p0 <= hi {
+            let score: f32 = (0..10)
+                .map(|i| line_strength(&filtered, p0 + i as f32 * s, norm, d, r, edge))
+                .sum();
+            if score > 4.0 {
+                best.push(Lattice { p0, s, score });
+            }
+            p0 += 1.0;
+        }
+        best.sort_by(|a, b| b.score.total_cmp(&a.score));
+        all.extend(best.into_iter().take(3));
+        s += 0.5;
+    }
+    all.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(a.p0.total_cmp(&b.p0))
+            .then(a.s.total_cmp(&b.s))
+    });
+    let mut out: Vec<Lattice> = Vec::new();
+    for l in all {
+        let dup = out
+            .iter()
+            .any(|o| (o.s - l.s).abs() < 0.06 * o.s && (o.p0 - l.p0).abs() < o.s * 0.5);
+        if !dup {
+            out.push(l);
+            if out.len() == 6 {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Moves each lattice line to the centroid of the profile near it, so uneven line widths and
+/// rounding do not shift the cells. Untestable edge lines are extrapolated.
+fn refine(l: &Lattice, profile: &[f32], r: usize, d: usize) -> [f32; 10] {
+    let n = profile.len();
+    let mut out = [0f32; 10];
+    let mut known = [false; 10];
+    for (i, o) in out.iter_mut().enumerate() {
+        let p = l.p0 + i as f32 * l.s;
+        *o = p;
+        let c = p.round() as i64;
+        let rr = (r + 1) as i64;
+        if c - rr < d as i64 || c + rr >= (n - d) as i64 {
+            continue;
+        }
+        let (mut sw, mut swx) = (0f32, 0f32);
+        let peak = (c - rr..=c + rr)
+            .map(|j| profile[j as usize])
+            .fold(0.0, f32::max);
+        for j in c - rr..=c + rr {
+            let v = profile[j as usize];
+            if v >= peak * 0.5 {
+                sw += v;
+                swx += v * j as f32;
+            }
+        }
+        if sw > 0.0 {
+            *o = swx / sw;
+            known[i] = true;
+        }
+    }
+    // Lines we could not see sit one mean pitch from their neighbours.
+    if !known[0] && known[1] {
+        out[0] = out[1] - l.s;
+    }
+    if !known[9] && known[8] {
+        out[9] = out[8] + l.s;
+    }
+    out
+}
+
+/// Fraction of a line that is present between `from` and `to` along it, looking `r` pixels either
+/// side of `at` across it. Lines in the untestable edge strip count as present.
+fn coverage(rd: &Ridges, horizontal: bool, at: f32, from: f32, to: f32, bit: u8, r: usize) -> f32 {
+    let (along_len, across_len) = if horizontal {
+        (rd.w, rd.h)
+    } else {
+        (rd.h, rd.w)
+    };
+    let c = at.round() as i64;
+    let edge = (rd.d + r) as i64;
+    if c < edge || c >= across_len as i64 - edge {
+        return 1.0;
+    }
+    let a0 = from.round().max(0.0) as usize;
+    let a1 = (to.round().max(0.0) as usize).min(along_len);
+    if a1 <= a0 {
+        return 0.0;
+    }
+    let mut hit = 0usize;
+    for a in a0..a1 {
+        let found = (c - r as i64..=c + r as i64).any(|k| {
+            let k = k as usize;
+            let idx = if horizontal {
+                k * rd.w + a
+            } else {
+                a * rd.w + k
+            };
+            rd.bits[idx] & bit != 0
+        });
+        if found {
+            hit += 1;
+        }
+    }
+    hit as f32 / (a1 - a0) as f32
+}
+
+fn search(img: &RgbaImage, region: Rect, s_min: f32, s_max: f32) -> Result<Grid, VisionError> {
+    let (iw, ih) = img.dimensions();
+    let short = iw.min(ih) as f32;
+    let d = ((short / 120.0).round() as usize).clamp(2, 12);
+    let r = ((short / 400.0).round() as usize).clamp(2, 5);
+    let min_run = ((short / 60.0) as usize).max(5);
+    let rd = ridges(img, region, d, 12, min_run);
+    // Only the real image border can hide an outer line; the edge of a search region cannot.
+    let edge_x = (region.x == 0, region.right() == iw);
+    let edge_y = (region.y == 0, region.bottom() == ih);
+
+    let mut best: Option<(f32, Grid)> = None;
+    for polarity in 0..2 {
+        let (hbit, vbit) = if polarity == 0 {
+            (H_DARK, V_DARK)
+        } else {
+            (H_BRIGHT, V_BRIGHT)
+        };
+        let xl = best_lattices(&rd.cols[polarity], d, r, (s_min, s_max), edge_x);
+        let yl = best_lattices(&rd.rows[polarity], d, r, (s_min, s_max), edge_y);
+        // Square cells only, and the 2D check (the costly part) for the likeliest pairs.
+        let mut pairs: Vec<(&Lattice, &Lattice)> = xl
+            .iter()
+            .flat_map(|lx| yl.iter().map(move |ly| (lx, ly)))
+            .filter(|(lx, ly)| (lx.s - ly.s).abs() <= 0.1 * lx.s.max(ly.s))
+            .collect();
+        pairs.sort_by(|a, b| (b.0.score + b.1.score).total_cmp(&(a.0.score + a.1.score)));
+        pairs.truncate(8);
+        for (lx, ly) in pairs {
+            {
+                let xs = refine(lx, &rd.cols[polarity], r, d);
+                let ys = refine(ly, &rd.rows[polarity], r, d);
+                let cov_h: Vec<f32> = ys
+                    .iter()
+                    .map(|&y| coverage(&rd, true, y, xs[0], xs[9], hbit, r))
+                    .collect();
+                let cov_v: Vec<f32> = xs
+                    .iter()
+                    .map(|&x| coverage(&rd, false, x, ys[0], ys[9], vbit, r))
+                    .collect();
+                let score: f32 = cov_h.iter().chain(&cov_v).map(|c| (c / 0.9).min(1.0)).sum();
+                log::trace!(
+                    "grid candidate polarity {polarity} x {:.1}+{:.2} y {:.1}+{:.2}: {score:.2} h {cov_h:.2?} v {cov_v:.2?}",
+                    lx.p0,
+                    lx.s,
+                    ly.p0,
+                    ly.s
+                );
+                // Box and outer lines must be clearly there; thin lines may be faint.
+                let boxes_ok = [0, 3, 6, 9]
+                    .iter()
+                    .all(|&i| cov_h[i] >= 0.5 && cov_v[i] >= 0.5);
+                if !boxes_ok || score < 13.0 {
+                    continue;
+                }
+                if best.as_ref().is_none_or(|(b, _)| score > *b + 1e-3) {
+                    let shift = |v: [f32; 10], o: u32| v.map(|p| p + o as f32);
+                    // An outer line cut off by the image edge sits on that edge.
+                    let clamp = |v: [f32; 10], max: u32| v.map(|p| p.clamp(0.0, max as f32));
+                    let grid = Grid {
+                        xs: clamp(shift(xs, rd.x0), iw),
+                        ys: clamp(shift(ys, rd.y0), ih),
+                        strength: score / 20.0,
+                        bright_lines: polarity == 1,
+                    };
+                    best = Some((score, grid));
+                }
+            }
+        }
+    }
+    best.map(|(_, g)| g).ok_or_else(|| {
+        VisionError::NoGrid("no 10 x 10 equally spaced lines forming a square".into())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgba;
+
+    /// A 9x9 grid with 30 px cells at (25, 140) on a 320x600 screen; box lines 3 px, others 1 px.
+    fn drawn_grid(bg: [u8; 3], line: [u8; 3]) -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(320, 600, Rgba([bg[0], bg[1], bg[2], 255]));
+        let px = Rgba([line[0], line[1], line[2], 255]);
+        for i in 0..10u32 {
+            let t = if i % 3 == 0 { 3 } else { 1 };
+            for k in 0..t {
+                let at = i * 30 + k;
+                for a in 0..=270 {
+                    img.put_pixel(25 + at - t / 2, 140 + a, px);
+                    img.put_pixel(25 + a, 140 + at - t / 2, px);
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn a_drawn_grid_is_found_to_the_pixel_in_light_and_dark_themes() {
+        for (bg, line, bright) in [([250; 3], [40; 3], false), ([20; 3], [200; 3], true)] {
+            let grid = locate_grid(&drawn_grid(bg, line)).unwrap();
+            assert_eq!(grid.bright_lines, bright);
+            for i in 0..10 {
+                assert!(
+                    (grid.xs[i] - (25.0 + 30.0 * i as f32)).abs() <= 1.0,
+                    "{grid:?}"
+                );
+                assert!(
+                    (grid.ys[i] - (140.0 + 30.0 * i as f32)).abs() <= 1.0,
+                    "{grid:?}"
+                );
+            }
+            let near = locate_grid_near(&drawn_grid(bg, line), grid.rect()).unwrap();
+            assert_eq!(near.rect(), grid.rect());
+        }
+    }
+
+    #[test]
+    fn a_blank_or_tiny_screen_has_no_grid() {
+        let blank = RgbaImage::from_pixel(320, 600, Rgba([255; 4]));
+        assert!(matches!(locate_grid(&blank), Err(VisionError::NoGrid(_))));
+        assert!(locate_grid_near(&blank, Rect::new(25, 140, 270, 270)).is_err());
+        assert!(locate_grid(&RgbaImage::new(40, 40)).is_err());
+    }
+
+    #[test]
+    fn cell_rectangles_run_between_line_centres() {
+        let grid = Grid::from_rect(Rect::new(10, 20, 90, 90));
+        assert_eq!(
+            grid.cell_rect(Cell::new(0, 0).unwrap()),
+            Rect::new(10, 20, 10, 10)
+        );
+        assert_eq!(
+            grid.cell_rect(Cell::new(8, 8).unwrap()),
+            Rect::new(90, 100, 10, 10)
+        );
+        assert_eq!(grid.pitch(), 10.0);
+    }
+}

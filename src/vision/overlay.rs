@@ -1,0 +1,135 @@
+//! Pictures for people: what calibration found (grid, cells, keypad, erase) and what a read
+//! recognised, drawn over the screenshot so a glance tells whether to trust it.
+
+use super::locate::Grid;
+use super::recognize::{CellKind, Recognition};
+use crate::geometry::Point;
+use crate::sudoku::Cell;
+use ab_glyph::FontRef;
+use image::{Rgba, RgbaImage};
+use imageproc::drawing::{
+    draw_cross_mut, draw_hollow_rect_mut, draw_line_segment_mut, draw_text_mut,
+};
+use imageproc::rect::Rect as DrawRect;
+
+const GRID: Rgba<u8> = Rgba([0, 200, 0, 255]);
+const KEY: Rgba<u8> = Rgba([30, 90, 255, 255]);
+const GIVEN: Rgba<u8> = Rgba([230, 0, 0, 255]);
+const ENTRY: Rgba<u8> = Rgba([255, 0, 200, 255]);
+
+fn font() -> FontRef<'static> {
+    FontRef::try_from_slice(include_bytes!("../../assets/fonts/Roboto-Medium.ttf"))
+        .expect("the embedded Roboto font parses")
+}
+
+fn thick_rect(img: &mut RgbaImage, x: i32, y: i32, w: u32, h: u32, colour: Rgba<u8>, t: i32) {
+    for k in 0..t {
+        let (ww, hh) = (w as i32 - 2 * k, h as i32 - 2 * k);
+        if ww > 0 && hh > 0 {
+            draw_hollow_rect_mut(
+                img,
+                DrawRect::at(x + k, y + k).of_size(ww as u32, hh as u32),
+                colour,
+            );
+        }
+    }
+}
+
+fn draw_grid(img: &mut RgbaImage, grid: &Grid) {
+    let t = (grid.pitch() / 40.0).ceil().max(1.0) as i32;
+    for i in 0..10 {
+        for k in -t / 2..=t / 2 {
+            let (x, y) = (grid.xs[i] + k as f32, grid.ys[i] + k as f32);
+            draw_line_segment_mut(img, (x, grid.ys[0]), (x, grid.ys[9]), GRID);
+            draw_line_segment_mut(img, (grid.xs[0], y), (grid.xs[9], y), GRID);
+        }
+    }
+}
+
+/// Calibration overlay: grid lines, keypad glyph boxes labelled 1..9, erase and notes buttons.
+pub fn draw_calibration(
+    screen: &RgbaImage,
+    grid: &Grid,
+    keys: Option<&[(Point, crate::geometry::Rect); 9]>,
+    erase: Option<Point>,
+    notes: Option<Point>,
+) -> RgbaImage {
+    let mut img = screen.clone();
+    draw_grid(&mut img, grid);
+    let font = font();
+    let size = (grid.pitch() * 0.35).max(10.0);
+    if let Some(keys) = keys {
+        for (d, (centre, b)) in keys.iter().enumerate() {
+            thick_rect(
+                &mut img,
+                b.x as i32 - 3,
+                b.y as i32 - 3,
+                b.width + 6,
+                b.height + 6,
+                KEY,
+                3,
+            );
+            draw_cross_mut(&mut img, KEY, centre.x as i32, centre.y as i32);
+            let label = format!("{}", d + 1);
+            draw_text_mut(
+                &mut img,
+                KEY,
+                b.right() as i32 + 4,
+                b.y as i32 - 4,
+                size,
+                &font,
+                &label,
+            );
+        }
+    }
+    for (p, name) in [(erase, "erase"), (notes, "notes")] {
+        if let Some(p) = p {
+            let r = (size * 0.6) as i32;
+            thick_rect(
+                &mut img,
+                p.x as i32 - r,
+                p.y as i32 - r,
+                2 * r as u32,
+                2 * r as u32,
+                KEY,
+                3,
+            );
+            draw_text_mut(
+                &mut img,
+                KEY,
+                p.x as i32 + r + 4,
+                p.y as i32 - r,
+                size,
+                &font,
+                name,
+            );
+        }
+    }
+    img
+}
+
+/// Read overlay: grid lines and, in each cell's corner, the digit read (red given, magenta
+/// entry) or `n` for notes.
+pub fn draw_reading(screen: &RgbaImage, rec: &Recognition) -> RgbaImage {
+    let mut img = screen.clone();
+    draw_grid(&mut img, &rec.grid);
+    let font = font();
+    let size = (rec.grid.pitch() * 0.32).max(9.0);
+    for (cell, r) in Cell::all().zip(&rec.readings) {
+        let c = rec.grid.cell_rect(cell);
+        let (x, y) = (c.x as i32 + 3, c.y as i32 + 1);
+        match (r.digit, r.kind) {
+            (Some(d), kind) => {
+                let colour = if kind == CellKind::Entry {
+                    ENTRY
+                } else {
+                    GIVEN
+                };
+                draw_text_mut(&mut img, colour, x, y, size, &font, &d.to_string());
+            }
+            (None, _) if r.notes => draw_text_mut(&mut img, KEY, x, y, size, &font, "n"),
+            _ => {}
+        }
+    }
+    img
+}

@@ -1,0 +1,275 @@
+//! Classifying the cleaned cells: each big digit is matched against the templates by normalised
+//! cross-correlation and kept only when the best score and its margin over the runner-up clear
+//! the calibrated thresholds; the ink colour tells givens from player entries. A board that is
+//! unsure anywhere, or breaks a rule, is an error naming the cells: never a silently wrong board.
+
+use super::cells::{CellInk, cut_cells};
+use super::locate::{Grid, locate_grid_near};
+use super::templates::Templates;
+use super::{VisionError, locate};
+use crate::calibration::{Calibration, Recognition as Thresholds};
+use crate::geometry::Size;
+use crate::sudoku::{Board, Cell};
+use image::RgbaImage;
+use serde::Serialize;
+
+/// What a cell holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CellKind {
+    Empty,
+    Given,
+    Entry,
+}
+
+/// The reading of one cell.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Reading {
+    pub cell: String,
+    pub digit: Option<u8>,
+    pub kind: CellKind,
+    /// Correlation with the best template (0 for empty cells).
+    pub score: f32,
+    /// Lead of the best template over the runner-up.
+    pub margin: f32,
+    pub runner_up: Option<u8>,
+    /// Small pencil marks seen in the cell.
+    pub notes: bool,
+}
+
+/// A whole board as read from the screen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recognition {
+    pub board: Board,
+    pub readings: Vec<Reading>,
+    pub grid: Grid,
+}
+
+impl Recognition {
+    /// The givens only (player entries removed).
+    pub fn givens(&self) -> Board {
+        let mut b = self.board;
+        for (cell, r) in Cell::all().zip(&self.readings) {
+            if r.kind != CellKind::Given {
+                b.set(cell, None);
+            }
+        }
+        b
+    }
+}
+
+/// A cell the reader is not sure about.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Doubt {
+    pub cell: Cell,
+    pub best: (u8, f32),
+    pub second: (u8, f32),
+}
+
+/// Why a board could not be read.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReadError {
+    #[error(transparent)]
+    Vision(#[from] VisionError),
+    #[error("{0}")]
+    WrongScreen(String),
+    #[error("unsure about {}: {}; re-run `sudoku-agent calibrate` on a screen of this app", plural(.0.len()), describe_doubts(.0))]
+    Ambiguous(Vec<Doubt>),
+    #[error("the board as read breaks the rules: {}; check the screen or re-run `sudoku-agent calibrate`", describe_conflicts(.0))]
+    Conflict(Vec<(Cell, Cell, u8)>),
+}
+
+fn plural(n: usize) -> String {
+    if n == 1 {
+        "1 cell".into()
+    } else {
+        format!("{n} cells")
+    }
+}
+
+fn describe_doubts(d: &[Doubt]) -> String {
+    d.iter()
+        .map(|d| {
+            format!(
+                "{} ({} {:.2} or {} {:.2})",
+                d.cell, d.best.0, d.best.1, d.second.0, d.second.1
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn describe_conflicts(c: &[(Cell, Cell, u8)]) -> String {
+    c.iter()
+        .map(|(a, b, d)| format!("{d} in {a} and {b}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Pairs of cells sharing a row, column or box that hold the same digit.
+pub fn rule_conflicts(board: &Board) -> Vec<(Cell, Cell, u8)> {
+    let mut out = Vec::new();
+    let cells: Vec<Cell> = Cell::all().collect();
+    for (i, &a) in cells.iter().enumerate() {
+        let Some(d) = board.get(a) else { continue };
+        for &b in &cells[i + 1..] {
+            let peers = a.row() == b.row() || a.col() == b.col() || a.box_index() == b.box_index();
+            if peers && board.get(b) == Some(d) {
+                out.push((a, b, d));
+            }
+        }
+    }
+    out
+}
+
+/// Reads the board on `img`, a screenshot of the calibrated screen.
+pub fn read_board(
+    img: &RgbaImage,
+    cal: &Calibration,
+    templates: &Templates,
+) -> Result<Recognition, ReadError> {
+    cal.check_frame(Size::new(img.width(), img.height()))
+        .map_err(|e| ReadError::WrongScreen(e.to_string()))?;
+    let grid = locate_grid_near(img, cal.grid)?;
+    read_grid(img, grid, templates, &cal.recognition)
+}
+
+/// Reads the cells of an already located grid.
+pub fn read_grid(
+    img: &RgbaImage,
+    grid: Grid,
+    templates: &Templates,
+    th: &Thresholds,
+) -> Result<Recognition, ReadError> {
+    let inks = cut_cells(img, &grid);
+    check_not_killer(&inks)?;
+    let mut board = Board::empty();
+    let mut readings = Vec::with_capacity(81);
+    let mut doubts = Vec::new();
+    for (cell, ink) in Cell::all().zip(&inks) {
+        let reading = classify(ink, templates, th);
+        if let Some(p) = &ink.digit
+            && (reading.score < th.min_score as f32 || reading.margin < th.min_margin as f32)
+        {
+            let [best, second] = templates.best_two(&p.pixels);
+            doubts.push(Doubt { cell, best, second });
+        }
+        board.set(cell, reading.digit);
+        readings.push(Reading {
+            cell: cell.to_string(),
+            ..reading
+        });
+    }
+    if !doubts.is_empty() {
+        return Err(ReadError::Ambiguous(doubts));
+    }
+    let conflicts = rule_conflicts(&board);
+    if !conflicts.is_empty() {
+        return Err(ReadError::Conflict(conflicts));
+    }
+    Ok(Recognition {
+        board,
+        readings,
+        grid,
+    })
+}
+
+/// Refuses cage grids: classic cells never hold dashed outlines.
+pub(crate) fn check_not_killer(inks: &[CellInk]) -> Result<(), VisionError> {
+    let caged = inks.iter().filter(|c| c.dashes >= 3).count();
+    if caged >= 12 {
+        Err(VisionError::Killer(caged))
+    } else {
+        Ok(())
+    }
+}
+
+fn classify(ink: &CellInk, templates: &Templates, th: &Thresholds) -> Reading {
+    let Some(p) = &ink.digit else {
+        return Reading {
+            cell: String::new(),
+            digit: None,
+            kind: CellKind::Empty,
+            score: 0.0,
+            margin: 0.0,
+            runner_up: None,
+            notes: ink.notes,
+        };
+    };
+    let [best, second] = templates.best_two(&p.pixels);
+    let kind = ink_kind(p.ink, th);
+    Reading {
+        cell: String::new(),
+        digit: Some(best.0),
+        kind,
+        score: best.1,
+        margin: best.1 - second.1.max(0.0),
+        runner_up: (second.0 != 0).then_some(second.0),
+        notes: ink.notes,
+    }
+}
+
+fn colour_distance(a: [u8; 3], b: [u8; 3]) -> f64 {
+    a.iter()
+        .zip(&b)
+        .map(|(&x, &y)| (x as f64 - y as f64).powi(2))
+        .sum::<f64>()
+        .sqrt()
+}
+
+fn ink_kind(ink: [u8; 3], th: &Thresholds) -> CellKind {
+    let to_given = colour_distance(ink, th.given_ink);
+    match th.entry_ink {
+        Some(e) if colour_distance(ink, e) < to_given => CellKind::Entry,
+        _ if to_given > th.kind_distance => CellKind::Entry,
+        _ => CellKind::Given,
+    }
+}
+
+/// Locates the grid anywhere and cuts its cells (calibration, or a quick look without one).
+pub fn locate_and_cut(img: &RgbaImage) -> Result<(Grid, Vec<CellInk>), VisionError> {
+    let grid = locate::locate_grid(img)?;
+    let inks = cut_cells(img, &grid);
+    check_not_killer(&inks)?;
+    Ok((grid, inks))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_conflicts_name_both_cells_of_each_clash() {
+        let mut b = Board::empty();
+        let c = |r, k| Cell::new(r, k).unwrap();
+        b.set(c(0, 0), Some(5));
+        b.set(c(0, 8), Some(5));
+        b.set(c(2, 2), Some(5));
+        b.set(c(4, 4), Some(7));
+        let clashes = rule_conflicts(&b);
+        assert_eq!(clashes, vec![(c(0, 0), c(0, 8), 5), (c(0, 0), c(2, 2), 5)]);
+        let text = ReadError::Conflict(clashes).to_string();
+        assert!(
+            text.contains("5 in r1c1 and r1c9, 5 in r1c1 and r3c3"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn ink_colour_tells_givens_from_entries() {
+        let th = Thresholds {
+            min_score: 0.7,
+            min_margin: 0.05,
+            given_ink: [30, 30, 30],
+            entry_ink: None,
+            kind_distance: 60.0,
+        };
+        assert_eq!(ink_kind([40, 35, 30], &th), CellKind::Given);
+        assert_eq!(ink_kind([20, 90, 200], &th), CellKind::Entry);
+        let with_entry = Thresholds {
+            entry_ink: Some([60, 60, 60]),
+            ..th
+        };
+        assert_eq!(ink_kind([55, 55, 55], &with_entry), CellKind::Entry);
+    }
+}

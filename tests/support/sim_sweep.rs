@@ -1,0 +1,199 @@
+//! The simulated-phone sweep shared by `tests/vision_sim.rs` and `benches/vision.rs`: for one
+//! skin and screen size, calibrate once on a fresh puzzle (keypad labels, no help), then read
+//! random puzzles in busy states (player entries, pencil notes, a selected cell with its
+//! highlights) and compare every cell with what the phone was told to show. The vision code only
+//! ever sees rendered pixels.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use sudoku_agent::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
+use sudoku_agent::geometry::Size;
+use sudoku_agent::sim::{Hit, Key, Phone, Screen, Skin};
+use sudoku_agent::sudoku::{Board, Cell, Outcome, puzzle_lines, solve};
+use sudoku_agent::vision::{CellKind, read_board};
+
+/// xorshift64*: small, seeded, good enough to pick puzzles and cells.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.max(1))
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn puzzles_dir() -> Option<PathBuf> {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|d| d.join("shared/puzzles"))
+        .find(|d| d.is_dir())
+}
+
+/// `n` random puzzles with their solutions: typical ones (kaggle) and sparse ones (17 givens,
+/// so that some digits are missing from the board) alternately. Falls back to the simulator's
+/// built-in puzzles when the shared folder is absent.
+pub fn random_puzzles(n: usize, seed: u64) -> Vec<(Board, Board)> {
+    let mut rng = Rng::new(seed);
+    let mut pools: Vec<Vec<Board>> = Vec::new();
+    if let Some(dir) = puzzles_dir() {
+        for name in ["kaggle_10k.txt", "17_clue.txt"] {
+            if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
+                pools.push(
+                    puzzle_lines(&text)
+                        .take(5000)
+                        .filter_map(|l| l.board.ok())
+                        .collect(),
+                );
+            }
+        }
+    }
+    if pools.iter().all(|p| p.is_empty()) {
+        pools = vec![
+            sudoku_agent::sim::puzzles::builtin()
+                .iter()
+                .filter_map(|(_, p)| sudoku_agent::sim::puzzles::parse(p))
+                .collect(),
+        ];
+    }
+    pools.retain(|p| !p.is_empty());
+    let mut out = Vec::new();
+    while out.len() < n {
+        let pool = &pools[out.len() % pools.len()];
+        let puzzle = pool[rng.below(pool.len())];
+        if let Outcome::Solved { board, .. } = solve(&puzzle) {
+            out.push((puzzle, board));
+        }
+    }
+    out
+}
+
+/// What one skin and size gave.
+pub struct Sweep {
+    pub cells_read: usize,
+    pub boards_read: usize,
+    pub wrong: Vec<String>,
+    pub calibrate: Duration,
+    pub reads: Vec<Duration>,
+    pub min_score: f32,
+    pub min_margin: f32,
+}
+
+/// Calibrates `skin` at `size` on the first puzzle, then reads every puzzle (the first one too)
+/// in a random busy state.
+pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> Sweep {
+    let mut rng = Rng::new(seed);
+    let skin = Skin::named(skin).expect("a simulator skin");
+    let mut result = Sweep {
+        cells_read: 0,
+        boards_read: 0,
+        wrong: Vec::new(),
+        calibrate: Duration::ZERO,
+        reads: Vec::new(),
+        min_score: 1.0,
+        min_margin: 1.0,
+    };
+    let mut phone = Phone::new(puzzles[0].0, skin.clone(), size).unwrap();
+    let fresh = phone.render();
+    let t = Instant::now();
+    let done = match calibrate_image(
+        &fresh,
+        &CalibrateOptions {
+            profile: "sweep".into(),
+            ..Default::default()
+        },
+    ) {
+        Ok(d) => d,
+        Err(e) => {
+            result.wrong.push(format!("calibrate: {e:#}"));
+            return result;
+        }
+    };
+    result.calibrate = t.elapsed();
+    if done.labelled_by != LabelSource::Keypad {
+        result
+            .wrong
+            .push("calibrate did not label through the keypad".into());
+    }
+    // The keypad centres found from pixels must land on the phone's digit buttons, in order.
+    match &done.calibration.keypad {
+        Some(k) => {
+            for &point in &k.digits {
+                phone.tap(point);
+            }
+            let want: Vec<Hit> = (1..=9).map(|d| Hit::Key(Key::Digit(d))).collect();
+            if phone.hits() != &want[..] {
+                result
+                    .wrong
+                    .push(format!("keypad taps hit {:?}", phone.hits()));
+            }
+        }
+        None => result.wrong.push("calibrate found no keypad".into()),
+    }
+    for (k, (puzzle, solution)) in puzzles.iter().enumerate() {
+        let mut phone = Phone::new(*puzzle, skin.clone(), size).unwrap();
+        let mut expected = *puzzle;
+        let mut noted = Vec::new();
+        for cell in Cell::all().filter(|&c| puzzle.get(c).is_none()) {
+            match rng.below(10) {
+                0..=2 => {
+                    phone.set_entry(cell, solution.get(cell));
+                    expected.set(cell, solution.get(cell));
+                }
+                3..=5 => {
+                    let mask = (rng.next() as u16 & 0x1ff).max(1) << 1;
+                    phone.set_notes(cell, mask);
+                    noted.push(cell);
+                }
+                _ => {}
+            }
+        }
+        phone.select(Cell::from_index(rng.below(81)));
+        let shot = phone.render();
+        let t = Instant::now();
+        let read = read_board(&shot, &done.calibration, &done.templates);
+        result.reads.push(t.elapsed());
+        let rec = match read {
+            Ok(r) => r,
+            Err(e) => {
+                result.wrong.push(format!("puzzle {k}: {e}"));
+                continue;
+            }
+        };
+        result.boards_read += 1;
+        for cell in Cell::all() {
+            let r = &rec.readings[cell.index()];
+            let kind = match (puzzle.get(cell), expected.get(cell)) {
+                (Some(_), _) => CellKind::Given,
+                (None, Some(_)) => CellKind::Entry,
+                _ => CellKind::Empty,
+            };
+            // Only cells without a digit report notes; a noted cell must say so, a plain one must not.
+            let notes_ok = r.digit.is_some() || r.notes == noted.contains(&cell);
+            if r.digit != expected.get(cell) || r.kind != kind || !notes_ok {
+                result.wrong.push(format!(
+                    "puzzle {k} {cell}: read {:?} {:?} notes {} expected {:?} {kind:?} notes {}",
+                    r.digit,
+                    r.kind,
+                    r.notes,
+                    expected.get(cell),
+                    noted.contains(&cell)
+                ));
+            } else {
+                result.cells_read += 1;
+            }
+            if r.digit.is_some() {
+                result.min_score = result.min_score.min(r.score);
+                result.min_margin = result.min_margin.min(r.margin);
+            }
+        }
+    }
+    result
+}

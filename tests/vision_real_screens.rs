@@ -1,0 +1,197 @@
+//! Real phone screenshots from public repositories (`/work/shared/real-screens/`): for each app,
+//! calibrate on one screenshot, then every classic screenshot of that app must read exactly as
+//! its MANIFEST grid. The killer-sudoku shot must be refused.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use sudoku_agent::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
+use sudoku_agent::sudoku::Board;
+use sudoku_agent::vision::{ReadError, VisionError, read_board};
+
+/// `shared/real-screens` beside the repository (or beside any folder above it, for worktrees).
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|d| d.join("shared/real-screens"))
+        .find(|d| d.is_dir())
+        .unwrap_or_else(|| PathBuf::from("/work/shared/real-screens"))
+}
+
+fn manifest() -> Option<HashMap<String, String>> {
+    let text = std::fs::read_to_string(dir().join("MANIFEST.tsv")).ok()?;
+    Some(
+        text.lines()
+            .skip(1)
+            .filter_map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                Some((f.first()?.to_string(), f.get(5)?.replace('0', ".")))
+            })
+            .collect(),
+    )
+}
+
+fn board(line: &str) -> Board {
+    let cells: Vec<u8> = line
+        .bytes()
+        .map(|b| if b == b'.' { 0 } else { b - b'0' })
+        .collect();
+    Board::from_cells(cells.try_into().unwrap()).unwrap()
+}
+
+fn load(name: &str) -> image::RgbaImage {
+    image::open(dir().join(name)).unwrap().to_rgba8()
+}
+
+/// One app: the screenshot to calibrate on, whether its keypad is on screen to label the
+/// templates (otherwise `--givens` from the manifest is used), and every screenshot to read.
+struct App {
+    calibrate_on: &'static str,
+    keypad_labels: bool,
+    reads: &'static [&'static str],
+}
+
+const APPS: &[App] = &[
+    App {
+        calibrate_on: "dan4am_fassor_test_image.png",
+        keypad_labels: true,
+        reads: &[
+            "dan4am_fassor_test_image.png",
+            "dan4am_fassor_tests_screen.png",
+        ],
+    },
+    App {
+        calibrate_on: "infinitechaos_sudokucom_ss1.jpg",
+        keypad_labels: true,
+        reads: &[
+            "infinitechaos_sudokucom_ss1.jpg",
+            "infinitechaos_sudokucom_ss2.jpg",
+            "infinitechaos_sudokucom_ss4.jpg",
+        ],
+    },
+    App {
+        calibrate_on: "dolphywind_sudokucom_easy.png",
+        keypad_labels: true,
+        reads: &["dolphywind_sudokucom_easy.png"],
+    },
+    App {
+        calibrate_on: "almass_volcano_screen.png",
+        keypad_labels: true,
+        reads: &["almass_volcano_screen.png"],
+    },
+    App {
+        calibrate_on: "gameautomators_volcano_sudo.png",
+        keypad_labels: true,
+        reads: &["gameautomators_volcano_sudo.png"],
+    },
+    App {
+        calibrate_on: "snlagr_sudoku-adb_screen.png",
+        keypad_labels: true,
+        reads: &["snlagr_sudoku-adb_screen.png"],
+    },
+    App {
+        calibrate_on: "secuso_pfs_notes_portrait.png",
+        keypad_labels: true,
+        reads: &["secuso_pfs_notes_portrait.png"],
+    },
+    // No keypad in these frames: a GIF frame cropped above the keypad, a grid crop, a web crop.
+    App {
+        calibrate_on: "labuladong_autojs_app_L52_a.png",
+        keypad_labels: false,
+        reads: &["labuladong_autojs_app_L52_a.png"],
+    },
+    App {
+        calibrate_on: "nabeeluppel_sudokucom_gridcrop.png",
+        keypad_labels: false,
+        reads: &["nabeeluppel_sudokucom_gridcrop.png"],
+    },
+    App {
+        calibrate_on: "desktop_jehez_sudokucom_web.png",
+        keypad_labels: false,
+        reads: &["desktop_jehez_sudokucom_web.png"],
+    },
+];
+
+#[test]
+fn every_classic_real_screenshot_reads_exactly_after_one_calibration_per_app() {
+    let Some(manifest) = manifest() else {
+        eprintln!("skipped: {} is not on this machine", dir().display());
+        return;
+    };
+    let mut failures = Vec::new();
+    for app in APPS {
+        let img = load(app.calibrate_on);
+        let opts = CalibrateOptions {
+            profile: "test".into(),
+            givens: (!app.keypad_labels).then(|| board(&manifest[app.calibrate_on])),
+            ..Default::default()
+        };
+        let done = match calibrate_image(&img, &opts) {
+            Ok(d) => d,
+            Err(e) => {
+                failures.push(format!("calibrate on {}: {e:#}", app.calibrate_on));
+                continue;
+            }
+        };
+        let expected_source = if app.keypad_labels {
+            LabelSource::Keypad
+        } else {
+            LabelSource::Givens
+        };
+        assert_eq!(done.labelled_by, expected_source, "{}", app.calibrate_on);
+        for name in app.reads {
+            let shot = load(name);
+            match read_board(&shot, &done.calibration, &done.templates) {
+                Ok(rec) if rec.board.to_line() == manifest[*name] => {
+                    eprintln!("ok   {name}");
+                }
+                Ok(rec) => failures.push(format!(
+                    "{name}: read {} expected {}",
+                    rec.board.to_line(),
+                    manifest[*name]
+                )),
+                Err(e) => failures.push(format!("{name}: {e}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_killer_sudoku_screenshot_is_refused_not_misread() {
+    let path = dir().join("libresudoku_killer_inprogress.jpg");
+    if !path.exists() {
+        eprintln!("skipped: {} is not on this machine", dir().display());
+        return;
+    }
+    let img = image::open(path).unwrap().to_rgba8();
+    let err = calibrate_image(&img, &CalibrateOptions::default()).unwrap_err();
+    assert!(format!("{err:#}").contains("killer sudoku"), "{err:#}");
+    let grid = sudoku_agent::vision::locate_grid(&img).unwrap();
+    let err = sudoku_agent::vision::recognize::locate_and_cut(&img).unwrap_err();
+    assert!(
+        matches!(err, VisionError::Killer(n) if n >= 12),
+        "{err:?} at {:?}",
+        grid.rect()
+    );
+}
+
+#[test]
+fn a_screenshot_of_another_size_than_calibrated_is_refused() {
+    let Some(_) = manifest() else { return };
+    let img = load("dan4am_fassor_test_image.png");
+    let done = calibrate_image(
+        &img,
+        &CalibrateOptions {
+            profile: "t".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let other = load("infinitechaos_sudokucom_ss1.jpg");
+    let err = read_board(&other, &done.calibration, &done.templates).unwrap_err();
+    assert!(matches!(err, ReadError::WrongScreen(_)), "{err:?}");
+    assert!(
+        err.to_string().contains("re-run `sudoku-agent calibrate`"),
+        "{err}"
+    );
+}
