@@ -4,7 +4,7 @@
 //!
 //! Timing alternates passes of the two fast solvers over the same puzzles until each has run for
 //! a while, so a noisy shared machine slows both alike and the ratio stays meaningful.
-//! `SOLVER_BENCH_SECONDS` sets the time per measurement (default 3 s).
+//! `SOLVER_BENCH_SECONDS` sets the time per measurement (default 5 s).
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -72,7 +72,7 @@ fn main() {
         std::env::var("SOLVER_BENCH_SECONDS")
             .ok()
             .and_then(|s| s.parse().ok())
-            .unwrap_or(3.0),
+            .unwrap_or(5.0),
     );
     let fast = SolveOptions::default();
     let naive = SolveOptions {

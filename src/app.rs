@@ -242,26 +242,40 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     // Solves one board, streaming the trace if asked: to stdout, or to stderr under --json.
-    let run = |board: &Board, out: &mut dyn Write| -> Result<crate::sudoku::Outcome> {
-        use crate::sudoku::{observe, solve_with};
+    // With `record`, every event is also kept (for --gif).
+    let run = |board: &Board,
+               out: &mut dyn Write,
+               mut record: Option<&mut Vec<crate::sudoku::SolveEvent>>|
+     -> Result<crate::sudoku::Outcome> {
+        use crate::sudoku::{SolveEvent, solve_with};
+        use std::ops::ControlFlow;
         if !args.trace {
-            return Ok(solve_with(board, options, &mut ()));
+            return Ok(match record {
+                None => solve_with(board, options, &mut ()),
+                Some(events) => solve_with(board, options, &mut |e| {
+                    events.push(e);
+                    ControlFlow::Continue(())
+                }),
+            });
         }
         let stderr = std::io::stderr();
         let mut err = std::io::BufWriter::new(stderr.lock());
         let sink: &mut dyn Write = if args.json { &mut err } else { out };
         let mut failed = None;
-        let outcome = solve_with(
-            board,
-            options,
-            &mut observe(|e| {
-                if failed.is_none()
-                    && let Err(e) = writeln!(sink, "{}", report::event_line(&e))
-                {
-                    failed = Some(e);
+        // A trace nobody can read (closed pipe) stops the search instead of running on.
+        let mut trace = |e: SolveEvent| match writeln!(sink, "{}", report::event_line(&e)) {
+            Ok(()) => {
+                if let Some(events) = record.as_deref_mut() {
+                    events.push(e);
                 }
-            }),
-        );
+                ControlFlow::Continue(())
+            }
+            Err(e) => {
+                failed = Some(e);
+                ControlFlow::Break(())
+            }
+        };
+        let outcome = solve_with(board, options, &mut trace);
         sink.flush()?;
         match failed {
             Some(e) => Err(e).context("cannot write the trace"),
@@ -270,32 +284,34 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
     };
 
     if is_puzzle_list(&text) && puzzle_lines(&text).nth(1).is_some() {
+        if args.gif.is_some() {
+            anyhow::bail!("--gif takes a single puzzle, not a list");
+        }
         let mut tally = report::Tally::default();
         let mut records = Vec::new();
         for line in puzzle_lines(&text) {
-            let board = match line.board {
-                Ok(b) if b.conflicts().is_empty() => b,
-                Ok(b) => {
+            let readable = match line.board {
+                Ok(b) if b.conflicts().is_empty() => Ok(b),
+                Ok(b) => Err(format!(
+                    "givens break the rules: {}",
+                    report::describe_conflicts(&b)
+                )),
+                Err(e) => Err(e.to_string()),
+            };
+            let board = match readable {
+                Ok(board) => board,
+                Err(why) => {
                     tally.invalid += 1;
-                    let why = format!("givens break the rules: {}", report::describe_conflicts(&b));
                     if args.json {
-                        records.push(serde_json::json!({"line": line.line, "puzzle": b.to_line(), "outcome": "invalid", "error": why}));
+                        let record = serde_json::json!({"line": line.line, "outcome": "invalid", "error": why});
+                        records.push(record);
                     } else {
                         writeln!(out, "line {}: invalid: {why}", line.line)?;
                     }
                     continue;
                 }
-                Err(e) => {
-                    tally.invalid += 1;
-                    if args.json {
-                        records.push(serde_json::json!({"line": line.line, "outcome": "invalid", "error": e.to_string()}));
-                    } else {
-                        writeln!(out, "line {}: invalid: {e}", line.line)?;
-                    }
-                    continue;
-                }
             };
-            let outcome = run(&board, &mut out)?;
+            let outcome = run(&board, &mut out, None)?;
             tally.add(&outcome);
             if args.json {
                 let mut v = report::outcome_json(&board, line.label, args.strategy, &outcome);
@@ -347,7 +363,18 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
         ))
         .into());
     }
-    let outcome = run(&board, &mut out)?;
+    let mut events = Vec::new();
+    let outcome = run(&board, &mut out, args.gif.is_some().then_some(&mut events))?;
+    if let Some(path) = &args.gif {
+        let options = crate::visualize::gif::GifOptions {
+            max_frames: args.gif_frames,
+            ..Default::default()
+        };
+        let gif = crate::visualize::gif::search_gif(&board, &events, &options)?;
+        std::fs::write(path, gif)
+            .with_context(|| format!("cannot write the GIF to {}", path.display()))?;
+        eprintln!("wrote {} ({} moves)", path.display(), events.len());
+    }
     let description = report::describe(&outcome, args.strategy);
     if args.json {
         let doc = report::outcome_json(&board, "", args.strategy, &outcome);

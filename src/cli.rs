@@ -142,6 +142,14 @@ pub struct SolveArgs {
     /// Give up after this many steps (set moves) per puzzle; 0 means no limit.
     #[arg(long, value_name = "N", default_value_t = crate::sudoku::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
+
+    /// Also write the search as an animated GIF (one puzzle only; long searches are sampled).
+    #[arg(long, value_name = "OUT.gif")]
+    pub gif: Option<PathBuf>,
+
+    /// Most frames in the GIF; longer searches are sampled evenly.
+    #[arg(long, value_name = "N", default_value_t = 300, requires = "gif")]
+    pub gif_frames: usize,
 }
 
 impl clap::ValueEnum for crate::sudoku::Strategy {
@@ -154,7 +162,7 @@ impl clap::ValueEnum for crate::sudoku::Strategy {
         let help = match self {
             Strategy::Naive => "textbook backtracking: row-major cells, digits 1-9, no deduction",
             Strategy::Fast => {
-                "candidate bitmasks, naked and hidden singles, fewest-candidate cell first"
+                "candidate bitmasks, naked and hidden singles, locked candidates, fewest-candidate cell first"
             }
         };
         Some(clap::builder::PossibleValue::new(self.name()).help(help))

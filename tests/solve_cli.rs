@@ -114,15 +114,20 @@ fn a_puzzle_file_with_many_lines_solves_each_and_prints_a_summary() {
 
 #[test]
 fn a_list_with_bad_lines_reports_them_and_exits_1() {
-    let list = format!("# mixed\n{EASY} ok\n{DEAD_END} dead\n{}\n", &EASY[..80]);
+    let clash = EASY.replacen('.', "5", 1);
+    let list = format!(
+        "# mixed\n{EASY} ok\n{DEAD_END} dead\n{}\n{clash}\n",
+        &EASY[..80]
+    );
     let o = run(&["solve"], Some(&list));
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);
     assert!(out.contains("line 2 ok: solved"), "{out}");
     assert!(out.contains("line 3 dead: no solution"), "{out}");
     assert!(out.contains("line 4: invalid: found 80 cells"), "{out}");
-    assert!(out.contains("3 puzzles: 1 solved, 1 no solution, 0 multiple, 0 stopped, 1 invalid"));
-    assert!(stderr(&o).contains("2 of 3 puzzles were not solved"));
+    assert!(out.contains("line 5: invalid: givens break the rules: r1c1 and r1c3 both hold 5"));
+    assert!(out.contains("4 puzzles: 1 solved, 1 no solution, 0 multiple, 0 stopped, 2 invalid"));
+    assert!(stderr(&o).contains("3 of 4 puzzles were not solved"));
 }
 
 #[test]

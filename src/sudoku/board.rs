@@ -149,14 +149,14 @@ pub fn puzzle_lines(text: &str) -> impl Iterator<Item = PuzzleLine<'_>> {
     })
 }
 
-/// Whether `text` looks like a puzzle list (its first puzzle line holds a whole 81-cell puzzle)
-/// rather than one board written as 9 rows.
+/// Whether `text` looks like a puzzle list (one puzzle per line) rather than one board written as
+/// 9 rows: its first word that is not grid frame is longer than a row.
 pub fn is_puzzle_list(text: &str) -> bool {
     text.lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .find(|l| !l.is_empty())
-        .and_then(|l| l.split_whitespace().next())
-        .is_some_and(|first| first.chars().count() >= 81)
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .flat_map(str::split_whitespace)
+        .find(|word| !word.chars().all(is_frame_char))
+        .is_some_and(|first| first.chars().count() > 9)
 }
 
 /// Characters of the boxed grid's frame, skipped when reading the 9-row form back.
@@ -469,7 +469,12 @@ mod tests {
             EASY.replace('.', "0")
         );
         assert!(is_puzzle_list(&text));
-        assert!(!is_puzzle_list(&Board::parse(EASY).unwrap().to_rows()));
+        let board = Board::parse(EASY).unwrap();
+        assert!(!is_puzzle_list(&board.to_rows()));
+        assert!(!is_puzzle_list(&board.to_grid()));
+        assert!(!is_puzzle_list(&board.to_rows().replace(' ', "")));
+        // A mistyped first puzzle still reads as a list, so the error names that line.
+        assert!(is_puzzle_list(&format!("{}\n{EASY}\n", &EASY[..80])));
         let lines: Vec<_> = puzzle_lines(&text).collect();
         assert_eq!(lines.len(), 3);
         assert_eq!((lines[0].line, lines[0].label), (3, "easy one"));
