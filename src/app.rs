@@ -28,7 +28,96 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Solve(args) => solve(&args),
         Command::Devices(args) => devices(args),
         Command::Screenshot(args) => screenshot(args),
+        Command::Sim(args) => sim(args),
     }
+}
+
+/// `sim`: serves the simulated phone on 127.0.0.1 until Ctrl-C.
+pub fn sim(args: crate::cli::SimArgs) -> Result<ExitCode> {
+    use crate::sim::{Latency, Phone, SimConfig, SimServer, Skin, faults::Faults, puzzles};
+    use anyhow::{Context, anyhow};
+
+    let text = puzzles::named(&args.puzzle).unwrap_or(&args.puzzle);
+    let puzzle = puzzles::parse(text).ok_or_else(|| {
+        let names: Vec<&str> = puzzles::builtin().iter().map(|(n, _)| *n).collect();
+        anyhow!(
+            "--puzzle '{}' is neither 81 digits (with . or 0 for empty cells) nor a built-in puzzle ({})",
+            args.puzzle,
+            names.join(", ")
+        )
+    })?;
+    let skin = Skin::named(&args.skin).ok_or_else(|| {
+        anyhow!(
+            "unknown --skin '{}'; choose one of: {}",
+            args.skin,
+            Skin::names().join(", ")
+        )
+    })?;
+    let latency: Latency = args
+        .latency
+        .parse()
+        .map_err(|e: String| anyhow!("--latency: {e}"))?;
+    let faults: Faults = args
+        .faults
+        .join(",")
+        .parse()
+        .map_err(|e: String| anyhow!("--faults: {e}"))?;
+
+    let mut phone = Phone::new(puzzle, skin, args.size)?;
+    phone.set_popup(faults.popup);
+    phone.set_mistake_limit(faults.mistake_limit);
+    let preset = latency.name;
+    let mut server = SimServer::start(
+        phone,
+        SimConfig {
+            port: args.port,
+            latency,
+            realtime: args.realtime,
+            drop_after: faults.drop_after,
+        },
+    )?;
+
+    let (stop_tx, stop_rx) = std::sync::mpsc::channel();
+    ctrlc::set_handler(move || {
+        let _ = stop_tx.send(());
+    })
+    .context("could not install the Ctrl-C handler")?;
+
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "serial: {}", server.serial())?;
+    writeln!(out, "adb connect {}", server.serial())?;
+    out.flush()?;
+    drop(out);
+    eprintln!(
+        "simulated phone running: skin {}, {}, latency {preset}{}; Ctrl-C stops it",
+        args.skin,
+        args.size,
+        if args.realtime { " (realtime)" } else { "" }
+    );
+
+    let mut reported_gone = false;
+    loop {
+        match stop_rx.recv_timeout(std::time::Duration::from_millis(200)) {
+            Ok(()) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if server.is_gone() && !reported_gone {
+                    reported_gone = true;
+                    eprintln!(
+                        "the phone dropped its connection (drop-after fault); Ctrl-C to quit"
+                    );
+                }
+            }
+        }
+    }
+    server.stop();
+    eprintln!(
+        "stopped: {} taps, {} command lines, virtual clock {:.3} s",
+        server.taps().len(),
+        server.command_log().len(),
+        server.clock().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// How to reach the adb server and which phone, from the device options.

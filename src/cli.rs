@@ -21,6 +21,8 @@ pub struct Cli {
 pub enum Command {
     /// Solve a puzzle (or a list of puzzles) and print the solution, the steps and the time.
     Solve(SolveArgs),
+    /// Run the simulated phone: a fake ADB device on 127.0.0.1 showing a sudoku app.
+    Sim(SimArgs),
     /// List attached phones: serial, state, model, Android version, screen size, input method.
     Devices(DevicesArgs),
     /// Save the phone's screen as a PNG.
@@ -167,4 +169,36 @@ impl clap::ValueEnum for crate::sudoku::Strategy {
         };
         Some(clap::builder::PossibleValue::new(self.name()).help(help))
     }
+}
+
+/// Run the simulated phone in the foreground: a fake ADB device on 127.0.0.1 showing a sudoku
+/// app, for `adb connect`. Ctrl-C stops it.
+#[derive(Debug, clap::Args)]
+pub struct SimArgs {
+    /// The puzzle: 81 characters (digits, `.` or `0` for empty) or a built-in name (easy, easy2,
+    /// medium, hard, l52, escargot).
+    #[arg(long, default_value = "easy")]
+    pub puzzle: String,
+    /// The app's look: light, dark, thick (3x3 keypad) or numfirst (number-first input).
+    #[arg(long, default_value = "light")]
+    pub skin: String,
+    /// Screen size in pixels: 720x1280, 1080x2340 or 1440x3200.
+    #[arg(long, default_value = "1080x2340")]
+    pub size: crate::geometry::Size,
+    /// What device work costs on the virtual clock: instant (nothing; /dev/input writable),
+    /// android9 (`input` 300 ms, raw events allowed) or android12 (`input` 50 ms, /dev/input
+    /// refused).
+    #[arg(long, default_value = "instant")]
+    pub latency: String,
+    /// Really sleep for the modelled costs, as a phone would take them.
+    #[arg(long)]
+    pub realtime: bool,
+    /// Port on 127.0.0.1 (default: a free one). 5555-5585 are refused: adb scans them for
+    /// emulators and the phone would show up twice.
+    #[arg(long)]
+    pub port: Option<u16>,
+    /// Faults, comma-separated: popup (a dialog covers the grid), drop-after=N (the device
+    /// vanishes on command line N+1), mistake-limit=N (wrong digits are rejected).
+    #[arg(long, value_delimiter = ',')]
+    pub faults: Vec<String>,
 }

@@ -34,3 +34,15 @@ pub trait Screen: Send {
     /// One completed tap (finger down and up) at `at`.
     fn tap(&mut self, at: Point);
 }
+
+pub mod adbd;
+pub mod faults;
+pub mod handset;
+pub mod latency;
+pub mod server;
+pub mod shell;
+pub mod touch;
+
+pub use handset::{TapRecord, TapSource};
+pub use latency::Latency;
+pub use server::{SimConfig, SimServer};
