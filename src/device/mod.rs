@@ -5,6 +5,7 @@
 use crate::geometry::{Point, Size};
 use anyhow::Result;
 use image::RgbaImage;
+pub use input::{InputKind, InputMethod, Pacing};
 
 /// A screen we can look at and touch.
 pub trait Device {
@@ -14,4 +15,19 @@ pub trait Device {
     fn screen_size(&mut self) -> Result<Size>;
     /// Taps each point in order, waiting until the device has taken every tap.
     fn tap_all(&mut self, taps: &[Point]) -> Result<()>;
+    /// How taps are delivered, for progress output and reports (`stream`, `evdev /dev/input/event1 ...`).
+    fn input_description(&self) -> String {
+        "direct".to_string()
+    }
+    /// Hold, gap and settle times for the following taps (from the calibration). Devices
+    /// without real timing ignore them.
+    fn set_pacing(&mut self, _pacing: Pacing) {}
 }
+
+pub mod adb;
+pub mod file;
+pub mod input;
+pub mod parse;
+pub mod spec;
+
+pub use spec::DeviceSpec;
