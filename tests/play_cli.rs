@@ -59,8 +59,6 @@ fn play_device_sim_solves_through_the_adb_server_and_reports_device_time() {
         &adb.port().to_string(),
         "--calibration",
         &cal,
-        "--sim-latency",
-        "android9",
         "--json",
     ]));
     assert_eq!(code, 0, "{err}");
