@@ -72,13 +72,11 @@ fn play_device_sim_solves_through_the_adb_server_and_reports_device_time() {
             .chars()
             .all(|c| c.is_ascii_digit())
     );
+    // The default preset models a current phone: `cmd input tap` lines in one shell.
+    assert_eq!(json["input"], "stream", "{json}");
+    assert!(json["device_time_ms"].as_f64().is_some(), "{json}");
     assert!(
-        json["input"].as_str().unwrap().starts_with("evdev"),
-        "{json}"
-    );
-    assert!(json["device_time_ms"].as_f64().unwrap() > 250.0, "{json}");
-    assert!(
-        err.contains("of device time (virtual clock, latency preset android9)")
+        err.contains("of device time (virtual clock, latency preset instant)")
             && err.contains("of host time"),
         "{err}"
     );
