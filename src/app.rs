@@ -366,10 +366,10 @@ pub fn play(args: crate::cli::PlayArgs) -> Result<ExitCode> {
         dry_run: args.dry_run,
         keep_entries: args.keep_entries,
         recheck_after: std::time::Duration::from_millis(500),
-        pacing: Some(crate::device::Pacing {
-            hold_ms: cal.pacing.hold_ms,
-            gap_ms: cal.pacing.gap_ms,
-            settle_ms: cal.pacing.settle_ms,
+        pacing: cal.pacing.as_ref().map(|p| crate::device::Pacing {
+            hold_ms: p.hold_ms,
+            gap_ms: p.gap_ms,
+            settle_ms: p.settle_ms,
         }),
         moves_per_call: 0,
     };

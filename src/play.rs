@@ -223,7 +223,7 @@ pub fn play(
         }
         let upto = (done + per_call).min(total);
         let end = plan.move_ends[upto - 1];
-        if let Some(p) = options.pacing {
+        if let Some(p) = options.pacing.or_else(|| device.pacing()) {
             // Settling is for the screenshot at the end; between calls a tap is a tap.
             device.set_pacing(if upto == total {
                 p

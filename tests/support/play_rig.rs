@@ -62,11 +62,11 @@ pub fn calibration(skin: &str, size: Size) -> (Calibration, Templates) {
     let done = calibrate_image(&screen, &options)
         .unwrap_or_else(|e| panic!("calibrate {skin} at {size}: {e:#}"));
     let mut cal = done.calibration;
-    cal.pacing = Pacing {
+    cal.pacing = Some(Pacing {
         hold_ms: 0,
         gap_ms: 0,
         settle_ms: 50,
-    };
+    });
     let entry = (cal, done.templates);
     cache
         .lock()
@@ -122,10 +122,10 @@ pub fn options(cal: &Calibration) -> PlayOptions {
         dry_run: false,
         keep_entries: false,
         recheck_after: Duration::from_millis(500),
-        pacing: Some(sudoku_agent::device::Pacing {
-            hold_ms: cal.pacing.hold_ms,
-            gap_ms: cal.pacing.gap_ms,
-            settle_ms: cal.pacing.settle_ms,
+        pacing: cal.pacing.as_ref().map(|p| sudoku_agent::device::Pacing {
+            hold_ms: p.hold_ms,
+            gap_ms: p.gap_ms,
+            settle_ms: p.settle_ms,
         }),
         moves_per_call: 0,
     }
