@@ -236,15 +236,7 @@ pub fn calibrate(args: crate::cli::CalibrateArgs) -> Result<ExitCode> {
             "probed with {} in {}: {} taps, {} screenshots",
             found.digit, found.cell, found.taps, found.screenshots
         );
-        // The same measurement as if the findings had been given as flags.
-        let opts = CalibrateOptions {
-            erase: Some(found.erase),
-            notes: found.notes,
-            input_order: found.input_order,
-            ..opts
-        };
-        done = calibrate_image(&img, &opts)
-            .with_context(|| format!("cannot calibrate on {source}"))?;
+        done.set_controls(&img, Some(found.erase), found.notes, found.input_order)?;
         let order = match found.input_order {
             crate::calibration::InputOrder::CellFirst => "cell-first",
             crate::calibration::InputOrder::NumberFirst => "number-first",
