@@ -236,7 +236,7 @@ fn read_and_calibrate_probe_take_the_screenshot_from_the_phone() {
 }
 
 #[test]
-fn image_and_a_device_together_are_a_usage_error_and_probe_needs_a_phone() {
+fn one_screenshot_source_at_a_time_read_uses_the_phone_and_probe_needs_one_to_tap() {
     let adb = adb_server::shared();
     for args in [
         &["read", "--image", "x.png", "--device", "sim"][..],
@@ -250,6 +250,18 @@ fn image_and_a_device_together_are_a_usage_error_and_probe_needs_a_phone() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains("cannot be used with"), "{args:?}: {err}");
     }
+    // Without --image, `read` looks at the phone: here the in-process simulated one, which the
+    // shipped calibration fits.
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/calibration.toml");
+    let out = agent(&adb, &["read", "--device", "sim", "--calibration", shipped]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let easy = puzzles::parse(puzzles::named("easy").unwrap()).unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().next(), Some(easy.to_line().as_str()));
     // A file device has nothing to tap: the probe says so instead of guessing.
     let dir = scratch("file");
     let png = dir.join("screen.png");
