@@ -237,11 +237,6 @@ pub fn calibrate(args: crate::cli::CalibrateArgs) -> Result<ExitCode> {
             found.digit, found.cell, found.taps, found.screenshots
         );
         done.set_controls(&img, Some(found.erase), found.notes, found.input_order)?;
-        let order = match found.input_order {
-            crate::calibration::InputOrder::CellFirst => "cell-first",
-            crate::calibration::InputOrder::NumberFirst => "number-first",
-        };
-        println!("input order: {order} (probed)");
     }
     let cal = &done.calibration;
     done.calibration.save(&args.out)?;
@@ -281,6 +276,13 @@ pub fn calibrate(args: crate::cli::CalibrateArgs) -> Result<ExitCode> {
             }
             if let Some(n) = k.notes {
                 println!("notes: {},{}", n.x, n.y);
+            }
+            if args.probe {
+                let order = match cal.input_order {
+                    crate::calibration::InputOrder::CellFirst => "cell-first",
+                    crate::calibration::InputOrder::NumberFirst => "number-first",
+                };
+                println!("input order: {order} (probed)");
             }
         }
         None => println!("keypad: not found (this calibration can read boards but not tap digits)"),

@@ -369,6 +369,22 @@ mod tests {
     }
 
     #[test]
+    fn a_button_that_changed_its_look_is_told_apart_from_one_that_did_not() {
+        let a = RgbaImage::from_pixel(100, 100, image::Rgba([250, 250, 250, 255]));
+        let mut b = a.clone();
+        for y in 10..30 {
+            for x in 10..30 {
+                b.put_pixel(x, y, image::Rgba([30, 90, 220, 255]));
+            }
+        }
+        assert_eq!(changed_around(&a, &a, Point::new(20, 20), 40), 0.0);
+        assert!(changed_around(&a, &b, Point::new(20, 20), 40) > 0.2);
+        assert_eq!(changed_around(&a, &b, Point::new(80, 80), 30), 0.0);
+        // Near the edge the square is clipped, not read out of bounds.
+        assert!(changed_around(&a, &b, Point::new(2, 2), 60) > 0.0);
+    }
+
+    #[test]
     fn the_probe_digit_is_the_solution_or_at_least_legal() {
         let board = Board::parse(
             "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
