@@ -761,7 +761,7 @@ impl<'a> Shell<'a> {
             "sendevent" => self.cmd_sendevent(args, ctx),
             "cat" => self.cmd_cat(args, ctx),
             "dd" => self.cmd_dd(args, ctx),
-            "printf" => {
+            "printf" if self.handset.has_printf() => {
                 let Some(format) = args.first() else {
                     self.err(ctx, "printf: Needs 1 argument\n")?;
                     return Ok(1);
@@ -782,7 +782,9 @@ impl<'a> Shell<'a> {
             "which" => {
                 let mut status = 0;
                 for a in args {
-                    if BUILTINS.contains(&a.as_str()) {
+                    if BUILTINS.contains(&a.as_str())
+                        && (a != "printf" || self.handset.has_printf())
+                    {
                         self.out(ctx, &format!("/system/bin/{a}\n"))?;
                     } else {
                         status = 1;
@@ -2015,6 +2017,20 @@ mod tests {
         assert_eq!(
             (ending, err.as_str()),
             (Ending::Exit(1), "printf: Needs 1 argument\n")
+        );
+    }
+
+    #[test]
+    fn a_toolbox_without_printf_says_not_found() {
+        let (_, h) = test_screen::handset("android9");
+        h.set_printf(false);
+        let mut io = TestIo::default();
+        let ending = Shell::new(&h, &mut io).run(r"printf '\101\102'; which printf");
+        assert_eq!(ending, Ending::Exit(1));
+        assert!(io.stdout.is_empty());
+        assert_eq!(
+            String::from_utf8_lossy(&io.stderr),
+            "/system/bin/sh: printf: inaccessible or not found\n"
         );
     }
 
