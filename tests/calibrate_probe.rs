@@ -288,3 +288,55 @@ fn one_screenshot_source_at_a_time_read_uses_the_phone_and_probe_needs_one_to_ta
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A phone on which a dialog pops up over the grid after `after` taps, as when a tapped button
+/// opens a menu.
+struct PopupAfter<'a> {
+    phone: AdbDevice,
+    sim: &'a SimServer<Phone>,
+    after: usize,
+    taps: usize,
+}
+
+impl Device for PopupAfter<'_> {
+    fn screenshot(&mut self) -> anyhow::Result<image::RgbaImage> {
+        self.phone.screenshot()
+    }
+    fn screen_size(&mut self) -> anyhow::Result<Size> {
+        self.phone.screen_size()
+    }
+    fn tap_all(&mut self, taps: &[Point]) -> anyhow::Result<()> {
+        self.phone.tap_all(taps)?;
+        self.taps += taps.len();
+        if self.taps >= self.after {
+            self.sim.with_screen(|p| p.set_popup(true));
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn the_probe_stops_without_another_tap_when_the_screen_stops_showing_the_board() {
+    let adb = adb_server::shared();
+    let sim = connected(&adb, "light", SMALL);
+    let mut phone = open(&adb, &sim);
+    let img = phone.screenshot().unwrap();
+    let done = calibrate_image(&img, &CalibrateOptions::default()).unwrap();
+    let mut trap = PopupAfter {
+        phone,
+        sim: &sim,
+        after: 2,
+        taps: 0,
+    };
+    let err = sudoku_agent::probe::probe(&mut trap, &done.calibration, &done.templates)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("after tapping the cell and a digit the board can no longer be read")
+            && err.contains("the probe stopped"),
+        "{err}"
+    );
+    let hits = sim.with_screen(|p| p.hits().to_vec());
+    assert_eq!(hits.len(), 2, "{hits:?}");
+    assert!(!hits.contains(&Hit::Popup), "{hits:?}");
+}
