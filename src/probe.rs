@@ -111,11 +111,22 @@ struct Session<'a> {
     templates: &'a Templates,
     first: Recognition,
     cell: Cell,
+    /// The probe cell's digit at the last look (at first the one about to be tried), for the
+    /// message when we stop.
+    shown: Option<u8>,
     taps: usize,
     screenshots: usize,
 }
 
 impl Session<'_> {
+    /// What the user must clean up when the probe stops now.
+    fn leftover(&self) -> String {
+        match self.shown {
+            Some(d) => format!(" ({} may hold the probe's {d}: erase it if so)", self.cell),
+            None => String::new(),
+        }
+    }
+
     fn tap(&mut self, points: &[Point]) -> Result<()> {
         self.taps += points.len();
         self.device.tap_all(points)
@@ -131,7 +142,8 @@ impl Session<'_> {
             .context("cannot take a screenshot")?;
         let rec = read_board(&img, self.cal, self.templates).map_err(|e| {
             anyhow!(
-                "after {after} the board can no longer be read ({e}); the probe stopped: go back to the puzzle in the app and check it, then re-run or pass --erase and --input-order"
+                "after {after} the board can no longer be read ({e}); the probe stopped{}: go back to the puzzle in the app and check it, then re-run or pass --erase and --input-order",
+                self.leftover()
             )
         })?;
         let moved: Vec<String> = Cell::all()
@@ -140,11 +152,13 @@ impl Session<'_> {
             .collect();
         if !moved.is_empty() {
             bail!(
-                "after {after} the app changed {} (not the probe cell {}); the probe stopped: undo that in the app, then re-run or pass --erase and --input-order",
+                "after {after} the app changed {} (not the probe cell {}); the probe stopped{}: undo that in the app, then re-run or pass --erase and --input-order",
                 moved.join(", "),
-                self.cell
+                self.cell,
+                self.leftover()
             );
         }
+        self.shown = rec.board.get(self.cell);
         Ok((img, rec))
     }
 }
@@ -173,6 +187,7 @@ pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) 
         templates,
         first,
         cell,
+        shown: Some(digit),
         taps: 0,
         screenshots: 1,
     };

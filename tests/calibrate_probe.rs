@@ -333,7 +333,8 @@ fn the_probe_stops_without_another_tap_when_the_screen_stops_showing_the_board()
         .to_string();
     assert!(
         err.contains("after tapping the cell and a digit the board can no longer be read")
-            && err.contains("the probe stopped"),
+            && err.contains("the probe stopped (r")
+            && err.contains("may hold the probe's"),
         "{err}"
     );
     let hits = sim.with_screen(|p| p.hits().to_vec());
