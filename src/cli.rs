@@ -27,12 +27,63 @@ pub enum Command {
     Calibrate(CalibrateArgs),
     /// Solve a puzzle (or a list of puzzles) and print the solution, the steps and the time.
     Solve(SolveArgs),
-    /// Run the simulated phone: a fake ADB device on 127.0.0.1 showing a sudoku app.
-    Sim(SimArgs),
     /// List attached phones: serial, state, model, Android version, screen size, input method.
     Devices(DevicesArgs),
     /// Save the phone's screen as a PNG.
     Screenshot(ScreenshotArgs),
+    /// Solve the game on the phone: capture, read, solve, tap the solution in, verify.
+    Play(PlayArgs),
+    /// Run the simulated phone: a fake ADB device on 127.0.0.1 showing a sudoku app.
+    Sim(SimArgs),
+}
+
+/// Arguments of `play`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit status: 0 solved and verified, 1 the board could not be read, solved or verified, 2 usage or device error."
+)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub device: DeviceArgs,
+    /// Calibration of the app; its templates folder is resolved next to it.
+    #[arg(long, value_name = "TOML", default_value = "calibration.toml")]
+    pub calibration: std::path::PathBuf,
+    /// Print the planned taps and draw them over the screenshot (see --overlay) without
+    /// touching the phone.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Where --dry-run draws the planned taps.
+    #[arg(long, value_name = "PNG", default_value = "plan.png")]
+    pub overlay: std::path::PathBuf,
+    /// Refuse instead of correcting player entries that disagree with the solution.
+    #[arg(long)]
+    pub keep_entries: bool,
+    /// Print a JSON summary on stdout.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub sim: SimPhoneArgs,
+}
+
+/// The simulated phone of `--device sim[:SKIN]`: served on 127.0.0.1 and reached through the adb
+/// server (-H/-P), like a phone on a cable.
+#[derive(Debug, Clone, Args)]
+pub struct SimPhoneArgs {
+    /// With --device sim: the puzzle on the simulated phone, a built-in name (easy, easy2,
+    /// medium, hard, l52, escargot) or 81 characters.
+    #[arg(long, value_name = "NAME|81CHARS", default_value = "easy")]
+    pub sim_puzzle: String,
+    /// With --device sim: what device work costs on its virtual clock: instant, android9 or
+    /// android12 (reported at the end next to the host time).
+    #[arg(long, value_name = "PRESET", default_value = "instant")]
+    pub sim_latency: String,
+    /// With --device sim: its screen size (720x1280, 1080x2340, 1440x3200).
+    #[arg(long, value_name = "WxH", default_value = "1080x2340")]
+    pub sim_size: crate::geometry::Size,
+    /// With --device sim: faults to switch on, comma-separated: popup, drop-after=N,
+    /// mistake-limit=N.
+    #[arg(long, value_name = "FAULTS", value_delimiter = ',')]
+    pub sim_faults: Vec<String>,
 }
 
 /// Where the adb server is.

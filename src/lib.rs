@@ -20,6 +20,7 @@ pub mod calibration;
 pub mod cli;
 pub mod device;
 pub mod geometry;
+pub mod play;
 pub mod probe;
 pub mod replay;
 pub mod sim;

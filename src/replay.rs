@@ -9,16 +9,14 @@ use crate::geometry::{Point, Rect};
 use crate::sudoku::{Board, Cell, SolveEvent};
 use serde::{Deserialize, Serialize};
 
-/// How the app takes a digit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum InputOrder {
-    /// Tap the cell, then the digit (most apps).
-    #[default]
-    CellFirst,
-    /// Tap the digit (it stays selected), then every cell that gets it.
-    NumberFirst,
-}
+/// A plan needed the erase button and the layout has none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the app's erase button is not calibrated: re-run `sudoku-agent calibrate` and give its position"
+)]
+pub struct NoEraseButton;
+
+pub use crate::calibration::InputOrder;
 
 /// Where things are on the screen, as far as tapping is concerned.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -27,8 +25,8 @@ pub struct Layout {
     pub grid: Rect,
     /// Centres of the keypad buttons for digits 1..=9, in digit order.
     pub digits: [Point; 9],
-    /// Centre of the erase (clear) button.
-    pub erase: Point,
+    /// Centre of the erase (clear) button, when the app has one.
+    pub erase: Option<Point>,
     pub order: InputOrder,
 }
 
@@ -63,6 +61,16 @@ pub enum Target {
     Cell(Cell),
     Digit(u8),
     Erase,
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Target::Cell(c) => write!(f, "cell {c}"),
+            Target::Digit(d) => write!(f, "key {d}"),
+            Target::Erase => write!(f, "erase"),
+        }
+    }
 }
 
 /// A tap: where, and what it is meant to hit (for dry runs, overlays and checks).
@@ -134,17 +142,17 @@ pub fn group_by_digit(moves: &[Move]) -> Vec<Move> {
 /// Cell-first: every move taps its cell, then the digit or erase button; the cell is tapped
 /// even when it is already selected, because some apps move the selection after an entry.
 /// Number-first: the digit (or erase tool) is tapped only when it changes, then the cell.
-pub fn plan(moves: &[Move], layout: &Layout) -> Plan {
+pub fn plan(moves: &[Move], layout: &Layout) -> Result<Plan, NoEraseButton> {
     let cell_tap = |cell: Cell| Tap {
         at: layout.grid.grid_cell(cell.row(), cell.col()).center(),
         target: Target::Cell(cell),
     };
-    let tool_tap = |tool: Target| Tap {
-        at: match tool {
+    let tool_tap = |tool: Target| -> Result<Tap, NoEraseButton> {
+        let at = match tool {
             Target::Digit(d) => layout.digits[usize::from(d.clamp(1, 9)) - 1],
-            _ => layout.erase,
-        },
-        target: tool,
+            _ => layout.erase.ok_or(NoEraseButton)?,
+        };
+        Ok(Tap { at, target: tool })
     };
     let mut out = Plan::default();
     let mut tool: Option<Target> = None;
@@ -156,11 +164,11 @@ pub fn plan(moves: &[Move], layout: &Layout) -> Plan {
         match layout.order {
             InputOrder::CellFirst => {
                 out.taps.push(cell_tap(m.cell()));
-                out.taps.push(tool_tap(wanted));
+                out.taps.push(tool_tap(wanted)?);
             }
             InputOrder::NumberFirst => {
                 if tool != Some(wanted) {
-                    out.taps.push(tool_tap(wanted));
+                    out.taps.push(tool_tap(wanted)?);
                     tool = Some(wanted);
                 }
                 out.taps.push(cell_tap(m.cell()));
@@ -168,7 +176,7 @@ pub fn plan(moves: &[Move], layout: &Layout) -> Plan {
         }
         out.move_ends.push(out.taps.len() - 1);
     }
-    out
+    Ok(out)
 }
 
 /// Applies moves to a board, as the app should: the board the screen must show afterwards.
@@ -192,7 +200,7 @@ mod tests {
         Layout {
             grid: Rect::new(0, 100, 900, 900),
             digits,
-            erase: Point::new(950, 1200),
+            erase: Some(Point::new(950, 1200)),
             order,
         }
     }
@@ -210,7 +218,7 @@ mod tests {
             },
             Move::Erase { cell: cell(0, 0) },
         ];
-        let p = plan(&moves, &layout(InputOrder::CellFirst));
+        let p = plan(&moves, &layout(InputOrder::CellFirst)).unwrap();
         let points: Vec<_> = p.taps.iter().map(|t| (t.at.x, t.at.y)).collect();
         assert_eq!(points, [(50, 150), (450, 1200), (50, 150), (950, 1200)]);
         assert_eq!(p.move_ends, [1, 3]);
@@ -233,7 +241,7 @@ mod tests {
                 digit: 7,
             },
         ];
-        let p = plan(&moves, &layout(InputOrder::NumberFirst));
+        let p = plan(&moves, &layout(InputOrder::NumberFirst)).unwrap();
         let targets: Vec<_> = p.taps.iter().map(|t| t.target).collect();
         assert_eq!(
             targets,
@@ -261,14 +269,29 @@ mod tests {
                 digit: (c.index() % 9 + 1) as u8,
             })
             .collect();
-        for t in plan(&moves, &l).taps {
+        for t in plan(&moves, &l).unwrap().taps {
             let ok = match t.target {
                 Target::Cell(c) => l.grid.grid_cell(c.row(), c.col()).contains(t.at),
                 Target::Digit(d) => l.digits[d as usize - 1] == t.at,
-                Target::Erase => l.erase == t.at,
+                Target::Erase => l.erase == Some(t.at),
             };
             assert!(ok, "{t:?}");
         }
+    }
+
+    #[test]
+    fn erasing_without_an_erase_button_is_refused_before_any_tap() {
+        let mut l = layout(InputOrder::CellFirst);
+        l.erase = None;
+        let set = [Move::Set {
+            cell: cell(0, 0),
+            digit: 1,
+        }];
+        assert!(plan(&set, &l).is_ok());
+        assert_eq!(
+            plan(&[Move::Erase { cell: cell(0, 0) }], &l),
+            Err(NoEraseButton)
+        );
     }
 
     #[test]

@@ -1,0 +1,148 @@
+//! Input backends through the real adb server and the simulated phone: for a 55-empty puzzle
+//! entered cell-first (110 taps) on the Android 9 and Android 12 presets, the simulated device
+//! time (taps alone, and with a raw screenshot before and after), host wall time, host CPU of
+//! the calling thread, adb round trips, and the ratio to one `input tap` per adb command on the
+//! same preset. Run with `cargo bench --bench device_input`.
+
+#[path = "../tests/support/adb_server.rs"]
+mod adb_server;
+
+use std::time::{Duration, Instant};
+use sudoku_agent::device::adb::{AdbDevice, AdbOptions};
+use sudoku_agent::device::{Device, InputKind, Pacing};
+use sudoku_agent::geometry::{Point, Size};
+use sudoku_agent::sim::{Key, Latency, Phone, SimConfig, SimServer, Skin};
+use sudoku_agent::sudoku::{Board, Cell, solve};
+
+/// magictour top1465 #1 with 55 empty cells.
+const PUZZLE: &str =
+    "9..7..3...5..2..1...7.....93..6..7...6..5..3...2..8..61..4..6...4..6..8...6..3..4";
+
+/// CPU time of the calling thread (Linux), to leave out the simulated phone's own threads.
+fn thread_cpu() -> Duration {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .map(Duration::from_nanos)
+        .unwrap_or_default()
+}
+
+struct Row {
+    preset: &'static str,
+    method: String,
+    description: String,
+    device_taps: Duration,
+    device_total: Duration,
+    wall: Duration,
+    cpu: Duration,
+    round_trips: u64,
+}
+
+fn run(server: &adb_server::AdbServer, preset: &'static str, kind: InputKind) -> Row {
+    let puzzle = Board::parse(PUZZLE).expect("puzzle");
+    let phone =
+        Phone::new(puzzle, Skin::named("light").unwrap(), Size::new(1080, 2340)).expect("phone");
+    let solution = *solve(&puzzle).solution().expect("solvable");
+    let taps: Vec<Point> = Cell::all()
+        .filter(|&c| puzzle.get(c).is_none())
+        .flat_map(|c| {
+            [
+                phone.cell_center(c),
+                phone.key_center(Key::Digit(solution.get(c).unwrap())),
+            ]
+        })
+        .collect();
+    assert_eq!(taps.len(), 110);
+    let config = SimConfig {
+        latency: Latency::named(preset).unwrap(),
+        ..SimConfig::default()
+    };
+    let sim = SimServer::start(phone, config).expect("start the simulated phone");
+    server.connect(&sim.serial());
+    let options = AdbOptions {
+        port: Some(server.port()),
+        serial: Some(sim.serial()),
+        input: Some(kind),
+        ..AdbOptions::default()
+    };
+    let mut device = AdbDevice::open(&options).expect("open");
+    device.set_pacing(Pacing {
+        hold_ms: 0,
+        gap_ms: 0,
+        settle_ms: 0,
+    });
+    let before = device.stats().round_trips();
+    let (clock0, wall0, cpu0) = (sim.clock(), Instant::now(), thread_cpu());
+    device.screenshot().expect("screenshot");
+    let taps_start = sim.clock();
+    device.tap_all(&taps).expect("tap");
+    let device_taps = sim.clock() - taps_start;
+    device.screenshot().expect("screenshot");
+    let row = Row {
+        preset,
+        method: kind.to_string(),
+        description: device.input_description(),
+        device_taps,
+        device_total: sim.clock() - clock0,
+        wall: wall0.elapsed(),
+        cpu: thread_cpu() - cpu0,
+        round_trips: device.stats().round_trips() - before,
+    };
+    assert!(
+        sim.with_screen(|p| p.is_solved()),
+        "{preset} {kind}: not solved"
+    );
+    row
+}
+
+fn main() {
+    let server = adb_server::shared();
+    let plan = [
+        (
+            "android9",
+            [InputKind::Tap, InputKind::Batch, InputKind::Evdev],
+        ),
+        (
+            "android12",
+            [InputKind::Tap, InputKind::Batch, InputKind::Stream],
+        ),
+    ];
+    println!(
+        "{:<10} {:<7} {:>11} {:>13} {:>9} {:>9} {:>6} {:>7}",
+        "preset",
+        "input",
+        "device taps",
+        "device +2shot",
+        "host wall",
+        "host cpu",
+        "trips",
+        "vs tap"
+    );
+    let mut notes = Vec::new();
+    for (preset, kinds) in plan {
+        let mut baseline = None;
+        for kind in kinds {
+            let r = run(&server, preset, kind);
+            let base = *baseline.get_or_insert(r.device_total);
+            println!(
+                "{:<10} {:<7} {:>10.2}s {:>12.2}s {:>7.1}ms {:>7.1}ms {:>6} {:>6.1}x",
+                r.preset,
+                r.method,
+                r.device_taps.as_secs_f64(),
+                r.device_total.as_secs_f64(),
+                r.wall.as_secs_f64() * 1e3,
+                r.cpu.as_secs_f64() * 1e3,
+                r.round_trips,
+                base.as_secs_f64() / r.device_total.as_secs_f64()
+            );
+            notes.push(format!("{preset} {}: {}", r.method, r.description));
+        }
+    }
+    println!(
+        "\ndevice: simulated phone clock (taps alone; with a raw screenshot before and after)"
+    );
+    println!("host cpu: the calling thread only (the simulated phone runs in this process too)");
+    for n in notes {
+        println!("{n}");
+    }
+}
