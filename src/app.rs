@@ -168,8 +168,25 @@ fn devices(args: DevicesArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Loads a screenshot file. The seam for reading from a device: once the device layer lands,
-/// `read` and `calibrate` take their screenshot from `Device::screenshot()` here instead.
+/// The screenshot `read` and `calibrate` work on: the `--image` file, else a fresh one from the
+/// phone the device options name. Also returns how to name it in messages.
+fn screen_source(
+    image: Option<&std::path::Path>,
+    device: &DeviceArgs,
+) -> Result<(image::RgbaImage, String)> {
+    match image {
+        Some(path) => Ok((load_screenshot(path)?, path.display().to_string())),
+        None => {
+            let mut phone = open_device(device)?;
+            let img = phone
+                .screenshot()
+                .with_context(|| format!("cannot take a screenshot of {}", device.device))?;
+            Ok((img, format!("the screen of {}", device.device)))
+        }
+    }
+}
+
+/// Loads a screenshot file.
 fn load_screenshot(path: &std::path::Path) -> Result<image::RgbaImage> {
     use anyhow::Context;
     Ok(image::open(path)
@@ -182,13 +199,9 @@ pub fn read(args: crate::cli::ReadArgs) -> Result<ExitCode> {
     use crate::vision::{CellKind, Templates, read_board};
     let cal = crate::calibration::Calibration::load(&args.calibration)?;
     let templates = Templates::load(&cal.templates_dir(&args.calibration))?;
-    let img = load_screenshot(&args.image)?;
-    let rec = read_board(&img, &cal, &templates).map_err(|e| {
-        anyhow::Error::new(BoardProblem(format!(
-            "cannot read {}: {e}",
-            args.image.display()
-        )))
-    })?;
+    let (img, source) = screen_source(args.image.as_deref(), &args.device)?;
+    let rec = read_board(&img, &cal, &templates)
+        .map_err(|e| anyhow::Error::new(BoardProblem(format!("cannot read {source}: {e}"))))?;
     if let Some(path) = &args.overlay {
         use anyhow::Context;
         crate::vision::overlay::draw_reading(&img, &rec)
@@ -261,7 +274,18 @@ fn screenshot(args: ScreenshotArgs) -> Result<ExitCode> {
 pub fn calibrate(args: crate::cli::CalibrateArgs) -> Result<ExitCode> {
     use crate::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
     use anyhow::Context;
-    let img = load_screenshot(&args.image)?;
+    let mut phone = None;
+    let (img, source) = match &args.image {
+        Some(path) => (load_screenshot(path)?, path.display().to_string()),
+        None => {
+            let mut device = open_device(&args.device)?;
+            let img = device
+                .screenshot()
+                .with_context(|| format!("cannot take a screenshot of {}", args.device.device))?;
+            phone = Some(device);
+            (img, format!("the screen of {}", args.device.device))
+        }
+    };
     let opts = CalibrateOptions {
         profile: args.profile.clone(),
         givens: args
@@ -276,8 +300,20 @@ pub fn calibrate(args: crate::cli::CalibrateArgs) -> Result<ExitCode> {
             crate::cli::InputOrderArg::NumberFirst => crate::calibration::InputOrder::NumberFirst,
         },
     };
-    let done = calibrate_image(&img, &opts)
-        .with_context(|| format!("cannot calibrate on {}", args.image.display()))?;
+    let mut done =
+        calibrate_image(&img, &opts).with_context(|| format!("cannot calibrate on {source}"))?;
+    if args.probe {
+        let Some(phone) = phone.as_deref_mut() else {
+            bail!("--probe needs a phone to tap (--device), not --image");
+        };
+        let found = crate::probe::probe(phone, &done.calibration, &done.templates)
+            .context("calibrate --probe")?;
+        eprintln!(
+            "probed with {} in {}: {} taps, {} screenshots",
+            found.digit, found.cell, found.taps, found.screenshots
+        );
+        done.set_controls(&img, Some(found.erase), found.notes, found.input_order)?;
+    }
     let cal = &done.calibration;
     done.calibration.save(&args.out)?;
     let tdir = cal.templates_dir(&args.out);
@@ -316,6 +352,13 @@ pub fn calibrate(args: crate::cli::CalibrateArgs) -> Result<ExitCode> {
             }
             if let Some(n) = k.notes {
                 println!("notes: {},{}", n.x, n.y);
+            }
+            if args.probe {
+                let order = match cal.input_order {
+                    crate::calibration::InputOrder::CellFirst => "cell-first",
+                    crate::calibration::InputOrder::NumberFirst => "number-first",
+                };
+                println!("input order: {order} (probed)");
             }
         }
         None => println!("keypad: not found (this calibration can read boards but not tap digits)"),

@@ -44,6 +44,29 @@ pub struct Calibrated {
     /// Digits whose template came from the keypad glyph (absent from the board).
     pub from_keypad: Vec<u8>,
     pub overlay: RgbaImage,
+    /// Centre and box of each digit key, as drawn on the overlay.
+    pub keys: Option<[(Point, Rect); 9]>,
+}
+
+impl Calibrated {
+    /// Records erase, notes and input order found after calibrating (by `calibrate --probe`):
+    /// the same calibration and overlay as when they are given as options.
+    pub fn set_controls(
+        &mut self,
+        img: &RgbaImage,
+        erase: Option<Point>,
+        notes: Option<Point>,
+        input_order: InputOrder,
+    ) -> Result<()> {
+        self.calibration.input_order = input_order;
+        if let Some(k) = &mut self.calibration.keypad {
+            k.erase = erase;
+            k.notes = notes;
+        }
+        self.calibration.validate()?;
+        self.overlay = overlay::draw_calibration(img, &self.grid, self.keys.as_ref(), erase, notes);
+        Ok(())
+    }
 }
 
 /// Recognition thresholds written by calibrate.
@@ -392,6 +415,7 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
         labelled_by,
         from_keypad,
         overlay,
+        keys,
     })
 }
 

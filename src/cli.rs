@@ -170,9 +170,12 @@ pub struct ScreenshotArgs {
 /// Arguments of `read`.
 #[derive(Debug, clap::Args)]
 pub struct ReadArgs {
-    /// Screenshot to read (PNG or JPEG).
-    #[arg(long, value_name = "PNG")]
-    pub image: std::path::PathBuf,
+    /// Screenshot to read (PNG or JPEG), instead of taking one from the phone.
+    #[arg(long, value_name = "PNG", conflicts_with_all = SCREEN_SOURCE_ARGS)]
+    pub image: Option<std::path::PathBuf>,
+    /// The phone to take the screenshot from (when no --image is given).
+    #[command(flatten)]
+    pub device: DeviceArgs,
     /// Calibration file; its templates folder is resolved next to it.
     #[arg(long, value_name = "TOML", default_value = "calibration.toml")]
     pub calibration: std::path::PathBuf,
@@ -187,9 +190,17 @@ pub struct ReadArgs {
 /// Arguments of `calibrate`.
 #[derive(Debug, clap::Args)]
 pub struct CalibrateArgs {
-    /// Screenshot of the app showing a puzzle (PNG or JPEG).
-    #[arg(long, value_name = "PNG")]
-    pub image: std::path::PathBuf,
+    /// Screenshot of the app showing a puzzle (PNG or JPEG), instead of taking one from the phone.
+    #[arg(long, value_name = "PNG", conflicts_with_all = SCREEN_SOURCE_ARGS)]
+    pub image: Option<std::path::PathBuf>,
+    /// The phone to take the screenshot from (when no --image is given).
+    #[command(flatten)]
+    pub device: DeviceArgs,
+    /// Find the erase button and the input order by trying them on the phone: selects an empty
+    /// cell, enters a digit, tries the buttons until one clears it, and leaves the board as it
+    /// was (checked by a final read).
+    #[arg(long, conflicts_with_all = ["image", "erase", "notes", "input_order"])]
+    pub probe: bool,
     /// The board's big digits, 81 characters row by row ('.' or '0' empty), to label the
     /// templates when the keypad cannot.
     #[arg(long, value_name = "81 CHARS")]
@@ -213,6 +224,9 @@ pub struct CalibrateArgs {
     #[arg(long, value_name = "PNG")]
     pub overlay: Option<std::path::PathBuf>,
 }
+
+/// Options that pick the phone; `--image` excludes them (one screenshot source only).
+const SCREEN_SOURCE_ARGS: [&str; 4] = ["device", "serial", "host", "port"];
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum InputOrderArg {

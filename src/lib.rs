@@ -21,6 +21,7 @@ pub mod cli;
 pub mod device;
 pub mod geometry;
 pub mod play;
+pub mod probe;
 pub mod replay;
 pub mod sim;
 pub mod sudoku;

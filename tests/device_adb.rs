@@ -219,6 +219,11 @@ fn every_input_method_android9_allows_lands_its_taps() {
             kind.unwrap_or(InputKind::Evdev),
             "auto picks evdev on Android 9"
         );
+        if device.input_method().kind() == InputKind::Evdev {
+            // The phone's shell has printf: the main path, not the dd-stream fallback.
+            let description = device.input_description();
+            assert!(description.ends_with("printf)"), "{description}");
+        }
         device.set_pacing(Pacing {
             hold_ms: 0,
             gap_ms: 0,

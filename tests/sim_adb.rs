@@ -541,3 +541,56 @@ fn sim_subcommand_prints_the_connect_line_and_stops_cleanly_on_ctrl_c() {
         "sim should exit 0 on Ctrl-C, got {status:?}"
     );
 }
+
+#[test]
+fn the_device_layer_takes_the_printf_evdev_path_on_android9_and_its_taps_land() {
+    use sudoku_agent::device::Device;
+    use sudoku_agent::device::adb::{AdbDevice, AdbOptions};
+    let (adb, sim) = connected("android9");
+    let mut device = AdbDevice::open(&AdbOptions {
+        port: Some(adb.port()),
+        serial: Some(sim.serial()),
+        ..AdbOptions::default()
+    })
+    .unwrap();
+    // The phone's shell has printf, so the adapter writes records with `printf | dd`, not the
+    // host-timed `dd` stream it keeps for phones without printf.
+    let description = device.input_description();
+    assert!(description.ends_with("printf)"), "{description}");
+    let (cell, digit) = empty_cell(&sim);
+    let (at, key) = sim.with_screen(|p| (p.cell_center(cell), p.key_center(Key::Digit(digit))));
+    device.tap_all(&[at, key]).unwrap();
+    assert_eq!(sim.with_screen(|p| p.board().get(cell)), Some(digit));
+    let taps = sim.taps();
+    assert_eq!(taps.iter().map(|t| t.at).collect::<Vec<_>>(), [at, key]);
+    assert!(taps.iter().all(|t| t.source == TapSource::RawEvents));
+    let log = sim.command_log();
+    assert!(
+        log.iter()
+            .any(|l| l.starts_with("printf '\\") && l.contains("| dd of=/dev/input/event")),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn a_phone_without_printf_gets_the_dd_stream_fallback_and_its_taps_land() {
+    use sudoku_agent::device::Device;
+    use sudoku_agent::device::adb::{AdbDevice, AdbOptions};
+    let (adb, sim) = connected("android9");
+    sim.handset().set_printf(false);
+    let mut device = AdbDevice::open(&AdbOptions {
+        port: Some(adb.port()),
+        serial: Some(sim.serial()),
+        ..AdbOptions::default()
+    })
+    .unwrap();
+    let description = device.input_description();
+    assert!(description.ends_with("dd stream)"), "{description}");
+    let (cell, digit) = empty_cell(&sim);
+    let (at, key) = sim.with_screen(|p| (p.cell_center(cell), p.key_center(Key::Digit(digit))));
+    device.tap_all(&[at, key]).unwrap();
+    assert_eq!(sim.with_screen(|p| p.board().get(cell)), Some(digit));
+    let taps = sim.taps();
+    assert_eq!(taps.iter().map(|t| t.at).collect::<Vec<_>>(), [at, key]);
+    assert!(taps.iter().all(|t| t.source == TapSource::RawEvents));
+}

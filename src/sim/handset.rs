@@ -104,6 +104,8 @@ pub struct Handset {
     frame: Mutex<FrameCache>,
     gone: AtomicBool,
     on_vanish: Mutex<Option<Vanish>>,
+    /// Old toolboxes had no `printf`; the shell then answers "not found" for it.
+    no_printf: AtomicBool,
 }
 
 impl Handset {
@@ -128,7 +130,19 @@ impl Handset {
             frame: Mutex::new(FrameCache::default()),
             gone: AtomicBool::new(false),
             on_vanish: Mutex::new(None),
+            no_printf: AtomicBool::new(false),
         }
+    }
+
+    /// Takes `printf` away from the shell (or gives it back), as on phones whose toolbox lacks
+    /// it, so the device layer's fallback can be tested.
+    pub fn set_printf(&self, available: bool) {
+        self.no_printf.store(!available, Ordering::SeqCst);
+    }
+
+    /// Whether the shell has `printf`.
+    pub fn has_printf(&self) -> bool {
+        !self.no_printf.load(Ordering::SeqCst)
     }
 
     /// Called once when the dropped-connection fault fires (the server closes the port).
