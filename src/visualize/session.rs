@@ -12,7 +12,7 @@ use crate::replay::{self, Layout, Move};
 use crate::sudoku::{
     Board, Cell, Outcome, Recorder, SolveEvent, SolveOptions, StopReason, Strategy, solve_with,
 };
-use crate::vision::{Templates, read_board};
+use crate::vision::{Recognition, Templates, read_board};
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -456,6 +456,69 @@ pub fn refuse_entries(entries: &[Cell]) -> anyhow::Error {
         cells.join(", "),
         if entries.len() > 8 { ", ..." } else { "" }
     )))
+}
+
+/// What to replay, decided from the screen before anything is tapped.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub search: Search,
+    /// Moves already on the screen (0 for a fresh run).
+    pub start: usize,
+    /// For a resumed run: whether the screen matched where the state file said.
+    pub as_recorded: bool,
+}
+
+/// A fresh run: the screen must show the givens only; the search starts from them.
+pub fn prepare_fresh(
+    screen: &Recognition,
+    strategy: Strategy,
+    max_steps: Option<u64>,
+) -> Result<Prepared> {
+    let givens = screen.givens();
+    let entries: Vec<Cell> = Cell::all()
+        .filter(|&c| screen.board.get(c) != givens.get(c))
+        .collect();
+    if !entries.is_empty() {
+        return Err(refuse_entries(&entries));
+    }
+    Ok(Prepared {
+        search: record_search(&givens, strategy, max_steps)?,
+        start: 0,
+        as_recorded: true,
+    })
+}
+
+/// A resumed run: the same search again, continued from the step the screen shows.
+pub fn prepare_resume(screen: &Recognition, state: &State) -> Result<Prepared> {
+    let (puzzle, strategy) = state.search()?;
+    if screen.givens() != puzzle {
+        return Err(BoardProblem(format!(
+            "the screen shows another puzzle than the interrupted run ({} instead of {}); open that puzzle again, or start without --resume",
+            screen.givens().to_line(),
+            puzzle.to_line()
+        ))
+        .into());
+    }
+    let search = record_search(&puzzle, strategy, state.max_steps)?;
+    if search.events.len() != state.moves {
+        bail!(
+            "this build's {strategy} search has {} moves but the interrupted run had {}; start without --resume",
+            search.events.len(),
+            state.moves
+        );
+    }
+    let point = super::resume::find_resume_point(&puzzle, &search.events, &screen.board, state)
+        .ok_or_else(|| {
+            BoardProblem(format!(
+                "the board on screen matches no step of the {strategy} search (progress file: {} of {} moves sent); start again without --resume on a fresh puzzle",
+                state.sent, state.moves
+            ))
+        })?;
+    Ok(Prepared {
+        search,
+        start: point.index,
+        as_recorded: point.as_recorded,
+    })
 }
 
 #[cfg(test)]
