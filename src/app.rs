@@ -1024,9 +1024,9 @@ fn visualize_gif(
                 .map_err(|e| BoardProblem(format!("cannot read {}: {e}", image.display())))?
                 .givens()
         }
-        (None, None) => bail!(
-            "--gif needs the puzzle: pass --puzzle 81CHARS or --image SCREENSHOT.png"
-        ),
+        (None, None) => {
+            bail!("--gif needs the puzzle: pass --puzzle 81CHARS or --image SCREENSHOT.png")
+        }
     };
     if !puzzle.conflicts().is_empty() {
         return Err(BoardProblem(format!(

@@ -348,7 +348,12 @@ pub struct VisualizeArgs {
     #[arg(long, value_name = "OUT.gif")]
     pub gif: Option<PathBuf>,
     /// The puzzle for --gif: 81 characters, 1-9 for givens and . or 0 for empty cells.
-    #[arg(long, value_name = "81 CHARS", requires = "gif", conflicts_with = "image")]
+    #[arg(
+        long,
+        value_name = "81 CHARS",
+        requires = "gif",
+        conflicts_with = "image"
+    )]
     pub puzzle: Option<String>,
     /// A screenshot to read the puzzle from for --gif (with --calibration).
     #[arg(long, value_name = "PNG", requires = "gif")]

@@ -8,6 +8,7 @@ mod support {
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
+use std::sync::Mutex;
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::calibration::InputOrder;
 use sudoku_agent::geometry::Size;
@@ -17,7 +18,8 @@ use sudoku_agent::sudoku::{Board, Cell, SolveEvent, Strategy, replay};
 use sudoku_agent::visualize::session::record_search;
 use support::adb_server::{self, AdbServer};
 
-const SIZE: Size = Size::new(1080, 2340);
+/// The smallest screen the simulator offers: every frame rendered, sent and read costs less.
+const SIZE: Size = Size::new(720, 1280);
 /// Kaggle row 1: 316 naive moves.
 const EASY: &str =
     "004300209005009001070060043006002087190007400050083000600000105003508690042910300";
@@ -42,9 +44,14 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Calibrates the skin from a rendered screenshot, as a user would with `calibrate`, and writes
-/// calibration.toml and templates into `dir`.
-fn calibrate(dir: &Path, skin: &str) -> PathBuf {
+/// Calibrates the skin from a rendered screenshot, as a user would with `calibrate`, once per
+/// skin and test binary: calibration.toml and templates in a folder of their own.
+fn calibration(skin: &str) -> PathBuf {
+    static DONE: Mutex<Vec<(String, PathBuf)>> = Mutex::new(Vec::new());
+    let mut done = DONE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, path)) = done.iter().find(|(s, _)| s == skin) {
+        return path.clone();
+    }
     let mut p = phone(skin, EASY);
     let options = CalibrateOptions {
         profile: "default".into(),
@@ -55,12 +62,14 @@ fn calibrate(dir: &Path, skin: &str) -> PathBuf {
         },
         ..CalibrateOptions::default()
     };
-    let done = calibrate_image(&p.render(), &options).unwrap();
-    let path = dir.join("calibration.toml");
-    done.calibration.save(&path).unwrap();
-    done.templates
-        .save(&done.calibration.templates_dir(&path))
+    let calibrated = calibrate_image(&p.render(), &options).unwrap();
+    let path = scratch(&format!("calibration-{skin}")).join("calibration.toml");
+    calibrated.calibration.save(&path).unwrap();
+    calibrated
+        .templates
+        .save(&calibrated.calibration.templates_dir(&path))
         .unwrap();
+    done.push((skin.to_string(), path.clone()));
     path
 }
 
@@ -78,13 +87,19 @@ fn serve(phone: Phone, drop_after: Option<u64>, adb: &AdbServer) -> SimServer<Ph
     sim
 }
 
-fn visualize(adb: &AdbServer, sim: &SimServer<Phone>, dir: &Path, extra: &[&str]) -> Output {
+fn visualize(
+    adb: &AdbServer,
+    sim: &SimServer<Phone>,
+    skin: &str,
+    dir: &Path,
+    extra: &[&str],
+) -> Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-agent"))
         .arg("visualize")
         .args(["--device", &format!("adb:{}", sim.serial())])
         .args(["-P", &adb.port().to_string()])
         .arg("--calibration")
-        .arg(dir.join("calibration.toml"))
+        .arg(calibration(skin))
         .arg("--state")
         .arg(dir.join("progress.json"))
         .arg("--yes")
@@ -125,11 +140,10 @@ fn moves(events: &[SolveEvent]) -> Vec<Result<Move, (Cell, u8)>> {
 fn replay_equals_the_event_list(skin: &str, puzzle: &str) {
     let adb = adb_server::shared();
     let dir = scratch(skin);
-    calibrate(&dir, skin);
     let sim = serve(phone(skin, puzzle), None, &adb);
     let search = record_search(&puzzles::parse(puzzle).unwrap(), Strategy::Naive, None).unwrap();
     assert!(search.cancels > 20, "the search must take digits back");
-    let out = visualize(&adb, &sim, &dir, &["--check-every", "100"]);
+    let out = visualize(&adb, &sim, skin, &dir, &["--check-every", "100"]);
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(log(&sim), moves(&search.events));
     assert!(sim.with_screen(|p| p.is_solved()));
@@ -158,11 +172,10 @@ fn a_number_first_phone_shows_every_set_and_cancel_of_the_naive_search() {
 fn a_phone_with_a_mistake_limit_stops_the_replay_with_advice_to_turn_it_off() {
     let adb = adb_server::shared();
     let dir = scratch("mistakes");
-    calibrate(&dir, "light");
     let mut p = phone("light", EASY);
     p.set_mistake_limit(Some(3));
     let sim = serve(p, None, &adb);
-    let out = visualize(&adb, &sim, &dir, &["--check-every", "50"]);
+    let out = visualize(&adb, &sim, "light", &dir, &["--check-every", "50"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -184,7 +197,6 @@ fn a_phone_with_a_mistake_limit_stops_the_replay_with_advice_to_turn_it_off() {
 fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_move() {
     let adb = adb_server::shared();
     let dir = scratch("resume");
-    calibrate(&dir, "light");
     let puzzle = puzzles::parse(EASY2).unwrap();
     let events = record_search(&puzzle, Strategy::Naive, None)
         .unwrap()
@@ -192,7 +204,7 @@ fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_mov
 
     // A reference run tells which command line carries the middle of the replay.
     let reference = serve(phone("light", EASY2), None, &adb);
-    let out = visualize(&adb, &reference, &dir, &["--check-every", "40"]);
+    let out = visualize(&adb, &reference, "light", &dir, &["--check-every", "40"]);
     assert!(out.status.success(), "{}", text(&out));
     let commands = reference.command_log();
     let taps_total = reference.taps().len();
@@ -206,7 +218,7 @@ fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_mov
         .unwrap() as u64;
 
     let first = serve(phone("light", EASY2), Some(drop_after), &adb);
-    let out = visualize(&adb, &first, &dir, &["--check-every", "40"]);
+    let out = visualize(&adb, &first, "light", &dir, &["--check-every", "40"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("--resume"),
@@ -226,7 +238,13 @@ fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_mov
         }
     }
     let second = serve(again, None, &adb);
-    let out = visualize(&adb, &second, &dir, &["--resume", "--check-every", "40"]);
+    let out = visualize(
+        &adb,
+        &second,
+        "light",
+        &dir,
+        &["--resume", "--check-every", "40"],
+    );
     assert!(out.status.success(), "{}", text(&out));
     assert!(second.with_screen(|p| p.is_solved()));
     let after = log(&second);
