@@ -754,62 +754,6 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
     }
 }
 
-#[cfg(test)]
-mod device_tests {
-    use super::*;
-    use crate::cli::{AdbServerArgs, InputArg};
-
-    fn args(device: &str, serial: Option<&str>) -> DeviceArgs {
-        DeviceArgs {
-            device: device.parse().unwrap(),
-            server: AdbServerArgs::default(),
-            serial: serial.map(str::to_string),
-            input: InputArg::Auto,
-        }
-    }
-
-    #[test]
-    fn device_sim_opens_the_simulated_phone_in_each_skin() {
-        let mut phone = open_device(&args("sim:numfirst", None)).unwrap();
-        assert_eq!(
-            phone.screen_size().unwrap(),
-            crate::geometry::Size::new(1080, 2340)
-        );
-        assert_eq!(phone.screenshot().unwrap().dimensions(), (1080, 2340));
-        let err = open_device(&args("sim:nope", None))
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(
-            err.contains("no skin 'nope'") && err.contains("light"),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn serial_from_device_and_dash_s_must_agree() {
-        assert_eq!(
-            adb_options(&args("adb:abc", None))
-                .unwrap()
-                .serial
-                .as_deref(),
-            Some("abc")
-        );
-        assert_eq!(
-            adb_options(&args("adb", Some("xyz")))
-                .unwrap()
-                .serial
-                .as_deref(),
-            Some("xyz")
-        );
-        assert!(adb_options(&args("adb:abc", Some("abc"))).is_ok());
-        let err = adb_options(&args("adb:abc", Some("xyz")))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("pass only one"), "{err}");
-    }
-}
-
 /// `visualize`: replay the backtracking search on the phone move by move, or write it as a GIF.
 pub fn visualize(args: crate::cli::VisualizeArgs) -> Result<ExitCode> {
     use crate::visualize::resume::State;
@@ -1059,10 +1003,66 @@ fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);
     }
     out
+}
+
+#[cfg(test)]
+mod device_tests {
+    use super::*;
+    use crate::cli::{AdbServerArgs, InputArg};
+
+    fn args(device: &str, serial: Option<&str>) -> DeviceArgs {
+        DeviceArgs {
+            device: device.parse().unwrap(),
+            server: AdbServerArgs::default(),
+            serial: serial.map(str::to_string),
+            input: InputArg::Auto,
+        }
+    }
+
+    #[test]
+    fn device_sim_opens_the_simulated_phone_in_each_skin() {
+        let mut phone = open_device(&args("sim:numfirst", None)).unwrap();
+        assert_eq!(
+            phone.screen_size().unwrap(),
+            crate::geometry::Size::new(1080, 2340)
+        );
+        assert_eq!(phone.screenshot().unwrap().dimensions(), (1080, 2340));
+        let err = open_device(&args("sim:nope", None))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains("no skin 'nope'") && err.contains("light"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn serial_from_device_and_dash_s_must_agree() {
+        assert_eq!(
+            adb_options(&args("adb:abc", None))
+                .unwrap()
+                .serial
+                .as_deref(),
+            Some("abc")
+        );
+        assert_eq!(
+            adb_options(&args("adb", Some("xyz")))
+                .unwrap()
+                .serial
+                .as_deref(),
+            Some("xyz")
+        );
+        assert!(adb_options(&args("adb:abc", Some("abc"))).is_ok());
+        let err = adb_options(&args("adb:abc", Some("xyz")))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("pass only one"), "{err}");
+    }
 }
