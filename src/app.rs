@@ -893,7 +893,7 @@ pub fn visualize(args: crate::cli::VisualizeArgs) -> Result<ExitCode> {
         check_every,
         moves_per_second: args.moves_per_second,
         pacing,
-        checkpoint_settle_ms: pacing.settle_ms.max(cal.pacing.settle_ms.min(400)),
+        checkpoint_settle_ms: session::checkpoint_settle_ms(&pacing, &cal),
         state_file: Some(args.state.clone()),
         ..ReplayOptions::default()
     };

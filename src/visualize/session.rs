@@ -137,6 +137,12 @@ pub fn tap_cost(description: &str, pacing: &Pacing) -> Duration {
     )))
 }
 
+/// The wait before a checkpoint's screenshot: the input method's settle, or the calibration's
+/// (at most 400 ms) when that is longer, so the app has redrawn.
+pub fn checkpoint_settle_ms(pacing: &Pacing, calibration: &Calibration) -> u32 {
+    pacing.settle_ms.max(calibration.pacing.settle_ms.min(400))
+}
+
 /// Screenshot, transfer and read at a checkpoint.
 pub fn checkpoint_cost(description: &str) -> Duration {
     match input_kind(description) {
