@@ -261,3 +261,61 @@ fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_mov
     assert!(b - a <= 2, "skipped {} moves", b - a);
     let _: Board = replay(&puzzle, &events);
 }
+
+/// Fassor "medium": thousands of naive moves, far beyond two minutes on a phone.
+const MEDIUM: &str =
+    "900400000008029400007800003170500040000098007850007600603901000000000009400200080";
+
+#[test]
+fn a_long_replay_without_a_terminal_or_yes_is_refused_before_any_tap() {
+    let adb = adb_server::shared();
+    let sim = serve(phone("light", MEDIUM), None, &adb);
+    let dir = scratch("long");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-agent"))
+        .arg("visualize")
+        .args(["--device", &format!("adb:{}", sim.serial())])
+        .args(["-P", &adb.port().to_string()])
+        .arg("--calibration")
+        .arg(calibration("light"))
+        .arg("--state")
+        .arg(dir.join("progress.json"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--yes") && stderr.contains("min"),
+        "{stderr}"
+    );
+    assert!(sim.taps().is_empty(), "nothing may be tapped");
+}
+
+#[test]
+fn an_unreadable_screen_or_a_board_with_entries_is_refused_before_any_tap() {
+    let adb = adb_server::shared();
+    let dir = scratch("refuse");
+    let mut covered = phone("light", EASY2);
+    covered.set_popup(true);
+    let sim = serve(covered, None, &adb);
+    let out = visualize(&adb, &sim, "light", &dir, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("cannot read the board"),
+        "{}",
+        text(&out)
+    );
+    assert!(sim.taps().is_empty());
+
+    let mut played = phone("light", EASY2);
+    played.set_entry(Cell::new(0, 0).unwrap(), Some(3));
+    let sim = serve(played, None, &adb);
+    let out = visualize(&adb, &sim, "light", &dir, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--resume"),
+        "{}",
+        text(&out)
+    );
+    assert!(sim.taps().is_empty());
+}
