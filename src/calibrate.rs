@@ -394,3 +394,49 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
         overlay,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bar(at: usize) -> Vec<u8> {
+        (0..PATCH_W * PATCH_H)
+            .map(|i| if i % PATCH_W == at { 255 } else { 0 })
+            .collect()
+    }
+
+    #[test]
+    fn shape_groups_merge_only_when_their_cells_never_see_each_other() {
+        // Ten shapes for ten cells on one diagonal: the two most alike that share no unit merge.
+        let cells: Vec<Cell> = (0..9)
+            .map(|i| Cell::new(i, i).unwrap())
+            .chain([Cell::new(0, 4).unwrap()])
+            .collect();
+        let mut patches: Vec<Vec<u8>> = (0..9).map(|i| bar(i * 2)).collect();
+        // r1c5 looks like r1c1's shape but shares its row; r2c2 is another style of r9c9's shape.
+        patches.push(
+            bar(0)
+                .iter()
+                .zip(bar(1))
+                .map(|(a, b)| a.max(&b).to_owned())
+                .collect(),
+        );
+        patches[1] = bar(16)
+            .iter()
+            .zip(bar(17))
+            .map(|(a, b)| (*a).max(b))
+            .collect();
+        let refs: Vec<&[u8]> = patches.iter().map(|p| p.as_slice()).collect();
+        let (assign, centroids) = cluster(&refs, &cells);
+        assert!(centroids.len() <= 9);
+        assert_ne!(assign[0], assign[9], "same row, cannot be the same digit");
+    }
+
+    #[test]
+    fn two_clearly_different_ink_colours_split_into_givens_and_entries() {
+        let mut inks = vec![[20, 20, 20]; 6];
+        inks.extend([[30, 90, 220]; 3]);
+        assert_eq!(ink_colours(&inks), ([20, 20, 20], Some([30, 90, 220])));
+        assert_eq!(ink_colours(&[[20, 20, 20], [25, 22, 20]]).1, None);
+    }
+}

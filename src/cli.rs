@@ -27,14 +27,14 @@ pub enum Command {
     Calibrate(CalibrateArgs),
     /// Solve a puzzle (or a list of puzzles) and print the solution, the steps and the time.
     Solve(SolveArgs),
+    /// Run the simulated phone: a fake ADB device on 127.0.0.1 showing a sudoku app.
+    Sim(SimArgs),
     /// List attached phones: serial, state, model, Android version, screen size, input method.
     Devices(DevicesArgs),
     /// Save the phone's screen as a PNG.
     Screenshot(ScreenshotArgs),
     /// Solve the game on the phone: capture, read, solve, tap the solution in, verify.
     Play(PlayArgs),
-    /// Run the simulated phone: a fake ADB device on 127.0.0.1 showing a sudoku app.
-    Sim(SimArgs),
     /// Replay the backtracking search on the phone move by move (every set and every cancel),
     /// with a step counter; or write it as an animated GIF with --gif (no phone needed).
     Visualize(VisualizeArgs),

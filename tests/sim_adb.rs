@@ -15,7 +15,9 @@ use std::sync::mpsc;
 use std::time::Duration;
 use sudoku_agent::geometry::{Point, Size};
 use sudoku_agent::sim::touch::{self, TOUCHSCREEN};
-use sudoku_agent::sim::{Key, Latency, Phone, SimConfig, SimServer, Skin, TapSource, puzzles};
+use sudoku_agent::sim::{
+    Hit, Key, Latency, Move, Phone, SimConfig, SimServer, Skin, TapSource, puzzles,
+};
 use sudoku_agent::sudoku::Cell;
 use support::adb_server::{self, AdbServer};
 
@@ -246,6 +248,46 @@ fn raw_touch_events_on_android12_are_refused_with_the_phones_own_error() {
 }
 
 #[test]
+fn popup_and_mistake_limit_faults_show_through_adb() {
+    let (adb, sim) = connected("instant");
+    let serial = sim.serial();
+    let tap = |p: Point| {
+        let out = adb.device(&serial, &["shell", &format!("input tap {} {}", p.x, p.y)]);
+        assert!(out.status.success());
+    };
+    let (cell, _) = empty_cell(&sim);
+    // A digit already given in the cell's row is certainly wrong.
+    let wrong = sim.with_screen(|p| {
+        let board = p.board();
+        (0..9)
+            .find_map(|c| board.get(Cell::new(cell.row(), c).unwrap()))
+            .unwrap()
+    });
+    let (at, key, close) = sim.with_screen(|p| {
+        p.set_popup(true);
+        p.set_mistake_limit(Some(3));
+        (
+            p.cell_center(cell),
+            p.key_center(Key::Digit(wrong)),
+            p.key_center(Key::PopupClose),
+        )
+    });
+    let with_popup = screenshot(&adb, &serial);
+    tap(at);
+    assert_eq!(sim.with_screen(|p| p.hits().to_vec()), vec![Hit::Popup]);
+    tap(close);
+    let closed = screenshot(&adb, &serial);
+    assert!(changed_pixels(&with_popup, &closed, at, pitch(&sim) / 2) > 0);
+    tap(at);
+    tap(key);
+    assert_eq!(
+        sim.with_screen(|p| p.moves().to_vec()),
+        vec![Move::Rejected { cell, digit: wrong }]
+    );
+    assert_eq!(sim.with_screen(|p| p.board().get(cell)), None);
+}
+
+#[test]
 fn unknown_commands_exit_127_with_the_shells_message() {
     let (adb, sim) = connected("instant");
     let out = adb.device(&sim.serial(), &["shell", "frobnicate --now"]);
@@ -279,6 +321,33 @@ fn a_long_lived_adb_shell_runs_command_lines_fed_on_stdin() {
         clock >= Duration::from_millis(100) && clock < Duration::from_millis(140),
         "{clock:?}"
     );
+}
+
+#[test]
+fn a_person_typing_in_adb_shell_gets_a_prompt_and_echo() {
+    let (adb, sim) = connected("instant");
+    let mut child = adb
+        .command()
+        .args(["-s", &sim.serial(), "shell", "-tt"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"wm sizx\x7fe\rexit 7\r")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Typed ahead in one go: the pty echoes it all first, then the commands run.
+    assert_eq!(
+        text,
+        "simphone:/ $ wm sizx\x08 \x08e\r\nexit 7\r\nPhysical size: 1080x2340\r\nsimphone:/ $ "
+    );
+    assert_eq!(out.status.code(), Some(7));
 }
 
 #[test]
@@ -407,10 +476,12 @@ fn the_drop_fault_makes_the_device_vanish_mid_command() {
     // And it stays gone.
     let out = adb.device(&serial, &["shell", "echo", "4"]);
     assert!(!out.status.success());
-    assert!(
-        std::net::TcpStream::connect(sim.addr()).is_err(),
-        "the port should be closed"
-    );
+    // The listener closes right after the drop; allow the accept thread a moment.
+    let closed = (0..50).any(|_| {
+        std::thread::sleep(Duration::from_millis(20));
+        std::net::TcpStream::connect(sim.addr()).is_err()
+    });
+    assert!(closed, "the port should be closed");
 }
 
 #[test]

@@ -184,8 +184,13 @@ impl PacketDecoder {
 /// A service as the host names it in OPEN.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Service {
-    /// `shell[,args]:command`; `v2` when the args list it. An empty command is interactive.
-    Shell { v2: bool, command: String },
+    /// `shell[,args]:command`; `v2` when the args list it; `pty` when they ask for one, or by
+    /// default for an empty command (an interactive login). An empty command is interactive.
+    Shell {
+        v2: bool,
+        pty: bool,
+        command: String,
+    },
     /// `exec:command`: raw bytes both ways, no exit status.
     Exec(String),
     /// `framebuffer:`: header plus raw pixels.
@@ -209,9 +214,11 @@ impl Service {
             && let Some((args, command)) = rest.split_once(':')
             && (args.is_empty() || args.starts_with(','))
         {
-            let v2 = args.split(',').any(|a| a == "v2");
+            let has = |flag: &str| args.split(',').any(|a| a == flag);
+            let pty = has("pty") || (command.is_empty() && !has("raw"));
             return Service::Shell {
-                v2,
+                v2: has("v2"),
+                pty,
                 command: command.to_string(),
             };
         }
@@ -226,6 +233,20 @@ pub trait Services: Send + Sync + 'static {
     fn banner(&self) -> String;
     fn accepts(&self, service: &Service) -> bool;
     fn serve(&self, service: Service, stream: &mut Stream);
+    /// Serves a quick request that needs no input from the host right on the connection's
+    /// thread, returning the whole reply (sent in WRTEs as the host acknowledges them, then CLSE).
+    /// `None` sends it to `serve` on a thread of its own. Saves a thread hop per short command.
+    fn serve_inline(&self, _service: &Service) -> Option<Inline> {
+        None
+    }
+}
+
+/// The outcome of `Services::serve_inline`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inline {
+    Reply(Vec<u8>),
+    /// The device vanished while serving: drop the connection without a reply.
+    Vanished,
 }
 
 /// The state one TCP connection shares between its reader thread and its stream threads.
@@ -243,6 +264,8 @@ struct StreamSlot {
     remote: u32,
     acks: Sender<()>,
     input: Sender<Vec<u8>>,
+    /// An inline reply still to send, one chunk per host OKAY (see `Services::serve_inline`).
+    outbox: Option<std::collections::VecDeque<Vec<u8>>>,
 }
 
 impl Connection {
@@ -468,9 +491,24 @@ fn run_connection(
             }
             A_OPEN if connected => open_stream(conn, services, msg)?,
             A_OKAY => {
-                let streams = conn.streams.lock().unwrap();
-                if let Some(slot) = streams.get(&msg.arg1) {
-                    let _ = slot.acks.send(());
+                let mut streams = conn.streams.lock().unwrap();
+                let Some(slot) = streams.get_mut(&msg.arg1) else {
+                    continue;
+                };
+                let remote = slot.remote;
+                match slot.outbox.as_mut().map(|o| o.pop_front()) {
+                    None => {
+                        let _ = slot.acks.send(());
+                    }
+                    Some(Some(chunk)) => {
+                        drop(streams);
+                        conn.send(&Message::new(A_WRTE, msg.arg1, remote, chunk))?;
+                    }
+                    Some(None) => {
+                        streams.remove(&msg.arg1);
+                        drop(streams);
+                        conn.send(&Message::new(A_CLSE, msg.arg1, remote, Vec::new()))?;
+                    }
                 }
             }
             A_WRTE => {
@@ -506,15 +544,42 @@ fn open_stream(
         conn.send(&Message::new(A_CLSE, 0, remote, Vec::new()))?;
         return Ok(());
     }
+    log::debug!("adbd: OPEN {service:?}");
     let local = conn.next_id.fetch_add(1, Ordering::Relaxed);
     let (ack_tx, ack_rx) = mpsc::channel();
     let (in_tx, in_rx) = mpsc::channel();
+    if let Some(inline) = services.serve_inline(&service) {
+        let Inline::Reply(reply) = inline else {
+            conn.shutdown();
+            return Err(WireError::Closed);
+        };
+        conn.send(&Message::new(A_OKAY, local, remote, Vec::new()))?;
+        let max = conn.max_payload.load(Ordering::Relaxed).max(1);
+        let mut outbox: std::collections::VecDeque<Vec<u8>> =
+            reply.chunks(max).map(<[u8]>::to_vec).collect();
+        let Some(first) = outbox.pop_front() else {
+            conn.send(&Message::new(A_CLSE, local, remote, Vec::new()))?;
+            return Ok(());
+        };
+        conn.streams.lock().unwrap().insert(
+            local,
+            StreamSlot {
+                remote,
+                acks: ack_tx,
+                input: in_tx,
+                outbox: Some(outbox),
+            },
+        );
+        conn.send(&Message::new(A_WRTE, local, remote, first))?;
+        return Ok(());
+    }
     conn.streams.lock().unwrap().insert(
         local,
         StreamSlot {
             remote,
             acks: ack_tx,
             input: in_tx,
+            outbox: None,
         },
     );
     conn.send(&Message::new(A_OKAY, local, remote, Vec::new()))?;
@@ -622,6 +687,7 @@ mod tests {
             Service::parse(b"shell,v2,TERM=xterm,raw:echo hi\0"),
             Service::Shell {
                 v2: true,
+                pty: false,
                 command: "echo hi".into()
             }
         );
@@ -629,6 +695,7 @@ mod tests {
             Service::parse(b"shell:input tap 1 2\0"),
             Service::Shell {
                 v2: false,
+                pty: false,
                 command: "input tap 1 2".into()
             }
         );
@@ -636,6 +703,15 @@ mod tests {
             Service::parse(b"shell,TERM=xterm,raw:\0"),
             Service::Shell {
                 v2: false,
+                pty: false,
+                command: String::new()
+            }
+        );
+        assert_eq!(
+            Service::parse(b"shell,v2,TERM=xterm-256color,pty:\0"),
+            Service::Shell {
+                v2: true,
+                pty: true,
                 command: String::new()
             }
         );

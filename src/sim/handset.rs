@@ -136,6 +136,11 @@ impl Handset {
         *self.on_vanish.lock().unwrap() = Some(Box::new(f));
     }
 
+    /// Whether the device really sleeps for its modelled costs.
+    pub fn realtime(&self) -> bool {
+        self.config.realtime
+    }
+
     pub fn latency(&self) -> &Latency {
         &self.config.latency
     }

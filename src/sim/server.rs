@@ -17,7 +17,7 @@
 //! ```
 
 use super::Screen;
-use super::adbd::{Adbd, Service, Services, Stream, packet, shell_packet};
+use super::adbd::{Adbd, Inline, Service, Services, Stream, packet, shell_packet};
 use super::handset::{Handset, HandsetConfig, TapRecord};
 use super::latency::Latency;
 use super::shell::{Ending, Shell, ShellIo};
@@ -199,10 +199,44 @@ impl Services for DeviceServices {
             )
     }
 
+    fn serve_inline(&self, service: &Service) -> Option<Inline> {
+        // Real sleeping would stall every other stream of the connection.
+        if self.handset.realtime() {
+            return None;
+        }
+        let (v2, command) = match service {
+            Service::Shell {
+                v2,
+                pty: false,
+                command,
+            } => (*v2, command),
+            Service::Exec(command) => (false, command),
+            _ => return None,
+        };
+        if !super::shell::runs_without_stdin(command) {
+            return None;
+        }
+        let mut io = ReplyIo {
+            v2,
+            reply: Vec::new(),
+        };
+        match Shell::new(&self.handset, &mut io).run(command) {
+            Ending::Exit(status) => {
+                if v2 {
+                    io.reply
+                        .extend(shell_packet(packet::EXIT, &[(status & 0xff) as u8]));
+                }
+                Some(Inline::Reply(io.reply))
+            }
+            Ending::Gone => Some(Inline::Vanished),
+        }
+    }
+
     fn serve(&self, service: Service, stream: &mut Stream) {
         match service {
-            Service::Shell { v2, command } => {
+            Service::Shell { v2, pty, command } => {
                 let mut io = StreamShellIo::new(stream, v2);
+                io.terminal = pty.then(Terminal::default);
                 let ending = Shell::new(&self.handset, &mut io).run(&command);
                 match ending {
                     Ending::Exit(status) if v2 => {
@@ -245,6 +279,48 @@ struct StreamShellIo<'a> {
     pending: Vec<u8>,
     decoder: super::adbd::PacketDecoder,
     stdin_closed: bool,
+    /// A pty session (a person typing in `adb shell`): echo and line editing, `\n` -> `\r\n`.
+    terminal: Option<Terminal>,
+}
+
+/// The pty's canonical-mode line discipline: typed bytes are echoed and collected into lines;
+/// backspace edits, Ctrl-C drops the line, Ctrl-D on an empty line ends input.
+#[derive(Default)]
+struct Terminal {
+    line: Vec<u8>,
+    eof: bool,
+}
+
+impl Terminal {
+    /// Takes typed bytes; returns (complete lines for the shell, bytes to echo).
+    fn feed(&mut self, typed: &[u8]) -> (Vec<u8>, Vec<u8>) {
+        let (mut ready, mut echo) = (Vec::new(), Vec::new());
+        for &b in typed {
+            match b {
+                b'\r' | b'\n' => {
+                    echo.extend_from_slice(b"\r\n");
+                    ready.append(&mut self.line);
+                    ready.push(b'\n');
+                }
+                0x7f | 0x08 => {
+                    if self.line.pop().is_some() {
+                        echo.extend_from_slice(b"\x08 \x08");
+                    }
+                }
+                0x03 => {
+                    self.line.clear();
+                    echo.extend_from_slice(b"^C\r\n");
+                    ready.push(b'\n');
+                }
+                0x04 if self.line.is_empty() => self.eof = true,
+                b => {
+                    self.line.push(b);
+                    echo.push(b);
+                }
+            }
+        }
+        (ready, echo)
+    }
 }
 
 impl<'a> StreamShellIo<'a> {
@@ -255,15 +331,47 @@ impl<'a> StreamShellIo<'a> {
             pending: Vec::new(),
             decoder: Default::default(),
             stdin_closed: false,
+            terminal: None,
         }
+    }
+}
+
+/// Shell I/O for a command answered in one go: no stdin, output collected into the reply.
+struct ReplyIo {
+    v2: bool,
+    reply: Vec<u8>,
+}
+
+impl ShellIo for ReplyIo {
+    fn read_stdin(&mut self) -> Option<Vec<u8>> {
+        None
+    }
+
+    fn write_output(&mut self, fd: u8, data: &[u8]) -> io::Result<()> {
+        if self.v2 {
+            let id = if fd == 2 {
+                packet::STDERR
+            } else {
+                packet::STDOUT
+            };
+            self.reply.extend(shell_packet(id, data));
+        } else {
+            self.reply.extend_from_slice(data);
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 
 /// Flush early when this much output is waiting (big screenshots go out as they come).
 const FLUSH_AT: usize = 256 * 1024;
 
-impl ShellIo for StreamShellIo<'_> {
-    fn read_stdin(&mut self) -> Option<Vec<u8>> {
+impl StreamShellIo<'_> {
+    /// The next stdin bytes from the host (v2: the payload of STDIN packets).
+    fn read_raw_stdin(&mut self) -> Option<Vec<u8>> {
         loop {
             if self.stdin_closed {
                 return None;
@@ -286,10 +394,7 @@ impl ShellIo for StreamShellIo<'_> {
         }
     }
 
-    fn write_output(&mut self, fd: u8, data: &[u8]) -> io::Result<()> {
-        if data.is_empty() {
-            return Ok(());
-        }
+    fn send_output(&mut self, fd: u8, data: &[u8]) {
         if self.v2 {
             let id = if fd == 2 {
                 packet::STDERR
@@ -299,6 +404,53 @@ impl ShellIo for StreamShellIo<'_> {
             self.pending.extend(shell_packet(id, data));
         } else {
             self.pending.extend_from_slice(data);
+        }
+    }
+}
+
+impl ShellIo for StreamShellIo<'_> {
+    fn read_stdin(&mut self) -> Option<Vec<u8>> {
+        loop {
+            let data = self.read_raw_stdin()?;
+            let Some(term) = &mut self.terminal else {
+                return Some(data);
+            };
+            let (ready, echo) = term.feed(&data);
+            let eof = term.eof;
+            if !echo.is_empty() {
+                self.send_output(1, &echo);
+                let _ = self.flush();
+            }
+            if !ready.is_empty() {
+                return Some(ready);
+            }
+            if eof {
+                self.stdin_closed = true;
+                return None;
+            }
+        }
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.terminal.is_some()
+    }
+
+    fn write_output(&mut self, fd: u8, data: &[u8]) -> io::Result<()> {
+        if data.is_empty() {
+            return Ok(());
+        }
+        if self.terminal.is_some() {
+            // The pty's output processing (onlcr), which also mangles binary output as on a phone.
+            let mut translated = Vec::with_capacity(data.len() + data.len() / 16);
+            for &b in data {
+                if b == b'\n' {
+                    translated.push(b'\r');
+                }
+                translated.push(b);
+            }
+            self.send_output(1, &translated);
+        } else {
+            self.send_output(fd, data);
         }
         if self.pending.len() >= FLUSH_AT {
             self.flush()?;
@@ -312,5 +464,33 @@ impl ShellIo for StreamShellIo<'_> {
         }
         let data = std::mem::take(&mut self.pending);
         self.stream.write(&data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_terminal_echoes_edits_and_hands_over_whole_lines() {
+        let mut t = Terminal::default();
+        let (ready, echo) = t.feed(b"wm sz");
+        assert!(ready.is_empty());
+        assert_eq!(echo, b"wm sz");
+        let (ready, echo) = t.feed(b"\x7fize\r");
+        assert_eq!(ready, b"wm size\n");
+        assert_eq!(echo, b"\x08 \x08ize\r\n");
+        let (ready, _) = t.feed(b"junk\x03");
+        assert_eq!(ready, b"\n");
+        t.feed(b"\x04");
+        assert!(t.eof);
+    }
+
+    #[test]
+    fn ports_in_the_emulator_range_are_refused() {
+        let err = bind(Some(5557)).unwrap_err().to_string();
+        assert!(err.contains("5555-5585"), "{err}");
+        let free = bind(None).unwrap().local_addr().unwrap().port();
+        assert!(!EMULATOR_PORTS.contains(&free));
     }
 }

@@ -304,6 +304,28 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
     Ok(script)
 }
 
+/// Commands that may read stdin (or start an interactive shell).
+const STDIN_READERS: &[&str] = &["cat", "dd", "sh", "grep", "head", "tail"];
+
+/// Whether `text` can run without any input from the host: it parses, and no command in it may
+/// read stdin. Such commands can be answered in one go.
+pub fn runs_without_stdin(text: &str) -> bool {
+    let Ok(script) = parse(text) else {
+        return false;
+    };
+    !text.trim().is_empty()
+        && script.iter().flat_map(|(_, p)| p).all(|command| {
+            match command.words.first().map(|w| w.0.as_slice()) {
+                Some([WordPart::Text(name)]) => {
+                    let name = name.rsplit('/').next().unwrap_or(name);
+                    !STDIN_READERS.contains(&name)
+                }
+                None => true,
+                Some(_) => false,
+            }
+        })
+}
+
 // ---------------------------------------------------------------------------------------------
 // Session I/O
 
@@ -315,7 +337,14 @@ pub trait ShellIo {
     fn write_output(&mut self, fd: u8, data: &[u8]) -> io::Result<()>;
     /// Sends buffered output to the host.
     fn flush(&mut self) -> io::Result<()>;
+    /// True for a terminal session (`adb shell` typed by a person): the shell shows a prompt.
+    fn is_terminal(&self) -> bool {
+        false
+    }
 }
+
+/// The prompt of an interactive terminal session, as mksh on a phone shows it.
+pub const PROMPT: &str = "simphone:/ $ ";
 
 /// How a session ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -460,7 +489,14 @@ impl<'a> Shell<'a> {
     /// Reads and runs command lines until end of input or `exit`.
     fn interactive(&mut self) -> Ending {
         let mut text = String::new();
-        while let Some(line) = self.input.read_line() {
+        loop {
+            if self.input.io.is_terminal() {
+                let prompt = if text.is_empty() { PROMPT } else { "> " };
+                let _ = self.input.io.write_output(1, prompt.as_bytes());
+            }
+            let Some(line) = self.input.read_line() else {
+                break;
+            };
             if !text.is_empty() {
                 text.push('\n');
             }
@@ -1252,6 +1288,10 @@ impl<'a> Shell<'a> {
         while let Some(a) = iter.next() {
             match a.as_str() {
                 "-c" => bytes = iter.next().cloned(),
+                // Old-style `head -3`.
+                s if s.len() > 1 && s[1..].bytes().all(|b| b.is_ascii_digit()) => {
+                    lines = Some(s[1..].to_string())
+                }
                 "-n" => lines = iter.next().cloned(),
                 s if s.starts_with("-c") => bytes = Some(s[2..].to_string()),
                 s if s.starts_with("-n") => lines = Some(s[2..].to_string()),
@@ -1657,6 +1697,17 @@ mod tests {
         let mut io = TestIo::default();
         Shell::new(&h, &mut io).run("screencap | head -c 16");
         assert_eq!(io.stdout.len(), 16);
+    }
+
+    #[test]
+    fn only_commands_that_never_read_stdin_run_without_it() {
+        assert!(runs_without_stdin("input tap 1 2; echo __rc=$?"));
+        assert!(runs_without_stdin("screencap -p"));
+        assert!(!runs_without_stdin("cat > /dev/input/event2"));
+        assert!(!runs_without_stdin("dumpsys window | grep Rotation"));
+        assert!(!runs_without_stdin("/system/bin/sh"));
+        assert!(!runs_without_stdin("echo 'unfinished"));
+        assert!(!runs_without_stdin(""));
     }
 
     #[test]

@@ -108,20 +108,27 @@ pub(crate) fn normalise(strength: &[f32], w: usize, bbox: (usize, usize, usize, 
     let scale = (PATCH_H as f32 / bh).min(PATCH_W as f32 / bw);
     let ox = (PATCH_W as f32 - bw * scale) / 2.0;
     let oy = (PATCH_H as f32 - bh * scale) / 2.0;
+    // Source column and row of each of the 4 sub-samples per output pixel (None outside).
+    let xs: Vec<Option<usize>> = (0..PATCH_W * 4)
+        .map(|i| {
+            let x = ((i as f32 + 0.5) / 4.0 - ox) / scale;
+            (x >= 0.0 && x < bw).then(|| bx0 + x as usize)
+        })
+        .collect();
+    let ys: Vec<Option<usize>> = (0..PATCH_H * 4)
+        .map(|i| {
+            let y = ((i as f32 + 0.5) / 4.0 - oy) / scale;
+            (y >= 0.0 && y < bh).then(|| by0 + y as usize)
+        })
+        .collect();
     let mut out = vec![0u8; PATCH_W * PATCH_H];
     for ty in 0..PATCH_H {
         for tx in 0..PATCH_W {
             let mut sum = 0f32;
-            for sy in 0..4 {
-                for sx in 0..4 {
-                    let u = tx as f32 + (sx as f32 + 0.5) / 4.0;
-                    let v = ty as f32 + (sy as f32 + 0.5) / 4.0;
-                    let x = (u - ox) / scale;
-                    let y = (v - oy) / scale;
-                    if x < 0.0 || y < 0.0 || x >= bw || y >= bh {
-                        continue;
-                    }
-                    sum += strength[(by0 + y as usize) * w + bx0 + x as usize];
+            for y in ys[ty * 4..ty * 4 + 4].iter().flatten() {
+                let row = &strength[y * w..(y + 1) * w];
+                for x in xs[tx * 4..tx * 4 + 4].iter().flatten() {
+                    sum += row[*x];
                 }
             }
             out[ty * PATCH_W + tx] = (sum / 16.0 * 255.0).round().clamp(0.0, 255.0) as u8;
@@ -151,17 +158,49 @@ pub fn cut_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> CellInk {
     if ox + ow > img.width() || oy + oh > img.height() {
         return CellInk::default();
     }
-    let lum = super::luma_region(img, ox, oy, ow, oh);
-    let (ow, oh) = (ow as usize, oh as usize);
-    let dashes = cage_dashes(&lum, ow, oh, pitch);
-    let k = (inner - outer) as usize;
+    // Big cells are looked at every `stride` pixels: a digit 50 px tall holds all the detail the
+    // 24x32 patch keeps, and reading stays fast at 1440x3200.
+    let stride = ((pitch / 50.0).floor() as u32).max(1);
+    let lum = luma_sampled(img, (ox, oy), (ow, oh), stride);
+    let (ow, oh) = (ow.div_ceil(stride) as usize, oh.div_ceil(stride) as usize);
+    let small_pitch = pitch / stride as f32;
+    let dashes = cage_dashes(&lum, ow, oh, small_pitch);
+    let k = ((inner - outer) as f32 / stride as f32).round() as usize;
+    if ow <= 2 * k + 4 || oh <= 2 * k + 4 {
+        return CellInk::default();
+    }
     let (w, h) = (ow - 2 * k, oh - 2 * k);
-    let sub: Vec<u8> = (0..h)
-        .flat_map(|y| lum[(y + k) * ow + k..(y + k) * ow + k + w].iter().copied())
-        .collect();
-    let mut cell = cut_digit(img, sub, (ox + k as u32, oy + k as u32), (w, h), pitch);
+    let mut sub = Vec::with_capacity(w * h);
+    for y in 0..h {
+        sub.extend_from_slice(&lum[(y + k) * ow + k..(y + k) * ow + k + w]);
+    }
+    let origin = (ox + k as u32 * stride, oy + k as u32 * stride);
+    let mut cell = cut_digit(img, sub, origin, stride, (w, h), small_pitch);
     cell.dashes = dashes;
     cell
+}
+
+/// Brightness of every `stride`-th pixel of a `size` rectangle at `origin`, row-major.
+fn luma_sampled(img: &RgbaImage, origin: (u32, u32), size: (u32, u32), stride: u32) -> Vec<u8> {
+    if stride == 1 {
+        return super::luma_region(img, origin.0, origin.1, size.0, size.1);
+    }
+    let raw = img.as_raw();
+    let row_len = img.width() as usize * 4;
+    let (w, h) = (
+        size.0.div_ceil(stride) as usize,
+        size.1.div_ceil(stride) as usize,
+    );
+    let mut out = Vec::with_capacity(w * h);
+    for j in 0..h {
+        let y = origin.1 as usize + j * stride as usize;
+        let row = &raw[y * row_len..(y + 1) * row_len];
+        out.extend((0..w).map(|i| {
+            let p = &row[(origin.0 as usize + i * stride as usize) * 4..];
+            ((p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8) as u8
+        }));
+    }
+    out
 }
 
 /// Counts short straight dashes in the band just inside the cell's lines, where killer sudoku
@@ -169,13 +208,23 @@ pub fn cut_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> CellInk {
 fn cage_dashes(lum: &[u8], w: usize, h: usize, pitch: f32) -> usize {
     let band = (pitch * 0.16).round() as usize;
     let bg = median(lum) as i16;
-    let mask: Vec<bool> = (0..w * h)
-        .map(|i| {
-            let (x, y) = (i % w, i / w);
-            let in_band = x < band || y < band || x + band >= w || y + band >= h;
-            in_band && (lum[i] as i16 - bg).abs() > 25
-        })
-        .collect();
+    let mut mask = vec![false; w * h];
+    let mut differing = 0usize;
+    for y in 0..h {
+        let row = &lum[y * w..(y + 1) * w];
+        let out = &mut mask[y * w..(y + 1) * w];
+        let whole_row = y < band || y + band >= h;
+        for (x, (&v, m)) in row.iter().zip(out.iter_mut()).enumerate() {
+            if (whole_row || x < band || x + band >= w) && (v as i16 - bg).abs() > 25 {
+                *m = true;
+                differing += 1;
+            }
+        }
+    }
+    // Cage outlines put many pixels in the band; a classic cell has next to none.
+    if (differing as f32) < pitch * 0.5 {
+        return 0;
+    }
     let (_, comps) = components(&mask, w, h);
     let (lo, hi) = ((pitch * 0.05).max(3.0), pitch * 0.25);
     comps
@@ -204,12 +253,13 @@ fn median(v: &[u8]) -> u8 {
     255
 }
 
-/// Finds and normalises the big digit in `lum` (`w` x `h`, whose top-left is `origin` on the
-/// screen).
+/// Finds and normalises the big digit in `lum` (`size`, sampled every `stride` screen pixels
+/// from `origin`); `pitch` is the cell size in samples.
 fn cut_digit(
     img: &RgbaImage,
     lum: Vec<u8>,
     origin: (u32, u32),
+    stride: u32,
     size: (usize, usize),
     pitch: f32,
 ) -> CellInk {
@@ -244,10 +294,15 @@ fn cut_digit(
     let mut big: Vec<&Component> = Vec::new();
     for c in &comps {
         let touches = c.x0 == 0 || c.y0 == 0 || c.x1 == w - 1 || c.y1 == h - 1;
+        let (cw, ch) = (c.width() as f32, c.height() as f32);
         if touches {
+            // Notes sit near the cell edge and may be clipped by the cut; lines and highlight
+            // edges that reach the cut are long.
+            if ch >= note_min && cw.max(ch) < pitch * 0.28 {
+                cell.notes = true;
+            }
             continue;
         }
-        let (cw, ch) = (c.width() as f32, c.height() as f32);
         if ch >= big_min && cw <= pitch * 0.85 && cw >= 2.0 {
             big.push(c);
         } else if ch >= note_min && ch < big_min {
@@ -300,7 +355,7 @@ fn cut_digit(
             let s = (diff[y * w + x] / amp as f32).clamp(0.0, 1.0);
             strength[y * w + x] = s;
             if s >= 0.8 && kept(x, y) {
-                let p = img.get_pixel(x0 + x as u32, y0 + y as u32);
+                let p = img.get_pixel(x0 + x as u32 * stride, y0 + y as u32 * stride);
                 for k in 0..3 {
                     rgb[k] += p[k] as u64;
                 }
@@ -316,10 +371,10 @@ fn cut_digit(
     cell.digit = Some(DigitPatch {
         pixels: normalise(&strength, w, bb),
         bbox: Rect::new(
-            x0 + bb.0 as u32,
-            y0 + bb.1 as u32,
-            (bb.2 - bb.0 + 1) as u32,
-            (bb.3 - bb.1 + 1) as u32,
+            x0 + bb.0 as u32 * stride,
+            y0 + bb.1 as u32 * stride,
+            (bb.2 - bb.0 + 1) as u32 * stride,
+            (bb.3 - bb.1 + 1) as u32 * stride,
         ),
         ink,
     });
@@ -342,5 +397,73 @@ pub fn ncc(a: &[u8], b: &[u8]) -> f32 {
         0.0
     } else {
         ab / (aa * bb).sqrt()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgba;
+
+    #[test]
+    fn components_are_eight_connected_with_boxes_and_areas() {
+        #[rustfmt::skip]
+        let mask = [
+            1, 0, 0, 1,
+            0, 1, 0, 1,
+            0, 0, 0, 0,
+        ].map(|v| v == 1);
+        let (labels, comps) = components(&mask, 4, 3);
+        assert_eq!(comps.len(), 2);
+        assert_eq!((comps[0].x0, comps[0].y1, comps[0].area), (0, 1, 2));
+        assert_eq!((comps[1].x0, comps[1].height(), comps[1].area), (3, 2, 2));
+        assert_eq!(labels[5], labels[0]);
+    }
+
+    #[test]
+    fn ncc_is_one_for_the_same_shape_and_minus_one_for_its_negative() {
+        let a: Vec<u8> = (0..96).map(|i| (i * 7 % 256) as u8).collect();
+        let neg: Vec<u8> = a.iter().map(|v| 255 - v).collect();
+        assert!((ncc(&a, &a) - 1.0).abs() < 1e-5);
+        assert!((ncc(&a, &neg) + 1.0).abs() < 1e-5);
+        assert_eq!(ncc(&a, &[9; 96]), 0.0);
+    }
+
+    /// A 60x60 white cell with `marks` (x, y, w, h) drawn in dark grey.
+    fn cell_with(marks: &[(u32, u32, u32, u32)]) -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(60, 60, Rgba([255; 4]));
+        for &(x, y, w, h) in marks {
+            for yy in y..y + h {
+                for xx in x..x + w {
+                    img.put_pixel(xx, yy, Rgba([30, 30, 30, 255]));
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn a_tall_mark_is_a_digit_small_marks_are_notes_and_edge_lines_are_dropped() {
+        let rect = Rect::new(0, 0, 60, 60);
+        let empty = cut_cell(&cell_with(&[(0, 0, 60, 2)]), rect, 60.0);
+        assert_eq!(empty, CellInk::default());
+        let digit = cut_cell(&cell_with(&[(25, 15, 8, 30), (0, 0, 2, 60)]), rect, 60.0);
+        let patch = digit.digit.expect("a big digit");
+        assert_eq!(patch.bbox, Rect::new(25, 15, 8, 30));
+        assert_eq!(patch.ink, [30, 30, 30]);
+        assert!(!digit.notes);
+        let notes = cut_cell(&cell_with(&[(10, 10, 4, 8), (40, 30, 4, 8)]), rect, 60.0);
+        assert!(notes.digit.is_none() && notes.notes);
+    }
+
+    #[test]
+    fn normalising_keeps_the_aspect_and_centres_the_digit() {
+        // A 4 wide, 8 tall solid block becomes a 16x32 block centred in the 24x32 patch.
+        let strength = vec![1.0f32; 4 * 8];
+        let patch = normalise(&strength, 4, (0, 0, 3, 7));
+        let ink_cols: Vec<usize> = (0..PATCH_W)
+            .filter(|&x| patch[PATCH_H / 2 * PATCH_W + x] > 128)
+            .collect();
+        assert_eq!(ink_cols, (4..20).collect::<Vec<_>>());
     }
 }

@@ -92,10 +92,8 @@ pub fn glyphs_outside(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
                 }
                 let gap = if o.x0 > c.x1 {
                     o.x0 - c.x1
-                } else if c.x0 > o.x1 {
-                    c.x0 - o.x1
                 } else {
-                    0
+                    c.x0.saturating_sub(o.x1)
                 };
                 (gap as f32) < 0.3 * ch
             });

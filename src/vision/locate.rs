@@ -90,65 +90,67 @@ pub fn locate_grid_near(img: &RgbaImage, expected: Rect) -> Result<Grid, VisionE
     let d = ((short / 120.0).round() as i64).clamp(2, 12);
     let pitch = (expected.width + expected.height) as f32 / 18.0;
     let band = ((pitch * 0.12).round() as i64).max(3);
+    let raw = img.as_raw();
+    let stride = iw as usize * 4;
     let luma = |x: i64, y: i64| {
-        let p = img.get_pixel(x as u32, y as u32);
-        ((p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8) as i16
+        let i = y as usize * stride + x as usize * 4;
+        ((raw[i] as u32 * 77 + raw[i + 1] as u32 * 150 + raw[i + 2] as u32 * 29) >> 8) as i16
     };
-    // One line: returns (position, coverage) for the best spot in its band.
-    let find = |vertical: bool, at: f32, from: u32, to: u32, bright: bool| -> (f32, f32) {
-        let (limit, step) = (if vertical { iw } else { ih } as i64, 2usize);
+    // One line, both polarities: (position, coverage) of the best spot in its band.
+    let find = |vertical: bool, at: f32, from: u32, to: u32| -> [(f32, f32); 2] {
+        let limit = if vertical { iw } else { ih } as i64;
+        let step = ((to - from) as usize / 300).max(2);
         let c = at.round() as i64;
-        let mut prof = Vec::with_capacity((2 * band + 1) as usize);
+        let mut prof = [Vec::new(), Vec::new()];
         let mut samples = 0usize;
         for k in c - band..=c + band {
-            if k - d < 0 || k + d >= limit {
-                prof.push(0usize);
-                continue;
+            let mut hits = [0usize; 2];
+            if k - d >= 0 && k + d < limit {
+                samples = 0;
+                for a in (from..to).step_by(step) {
+                    let a = a as i64;
+                    let (v, m1, m2) = if vertical {
+                        (luma(k, a), luma(k - d, a), luma(k + d, a))
+                    } else {
+                        (luma(a, k), luma(a, k - d), luma(a, k + d))
+                    };
+                    samples += 1;
+                    hits[0] += (m1.min(m2) - v > 12) as usize;
+                    hits[1] += (v - m1.max(m2) > 12) as usize;
+                }
             }
-            let mut hits = 0usize;
-            samples = 0;
-            for a in (from..to).step_by(step) {
-                let a = a as i64;
-                let (v, m1, m2) = if vertical {
-                    (luma(k, a), luma(k - d, a), luma(k + d, a))
-                } else {
-                    (luma(a, k), luma(a, k - d), luma(a, k + d))
-                };
-                samples += 1;
-                let hit = if bright {
-                    v - m1.max(m2) > 12
-                } else {
-                    m1.min(m2) - v > 12
-                };
-                hits += hit as usize;
+            prof[0].push(hits[0]);
+            prof[1].push(hits[1]);
+        }
+        prof.map(|prof| {
+            let peak = prof.iter().copied().max().unwrap_or(0);
+            if peak == 0 || samples == 0 {
+                // At the very image edge a line cannot be tested: trust calibration there.
+                let at_edge = c - d < 0 || c + d >= limit;
+                return (at, if at_edge { 1.0 } else { 0.0 });
             }
-            prof.push(hits);
-        }
-        let peak = prof.iter().copied().max().unwrap_or(0);
-        if peak == 0 || samples == 0 {
-            // At the very image edge a line cannot be tested: trust calibration there.
-            let at_edge = c - d < 0 || c + d >= limit;
-            return (at, if at_edge { 1.0 } else { 0.0 });
-        }
-        let (mut sw, mut swx) = (0f32, 0f32);
-        for (i, &v) in prof.iter().enumerate() {
-            if v * 2 >= peak {
-                sw += v as f32;
-                swx += v as f32 * (c - band + i as i64) as f32;
+            let (mut sw, mut swx) = (0f32, 0f32);
+            for (i, &v) in prof.iter().enumerate() {
+                if v * 2 >= peak {
+                    sw += v as f32;
+                    swx += v as f32 * (c - band + i as i64) as f32;
+                }
             }
-        }
-        (swx / sw, peak as f32 / samples as f32)
+            (swx / sw, peak as f32 / samples as f32)
+        })
     };
+    let ex = |i: usize| expected.x as f32 + expected.width as f32 * i as f32 / 9.0;
+    let ey = |i: usize| expected.y as f32 + expected.height as f32 * i as f32 / 9.0;
+    let vs: Vec<[(f32, f32); 2]> = (0..10)
+        .map(|i| find(true, ex(i), expected.y, expected.bottom()))
+        .collect();
+    let hs: Vec<[(f32, f32); 2]> = (0..10)
+        .map(|i| find(false, ey(i), expected.x, expected.right()))
+        .collect();
     let mut best: Option<(f32, Grid)> = None;
-    for bright in [false, true] {
-        let ex = |i: usize| expected.x as f32 + expected.width as f32 * i as f32 / 9.0;
-        let ey = |i: usize| expected.y as f32 + expected.height as f32 * i as f32 / 9.0;
-        let v: Vec<(f32, f32)> = (0..10)
-            .map(|i| find(true, ex(i), expected.y, expected.bottom(), bright))
-            .collect();
-        let h: Vec<(f32, f32)> = (0..10)
-            .map(|i| find(false, ey(i), expected.x, expected.right(), bright))
-            .collect();
+    for (polarity, bright) in [false, true].into_iter().enumerate() {
+        let v: Vec<(f32, f32)> = vs.iter().map(|l| l[polarity]).collect();
+        let h: Vec<(f32, f32)> = hs.iter().map(|l| l[polarity]).collect();
         let boxes_ok = [0, 3, 6, 9].iter().all(|&i| v[i].1 >= 0.5 && h[i].1 >= 0.5);
         let score: f32 = v.iter().chain(&h).map(|l| (l.1 / 0.9).min(1.0)).sum();
         log::debug!("near grid (bright {bright}): score {score:.2} v {v:.2?} h {h:.2?}");
@@ -340,14 +342,7 @@ fn best_lattices(
             p0 += 1.0;
         }
         best.sort_by(|a, b| b.score.total_cmp(&a.score));
-        let mut kept = 0;
-        for l in best {
-            if kept >= 3 {
-                break;
-            }
-            all.push(l);
-            kept += 1;
-        }
+        all.extend(best.into_iter().take(3));
         s += 0.5;
     }
     all.sort_by(|a, b| {
@@ -467,11 +462,16 @@ fn search(img: &RgbaImage, region: Rect, s_min: f32, s_max: f32) -> Result<Grid,
         };
         let xl = best_lattices(&rd.cols[polarity], d, r, (s_min, s_max), edge_x);
         let yl = best_lattices(&rd.rows[polarity], d, r, (s_min, s_max), edge_y);
-        for lx in &xl {
-            for ly in &yl {
-                if (lx.s - ly.s).abs() > 0.1 * lx.s.max(ly.s) {
-                    continue;
-                }
+        // Square cells only, and the 2D check (the costly part) for the likeliest pairs.
+        let mut pairs: Vec<(&Lattice, &Lattice)> = xl
+            .iter()
+            .flat_map(|lx| yl.iter().map(move |ly| (lx, ly)))
+            .filter(|(lx, ly)| (lx.s - ly.s).abs() <= 0.1 * lx.s.max(ly.s))
+            .collect();
+        pairs.sort_by(|a, b| (b.0.score + b.1.score).total_cmp(&(a.0.score + a.1.score)));
+        pairs.truncate(8);
+        for (lx, ly) in pairs {
+            {
                 let xs = refine(lx, &rd.cols[polarity], r, d);
                 let ys = refine(ly, &rd.rows[polarity], r, d);
                 let cov_h: Vec<f32> = ys
@@ -515,4 +515,69 @@ fn search(img: &RgbaImage, region: Rect, s_min: f32, s_max: f32) -> Result<Grid,
     best.map(|(_, g)| g).ok_or_else(|| {
         VisionError::NoGrid("no 10 x 10 equally spaced lines forming a square".into())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgba;
+
+    /// A 9x9 grid with 30 px cells at (25, 140) on a 320x600 screen; box lines 3 px, others 1 px.
+    fn drawn_grid(bg: [u8; 3], line: [u8; 3]) -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(320, 600, Rgba([bg[0], bg[1], bg[2], 255]));
+        let px = Rgba([line[0], line[1], line[2], 255]);
+        for i in 0..10u32 {
+            let t = if i % 3 == 0 { 3 } else { 1 };
+            for k in 0..t {
+                let at = i * 30 + k;
+                for a in 0..=270 {
+                    img.put_pixel(25 + at - t / 2, 140 + a, px);
+                    img.put_pixel(25 + a, 140 + at - t / 2, px);
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn a_drawn_grid_is_found_to_the_pixel_in_light_and_dark_themes() {
+        for (bg, line, bright) in [([250; 3], [40; 3], false), ([20; 3], [200; 3], true)] {
+            let grid = locate_grid(&drawn_grid(bg, line)).unwrap();
+            assert_eq!(grid.bright_lines, bright);
+            for i in 0..10 {
+                assert!(
+                    (grid.xs[i] - (25.0 + 30.0 * i as f32)).abs() <= 1.0,
+                    "{grid:?}"
+                );
+                assert!(
+                    (grid.ys[i] - (140.0 + 30.0 * i as f32)).abs() <= 1.0,
+                    "{grid:?}"
+                );
+            }
+            let near = locate_grid_near(&drawn_grid(bg, line), grid.rect()).unwrap();
+            assert_eq!(near.rect(), grid.rect());
+        }
+    }
+
+    #[test]
+    fn a_blank_or_tiny_screen_has_no_grid() {
+        let blank = RgbaImage::from_pixel(320, 600, Rgba([255; 4]));
+        assert!(matches!(locate_grid(&blank), Err(VisionError::NoGrid(_))));
+        assert!(locate_grid_near(&blank, Rect::new(25, 140, 270, 270)).is_err());
+        assert!(locate_grid(&RgbaImage::new(40, 40)).is_err());
+    }
+
+    #[test]
+    fn cell_rectangles_run_between_line_centres() {
+        let grid = Grid::from_rect(Rect::new(10, 20, 90, 90));
+        assert_eq!(
+            grid.cell_rect(Cell::new(0, 0).unwrap()),
+            Rect::new(10, 20, 10, 10)
+        );
+        assert_eq!(
+            grid.cell_rect(Cell::new(8, 8).unwrap()),
+            Rect::new(90, 100, 10, 10)
+        );
+        assert_eq!(grid.pitch(), 10.0);
+    }
 }

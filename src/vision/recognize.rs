@@ -233,3 +233,43 @@ pub fn locate_and_cut(img: &RgbaImage) -> Result<(Grid, Vec<CellInk>), VisionErr
     check_not_killer(&inks)?;
     Ok((grid, inks))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_conflicts_name_both_cells_of_each_clash() {
+        let mut b = Board::empty();
+        let c = |r, k| Cell::new(r, k).unwrap();
+        b.set(c(0, 0), Some(5));
+        b.set(c(0, 8), Some(5));
+        b.set(c(2, 2), Some(5));
+        b.set(c(4, 4), Some(7));
+        let clashes = rule_conflicts(&b);
+        assert_eq!(clashes, vec![(c(0, 0), c(0, 8), 5), (c(0, 0), c(2, 2), 5)]);
+        let text = ReadError::Conflict(clashes).to_string();
+        assert!(
+            text.contains("5 in r1c1 and r1c9, 5 in r1c1 and r3c3"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn ink_colour_tells_givens_from_entries() {
+        let th = Thresholds {
+            min_score: 0.7,
+            min_margin: 0.05,
+            given_ink: [30, 30, 30],
+            entry_ink: None,
+            kind_distance: 60.0,
+        };
+        assert_eq!(ink_kind([40, 35, 30], &th), CellKind::Given);
+        assert_eq!(ink_kind([20, 90, 200], &th), CellKind::Entry);
+        let with_entry = Thresholds {
+            entry_ink: Some([60, 60, 60]),
+            ..th
+        };
+        assert_eq!(ink_kind([55, 55, 55], &with_entry), CellKind::Entry);
+    }
+}

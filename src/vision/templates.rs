@@ -157,3 +157,35 @@ impl Templates {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bar(at: usize) -> Vec<u8> {
+        (0..N)
+            .map(|i| if i % PATCH_W == at { 255 } else { 0 })
+            .collect()
+    }
+
+    #[test]
+    fn best_two_ranks_digits_by_correlation_and_uses_second_shapes() {
+        let mut raw: [Option<Vec<u8>>; 9] = Default::default();
+        raw[0] = Some(bar(3));
+        raw[6] = Some(bar(5));
+        let mut alt: [Option<Vec<u8>>; 9] = Default::default();
+        alt[3] = Some(bar(12));
+        raw[3] = Some(bar(20));
+        let t = Templates::with_alternates(raw, alt);
+        assert_eq!(t.missing(), vec![2, 3, 5, 6, 8, 9]);
+        let [best, second] = t.best_two(&bar(3));
+        assert_eq!(best.0, 1);
+        assert!((best.1 - 1.0).abs() < 1e-3, "{best:?}");
+        assert!(second.1 < 0.1);
+        assert_eq!(
+            t.best_two(&bar(12))[0].0,
+            4,
+            "the keypad shape of 4 matches"
+        );
+    }
+}

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use sudoku_agent::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
 use sudoku_agent::geometry::Size;
-use sudoku_agent::sim::{Phone, Screen, Skin};
+use sudoku_agent::sim::{Hit, Key, Phone, Screen, Skin};
 use sudoku_agent::sudoku::{Board, Cell, Outcome, puzzle_lines, solve};
 use sudoku_agent::vision::{CellKind, read_board};
 
@@ -122,6 +122,21 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
             .wrong
             .push("calibrate did not label through the keypad".into());
     }
+    // The keypad centres found from pixels must land on the phone's digit buttons, in order.
+    match &done.calibration.keypad {
+        Some(k) => {
+            for &point in &k.digits {
+                phone.tap(point);
+            }
+            let want: Vec<Hit> = (1..=9).map(|d| Hit::Key(Key::Digit(d))).collect();
+            if phone.hits() != &want[..] {
+                result
+                    .wrong
+                    .push(format!("keypad taps hit {:?}", phone.hits()));
+            }
+        }
+        None => result.wrong.push("calibrate found no keypad".into()),
+    }
     for (k, (puzzle, solution)) in puzzles.iter().enumerate() {
         let mut phone = Phone::new(*puzzle, skin.clone(), size).unwrap();
         let mut expected = *puzzle;
@@ -160,7 +175,8 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
                 (None, Some(_)) => CellKind::Entry,
                 _ => CellKind::Empty,
             };
-            let notes_ok = !noted.contains(&cell) || r.notes;
+            // Only cells without a digit report notes; a noted cell must say so, a plain one must not.
+            let notes_ok = r.digit.is_some() || r.notes == noted.contains(&cell);
             if r.digit != expected.get(cell) || r.kind != kind || !notes_ok {
                 result.wrong.push(format!(
                     "puzzle {k} {cell}: read {:?} {:?} notes {} expected {:?} {kind:?} notes {}",

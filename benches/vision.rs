@@ -1,0 +1,165 @@
+//! Vision benchmark (`cargo bench --bench vision`): how long reading a 1080x2340 screenshot takes
+//! after decoding (decode timed on its own), a full grid search without calibration, and
+//! `calibrate`, on a simulated-phone screen (PNG) and a real Sudoku.com screenshot (JPEG); then the
+//! full simulator sweep (every skin at every size, 20 random busy puzzles each), as a table.
+//! Timings are medians of repeated runs (wall clock) plus the mean CPU time of a read; on a
+//! shared machine compare rows of one run. `VISION_BENCH_SKIP_SWEEP=1` skips the sweep.
+
+#[path = "../tests/support/sim_sweep.rs"]
+mod sim_sweep;
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
+use sudoku_agent::geometry::Size;
+use sudoku_agent::sim::{Phone, SUPPORTED_SIZES, Screen, Skin, puzzles};
+use sudoku_agent::sudoku::{Cell, Outcome, solve};
+use sudoku_agent::vision::{locate_grid, read_board};
+
+/// Median duration of `f` over runs filling about `budget` (at least 5 runs).
+fn median<T>(budget: Duration, mut f: impl FnMut() -> T) -> (Duration, usize) {
+    let mut times = Vec::new();
+    let start = Instant::now();
+    while times.len() < 5 || (start.elapsed() < budget && times.len() < 2000) {
+        let t = Instant::now();
+        black_box(f());
+        times.push(t.elapsed());
+    }
+    times.sort();
+    (times[times.len() / 2], times.len())
+}
+
+/// CPU time this thread has used (from /proc, 10 ms ticks), so that a busy shared machine does
+/// not inflate per-read figures measured over many runs.
+fn thread_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(") ")?.1.split(' ').collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// Mean CPU time of `f` over enough runs to use about 3 s of CPU.
+fn cpu_mean<T>(mut f: impl FnMut() -> T) -> Option<Duration> {
+    let start = thread_cpu()?;
+    let mut n = 0u32;
+    while thread_cpu()? - start < Duration::from_secs(3) {
+        for _ in 0..10 {
+            black_box(f());
+        }
+        n += 10;
+    }
+    Some((thread_cpu()? - start) / n)
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2}", d.as_secs_f64() * 1000.0)
+}
+
+fn real_screen() -> Option<Vec<u8>> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|d| d.join("shared/real-screens/infinitechaos_sudokucom_ss1.jpg"))
+        .find(|p| p.exists())?;
+    std::fs::read(path).ok()
+}
+
+fn sim_screen() -> (Vec<u8>, Vec<u8>) {
+    let board = puzzles::parse(puzzles::named("medium").unwrap()).unwrap();
+    let mut phone =
+        Phone::new(board, Skin::named("light").unwrap(), Size::new(1080, 2340)).unwrap();
+    let encode = |img: image::RgbaImage| {
+        let mut png = Vec::new();
+        img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        png
+    };
+    let fresh = encode(phone.render());
+    let empty: Vec<Cell> = Cell::all().filter(|&c| board.get(c).is_none()).collect();
+    let Outcome::Solved {
+        board: solution, ..
+    } = solve(&board)
+    else {
+        panic!("the medium puzzle has a solution")
+    };
+    for &c in empty.iter().step_by(4) {
+        phone.set_entry(c, solution.get(c));
+    }
+    phone.set_notes(empty[1], 0b1010_1010);
+    phone.select(Some(empty[5]));
+    (fresh, encode(phone.render()))
+}
+
+fn main() {
+    let budget = Duration::from_secs(2);
+    println!("vision benchmark (release), 1080x2340 screenshots; wall-clock medians, CPU mean");
+    println!(
+        "{:<30} {:>10} {:>9} {:>9} {:>10} {:>10}",
+        "screen", "decode ms", "read ms", "read cpu", "locate ms", "calib. ms"
+    );
+    let (fresh, busy) = sim_screen();
+    let mut inputs = vec![("simulator light (PNG)", fresh.clone(), fresh)];
+    inputs.push(("simulator light, busy (PNG)", inputs[0].1.clone(), busy));
+    if let Some(jpg) = real_screen() {
+        inputs.push(("Sudoku.com ss1 (JPEG)", jpg.clone(), jpg));
+    }
+    for (name, calib_bytes, read_bytes) in &inputs {
+        let calib_img = image::load_from_memory(calib_bytes).unwrap().to_rgba8();
+        let (decode, _) = median(budget, || image::load_from_memory(read_bytes).unwrap());
+        let img = image::load_from_memory(read_bytes).unwrap().to_rgba8();
+        let opts = CalibrateOptions {
+            profile: "bench".into(),
+            ..Default::default()
+        };
+        let (calibrate, _) = median(budget, || calibrate_image(&calib_img, &opts).unwrap());
+        let done = calibrate_image(&calib_img, &opts).unwrap();
+        let (read, n) = median(budget, || {
+            read_board(&img, &done.calibration, &done.templates)
+        });
+        let cpu = cpu_mean(|| read_board(&img, &done.calibration, &done.templates));
+        let (locate, _) = median(budget, || locate_grid(&img).unwrap());
+        println!(
+            "{name:<30} {:>10} {:>9} {:>9} {:>10} {:>10}   ({n} timed reads)",
+            ms(decode),
+            ms(read),
+            cpu.map_or("-".into(), ms),
+            ms(locate),
+            ms(calibrate)
+        );
+    }
+
+    if std::env::var_os("VISION_BENCH_SKIP_SWEEP").is_some() {
+        return;
+    }
+    println!();
+    println!("simulator sweep: one calibrate per skin and size, 20 random busy puzzles each");
+    println!(
+        "{:<9} {:>10} {:>8} {:>10} {:>9} {:>10} {:>10} {:>9}",
+        "skin", "size", "boards", "cells ok", "wrong", "min score", "min margin", "read ms"
+    );
+    let puzzles = sim_sweep::random_puzzles(20, 0x5eed_0001);
+    let mut all_wrong = 0;
+    for (i, skin) in Skin::names().iter().enumerate() {
+        for (j, size) in SUPPORTED_SIZES.iter().enumerate() {
+            let s = sim_sweep::sweep(skin, *size, &puzzles, 77 + (i * 3 + j) as u64);
+            let mut reads = s.reads.clone();
+            reads.sort();
+            let read = reads.get(reads.len() / 2).copied().unwrap_or_default();
+            println!(
+                "{skin:<9} {size:>10} {:>5}/{:<2} {:>10} {:>9} {:>10.3} {:>10.3} {:>9}",
+                s.boards_read,
+                puzzles.len(),
+                s.cells_read,
+                s.wrong.len(),
+                s.min_score,
+                s.min_margin,
+                ms(read)
+            );
+            for w in s.wrong.iter().take(5) {
+                println!("    {w}");
+            }
+            all_wrong += s.wrong.len();
+        }
+    }
+    println!("cells or boards wrong in the sweep: {all_wrong}");
+}
