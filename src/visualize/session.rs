@@ -648,34 +648,30 @@ mod tests {
         assert!(err.contains("more than 5 steps"), "{err}");
     }
 
-    #[test]
-    fn the_in_process_phone_shows_every_move_of_the_search() {
-        let puzzle = puzzles::parse(EASY2).unwrap();
-        let search = record_search(&puzzle, Strategy::Naive, None).unwrap();
-        let moves = search.moves();
-        let phone = Phone::new(
-            puzzle,
+    /// The in-process phone showing `puzzle`, and a calibration measured on its screen.
+    fn sim_phone(puzzle: &Board) -> (SimDevice, crate::calibrate::Calibrated) {
+        use crate::sim::Screen;
+        let mut phone = Phone::new(
+            *puzzle,
             Skin::named("light").unwrap(),
             crate::geometry::Size::new(720, 1280),
         )
         .unwrap();
-        let screen = {
-            use crate::sim::Screen;
-            let mut p = Phone::new(
-                puzzle,
-                Skin::named("light").unwrap(),
-                crate::geometry::Size::new(720, 1280),
-            )
-            .unwrap();
-            p.render()
-        };
         let options = crate::calibrate::CalibrateOptions {
             profile: "default".into(),
             erase: Some(phone.key_center(crate::sim::Key::Erase)),
             ..Default::default()
         };
-        let done = crate::calibrate::calibrate_image(&screen, &options).unwrap();
-        let mut device = SimDevice::new(phone);
+        let done = crate::calibrate::calibrate_image(&phone.render(), &options).unwrap();
+        (SimDevice::new(phone), done)
+    }
+
+    #[test]
+    fn the_in_process_phone_shows_every_move_of_the_search() {
+        let puzzle = puzzles::parse(EASY2).unwrap();
+        let search = record_search(&puzzle, Strategy::Naive, None).unwrap();
+        let moves = search.moves();
+        let (mut device, done) = sim_phone(&puzzle);
         let layout = crate::play::layout(&done.calibration).unwrap();
         let mut session = Session {
             device: &mut device,
@@ -712,5 +708,48 @@ mod tests {
             })
             .collect();
         assert_eq!(log, moves);
+    }
+
+    #[test]
+    fn a_stop_request_ends_the_replay_between_batches_and_saves_the_progress() {
+        let puzzle = puzzles::parse(EASY2).unwrap();
+        let search = record_search(&puzzle, Strategy::Naive, None).unwrap();
+        let moves = search.moves();
+        let (mut device, done) = sim_phone(&puzzle);
+        let dir = std::env::temp_dir().join(format!("sa-session-stop-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("progress.json");
+        let state = State::new(&puzzle, Strategy::Naive, None, moves.len(), "direct".into());
+        let mut session = Session {
+            device: &mut device,
+            calibration: &done.calibration,
+            templates: &done.templates,
+            layout: crate::play::layout(&done.calibration).unwrap(),
+        };
+        let stop = AtomicBool::new(false);
+        let options = ReplayOptions {
+            state_file: Some(path.clone()),
+            moves_per_second: Some(40.0),
+            ..Default::default()
+        };
+        let err = replay_moves(
+            &mut session,
+            &puzzle,
+            &moves,
+            0,
+            &options,
+            Some(state),
+            &stop,
+            &mut |_| stop.store(true, Ordering::SeqCst),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("--resume"), "{err}");
+        let saved = State::load(&path).unwrap();
+        assert!(saved.sent > 0 && saved.sent < moves.len(), "{saved:?}");
+        assert_eq!(saved.sending, saved.sent);
+        // Exactly the moves sent are on the phone.
+        assert_eq!(device.phone().moves().len(), saved.sent);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
