@@ -897,13 +897,15 @@ pub fn visualize(args: crate::cli::VisualizeArgs) -> Result<ExitCode> {
         state_file: Some(args.state.clone()),
         ..ReplayOptions::default()
     };
-    let bar = indicatif::ProgressBar::new(moves.len() as u64).with_style(
-        indicatif::ProgressStyle::with_template(
-            "{prefix} [{bar:30}] {pos}/{len} moves ({percent}%), {msg}, {per_sec}, eta {eta}",
-        )
-        .expect("static progress template")
-        .progress_chars("=> "),
-    );
+    let bar = indicatif::ProgressBar::new(moves.len() as u64)
+        .with_message(format!("step {}", thousands(steps_before as u64)))
+        .with_style(
+            indicatif::ProgressStyle::with_template(
+                "{prefix} [{bar:30}] {pos}/{len} moves ({percent}%), {msg}, {per_sec}, eta {eta}",
+            )
+            .expect("static progress template")
+            .progress_chars("=> "),
+        );
     bar.set_prefix("replaying");
     bar.set_position(start as u64);
     bar.reset_eta();
