@@ -303,7 +303,8 @@ pub fn replay_moves(
     let mut taps_sent = 0;
     let mut checkpoints = 0;
     let mut final_board = expected;
-    let per_move_guess = options.batch_time / 8;
+    // The first batch is sized from the input method's known cost, later ones from measurements.
+    let per_move_guess = tap_cost(&session.device.input_description(), &options.pacing) * 2;
     let mut batch = moves_per_batch(options, per_move_guess);
     while done < total {
         if stop.load(Ordering::SeqCst) {
@@ -616,6 +617,12 @@ mod tests {
         );
         assert!(slow.total >= Duration::from_secs(300));
         assert_eq!(human_duration(Duration::from_secs(3725)), "1 h 02 min");
+        // Batches stay short: one move for `input tap` per JVM, several for raw events.
+        let options = ReplayOptions::default();
+        let slow = tap_cost("batch", &fastest_pacing("batch")) * 2;
+        assert_eq!(moves_per_batch(&options, slow), 1);
+        let quick = tap_cost("evdev /dev/input/event1", &fast) * 2;
+        assert_eq!(moves_per_batch(&options, quick), 7);
         assert_eq!(human_duration(Duration::from_secs(245)), "4 min 05 s");
     }
 
