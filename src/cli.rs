@@ -324,7 +324,7 @@ pub struct VisualizeArgs {
     pub max_steps: u64,
     /// Slow the replay down to at most this many moves per second [default: as fast as the
     /// input method allows].
-    #[arg(long, value_name = "RATE")]
+    #[arg(long, value_name = "RATE", value_parser = parse_rate)]
     pub moves_per_second: Option<f64>,
     /// Use the calibration's hold and gap for every tap instead of the input method's fastest
     /// timing (for apps that miss quick taps).
@@ -361,4 +361,12 @@ pub struct VisualizeArgs {
     /// Most frames in the GIF; longer searches are sampled evenly.
     #[arg(long, value_name = "N", default_value_t = 300)]
     pub gif_frames: usize,
+}
+
+/// A positive, finite number of moves per second.
+fn parse_rate(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
+        _ => Err(format!("'{s}' is not a positive rate like 5 or 0.5")),
+    }
 }
