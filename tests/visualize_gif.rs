@@ -94,3 +94,55 @@ fn visualize_gif_without_a_puzzle_says_what_it_needs() {
     );
     assert!(!std::path::Path::new("never.gif").exists());
 }
+
+#[test]
+fn visualize_gif_reads_the_puzzle_from_a_screenshot() {
+    use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
+    use sudoku_agent::sim::{Key, Phone, Screen, Skin};
+    let dir = std::env::temp_dir().join(format!("sa-visualize-gif-img-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let puzzle = Board::parse(EASY).unwrap();
+    let size = sudoku_agent::geometry::Size::new(720, 1280);
+    let mut phone = Phone::new(puzzle, Skin::named("light").unwrap(), size).unwrap();
+    let screen = phone.render();
+    let options = CalibrateOptions {
+        profile: "default".into(),
+        erase: Some(phone.key_center(Key::Erase)),
+        ..CalibrateOptions::default()
+    };
+    let done = calibrate_image(&screen, &options).unwrap();
+    let cal = dir.join("calibration.toml");
+    done.calibration.save(&cal).unwrap();
+    done.templates
+        .save(&done.calibration.templates_dir(&cal))
+        .unwrap();
+    let shot = dir.join("screen.png");
+    screen.save(&shot).unwrap();
+    let gif = dir.join("search.gif");
+    let out = Command::new(env!("CARGO_BIN_EXE_sudoku-agent"))
+        .args(["visualize", "--strategy", "fast", "--image"])
+        .arg(&shot)
+        .arg("--calibration")
+        .arg(&cal)
+        .arg("--gif")
+        .arg(&gif)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let search = record_search(&puzzle, Strategy::Fast, None).unwrap();
+    let frames = GifDecoder::new(std::io::BufReader::new(std::fs::File::open(&gif).unwrap()))
+        .unwrap()
+        .into_frames()
+        .collect_frames()
+        .unwrap();
+    assert_eq!(frames.len(), search.events.len() + 1);
+    let first = frames[0].buffer();
+    for cell in Cell::all() {
+        assert_eq!(ink(first, cell) > 10, puzzle.get(cell).is_some(), "{cell}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
