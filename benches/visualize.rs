@@ -19,7 +19,7 @@ use sudoku_agent::geometry::Size;
 use sudoku_agent::sim::{Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
 use sudoku_agent::sudoku::{Board, DEFAULT_MAX_STEPS, Strategy};
 use sudoku_agent::visualize::session::{
-    self, ReplayOptions, Search, Session, checkpoint_settle_ms, fastest_pacing, record_search,
+    self, ReplayOptions, Search, Session, pacing_for, record_search,
 };
 
 const SIZE: Size = Size::new(1080, 2340);
@@ -96,12 +96,12 @@ fn replay(
     .unwrap();
     let mut device = AdbDevice::open_serial(server, &sim.serial(), None).unwrap();
     let backend = device.input_description();
-    let pacing = fastest_pacing(&backend);
+    let pacing = pacing_for(&calibrated.calibration, &backend);
     let moves = search.moves();
     let n = moves.len().min(PREFIX);
     let options = ReplayOptions {
         pacing,
-        checkpoint_settle_ms: checkpoint_settle_ms(&pacing, &calibrated.calibration),
+        checkpoint_settle_ms: pacing.settle_ms,
         ..ReplayOptions::default()
     };
     let layout = sudoku_agent::play::layout(&calibrated.calibration).unwrap();

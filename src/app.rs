@@ -30,237 +30,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Solve(args) => solve(&args),
         Command::Devices(args) => devices(args),
         Command::Screenshot(args) => screenshot(args),
-        Command::Sim(args) => sim(args),
         Command::Play(args) => play(args),
+        Command::Sim(args) => sim(args),
         Command::Visualize(args) => visualize(args),
     }
-}
-
-/// `sim`: serves the simulated phone on 127.0.0.1 until Ctrl-C.
-pub fn sim(args: crate::cli::SimArgs) -> Result<ExitCode> {
-    use crate::sim::{Latency, Phone, SimConfig, SimServer, Skin, faults::Faults, puzzles};
-    use anyhow::{Context, anyhow};
-
-    let text = puzzles::named(&args.puzzle).unwrap_or(&args.puzzle);
-    let puzzle = puzzles::parse(text).ok_or_else(|| {
-        let names: Vec<&str> = puzzles::builtin().iter().map(|(n, _)| *n).collect();
-        anyhow!(
-            "--puzzle '{}' is neither 81 digits (with . or 0 for empty cells) nor a built-in puzzle ({})",
-            args.puzzle,
-            names.join(", ")
-        )
-    })?;
-    let skin = Skin::named(&args.skin).ok_or_else(|| {
-        anyhow!(
-            "unknown --skin '{}'; choose one of: {}",
-            args.skin,
-            Skin::names().join(", ")
-        )
-    })?;
-    let latency: Latency = args
-        .latency
-        .parse()
-        .map_err(|e: String| anyhow!("--latency: {e}"))?;
-    let faults: Faults = args
-        .faults
-        .join(",")
-        .parse()
-        .map_err(|e: String| anyhow!("--faults: {e}"))?;
-
-    let mut phone = Phone::new(puzzle, skin, args.size)?;
-    phone.set_popup(faults.popup);
-    phone.set_mistake_limit(faults.mistake_limit);
-    let preset = latency.name;
-    let mut server = SimServer::start(
-        phone,
-        SimConfig {
-            port: args.port,
-            latency,
-            realtime: args.realtime,
-            drop_after: faults.drop_after,
-        },
-    )?;
-
-    let (stop_tx, stop_rx) = std::sync::mpsc::channel();
-    ctrlc::set_handler(move || {
-        let _ = stop_tx.send(());
-    })
-    .context("could not install the Ctrl-C handler")?;
-
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "serial: {}", server.serial())?;
-    writeln!(out, "adb connect {}", server.serial())?;
-    out.flush()?;
-    drop(out);
-    eprintln!(
-        "simulated phone running: skin {}, {}, latency {preset}{}; Ctrl-C stops it",
-        args.skin,
-        args.size,
-        if args.realtime { " (realtime)" } else { "" }
-    );
-
-    let mut reported_gone = false;
-    loop {
-        match stop_rx.recv_timeout(std::time::Duration::from_millis(200)) {
-            Ok(()) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                if server.is_gone() && !reported_gone {
-                    reported_gone = true;
-                    eprintln!(
-                        "the phone dropped its connection (drop-after fault); Ctrl-C to quit"
-                    );
-                }
-            }
-        }
-    }
-    server.stop();
-    eprintln!(
-        "stopped: {} taps, {} command lines, virtual clock {:.3} s",
-        server.taps().len(),
-        server.command_log().len(),
-        server.clock().as_secs_f64()
-    );
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Loads a screenshot file. The seam for reading from a device: once the device layer lands,
-/// `read` and `calibrate` take their screenshot from `Device::screenshot()` here instead.
-fn load_screenshot(path: &std::path::Path) -> Result<image::RgbaImage> {
-    use anyhow::Context;
-    Ok(image::open(path)
-        .with_context(|| format!("cannot open screenshot {}", path.display()))?
-        .to_rgba8())
-}
-
-/// `read`: prints the board on a screenshot (81 chars, then a grid; `--json` for every cell).
-pub fn read(args: crate::cli::ReadArgs) -> Result<ExitCode> {
-    use crate::vision::{CellKind, Templates, read_board};
-    let cal = crate::calibration::Calibration::load(&args.calibration)?;
-    let templates = Templates::load(&cal.templates_dir(&args.calibration))?;
-    let img = load_screenshot(&args.image)?;
-    let rec = read_board(&img, &cal, &templates).map_err(|e| {
-        anyhow::Error::new(BoardProblem(format!(
-            "cannot read {}: {e}",
-            args.image.display()
-        )))
-    })?;
-    if let Some(path) = &args.overlay {
-        use anyhow::Context;
-        crate::vision::overlay::draw_reading(&img, &rec)
-            .save(path)
-            .with_context(|| format!("cannot write overlay {}", path.display()))?;
-    }
-    if args.json {
-        let json = serde_json::json!({
-            "board": rec.board.to_line(),
-            "givens": rec.givens().to_line(),
-            "grid": rec.grid.rect(),
-            "cells": rec.readings,
-        });
-        println!("{}", serde_json::to_string_pretty(&json)?);
-    } else {
-        println!("{}", rec.board.to_line());
-        for (r, row) in rec.readings.chunks(9).enumerate() {
-            if r % 3 == 0 && r > 0 {
-                println!("---------+---------+---------");
-            }
-            let line: Vec<String> = row
-                .chunks(3)
-                .map(|b| {
-                    b.iter()
-                        .map(|c| match (c.digit, c.kind) {
-                            (Some(d), CellKind::Entry) => format!("({d})"),
-                            (Some(d), _) => format!(" {d} "),
-                            (None, _) => " . ".to_string(),
-                        })
-                        .collect::<String>()
-                })
-                .collect();
-            println!("{}", line.join("|"));
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `calibrate`: measures the app on a screenshot and writes calibration, templates and overlay.
-pub fn calibrate(args: crate::cli::CalibrateArgs) -> Result<ExitCode> {
-    use crate::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
-    use anyhow::Context;
-    let img = load_screenshot(&args.image)?;
-    let opts = CalibrateOptions {
-        profile: args.profile.clone(),
-        givens: args
-            .givens
-            .as_deref()
-            .map(|g| crate::sudoku::Board::parse(g).map_err(|e| anyhow::anyhow!("--givens: {e}")))
-            .transpose()?,
-        erase: args.erase,
-        notes: args.notes,
-        input_order: match args.input_order {
-            crate::cli::InputOrderArg::CellFirst => crate::calibration::InputOrder::CellFirst,
-            crate::cli::InputOrderArg::NumberFirst => crate::calibration::InputOrder::NumberFirst,
-        },
-    };
-    let done = calibrate_image(&img, &opts)
-        .with_context(|| format!("cannot calibrate on {}", args.image.display()))?;
-    let cal = &done.calibration;
-    done.calibration.save(&args.out)?;
-    let tdir = cal.templates_dir(&args.out);
-    done.templates.save(&tdir)?;
-    let overlay = args.overlay.clone().unwrap_or_else(|| {
-        let stem = args
-            .out
-            .file_stem()
-            .map_or("calibration".into(), |s| s.to_string_lossy().into_owned());
-        args.out.with_file_name(format!("{stem}-overlay.png"))
-    });
-    done.overlay
-        .save(&overlay)
-        .with_context(|| format!("cannot write overlay {}", overlay.display()))?;
-    let g = cal.grid;
-    println!(
-        "grid: {}x{} at {},{} (cell {:.1} px) on a {} screen",
-        g.width,
-        g.height,
-        g.x,
-        g.y,
-        done.grid.pitch(),
-        cal.screen
-    );
-    match &cal.keypad {
-        Some(k) => {
-            let keys: Vec<String> = k
-                .digits
-                .iter()
-                .enumerate()
-                .map(|(d, p)| format!("{}@{},{}", d + 1, p.x, p.y))
-                .collect();
-            println!("keypad: {}", keys.join(" "));
-            if let Some(e) = k.erase {
-                println!("erase: {},{}", e.x, e.y);
-            }
-            if let Some(n) = k.notes {
-                println!("notes: {},{}", n.x, n.y);
-            }
-        }
-        None => println!("keypad: not found (this calibration can read boards but not tap digits)"),
-    }
-    let source = match done.labelled_by {
-        LabelSource::Keypad => "labelled through the keypad glyphs",
-        LabelSource::Givens => "labelled by --givens",
-    };
-    let extra = if done.from_keypad.is_empty() {
-        String::new()
-    } else {
-        let ds: Vec<String> = done.from_keypad.iter().map(|d| d.to_string()).collect();
-        format!("; digits {} taken from keypad glyphs", ds.join(","))
-    };
-    println!("board: {} ({source}{extra})", done.board.to_line());
-    println!("wrote {}", args.out.display());
-    println!("wrote {}/1.png..9.png", tdir.display());
-    println!("wrote {}", overlay.display());
-    Ok(ExitCode::SUCCESS)
 }
 
 /// How to reach the adb server and which phone, from the device options.
@@ -396,6 +169,65 @@ fn devices(args: DevicesArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Loads a screenshot file. The seam for reading from a device: once the device layer lands,
+/// `read` and `calibrate` take their screenshot from `Device::screenshot()` here instead.
+fn load_screenshot(path: &std::path::Path) -> Result<image::RgbaImage> {
+    use anyhow::Context;
+    Ok(image::open(path)
+        .with_context(|| format!("cannot open screenshot {}", path.display()))?
+        .to_rgba8())
+}
+
+/// `read`: prints the board on a screenshot (81 chars, then a grid; `--json` for every cell).
+pub fn read(args: crate::cli::ReadArgs) -> Result<ExitCode> {
+    use crate::vision::{CellKind, Templates, read_board};
+    let cal = crate::calibration::Calibration::load(&args.calibration)?;
+    let templates = Templates::load(&cal.templates_dir(&args.calibration))?;
+    let img = load_screenshot(&args.image)?;
+    let rec = read_board(&img, &cal, &templates).map_err(|e| {
+        anyhow::Error::new(BoardProblem(format!(
+            "cannot read {}: {e}",
+            args.image.display()
+        )))
+    })?;
+    if let Some(path) = &args.overlay {
+        use anyhow::Context;
+        crate::vision::overlay::draw_reading(&img, &rec)
+            .save(path)
+            .with_context(|| format!("cannot write overlay {}", path.display()))?;
+    }
+    if args.json {
+        let json = serde_json::json!({
+            "board": rec.board.to_line(),
+            "givens": rec.givens().to_line(),
+            "grid": rec.grid.rect(),
+            "cells": rec.readings,
+        });
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    } else {
+        println!("{}", rec.board.to_line());
+        for (r, row) in rec.readings.chunks(9).enumerate() {
+            if r % 3 == 0 && r > 0 {
+                println!("---------+---------+---------");
+            }
+            let line: Vec<String> = row
+                .chunks(3)
+                .map(|b| {
+                    b.iter()
+                        .map(|c| match (c.digit, c.kind) {
+                            (Some(d), CellKind::Entry) => format!("({d})"),
+                            (Some(d), _) => format!(" {d} "),
+                            (None, _) => " . ".to_string(),
+                        })
+                        .collect::<String>()
+                })
+                .collect();
+            println!("{}", line.join("|"));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `screenshot`: save the current screen as a PNG.
 fn screenshot(args: ScreenshotArgs) -> Result<ExitCode> {
     let started = Instant::now();
@@ -422,6 +254,385 @@ fn screenshot(args: ScreenshotArgs) -> Result<ExitCode> {
         img.width(),
         img.height(),
         started.elapsed().as_millis()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `calibrate`: measures the app on a screenshot and writes calibration, templates and overlay.
+pub fn calibrate(args: crate::cli::CalibrateArgs) -> Result<ExitCode> {
+    use crate::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
+    use anyhow::Context;
+    let img = load_screenshot(&args.image)?;
+    let opts = CalibrateOptions {
+        profile: args.profile.clone(),
+        givens: args
+            .givens
+            .as_deref()
+            .map(|g| crate::sudoku::Board::parse(g).map_err(|e| anyhow::anyhow!("--givens: {e}")))
+            .transpose()?,
+        erase: args.erase,
+        notes: args.notes,
+        input_order: match args.input_order {
+            crate::cli::InputOrderArg::CellFirst => crate::calibration::InputOrder::CellFirst,
+            crate::cli::InputOrderArg::NumberFirst => crate::calibration::InputOrder::NumberFirst,
+        },
+    };
+    let done = calibrate_image(&img, &opts)
+        .with_context(|| format!("cannot calibrate on {}", args.image.display()))?;
+    let cal = &done.calibration;
+    done.calibration.save(&args.out)?;
+    let tdir = cal.templates_dir(&args.out);
+    done.templates.save(&tdir)?;
+    let overlay = args.overlay.clone().unwrap_or_else(|| {
+        let stem = args
+            .out
+            .file_stem()
+            .map_or("calibration".into(), |s| s.to_string_lossy().into_owned());
+        args.out.with_file_name(format!("{stem}-overlay.png"))
+    });
+    done.overlay
+        .save(&overlay)
+        .with_context(|| format!("cannot write overlay {}", overlay.display()))?;
+    let g = cal.grid;
+    println!(
+        "grid: {}x{} at {},{} (cell {:.1} px) on a {} screen",
+        g.width,
+        g.height,
+        g.x,
+        g.y,
+        done.grid.pitch(),
+        cal.screen
+    );
+    match &cal.keypad {
+        Some(k) => {
+            let keys: Vec<String> = k
+                .digits
+                .iter()
+                .enumerate()
+                .map(|(d, p)| format!("{}@{},{}", d + 1, p.x, p.y))
+                .collect();
+            println!("keypad: {}", keys.join(" "));
+            if let Some(e) = k.erase {
+                println!("erase: {},{}", e.x, e.y);
+            }
+            if let Some(n) = k.notes {
+                println!("notes: {},{}", n.x, n.y);
+            }
+        }
+        None => println!("keypad: not found (this calibration can read boards but not tap digits)"),
+    }
+    let source = match done.labelled_by {
+        LabelSource::Keypad => "labelled through the keypad glyphs",
+        LabelSource::Givens => "labelled by --givens",
+    };
+    let extra = if done.from_keypad.is_empty() {
+        String::new()
+    } else {
+        let ds: Vec<String> = done.from_keypad.iter().map(|d| d.to_string()).collect();
+        format!("; digits {} taken from keypad glyphs", ds.join(","))
+    };
+    println!("board: {} ({source}{extra})", done.board.to_line());
+    println!("wrote {}", args.out.display());
+    println!("wrote {}/1.png..9.png", tdir.display());
+    println!("wrote {}", overlay.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `play`: solve the game on the phone and verify it.
+pub fn play(args: crate::cli::PlayArgs) -> Result<ExitCode> {
+    use crate::play::{PlayOptions, draw_plan};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let cal = crate::calibration::Calibration::load(&args.calibration)?;
+    let templates = crate::vision::Templates::load(&cal.templates_dir(&args.calibration))?;
+    // Declared before the device so that the device (its shell sessions) goes first.
+    let mut sim_session: Option<(crate::sim::adb_session::AdbSim, &'static str)> = None;
+    let mut device: Box<dyn Device> = match &args.device.device {
+        DeviceSpec::Sim(skin) => {
+            let (device, session) = open_sim_for_play(skin.as_deref(), &args.sim, &args.device)?;
+            sim_session = session;
+            device
+        }
+        _ => open_device(&args.device)?,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        // Ctrl-C finishes the move in flight, then stops: a half-entered move is never left.
+        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
+            .context("cannot install the Ctrl-C handler")?;
+    }
+    let options = PlayOptions {
+        dry_run: args.dry_run,
+        keep_entries: args.keep_entries,
+        recheck_after: std::time::Duration::from_millis(500),
+        pacing: cal.pacing.as_ref().map(|p| crate::device::Pacing {
+            hold_ms: p.hold_ms,
+            gap_ms: p.gap_ms,
+            settle_ms: p.settle_ms,
+        }),
+        moves_per_call: 0,
+    };
+    let bar = indicatif::ProgressBar::new(0).with_style(
+        indicatif::ProgressStyle::with_template(
+            "{prefix} [{bar:30}] {pos}/{len} moves, {elapsed} (eta {eta})",
+        )
+        .expect("static progress template")
+        .progress_chars("=> "),
+    );
+    bar.set_prefix("tapping");
+    let started = Instant::now();
+    let mut screen_for_dry_run = None;
+    let result = if args.dry_run {
+        let screen = device.screenshot().context("cannot take a screenshot")?;
+        let mut timings = crate::play::Timings::default();
+        let assessment = crate::play::assess(&screen, &cal, &templates, &options, &mut timings)?;
+        screen_for_dry_run = Some(screen);
+        Ok(crate::play::PlayReport {
+            assessment,
+            moves_done: 0,
+            taps_sent: 0,
+            final_board: None,
+            timings,
+        })
+    } else {
+        crate::play::play(
+            device.as_mut(),
+            &cal,
+            &templates,
+            &options,
+            &stop,
+            &mut |done, total| {
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            },
+        )
+    };
+    bar.finish_and_clear();
+    let host_time = started.elapsed();
+    let device_time = sim_session.as_ref().map(|(s, preset)| (s.clock(), *preset));
+    if let Some((clock, preset)) = device_time {
+        eprintln!(
+            "simulated phone: {:.2} s of device time (virtual clock, latency preset {preset}), {:.2} s of host time",
+            clock.as_secs_f64(),
+            host_time.as_secs_f64()
+        );
+    }
+    let report = result?;
+    let a = &report.assessment;
+    if a.multiple_solutions {
+        eprintln!("note: this puzzle has more than one solution; filling one valid completion");
+    }
+    if !a.wrong_entries.is_empty() {
+        eprintln!(
+            "note: corrected {} player entries that disagreed with the solution",
+            a.wrong_entries.len()
+        );
+    }
+    if let Some(screen) = &screen_for_dry_run {
+        draw_plan(screen, &a.plan)
+            .save(&args.overlay)
+            .with_context(|| format!("cannot write {}", args.overlay.display()))?;
+        for (i, t) in a.plan.taps.iter().enumerate() {
+            println!("{:4} tap {:5} {:5}  {}", i + 1, t.at.x, t.at.y, t.target);
+        }
+        eprintln!(
+            "dry run: {} moves, {} taps planned, drawn on {}; nothing was tapped",
+            a.moves.len(),
+            a.plan.taps.len(),
+            args.overlay.display()
+        );
+    }
+    if args.json {
+        let json = serde_json::json!({
+            "read": a.recognition.board.to_line(),
+            "solution": a.solution.to_line(),
+            "multiple_solutions": a.multiple_solutions,
+            "wrong_entries": a.wrong_entries.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "moves": a.moves.len(),
+            "moves_done": report.moves_done,
+            "taps": report.taps_sent,
+            "dry_run": args.dry_run,
+            "input": device.input_description(),
+            "verified": report.final_board.is_some(),
+            "timings_ms": report.timings,
+            "total_ms": started.elapsed().as_secs_f64() * 1000.0,
+            "device_time_ms": device_time.map(|(c, _)| c.as_secs_f64() * 1000.0),
+        });
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    } else if !args.dry_run {
+        print!("{}", a.solution);
+        println!(
+            "solved: {} moves, {} taps via {} in {:.2} s; the screen was re-read and shows the solution",
+            a.moves.len(),
+            report.taps_sent,
+            device.input_description(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--device sim[:SKIN]` for play: the simulated phone served on 127.0.0.1 and opened through
+/// the adb server (started if none runs), like a phone on a cable; in-process, with a warning,
+/// when adb is not installed. Returns the device and the running session with its preset.
+#[allow(clippy::type_complexity)]
+fn open_sim_for_play(
+    skin: Option<&str>,
+    sim: &crate::cli::SimPhoneArgs,
+    args: &DeviceArgs,
+) -> Result<(
+    Box<dyn Device>,
+    Option<(crate::sim::adb_session::AdbSim, &'static str)>,
+)> {
+    use crate::sim::adb_session::{AdbSim, NoAdb};
+    use crate::sim::{Latency, Phone, SimConfig, SimDevice, Skin, faults::Faults, puzzles};
+    use anyhow::anyhow;
+    let skin_name = skin.unwrap_or(Skin::names()[0]);
+    let skin = Skin::named(skin_name).ok_or_else(|| {
+        anyhow!(
+            "the simulated phone has no skin '{skin_name}': use one of {}",
+            Skin::names().join(", ")
+        )
+    })?;
+    let text = puzzles::named(&sim.sim_puzzle).unwrap_or(&sim.sim_puzzle);
+    let puzzle = puzzles::parse(text).ok_or_else(|| {
+        let names: Vec<&str> = puzzles::builtin().iter().map(|(n, _)| *n).collect();
+        anyhow!(
+            "--sim-puzzle '{}' is neither 81 digits (with . or 0 for empty cells) nor a built-in puzzle ({})",
+            sim.sim_puzzle,
+            names.join(", ")
+        )
+    })?;
+    let latency: Latency = sim
+        .sim_latency
+        .parse()
+        .map_err(|e: String| anyhow!("--sim-latency: {e}"))?;
+    let faults: Faults = sim
+        .sim_faults
+        .join(",")
+        .parse()
+        .map_err(|e: String| anyhow!("--sim-faults: {e}"))?;
+    let phone = || -> Result<Phone> {
+        let mut phone = Phone::new(puzzle, skin.clone(), sim.sim_size)?;
+        phone.set_popup(faults.popup);
+        phone.set_mistake_limit(faults.mistake_limit);
+        Ok(phone)
+    };
+    let preset = latency.name;
+    let config = SimConfig {
+        port: None,
+        latency,
+        realtime: false,
+        drop_after: faults.drop_after,
+    };
+    let options = AdbOptions {
+        serial: None,
+        ..adb_options(args)?
+    };
+    match AdbSim::start(phone()?, config, &options) {
+        Ok(session) => {
+            let device = session.open_device(args.input.kind())?;
+            log::info!(
+                "simulated phone {} through the adb server at {}",
+                session.sim().serial(),
+                session.adb_server().addr
+            );
+            Ok((Box::new(device), Some((session, preset))))
+        }
+        Err(e) if e.chain().any(|c| c.is::<NoAdb>()) => {
+            eprintln!("warning: {NoAdb}");
+            Ok((Box::new(SimDevice::new(phone()?)), None))
+        }
+        Err(e) => Err(e.context("cannot start the simulated phone behind the adb server")),
+    }
+}
+
+/// `sim`: serves the simulated phone on 127.0.0.1 until Ctrl-C.
+pub fn sim(args: crate::cli::SimArgs) -> Result<ExitCode> {
+    use crate::sim::{Latency, Phone, SimConfig, SimServer, Skin, faults::Faults, puzzles};
+    use anyhow::{Context, anyhow};
+
+    let text = puzzles::named(&args.puzzle).unwrap_or(&args.puzzle);
+    let puzzle = puzzles::parse(text).ok_or_else(|| {
+        let names: Vec<&str> = puzzles::builtin().iter().map(|(n, _)| *n).collect();
+        anyhow!(
+            "--puzzle '{}' is neither 81 digits (with . or 0 for empty cells) nor a built-in puzzle ({})",
+            args.puzzle,
+            names.join(", ")
+        )
+    })?;
+    let skin = Skin::named(&args.skin).ok_or_else(|| {
+        anyhow!(
+            "unknown --skin '{}'; choose one of: {}",
+            args.skin,
+            Skin::names().join(", ")
+        )
+    })?;
+    let latency: Latency = args
+        .latency
+        .parse()
+        .map_err(|e: String| anyhow!("--latency: {e}"))?;
+    let faults: Faults = args
+        .faults
+        .join(",")
+        .parse()
+        .map_err(|e: String| anyhow!("--faults: {e}"))?;
+
+    let mut phone = Phone::new(puzzle, skin, args.size)?;
+    phone.set_popup(faults.popup);
+    phone.set_mistake_limit(faults.mistake_limit);
+    let preset = latency.name;
+    let mut server = SimServer::start(
+        phone,
+        SimConfig {
+            port: args.port,
+            latency,
+            realtime: args.realtime,
+            drop_after: faults.drop_after,
+        },
+    )?;
+
+    let (stop_tx, stop_rx) = std::sync::mpsc::channel();
+    ctrlc::set_handler(move || {
+        let _ = stop_tx.send(());
+    })
+    .context("could not install the Ctrl-C handler")?;
+
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "serial: {}", server.serial())?;
+    writeln!(out, "adb connect {}", server.serial())?;
+    out.flush()?;
+    drop(out);
+    eprintln!(
+        "simulated phone running: skin {}, {}, latency {preset}{}; Ctrl-C stops it",
+        args.skin,
+        args.size,
+        if args.realtime { " (realtime)" } else { "" }
+    );
+
+    let mut reported_gone = false;
+    loop {
+        match stop_rx.recv_timeout(std::time::Duration::from_millis(200)) {
+            Ok(()) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if server.is_gone() && !reported_gone {
+                    reported_gone = true;
+                    eprintln!(
+                        "the phone dropped its connection (drop-after fault); Ctrl-C to quit"
+                    );
+                }
+            }
+        }
+    }
+    server.stop();
+    eprintln!(
+        "stopped: {} taps, {} command lines, virtual clock {:.3} s",
+        server.taps().len(),
+        server.command_log().len(),
+        server.clock().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -638,122 +849,6 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
     }
 }
 
-/// `play`: solve the game on the phone and verify it.
-pub fn play(args: crate::cli::PlayArgs) -> Result<ExitCode> {
-    use crate::play::{PlayOptions, draw_plan};
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, Ordering};
-
-    let cal = crate::calibration::Calibration::load(&args.calibration)?;
-    let templates = crate::vision::Templates::load(&cal.templates_dir(&args.calibration))?;
-    let mut device = open_device(&args.device)?;
-    device.set_pacing(crate::device::Pacing {
-        hold_ms: cal.pacing.hold_ms,
-        gap_ms: cal.pacing.gap_ms,
-        settle_ms: cal.pacing.settle_ms,
-    });
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        // Ctrl-C finishes the move in flight, then stops: a half-entered move is never left.
-        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
-            .context("cannot install the Ctrl-C handler")?;
-    }
-    let options = PlayOptions {
-        dry_run: args.dry_run,
-        keep_entries: args.keep_entries,
-        recheck_after: std::time::Duration::from_millis(500),
-    };
-    let bar = indicatif::ProgressBar::new(0).with_style(
-        indicatif::ProgressStyle::with_template(
-            "{prefix} [{bar:30}] {pos}/{len} moves, {elapsed} (eta {eta})",
-        )
-        .expect("static progress template")
-        .progress_chars("=> "),
-    );
-    bar.set_prefix("tapping");
-    let started = Instant::now();
-    let mut screen_for_dry_run = None;
-    let result = if args.dry_run {
-        let screen = device.screenshot().context("cannot take a screenshot")?;
-        let mut timings = crate::play::Timings::default();
-        let assessment = crate::play::assess(&screen, &cal, &templates, &options, &mut timings)?;
-        screen_for_dry_run = Some(screen);
-        Ok(crate::play::PlayReport {
-            assessment,
-            moves_done: 0,
-            taps_sent: 0,
-            final_board: None,
-            timings,
-        })
-    } else {
-        crate::play::play(
-            device.as_mut(),
-            &cal,
-            &templates,
-            &options,
-            &stop,
-            &mut |done, total| {
-                bar.set_length(total as u64);
-                bar.set_position(done as u64);
-            },
-        )
-    };
-    bar.finish_and_clear();
-    let report = result?;
-    let a = &report.assessment;
-    if a.multiple_solutions {
-        eprintln!("note: this puzzle has more than one solution; filling one valid completion");
-    }
-    if !a.wrong_entries.is_empty() {
-        eprintln!(
-            "note: corrected {} player entries that disagreed with the solution",
-            a.wrong_entries.len()
-        );
-    }
-    if let Some(screen) = &screen_for_dry_run {
-        draw_plan(screen, &a.plan)
-            .save(&args.overlay)
-            .with_context(|| format!("cannot write {}", args.overlay.display()))?;
-        for (i, t) in a.plan.taps.iter().enumerate() {
-            println!("{:4} tap {:5} {:5}  {}", i + 1, t.at.x, t.at.y, t.target);
-        }
-        eprintln!(
-            "dry run: {} moves, {} taps planned, drawn on {}; nothing was tapped",
-            a.moves.len(),
-            a.plan.taps.len(),
-            args.overlay.display()
-        );
-    }
-    if args.json {
-        let json = serde_json::json!({
-            "read": a.recognition.board.to_line(),
-            "solution": a.solution.to_line(),
-            "multiple_solutions": a.multiple_solutions,
-            "wrong_entries": a.wrong_entries.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "moves": a.moves.len(),
-            "moves_done": report.moves_done,
-            "taps": report.taps_sent,
-            "dry_run": args.dry_run,
-            "input": device.input_description(),
-            "verified": report.final_board.is_some(),
-            "timings_ms": report.timings,
-            "total_ms": started.elapsed().as_secs_f64() * 1000.0,
-        });
-        println!("{}", serde_json::to_string_pretty(&json)?);
-    } else if !args.dry_run {
-        print!("{}", a.solution);
-        println!(
-            "solved: {} moves, {} taps via {} in {:.2} s; the screen was re-read and shows the solution",
-            a.moves.len(),
-            report.taps_sent,
-            device.input_description(),
-            started.elapsed().as_secs_f64()
-        );
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
 /// `visualize`: replay the backtracking search on the phone move by move, or write it as a GIF.
 pub fn visualize(args: crate::cli::VisualizeArgs) -> Result<ExitCode> {
     use crate::visualize::resume::State;
@@ -792,15 +887,7 @@ pub fn visualize(args: crate::cli::VisualizeArgs) -> Result<ExitCode> {
     let search = &prepared.search;
     let moves = search.moves();
     let start = prepared.start;
-    let pacing = if args.calibrated_pacing {
-        crate::device::Pacing {
-            hold_ms: cal.pacing.hold_ms,
-            gap_ms: cal.pacing.gap_ms,
-            settle_ms: cal.pacing.settle_ms,
-        }
-    } else {
-        session::fastest_pacing(&description)
-    };
+    let pacing = session::pacing_for(&cal, &description);
     let check_every = args.check_every as usize;
     let estimate = session::estimate(
         &moves[start..],
@@ -893,7 +980,7 @@ pub fn visualize(args: crate::cli::VisualizeArgs) -> Result<ExitCode> {
         check_every,
         moves_per_second: args.moves_per_second,
         pacing,
-        checkpoint_settle_ms: session::checkpoint_settle_ms(&pacing, &cal),
+        checkpoint_settle_ms: pacing.settle_ms,
         state_file: Some(args.state.clone()),
         ..ReplayOptions::default()
     };

@@ -4,7 +4,7 @@
 //! that the templates read the calibration screen back exactly, and produce a `Calibration`,
 //! its `Templates` and an overlay picture. Deterministic: the same screen gives the same file.
 
-use crate::calibration::{Calibration, FORMAT_VERSION, InputOrder, Keypad, Pacing, Recognition};
+use crate::calibration::{Calibration, FORMAT_VERSION, InputOrder, Keypad, Recognition};
 use crate::geometry::{Point, Rect, Size};
 use crate::sudoku::{Board, Cell};
 use crate::vision::cells::{PATCH_H, PATCH_W, ncc};
@@ -365,7 +365,7 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
             entry_ink,
             kind_distance: KIND_DISTANCE,
         },
-        pacing: Pacing::default(),
+        pacing: None,
     };
     calibration.validate()?;
 

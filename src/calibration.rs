@@ -78,8 +78,10 @@ pub struct Calibration {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keypad: Option<Keypad>,
     pub recognition: Recognition,
-    #[serde(default)]
-    pub pacing: Pacing,
+    /// Tap timing for apps that need it; absent means the input method's own defaults, which
+    /// suit ordinary apps (a hold on `input` turns every tap into a slower swipe).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pacing: Option<Pacing>,
 }
 
 impl Calibration {
@@ -212,7 +214,7 @@ mod tests {
                 entry_ink: None,
                 kind_distance: 60.0,
             },
-            pacing: Pacing::default(),
+            pacing: None,
         }
     }
 

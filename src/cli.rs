@@ -27,14 +27,14 @@ pub enum Command {
     Calibrate(CalibrateArgs),
     /// Solve a puzzle (or a list of puzzles) and print the solution, the steps and the time.
     Solve(SolveArgs),
-    /// Run the simulated phone: a fake ADB device on 127.0.0.1 showing a sudoku app.
-    Sim(SimArgs),
     /// List attached phones: serial, state, model, Android version, screen size, input method.
     Devices(DevicesArgs),
     /// Save the phone's screen as a PNG.
     Screenshot(ScreenshotArgs),
     /// Solve the game on the phone: capture, read, solve, tap the solution in, verify.
     Play(PlayArgs),
+    /// Run the simulated phone: a fake ADB device on 127.0.0.1 showing a sudoku app.
+    Sim(SimArgs),
     /// Replay the backtracking search on the phone move by move (every set and every cancel),
     /// with a step counter; or write it as an animated GIF with --gif (no phone needed).
     Visualize(VisualizeArgs),
@@ -64,6 +64,29 @@ pub struct PlayArgs {
     /// Print a JSON summary on stdout.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub sim: SimPhoneArgs,
+}
+
+/// The simulated phone of `--device sim[:SKIN]`: served on 127.0.0.1 and reached through the adb
+/// server (-H/-P), like a phone on a cable.
+#[derive(Debug, Clone, Args)]
+pub struct SimPhoneArgs {
+    /// With --device sim: the puzzle on the simulated phone, a built-in name (easy, easy2,
+    /// medium, hard, l52, escargot) or 81 characters.
+    #[arg(long, value_name = "NAME|81CHARS", default_value = "easy")]
+    pub sim_puzzle: String,
+    /// With --device sim: what device work costs on its virtual clock: instant, android9 or
+    /// android12 (reported at the end next to the host time).
+    #[arg(long, value_name = "PRESET", default_value = "instant")]
+    pub sim_latency: String,
+    /// With --device sim: its screen size (720x1280, 1080x2340, 1440x3200).
+    #[arg(long, value_name = "WxH", default_value = "1080x2340")]
+    pub sim_size: crate::geometry::Size,
+    /// With --device sim: faults to switch on, comma-separated: popup, drop-after=N,
+    /// mistake-limit=N.
+    #[arg(long, value_name = "FAULTS", value_delimiter = ',')]
+    pub sim_faults: Vec<String>,
 }
 
 /// Where the adb server is.
@@ -323,13 +346,9 @@ pub struct VisualizeArgs {
     #[arg(long, value_name = "N", default_value_t = crate::sudoku::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
     /// Slow the replay down to at most this many moves per second [default: as fast as the
-    /// input method allows].
+    /// input method allows, with the calibration's [pacing] when it has one].
     #[arg(long, value_name = "RATE", value_parser = parse_rate)]
     pub moves_per_second: Option<f64>,
-    /// Use the calibration's hold and gap for every tap instead of the input method's fastest
-    /// timing (for apps that miss quick taps).
-    #[arg(long)]
-    pub calibrated_pacing: bool,
     /// Re-read the screen and compare it with the replayed board every N moves (and at the end).
     #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
     pub check_every: u64,

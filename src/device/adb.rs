@@ -877,6 +877,10 @@ impl Device for AdbDevice {
         describe(&self.method, self.evdev_writer)
     }
 
+    fn pacing(&self) -> Option<Pacing> {
+        Some(self.pacing)
+    }
+
     fn set_pacing(&mut self, pacing: Pacing) {
         self.pacing = pacing;
     }

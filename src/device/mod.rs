@@ -22,6 +22,11 @@ pub trait Device {
     /// Hold, gap and settle times for the following taps (from the calibration). Devices
     /// without real timing ignore them.
     fn set_pacing(&mut self, _pacing: Pacing) {}
+    /// The pacing in force (the input method's default until `set_pacing`); `None` for devices
+    /// without real timing.
+    fn pacing(&self) -> Option<Pacing> {
+        None
+    }
 }
 
 pub mod adb;

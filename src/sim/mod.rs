@@ -35,6 +35,7 @@ pub trait Screen: Send {
     fn tap(&mut self, at: Point);
 }
 
+pub mod adb_session;
 pub mod adbd;
 pub mod faults;
 pub mod handset;

@@ -137,10 +137,17 @@ pub fn tap_cost(description: &str, pacing: &Pacing) -> Duration {
     )))
 }
 
-/// The wait before a checkpoint's screenshot: the input method's settle, or the calibration's
-/// (at most 400 ms) when that is longer, so the app has redrawn.
-pub fn checkpoint_settle_ms(pacing: &Pacing, calibration: &Calibration) -> u32 {
-    pacing.settle_ms.max(calibration.pacing.settle_ms.min(400))
+/// The pacing to replay with: the calibration's when the app needs one (it is written only
+/// then), else the input method's fastest.
+pub fn pacing_for(calibration: &Calibration, description: &str) -> Pacing {
+    match &calibration.pacing {
+        Some(p) => Pacing {
+            hold_ms: p.hold_ms,
+            gap_ms: p.gap_ms,
+            settle_ms: p.settle_ms,
+        },
+        None => fastest_pacing(description),
+    }
 }
 
 /// Screenshot, transfer and read at a checkpoint.
@@ -445,7 +452,7 @@ pub fn check_board(expected: &Board, seen: &Board, done: usize, total: usize) ->
     let why = if refused {
         format!("the app did not take digits the search set: {ADVICE}")
     } else {
-        "the app did not take every tap: try --calibrated-pacing or a lower --moves-per-second, then --resume".to_string()
+        "the app did not take every tap: give the calibration a [pacing] section (hold_ms, gap_ms) or use a lower --moves-per-second, then --resume".to_string()
     };
     Err(BoardProblem(format!(
         "checkpoint after {done} of {total} moves: {}{more}; {why}",

@@ -1,0 +1,319 @@
+//! `play` on a 55-empty puzzle, per latency preset and input backend, through the real adb server.
+//!
+//! The simulated phone runs in a child process (this binary again, in phone mode), so the CPU
+//! time measured here is the host side only: `AdbDevice` (adb_client), screenshot transfer and
+//! decode, reading, solving, planning, tapping. Columns:
+//! * device: time on the phone's virtual clock (latency model of `sim::latency`, screenshots
+//!   included), from the first screenshot to the verifying one;
+//! * speedup: the one-`input tap`-per-tap baseline's device time on the same preset divided by
+//!   this row's (2.0x = twice as fast), and the same against the Android 9 baseline;
+//! * host CPU: this process's CPU time (`getrusage`) during `play`, and the same
+//!   minus the raw screenshot decode (measured separately on a frame of the same size);
+//! * wall: host elapsed time; with evdev through a `dd` stream the hold and gap are slept on
+//!   the host, so wall time, not the phone's clock, shows that pacing;
+//! * round trips: adb requests that waited for the phone (`AdbStats::round_trips`).
+//!
+//! Pacing is the device layer's default per method (tap/batch/stream: no hold or gap, evdev: 10 ms
+//! hold, 5 ms gap; 100 ms settle before the verifying screenshot). Run: `cargo bench --bench play`;
+//! with `PLAY_BENCH_STAGES=1` it also prints the CPU of one screenshot and one read, and the
+//! stage timings of each run, on stderr.
+
+#[path = "../tests/support/adb_server.rs"]
+mod adb_server;
+#[path = "../tests/support/play_rig.rs"]
+mod play_rig;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+use sudoku_agent::device::adb::AdbDevice;
+use sudoku_agent::device::{InputKind, Pacing};
+
+/// 55 empty cells, one solution (magictour top1465).
+const PUZZLE: &str =
+    "9..7..3...5..2..1...7.....93..6..7...6..5..3...2..8..61..4..6...4..6..8...6..3..4";
+const SKIN: &str = "light";
+const PHONE_MODE: &str = "PLAY_BENCH_PHONE";
+
+/// Targets from issue 5 (device time, screenshots included).
+const ANDROID9_EVDEV_TARGET: Duration = Duration::from_millis(2500);
+const ANDROID12_STREAM_TARGET: Duration = Duration::from_millis(7000);
+const HOST_CPU_TARGET: Duration = Duration::from_millis(100);
+
+fn main() {
+    if let Ok(preset) = std::env::var(PHONE_MODE) {
+        phone_mode(&preset);
+        return;
+    }
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let adb = adb_server::AdbServer::start();
+    let (cal, templates) = play_rig::calibration(SKIN, play_rig::PHONE_SIZE);
+    let decode = decode_cost();
+    println!(
+        "play: {} empty cells, skin {SKIN}, {}; raw screenshot decode {:.1} ms each",
+        PUZZLE.chars().filter(|&c| c == '.').count(),
+        play_rig::PHONE_SIZE,
+        ms(decode)
+    );
+    println!(
+        "{:<10} {:<7} {:>6} {:>5} {:>10} {:>8} {:>9} {:>9} {:>12} {:>11} {:>6} {:>7}",
+        "preset",
+        "input",
+        "moves",
+        "taps",
+        "device s",
+        "speedup",
+        "vs a9 tap",
+        "host CPU",
+        "CPU-decode",
+        "round trips",
+        "shots",
+        "wall s"
+    );
+    let mut rows = Vec::new();
+    let mut android9_baseline = None;
+    for (preset, inputs) in [
+        (
+            "android9",
+            [InputKind::Tap, InputKind::Batch, InputKind::Evdev],
+        ),
+        (
+            "android12",
+            [InputKind::Tap, InputKind::Batch, InputKind::Stream],
+        ),
+    ] {
+        let mut baseline = None;
+        for input in inputs {
+            let row = run_one(&adb, preset, input, &cal, &templates, decode);
+            let base = *baseline.get_or_insert(row.device);
+            let a9: Duration = *android9_baseline.get_or_insert(row.device);
+            println!(
+                "{:<10} {:<7} {:>6} {:>5} {:>10.2} {:>7.1}x {:>8.1}x {:>7.0}ms {:>10.0}ms {:>11} {:>6} {:>7.2}",
+                preset,
+                input.name(),
+                row.moves,
+                row.taps,
+                row.device.as_secs_f64(),
+                base.as_secs_f64() / row.device.as_secs_f64(),
+                a9.as_secs_f64() / row.device.as_secs_f64(),
+                ms(row.cpu),
+                ms(row.cpu_without_decode),
+                row.round_trips,
+                row.screenshots,
+                row.wall.as_secs_f64()
+            );
+            rows.push((preset, input, row));
+        }
+    }
+    println!();
+    for (preset, input, row) in &rows {
+        let target = match (*preset, input) {
+            ("android9", InputKind::Evdev) => Some(ANDROID9_EVDEV_TARGET),
+            ("android12", InputKind::Stream) => Some(ANDROID12_STREAM_TARGET),
+            _ => None,
+        };
+        if let Some(t) = target {
+            println!(
+                "target {preset} {}: device {:.2} s <= {:.1} s: {}; host CPU apart from decode {:.0} ms <= {:.0} ms: {}",
+                input.name(),
+                row.device.as_secs_f64(),
+                t.as_secs_f64(),
+                verdict(row.device <= t),
+                ms(row.cpu_without_decode),
+                ms(HOST_CPU_TARGET),
+                verdict(row.cpu_without_decode <= HOST_CPU_TARGET)
+            );
+        }
+    }
+}
+
+fn verdict(ok: bool) -> &'static str {
+    if ok { "met" } else { "MISSED" }
+}
+
+struct Row {
+    moves: usize,
+    taps: usize,
+    device: Duration,
+    cpu: Duration,
+    cpu_without_decode: Duration,
+    round_trips: u64,
+    screenshots: u64,
+    wall: Duration,
+}
+
+fn run_one(
+    adb: &adb_server::AdbServer,
+    preset: &str,
+    input: InputKind,
+    cal: &sudoku_agent::calibration::Calibration,
+    templates: &sudoku_agent::vision::Templates,
+    decode: Duration,
+) -> Row {
+    let mut phone = PhoneProcess::spawn(preset);
+    let serial = phone.serial.clone();
+    let port: u16 = serial.rsplit(':').next().unwrap().parse().unwrap();
+    sim_connect(adb.addr(), port);
+    let mut device = AdbDevice::open_serial(
+        sudoku_agent::device::adb::AdbServer { addr: adb.addr() },
+        &serial,
+        Some(input),
+    )
+    .unwrap_or_else(|e| panic!("{preset} {input}: {e:#}"));
+    let mut options = play_rig::options(cal);
+    options.pacing = Some(Pacing::default_for(input));
+    if std::env::var_os("PLAY_BENCH_STAGES").is_some() {
+        use sudoku_agent::device::Device;
+        let t = process_cpu();
+        let shot = device.screenshot().unwrap();
+        let t1 = process_cpu();
+        sudoku_agent::vision::read_board(&shot, cal, templates).unwrap();
+        let t2 = process_cpu();
+        eprintln!(
+            "{preset} {}: one screenshot {:.1} ms CPU (decode included), one read {:.1} ms CPU",
+            input.name(),
+            ms(t1 - t),
+            ms(t2 - t1)
+        );
+    }
+    let before = device.stats();
+    let clock = phone.ask("clock");
+    let cpu = process_cpu();
+    let wall = Instant::now();
+    let report = play_rig::play(&mut device, cal, templates, &options)
+        .unwrap_or_else(|e| panic!("{preset} {input}: {e:#}"));
+    let wall = wall.elapsed();
+    let cpu = process_cpu() - cpu;
+    let device_time = Duration::from_micros(phone.ask("clock") - clock);
+    assert_eq!(phone.ask("solved"), 1, "{preset} {input}: not solved");
+    let stats = device.stats();
+    if std::env::var_os("PLAY_BENCH_STAGES").is_some() {
+        eprintln!("{preset} {}: {:?}", input.name(), report.timings);
+    }
+    drop(device);
+    let screenshots = stats.screenshots - before.screenshots;
+    Row {
+        moves: report.assessment.moves.len(),
+        taps: report.taps_sent,
+        device: device_time,
+        cpu,
+        cpu_without_decode: cpu.saturating_sub(decode * screenshots as u32),
+        round_trips: stats.round_trips() - before.round_trips(),
+        screenshots,
+        wall,
+    }
+}
+
+/// `adb connect` through the smart socket (no `adb` process).
+fn sim_connect(adb: std::net::SocketAddrV4, port: u16) {
+    let mut client = adb_client::server::ADBServer::new_from_path(adb, Some("/bin/true".into()));
+    client
+        .connect_device(std::net::SocketAddrV4::new(
+            std::net::Ipv4Addr::LOCALHOST,
+            port,
+        ))
+        .unwrap();
+}
+
+/// CPU time of one raw screenshot decode (16-byte header + RGBA rows to an image).
+fn decode_cost() -> Duration {
+    let size = play_rig::PHONE_SIZE;
+    let mut raw = Vec::new();
+    for word in [size.width, size.height, 1, 1] {
+        raw.extend_from_slice(&word.to_le_bytes());
+    }
+    raw.resize(16 + (size.width * size.height * 4) as usize, 200);
+    let n = 10;
+    let cpu = process_cpu();
+    for _ in 0..n {
+        std::hint::black_box(sudoku_agent::device::parse::raw_screencap(&raw).unwrap());
+    }
+    (process_cpu() - cpu) / n
+}
+
+/// User + system CPU time of this process (`getrusage`, microseconds).
+fn process_cpu() -> Duration {
+    // SAFETY: getrusage only writes the struct we pass.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        assert_eq!(libc::getrusage(libc::RUSAGE_SELF, &mut usage), 0);
+        usage
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// The simulated phone in a child process: prints its serial, then answers `clock` (virtual
+/// microseconds) and `solved` (1 or 0) on stdin/stdout until stdin closes.
+struct PhoneProcess {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    serial: String,
+}
+
+impl PhoneProcess {
+    fn spawn(preset: &str) -> PhoneProcess {
+        let mut child = Command::new(std::env::current_exe().unwrap())
+            .env(PHONE_MODE, preset)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut serial = String::new();
+        stdout.read_line(&mut serial).unwrap();
+        PhoneProcess {
+            child,
+            stdin,
+            stdout,
+            serial: serial.trim().to_string(),
+        }
+    }
+
+    fn ask(&mut self, question: &str) -> u64 {
+        writeln!(self.stdin, "{question}").unwrap();
+        let mut answer = String::new();
+        self.stdout.read_line(&mut answer).unwrap();
+        answer.trim().parse().unwrap()
+    }
+}
+
+impl Drop for PhoneProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn phone_mode(preset: &str) {
+    use sudoku_agent::sim::{Latency, SimConfig, SimServer};
+    let phone = play_rig::phone(SKIN, play_rig::PHONE_SIZE, PUZZLE);
+    let sim = SimServer::start(
+        phone,
+        SimConfig {
+            latency: Latency::named(preset).unwrap(),
+            ..SimConfig::default()
+        },
+    )
+    .unwrap();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", sim.serial()).unwrap();
+    out.flush().unwrap();
+    for line in std::io::stdin().lock().lines() {
+        let answer = match line.unwrap().trim() {
+            "clock" => sim.clock().as_micros() as u64,
+            "solved" => sim.with_screen(|p| p.is_solved()) as u64,
+            _ => 0,
+        };
+        writeln!(out, "{answer}").unwrap();
+        out.flush().unwrap();
+    }
+}

@@ -1,0 +1,143 @@
+//! The rig for `play` through the real ADB stack, shared by `tests/play_*.rs` and
+//! `benches/play.rs`: calibrate a skin once from its own rendered screen, start a simulated phone
+//! on a free port, connect it to an adb server and open it as an `AdbDevice`, run `play::play`.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::net::SocketAddrV4;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
+use sudoku_agent::calibration::{Calibration, InputOrder, Pacing};
+use sudoku_agent::device::InputKind;
+use sudoku_agent::device::adb::{AdbDevice, AdbServer};
+use sudoku_agent::geometry::Size;
+use sudoku_agent::play::{PlayOptions, PlayReport};
+use sudoku_agent::sim::{Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
+use sudoku_agent::sudoku::Board;
+use sudoku_agent::vision::Templates;
+
+pub const PHONE_SIZE: Size = Size::new(1080, 2340);
+pub const SMALL_SIZE: Size = Size::new(720, 1280);
+
+/// A puzzle by built-in name or as 81 characters.
+pub fn puzzle(name_or_line: &str) -> Board {
+    puzzles::parse(puzzles::named(name_or_line).unwrap_or(name_or_line)).expect("a puzzle")
+}
+
+pub fn phone(skin: &str, size: Size, puzzle_text: &str) -> Phone {
+    Phone::new(
+        puzzle(puzzle_text),
+        Skin::named(skin).expect("a skin"),
+        size,
+    )
+    .expect("a phone")
+}
+
+/// Calibration and templates for `skin` at `size`, measured once per test binary on the skin's
+/// own screen (a fresh "easy" puzzle), with the erase button and input order given as a user
+/// would. Pacing: no hold or gap (the simulated app registers every tap), a short settle.
+pub fn calibration(skin: &str, size: Size) -> (Calibration, Templates) {
+    type Measured = (Calibration, Templates);
+    static CACHE: OnceLock<Mutex<HashMap<(String, Size), Measured>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(hit) = cache.lock().unwrap().get(&(skin.to_string(), size)) {
+        return hit.clone();
+    }
+    let mut phone = phone(skin, size, "easy");
+    let screen = phone.render();
+    let options = CalibrateOptions {
+        profile: skin.to_string(),
+        givens: None,
+        erase: Some(phone.key_center(Key::Erase)),
+        notes: None,
+        input_order: match phone.input_order() {
+            sudoku_agent::sim::InputOrder::CellFirst => InputOrder::CellFirst,
+            sudoku_agent::sim::InputOrder::NumberFirst => InputOrder::NumberFirst,
+        },
+    };
+    let done = calibrate_image(&screen, &options)
+        .unwrap_or_else(|e| panic!("calibrate {skin} at {size}: {e:#}"));
+    let mut cal = done.calibration;
+    cal.pacing = Some(Pacing {
+        hold_ms: 0,
+        gap_ms: 0,
+        settle_ms: 50,
+    });
+    let entry = (cal, done.templates);
+    cache
+        .lock()
+        .unwrap()
+        .insert((skin.to_string(), size), entry.clone());
+    entry
+}
+
+/// Writes a calibration and its templates under `dir` (for the CLI); returns the TOML path.
+pub fn write_calibration(dir: &Path, skin: &str, size: Size) -> PathBuf {
+    let (cal, templates) = calibration(skin, size);
+    let path = dir.join(format!("{skin}-{size}.toml"));
+    cal.save(&path).unwrap();
+    templates.save(&cal.templates_dir(&path)).unwrap();
+    path
+}
+
+/// A fresh folder under the system temp dir for this process.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sudoku-agent-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A simulated phone serving `phone`, connected to the adb server at `adb`.
+pub fn serve(
+    phone: Phone,
+    latency: &str,
+    drop_after: Option<u64>,
+    adb: SocketAddrV4,
+) -> SimServer<Phone> {
+    let sim = SimServer::start(
+        phone,
+        SimConfig {
+            latency: Latency::named(latency).expect("a latency preset"),
+            drop_after,
+            ..SimConfig::default()
+        },
+    )
+    .unwrap();
+    sim.connect_adb_server(adb).unwrap();
+    sim
+}
+
+/// The phone as the product opens it: `AdbDevice` through the adb server.
+pub fn open(sim: &SimServer<Phone>, adb: SocketAddrV4, input: InputKind) -> AdbDevice {
+    AdbDevice::open_serial(AdbServer { addr: adb }, &sim.serial(), Some(input))
+        .unwrap_or_else(|e| panic!("open {} with {input:?}: {e:#}", sim.serial()))
+}
+
+pub fn options(cal: &Calibration) -> PlayOptions {
+    PlayOptions {
+        dry_run: false,
+        keep_entries: false,
+        recheck_after: Duration::from_millis(500),
+        pacing: cal.pacing.as_ref().map(|p| sudoku_agent::device::Pacing {
+            hold_ms: p.hold_ms,
+            gap_ms: p.gap_ms,
+            settle_ms: p.settle_ms,
+        }),
+        moves_per_call: 0,
+    }
+}
+
+/// Runs the whole workflow on `device`.
+pub fn play(
+    device: &mut AdbDevice,
+    cal: &Calibration,
+    templates: &Templates,
+    options: &PlayOptions,
+) -> anyhow::Result<PlayReport> {
+    let stop = Arc::new(AtomicBool::new(false));
+    sudoku_agent::play::play(device, cal, templates, options, &stop, &mut |_, _| {})
+}
