@@ -32,6 +32,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Screenshot(args) => screenshot(args),
         Command::Play(args) => play(args),
         Command::Sim(args) => sim(args),
+        Command::Visualize(args) => visualize(args),
     }
 }
 
@@ -889,6 +890,257 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
         .into()),
         _ => Err(BoardProblem(description).into()),
     }
+}
+
+/// `visualize`: replay the backtracking search on the phone move by move, or write it as a GIF.
+pub fn visualize(args: crate::cli::VisualizeArgs) -> Result<ExitCode> {
+    use crate::visualize::resume::State;
+    use crate::visualize::session::{self, ReplayOptions, Session};
+    use std::io::IsTerminal;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let max_steps = (args.max_steps != 0).then_some(args.max_steps);
+    if let Some(path) = &args.gif {
+        return visualize_gif(&args, path, max_steps);
+    }
+    let cal = crate::calibration::Calibration::load(&args.calibration)?;
+    let templates = crate::vision::Templates::load(&cal.templates_dir(&args.calibration))?;
+    let layout = crate::play::layout(&cal)?;
+    let mut device = open_device(&args.device)?;
+    let description = device.input_description();
+    let screen = device.screenshot().context("cannot take a screenshot")?;
+    let recognition = crate::vision::read_board(&screen, &cal, &templates)
+        .map_err(|e| BoardProblem(format!("cannot read the board, nothing was tapped: {e}")))?;
+    let (prepared, mut state) = if args.resume {
+        let state = State::load(&args.state)?;
+        let prepared = session::prepare_resume(&recognition, &state)?;
+        (prepared, state)
+    } else {
+        let prepared = session::prepare_fresh(&recognition, args.strategy, max_steps)?;
+        let state = State::new(
+            &prepared.search.puzzle,
+            prepared.search.strategy,
+            max_steps,
+            prepared.search.events.len(),
+            description.clone(),
+        );
+        (prepared, state)
+    };
+    let search = &prepared.search;
+    let moves = search.moves();
+    let start = prepared.start;
+    let pacing = session::pacing_for(&cal, &description);
+    let check_every = args.check_every as usize;
+    let estimate = session::estimate(
+        &moves[start..],
+        cal.input_order,
+        &description,
+        &pacing,
+        check_every,
+        args.moves_per_second,
+    );
+    let steps_before = moves[..start]
+        .iter()
+        .filter(|m| matches!(m, crate::replay::Move::Set { .. }))
+        .count();
+    eprintln!(
+        "search: {}, {} steps and {} cancels = {} moves, {} taps ({})",
+        search.strategy,
+        thousands(search.steps),
+        thousands(search.cancels),
+        thousands(moves.len() as u64),
+        thousands(session::count_taps(&moves, cal.input_order) as u64),
+        match cal.input_order {
+            crate::calibration::InputOrder::CellFirst => "cell then digit",
+            crate::calibration::InputOrder::NumberFirst => "digit then cell",
+        }
+    );
+    if args.resume {
+        if args.strategy != search.strategy {
+            eprintln!(
+                "note: resuming the interrupted {} search (--strategy is ignored with --resume)",
+                search.strategy
+            );
+        }
+        eprintln!(
+            "resuming after move {} of {} (step {}){}",
+            thousands(start as u64),
+            thousands(moves.len() as u64),
+            thousands(steps_before as u64),
+            if prepared.as_recorded {
+                String::new()
+            } else {
+                format!(
+                    "; the screen was not where {} said ({} moves sent), it matches this step",
+                    args.state.display(),
+                    state.sent
+                )
+            }
+        );
+    }
+    eprintln!(
+        "input: {description}; estimated {} for {} moves ({:.1} moves/s), checked every {check_every} moves",
+        session::human_duration(estimate.total),
+        thousands(estimate.moves as u64),
+        if estimate.per_move.is_zero() {
+            0.0
+        } else {
+            1.0 / estimate.per_move.as_secs_f64()
+        }
+    );
+    if estimate.total > std::time::Duration::from_secs(120) && !args.yes {
+        let stdin = std::io::stdin();
+        if !stdin.is_terminal() {
+            bail!(
+                "this replay takes about {}: pass --yes to start it without asking (there is no terminal to ask on), or use --strategy fast or --max-steps",
+                session::human_duration(estimate.total)
+            );
+        }
+        eprint!(
+            "this takes about {}; start? [y/N] ",
+            session::human_duration(estimate.total)
+        );
+        let mut answer = String::new();
+        stdin
+            .read_line(&mut answer)
+            .context("cannot read the answer")?;
+        if !matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+            eprintln!("nothing was tapped");
+            return Ok(ExitCode::from(2));
+        }
+    }
+
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        // Ctrl-C finishes the batch in flight (a fraction of a second), saves progress, stops.
+        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
+            .context("cannot install the Ctrl-C handler")?;
+    }
+    state.device = description.clone();
+    let options = ReplayOptions {
+        check_every,
+        moves_per_second: args.moves_per_second,
+        pacing,
+        checkpoint_settle_ms: pacing.settle_ms,
+        state_file: Some(args.state.clone()),
+        ..ReplayOptions::default()
+    };
+    let bar = indicatif::ProgressBar::new(moves.len() as u64)
+        .with_message(format!("step {}", thousands(steps_before as u64)))
+        .with_style(
+            indicatif::ProgressStyle::with_template(
+                "{prefix} [{bar:30}] {pos}/{len} moves ({percent}%), {msg}, {per_sec}, eta {eta}",
+            )
+            .expect("static progress template")
+            .progress_chars("=> "),
+        );
+    bar.set_prefix("replaying");
+    bar.set_position(start as u64);
+    bar.reset_eta();
+    let mut counted = start;
+    let mut steps = steps_before;
+    let mut session = Session {
+        device: device.as_mut(),
+        calibration: &cal,
+        templates: &templates,
+        layout,
+    };
+    let result = session::replay_moves(
+        &mut session,
+        &search.puzzle,
+        &moves,
+        start,
+        &options,
+        Some(state),
+        &stop,
+        &mut |done| {
+            steps += moves[counted..done]
+                .iter()
+                .filter(|m| matches!(m, crate::replay::Move::Set { .. }))
+                .count();
+            counted = done;
+            bar.set_message(format!("step {}", thousands(steps as u64)));
+            bar.set_position(done as u64);
+        },
+    );
+    bar.finish_and_clear();
+    let report = result?;
+    let _ = std::fs::remove_file(&args.state);
+    print!("{}", report.final_board);
+    println!(
+        "replayed {} moves ({} steps) of the {} search with {} taps via {} in {}; {} checkpoints matched the screen",
+        thousands((report.done - start) as u64),
+        thousands(search.steps - steps_before as u64),
+        search.strategy,
+        thousands(report.taps_sent as u64),
+        description,
+        session::human_duration(report.elapsed),
+        report.checkpoints
+    );
+    println!("the search took {} steps", thousands(search.steps));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `visualize --gif`: the search drawn locally, from --puzzle or a screenshot.
+fn visualize_gif(
+    args: &crate::cli::VisualizeArgs,
+    path: &std::path::Path,
+    max_steps: Option<u64>,
+) -> Result<ExitCode> {
+    let puzzle = match (&args.puzzle, &args.image) {
+        (Some(text), _) => crate::sudoku::Board::parse(text)
+            .map_err(|e| BoardProblem(format!("cannot read --puzzle: {e}")))?,
+        (None, Some(image)) => {
+            let cal = crate::calibration::Calibration::load(&args.calibration)?;
+            let templates = crate::vision::Templates::load(&cal.templates_dir(&args.calibration))?;
+            let img = load_screenshot(image)?;
+            crate::vision::read_board(&img, &cal, &templates)
+                .map_err(|e| BoardProblem(format!("cannot read {}: {e}", image.display())))?
+                .givens()
+        }
+        (None, None) => {
+            bail!("--gif needs the puzzle: pass --puzzle 81CHARS or --image SCREENSHOT.png")
+        }
+    };
+    if !puzzle.conflicts().is_empty() {
+        return Err(BoardProblem(format!(
+            "the givens break the rules: {}; fix the puzzle and try again",
+            crate::sudoku::report::describe_conflicts(&puzzle)
+        ))
+        .into());
+    }
+    let search = crate::visualize::session::record_search(&puzzle, args.strategy, max_steps)?;
+    let options = crate::visualize::gif::GifOptions {
+        max_frames: args.gif_frames,
+        ..Default::default()
+    };
+    let gif = crate::visualize::gif::search_gif(&puzzle, &search.events, &options)?;
+    std::fs::write(path, gif)
+        .with_context(|| format!("cannot write the GIF to {}", path.display()))?;
+    let frames = crate::visualize::gif::sampled_steps(search.events.len(), args.gif_frames).len();
+    println!(
+        "wrote {}: {} search, {} steps, {} moves, {frames} frames",
+        path.display(),
+        search.strategy,
+        thousands(search.steps),
+        thousands(search.events.len() as u64)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `12,702`.
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -35,6 +35,9 @@ pub enum Command {
     Play(PlayArgs),
     /// Run the simulated phone: a fake ADB device on 127.0.0.1 showing a sudoku app.
     Sim(SimArgs),
+    /// Replay the backtracking search on the phone move by move (every set and every cancel),
+    /// with a step counter; or write it as an animated GIF with --gif (no phone needed).
+    Visualize(VisualizeArgs),
 }
 
 /// Arguments of `play`.
@@ -337,4 +340,66 @@ pub struct SimArgs {
     /// vanishes on command line N+1), mistake-limit=N (wrong digits are rejected).
     #[arg(long, value_delimiter = ',')]
     pub faults: Vec<String>,
+}
+
+/// Arguments of `visualize`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit status: 0 replayed and verified, 1 the board could not be read or solved, or the screen stopped matching the search, 2 usage, device error or stopped."
+)]
+pub struct VisualizeArgs {
+    #[command(flatten)]
+    pub device: DeviceArgs,
+    /// Calibration of the app; its templates folder is resolved next to it.
+    #[arg(long, value_name = "TOML", default_value = "calibration.toml")]
+    pub calibration: PathBuf,
+    /// Search strategy to show: naive is the textbook search (many steps), fast the clever one.
+    #[arg(long, value_enum, default_value_t = crate::sudoku::Strategy::Naive)]
+    pub strategy: crate::sudoku::Strategy,
+    /// Refuse searches of more steps (set moves) than this; 0 means no limit.
+    #[arg(long, value_name = "N", default_value_t = crate::sudoku::DEFAULT_MAX_STEPS)]
+    pub max_steps: u64,
+    /// Slow the replay down to at most this many moves per second [default: as fast as the
+    /// input method allows, with the calibration's [pacing] when it has one].
+    #[arg(long, value_name = "RATE", value_parser = parse_rate)]
+    pub moves_per_second: Option<f64>,
+    /// Re-read the screen and compare it with the replayed board every N moves (and at the end).
+    #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
+    pub check_every: u64,
+    /// Start without asking, however long the replay takes.
+    #[arg(short, long)]
+    pub yes: bool,
+    /// Continue an interrupted run: re-read the board on screen and carry on from the step it
+    /// shows, with no move repeated.
+    #[arg(long)]
+    pub resume: bool,
+    /// Progress file written during the run, read by --resume.
+    #[arg(long, value_name = "FILE", default_value = "visualize-progress.json")]
+    pub state: PathBuf,
+    /// Write the search as an animated GIF instead of replaying it on the phone (from --puzzle
+    /// or --image; no phone needed).
+    #[arg(long, value_name = "OUT.gif")]
+    pub gif: Option<PathBuf>,
+    /// The puzzle for --gif: 81 characters, 1-9 for givens and . or 0 for empty cells.
+    #[arg(
+        long,
+        value_name = "81 CHARS",
+        requires = "gif",
+        conflicts_with = "image"
+    )]
+    pub puzzle: Option<String>,
+    /// A screenshot to read the puzzle from for --gif (with --calibration).
+    #[arg(long, value_name = "PNG", requires = "gif")]
+    pub image: Option<PathBuf>,
+    /// Most frames in the GIF; longer searches are sampled evenly.
+    #[arg(long, value_name = "N", default_value_t = 300)]
+    pub gif_frames: usize,
+}
+
+/// A positive, finite number of moves per second.
+fn parse_rate(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
+        _ => Err(format!("'{s}' is not a positive rate like 5 or 0.5")),
+    }
 }

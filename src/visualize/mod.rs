@@ -1,4 +1,6 @@
 //! Showing the search: turning the solver's Set/Cancel events into something people watch, on
-//! the phone (taps, in `replay`) or locally as an animated GIF.
+//! the phone (move by move, `session`, resumable through `resume`) or locally as an animated GIF.
 
 pub mod gif;
+pub mod resume;
+pub mod session;

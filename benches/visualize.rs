@@ -1,0 +1,218 @@
+//! `visualize` benchmark (`cargo bench --bench visualize`): for the L52 board of the classic
+//! Auto.js demo and one 17-clue puzzle, the steps of each strategy, and what replaying the search
+//! on a phone costs in simulated device time per input backend: the android9 preset (auto picks
+//! `evdev`) and the android12 preset (auto picks `stream`), through a private real `adb` server
+//! and `AdbDevice`, checkpoints included. Long searches are replayed for a prefix and the device
+//! time extrapolated linearly (said in the table). Device time is the simulator's virtual clock,
+//! which charges the per-command, per-frame and screenshot costs of notes/android-input.md.
+
+#[path = "../tests/support/adb_server.rs"]
+mod adb_server;
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
+use sudoku_agent::device::Device;
+use sudoku_agent::device::adb::{AdbDevice, AdbOptions, AdbServer};
+use sudoku_agent::geometry::Size;
+use sudoku_agent::sim::{Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
+use sudoku_agent::sudoku::{Board, DEFAULT_MAX_STEPS, Strategy};
+use sudoku_agent::visualize::session::{
+    self, ReplayOptions, Search, Session, pacing_for, record_search,
+};
+
+const SIZE: Size = Size::new(1080, 2340);
+/// Moves replayed per run; longer searches are extrapolated from this prefix.
+const PREFIX: usize = 2_000;
+const L52: &str =
+    "000009000629300840005000090953000000000604000000900732040006070390020104200400080";
+/// Targets of issue 6, in moves per second of device time.
+const TARGETS: [(&str, f64); 2] = [("android9", 25.0), ("android12", 8.0)];
+
+/// The first 17-clue puzzle in the shared collection whose naive search fits the default step
+/// budget (so both strategies can be replayed); `../shared` beside the repository, as in CI.
+fn seventeen_clue() -> (String, Board) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|d| d.join("shared/puzzles/17_clue.txt"))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from("/work/shared/puzzles/17_clue.txt"));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    for (n, line) in sudoku_agent::sudoku::puzzle_lines(&text)
+        .enumerate()
+        .take(200)
+    {
+        let Ok(board) = line.board else { continue };
+        if record_search(&board, Strategy::Naive, Some(DEFAULT_MAX_STEPS)).is_ok() {
+            return (format!("17-clue #{}", n + 1), board);
+        }
+    }
+    panic!("no 17-clue puzzle among the first 200 fits the naive budget");
+}
+
+struct Row {
+    puzzle: String,
+    strategy: Strategy,
+    steps: u64,
+    moves: usize,
+    preset: &'static str,
+    backend: String,
+    replayed: usize,
+    device: Duration,
+    host: Duration,
+}
+
+/// Replays up to `PREFIX` moves of `search` on a simulated phone with `preset` latency.
+fn replay(
+    adb: &adb_server::AdbServer,
+    search: &Search,
+    preset: &'static str,
+) -> (String, usize, Duration, Duration) {
+    let mut phone = Phone::new(search.puzzle, Skin::named("light").unwrap(), SIZE).unwrap();
+    let calibrated = calibrate_image(
+        &phone.render(),
+        &CalibrateOptions {
+            profile: "default".into(),
+            erase: Some(phone.key_center(Key::Erase)),
+            ..CalibrateOptions::default()
+        },
+    )
+    .unwrap();
+    let sim = SimServer::start(
+        phone,
+        SimConfig {
+            latency: Latency::named(preset).unwrap(),
+            ..SimConfig::default()
+        },
+    )
+    .unwrap();
+    adb.connect(&sim.serial());
+    let server = AdbServer::connect(&AdbOptions {
+        port: Some(adb.port()),
+        ..AdbOptions::default()
+    })
+    .unwrap();
+    let mut device = AdbDevice::open_serial(server, &sim.serial(), None).unwrap();
+    let backend = device.input_description();
+    let pacing = pacing_for(&calibrated.calibration, &backend);
+    let moves = search.moves();
+    let n = moves.len().min(PREFIX);
+    let options = ReplayOptions {
+        pacing,
+        checkpoint_settle_ms: pacing.settle_ms,
+        ..ReplayOptions::default()
+    };
+    let layout = sudoku_agent::play::layout(&calibrated.calibration).unwrap();
+    let mut session = Session {
+        device: &mut device as &mut dyn Device,
+        calibration: &calibrated.calibration,
+        templates: &calibrated.templates,
+        layout,
+    };
+    let clock_before = sim.clock();
+    let started = Instant::now();
+    let report = session::replay_moves(
+        &mut session,
+        &search.puzzle,
+        &moves[..n],
+        0,
+        &options,
+        None,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+    .unwrap();
+    let host = started.elapsed();
+    let device_time = sim.clock() - clock_before;
+    assert_eq!(report.done, n);
+    assert_eq!(sim.with_screen(|p| p.board()), report.final_board);
+    (backend, n, device_time, host)
+}
+
+fn main() {
+    let t = Instant::now();
+    let adb = adb_server::AdbServer::start();
+    let (label, seventeen) = seventeen_clue();
+    let puzzles = [
+        ("L52".to_string(), puzzles::parse(L52).unwrap()),
+        (label, seventeen),
+    ];
+    let mut rows = Vec::new();
+    for (name, puzzle) in &puzzles {
+        for strategy in [Strategy::Naive, Strategy::Fast] {
+            let search = record_search(puzzle, strategy, None).unwrap();
+            for (preset, _) in TARGETS {
+                let (backend, replayed, device, host) = replay(&adb, &search, preset);
+                rows.push(Row {
+                    puzzle: name.clone(),
+                    strategy,
+                    steps: search.steps,
+                    moves: search.events.len(),
+                    preset,
+                    backend,
+                    replayed,
+                    device,
+                    host,
+                });
+            }
+        }
+    }
+    println!(
+        "\nvisualize replay through a private adb server, simulated 1080x2340 phone, checkpoint every 200 moves"
+    );
+    println!(
+        "{:<14} {:<6} {:>9} {:>9} {:<10} {:<8} {:>9} {:>11} {:>8} {:>16} {:>9}",
+        "puzzle",
+        "search",
+        "steps",
+        "moves",
+        "preset",
+        "backend",
+        "replayed",
+        "device s",
+        "moves/s",
+        "full device time",
+        "host s"
+    );
+    for r in &rows {
+        let rate = r.replayed as f64 / r.device.as_secs_f64();
+        let full = r.device.mul_f64(r.moves as f64 / r.replayed as f64);
+        let full = if r.replayed < r.moves {
+            format!("~{} (extrap.)", session::human_duration(full))
+        } else {
+            session::human_duration(full)
+        };
+        println!(
+            "{:<14} {:<6} {:>9} {:>9} {:<10} {:<8} {:>9} {:>11.2} {:>8.1} {:>16} {:>9.2}",
+            r.puzzle,
+            r.strategy.name(),
+            r.steps,
+            r.moves,
+            r.preset,
+            r.backend.split_whitespace().next().unwrap_or(""),
+            r.replayed,
+            r.device.as_secs_f64(),
+            rate,
+            full,
+            r.host.as_secs_f64()
+        );
+    }
+    println!(
+        "\ntargets (naive search prefixes, where replays are long enough to measure the rate):"
+    );
+    for (preset, target) in TARGETS {
+        let worst = rows
+            .iter()
+            .filter(|r| r.preset == preset && r.strategy == Strategy::Naive)
+            .map(|r| r.replayed as f64 / r.device.as_secs_f64())
+            .fold(f64::INFINITY, f64::min);
+        println!(
+            "  {preset}: {worst:.1} moves/s (worst naive row) vs target {target} -> {}",
+            if worst >= target { "met" } else { "MISSED" }
+        );
+    }
+    drop(adb);
+    println!("\n(bench ran in {:.1} s)", t.elapsed().as_secs_f64());
+}
