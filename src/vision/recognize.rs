@@ -106,20 +106,13 @@ fn describe_conflicts(c: &[(Cell, Cell, u8)]) -> String {
         .join(", ")
 }
 
-/// Pairs of cells sharing a row, column or box that hold the same digit.
+/// Pairs of cells sharing a row, column or box that hold the same digit, with that digit.
 pub fn rule_conflicts(board: &Board) -> Vec<(Cell, Cell, u8)> {
-    let mut out = Vec::new();
-    let cells: Vec<Cell> = Cell::all().collect();
-    for (i, &a) in cells.iter().enumerate() {
-        let Some(d) = board.get(a) else { continue };
-        for &b in &cells[i + 1..] {
-            let peers = a.row() == b.row() || a.col() == b.col() || a.box_index() == b.box_index();
-            if peers && board.get(b) == Some(d) {
-                out.push((a, b, d));
-            }
-        }
-    }
-    out
+    board
+        .conflicts()
+        .into_iter()
+        .filter_map(|(a, b)| Some((a, b, board.get(a)?)))
+        .collect()
 }
 
 /// Reads the board on `img`, a screenshot of the calibrated screen.
