@@ -907,7 +907,17 @@ pub fn visualize(args: crate::cli::VisualizeArgs) -> Result<ExitCode> {
     let cal = crate::calibration::Calibration::load(&args.calibration)?;
     let templates = crate::vision::Templates::load(&cal.templates_dir(&args.calibration))?;
     let layout = crate::play::layout(&cal)?;
-    let mut device = open_device(&args.device)?;
+    // The simulated phone goes through the adb server like a real one, as in `play`; the session
+    // is declared before the device so that the device's shell sessions close first.
+    let mut sim_session: Option<(crate::sim::adb_session::AdbSim, &'static str)> = None;
+    let mut device: Box<dyn Device> = match &args.device.device {
+        DeviceSpec::Sim(skin) => {
+            let (device, session) = open_sim_for_play(skin.as_deref(), &args.sim, &args.device)?;
+            sim_session = session;
+            device
+        }
+        _ => open_device(&args.device)?,
+    };
     let description = device.input_description();
     let screen = device.screenshot().context("cannot take a screenshot")?;
     let recognition = crate::vision::read_board(&screen, &cal, &templates)
@@ -1066,6 +1076,12 @@ pub fn visualize(args: crate::cli::VisualizeArgs) -> Result<ExitCode> {
         },
     );
     bar.finish_and_clear();
+    if let Some((session, preset)) = &sim_session {
+        eprintln!(
+            "simulated phone: {:.2} s of device time (virtual clock, latency preset {preset})",
+            session.clock().as_secs_f64()
+        );
+    }
     let report = result?;
     let _ = std::fs::remove_file(&args.state);
     print!("{}", report.final_board);

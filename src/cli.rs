@@ -350,6 +350,8 @@ pub struct SimArgs {
 pub struct VisualizeArgs {
     #[command(flatten)]
     pub device: DeviceArgs,
+    #[command(flatten)]
+    pub sim: SimPhoneArgs,
     /// Calibration of the app; its templates folder is resolved next to it.
     #[arg(long, value_name = "TOML", default_value = "calibration.toml")]
     pub calibration: PathBuf,

@@ -279,3 +279,33 @@ fn a_phone_lost_mid_play_exits_2_and_says_to_rerun() {
     );
     assert!(out.is_empty(), "{out}");
 }
+
+#[test]
+fn visualize_device_sim_replays_the_search_through_the_adb_server() {
+    let adb = adb_server::shared();
+    let cal = calibration_file("light", SMALL_SIZE);
+    let (code, out, err) = run(agent().args([
+        "visualize",
+        "--device",
+        "sim",
+        "--sim-size",
+        "720x1280",
+        "--sim-latency",
+        "android9",
+        "--yes",
+        "--state",
+        &format!("{}/state.json", rig::temp_dir("visualize-cli").display()),
+        "-P",
+        &adb.port().to_string(),
+        "--calibration",
+        &cal,
+    ]));
+    assert_eq!(code, 0, "{err}");
+    // The Android 9 preset lets the shell write the touchscreen: raw events, not `input`.
+    assert!(out.contains("via evdev"), "{out}");
+    assert!(out.contains("the search took"), "{out}");
+    assert!(
+        err.contains("of device time (virtual clock, latency preset android9)"),
+        "{err}"
+    );
+}

@@ -465,7 +465,7 @@ pub fn check_board(expected: &Board, seen: &Board, done: usize, total: usize) ->
 pub fn refuse_entries(entries: &[Cell]) -> anyhow::Error {
     let cells: Vec<String> = entries.iter().take(8).map(Cell::to_string).collect();
     anyhow!(BoardProblem(format!(
-        "the board already has {} player entries ({}{}); if an earlier visualize run was interrupted continue it with --resume, else clear them in the app (or start a new game) and retry; nothing was tapped",
+        "the board already has {} player entries ({}{}); if an earlier visualize run was interrupted continue it with --resume, else clear them in the app (or start a new game) and retry; if they are really the puzzle's givens, the calibration belongs to another app: re-run `sudoku-agent calibrate`; nothing was tapped",
         entries.len(),
         cells.join(", "),
         if entries.len() > 8 { ", ..." } else { "" }
