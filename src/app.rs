@@ -517,6 +517,64 @@ pub fn play(args: crate::cli::PlayArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The simulated phone that `sim` and `--device sim` options describe, checked once.
+struct SimSetup {
+    puzzle: crate::sudoku::Board,
+    skin: crate::sim::Skin,
+    size: crate::geometry::Size,
+    latency: crate::sim::Latency,
+    faults: crate::sim::faults::Faults,
+}
+
+impl SimSetup {
+    /// `flag` is how the options are spelled in messages (`--` or `--sim-`).
+    fn parse(
+        puzzle: &str,
+        skin: &str,
+        size: crate::geometry::Size,
+        latency: &str,
+        faults: &[String],
+        flag: &str,
+    ) -> Result<SimSetup> {
+        use crate::sim::{Skin, puzzles};
+        use anyhow::anyhow;
+        let text = puzzles::named(puzzle).unwrap_or(puzzle);
+        let board = puzzles::parse(text).ok_or_else(|| {
+            let names: Vec<&str> = puzzles::builtin().iter().map(|(n, _)| *n).collect();
+            anyhow!(
+                "{flag}puzzle '{puzzle}' is neither 81 digits (with . or 0 for empty cells) nor a built-in puzzle ({})",
+                names.join(", ")
+            )
+        })?;
+        let skin = Skin::named(skin).ok_or_else(|| {
+            anyhow!(
+                "the simulated phone has no skin '{skin}': use one of {}",
+                Skin::names().join(", ")
+            )
+        })?;
+        Ok(SimSetup {
+            puzzle: board,
+            skin,
+            size,
+            latency: latency
+                .parse()
+                .map_err(|e: String| anyhow!("{flag}latency: {e}"))?,
+            faults: faults
+                .join(",")
+                .parse()
+                .map_err(|e: String| anyhow!("{flag}faults: {e}"))?,
+        })
+    }
+
+    /// A fresh phone showing the puzzle, with the app-side faults switched on.
+    fn phone(&self) -> Result<crate::sim::Phone> {
+        let mut phone = crate::sim::Phone::new(self.puzzle, self.skin.clone(), self.size)?;
+        phone.set_popup(self.faults.popup);
+        phone.set_mistake_limit(self.faults.mistake_limit);
+        Ok(phone)
+    }
+}
+
 /// `--device sim[:SKIN]` for play: the simulated phone served on 127.0.0.1 and opened through
 /// the adb server (started if none runs), like a phone on a cable; in-process, with a warning,
 /// when adb is not installed. Returns the device and the running session with its preset.
@@ -530,39 +588,17 @@ fn open_sim_for_play(
     Option<(crate::sim::adb_session::AdbSim, &'static str)>,
 )> {
     use crate::sim::adb_session::{AdbSim, NoAdb};
-    use crate::sim::{Latency, Phone, SimConfig, SimDevice, Skin, faults::Faults, puzzles};
-    use anyhow::anyhow;
-    let skin_name = skin.unwrap_or(Skin::names()[0]);
-    let skin = Skin::named(skin_name).ok_or_else(|| {
-        anyhow!(
-            "the simulated phone has no skin '{skin_name}': use one of {}",
-            Skin::names().join(", ")
-        )
-    })?;
-    let text = puzzles::named(&sim.sim_puzzle).unwrap_or(&sim.sim_puzzle);
-    let puzzle = puzzles::parse(text).ok_or_else(|| {
-        let names: Vec<&str> = puzzles::builtin().iter().map(|(n, _)| *n).collect();
-        anyhow!(
-            "--sim-puzzle '{}' is neither 81 digits (with . or 0 for empty cells) nor a built-in puzzle ({})",
-            sim.sim_puzzle,
-            names.join(", ")
-        )
-    })?;
-    let latency: Latency = sim
-        .sim_latency
-        .parse()
-        .map_err(|e: String| anyhow!("--sim-latency: {e}"))?;
-    let faults: Faults = sim
-        .sim_faults
-        .join(",")
-        .parse()
-        .map_err(|e: String| anyhow!("--sim-faults: {e}"))?;
-    let phone = || -> Result<Phone> {
-        let mut phone = Phone::new(puzzle, skin.clone(), sim.sim_size)?;
-        phone.set_popup(faults.popup);
-        phone.set_mistake_limit(faults.mistake_limit);
-        Ok(phone)
-    };
+    use crate::sim::{SimConfig, SimDevice, Skin};
+    let setup = SimSetup::parse(
+        &sim.sim_puzzle,
+        skin.unwrap_or(Skin::names()[0]),
+        sim.sim_size,
+        &sim.sim_latency,
+        &sim.sim_faults,
+        "--sim-",
+    )?;
+    let (latency, faults) = (setup.latency.clone(), setup.faults);
+    let phone = || setup.phone();
     let preset = latency.name;
     let config = SimConfig {
         port: None,
@@ -594,38 +630,19 @@ fn open_sim_for_play(
 
 /// `sim`: serves the simulated phone on 127.0.0.1 until Ctrl-C.
 pub fn sim(args: crate::cli::SimArgs) -> Result<ExitCode> {
-    use crate::sim::{Latency, Phone, SimConfig, SimServer, Skin, faults::Faults, puzzles};
-    use anyhow::{Context, anyhow};
+    use crate::sim::{SimConfig, SimServer};
+    use anyhow::Context;
 
-    let text = puzzles::named(&args.puzzle).unwrap_or(&args.puzzle);
-    let puzzle = puzzles::parse(text).ok_or_else(|| {
-        let names: Vec<&str> = puzzles::builtin().iter().map(|(n, _)| *n).collect();
-        anyhow!(
-            "--puzzle '{}' is neither 81 digits (with . or 0 for empty cells) nor a built-in puzzle ({})",
-            args.puzzle,
-            names.join(", ")
-        )
-    })?;
-    let skin = Skin::named(&args.skin).ok_or_else(|| {
-        anyhow!(
-            "unknown --skin '{}'; choose one of: {}",
-            args.skin,
-            Skin::names().join(", ")
-        )
-    })?;
-    let latency: Latency = args
-        .latency
-        .parse()
-        .map_err(|e: String| anyhow!("--latency: {e}"))?;
-    let faults: Faults = args
-        .faults
-        .join(",")
-        .parse()
-        .map_err(|e: String| anyhow!("--faults: {e}"))?;
-
-    let mut phone = Phone::new(puzzle, skin, args.size)?;
-    phone.set_popup(faults.popup);
-    phone.set_mistake_limit(faults.mistake_limit);
+    let setup = SimSetup::parse(
+        &args.puzzle,
+        &args.skin,
+        args.size,
+        &args.latency,
+        &args.faults,
+        "--",
+    )?;
+    let (latency, faults) = (setup.latency.clone(), setup.faults);
+    let phone = setup.phone()?;
     let preset = latency.name;
     let mut server = SimServer::start(
         phone,
