@@ -390,15 +390,8 @@ pub fn play(args: crate::cli::PlayArgs) -> Result<ExitCode> {
     let cal = crate::calibration::Calibration::load(&args.calibration)?;
     let templates = crate::vision::Templates::load(&cal.templates_dir(&args.calibration))?;
     // Declared before the device so that the device (its shell sessions) goes first.
-    let mut sim_session: Option<(crate::sim::adb_session::AdbSim, &'static str)> = None;
-    let mut device: Box<dyn Device> = match &args.device.device {
-        DeviceSpec::Sim(skin) => {
-            let (device, session) = open_sim_for_play(skin.as_deref(), &args.sim, &args.device)?;
-            sim_session = session;
-            device
-        }
-        _ => open_device(&args.device)?,
-    };
+    let mut sim_session = None;
+    let mut device = open_phone(&args.device, &args.sim, &mut sim_session)?;
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = Arc::clone(&stop);
@@ -517,6 +510,27 @@ pub fn play(args: crate::cli::PlayArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A running simulated phone served through the adb server, with its latency preset's name.
+type SimSession = (crate::sim::adb_session::AdbSim, &'static str);
+
+/// The phone for `play` and `visualize`: `--device sim[:SKIN]` is served through the adb server
+/// like a phone on a cable (its session goes into `session`, which the caller must declare
+/// before the device so that the device closes first); anything else is `open_device`.
+fn open_phone(
+    args: &DeviceArgs,
+    sim: &crate::cli::SimPhoneArgs,
+    session: &mut Option<SimSession>,
+) -> Result<Box<dyn Device>> {
+    match &args.device {
+        DeviceSpec::Sim(skin) => {
+            let (device, opened) = open_sim_for_play(skin.as_deref(), sim, args)?;
+            *session = opened;
+            Ok(device)
+        }
+        _ => open_device(args),
+    }
+}
+
 /// The simulated phone that `sim` and `--device sim` options describe, checked once.
 struct SimSetup {
     puzzle: crate::sudoku::Board,
@@ -583,10 +597,7 @@ fn open_sim_for_play(
     skin: Option<&str>,
     sim: &crate::cli::SimPhoneArgs,
     args: &DeviceArgs,
-) -> Result<(
-    Box<dyn Device>,
-    Option<(crate::sim::adb_session::AdbSim, &'static str)>,
-)> {
+) -> Result<(Box<dyn Device>, Option<SimSession>)> {
     use crate::sim::adb_session::{AdbSim, NoAdb};
     use crate::sim::{SimConfig, SimDevice, Skin};
     let setup = SimSetup::parse(
@@ -924,17 +935,9 @@ pub fn visualize(args: crate::cli::VisualizeArgs) -> Result<ExitCode> {
     let cal = crate::calibration::Calibration::load(&args.calibration)?;
     let templates = crate::vision::Templates::load(&cal.templates_dir(&args.calibration))?;
     let layout = crate::play::layout(&cal)?;
-    // The simulated phone goes through the adb server like a real one, as in `play`; the session
-    // is declared before the device so that the device's shell sessions close first.
-    let mut sim_session: Option<(crate::sim::adb_session::AdbSim, &'static str)> = None;
-    let mut device: Box<dyn Device> = match &args.device.device {
-        DeviceSpec::Sim(skin) => {
-            let (device, session) = open_sim_for_play(skin.as_deref(), &args.sim, &args.device)?;
-            sim_session = session;
-            device
-        }
-        _ => open_device(&args.device)?,
-    };
+    // Declared before the device so that the device (its shell sessions) goes first.
+    let mut sim_session = None;
+    let mut device = open_phone(&args.device, &args.sim, &mut sim_session)?;
     let description = device.input_description();
     let screen = device.screenshot().context("cannot take a screenshot")?;
     let recognition = crate::vision::read_board(&screen, &cal, &templates)
