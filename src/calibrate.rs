@@ -9,7 +9,7 @@ use crate::geometry::{Point, Rect, Size};
 use crate::sudoku::{Board, Cell};
 use crate::vision::cells::{PATCH_H, PATCH_W, ncc};
 use crate::vision::keypad::{Glyph, find_keypad, glyphs_outside};
-use crate::vision::recognize::{locate_and_cut, read_grid, rule_conflicts};
+use crate::vision::recognize::{colour_distance, locate_and_cut, read_grid, rule_conflicts};
 use crate::vision::{Grid, Templates, overlay};
 use anyhow::{Result, anyhow, bail};
 use image::RgbaImage;
@@ -144,14 +144,6 @@ fn cluster_greedy(patches: &[&[u8]]) -> (Vec<usize>, Vec<Vec<u8>>) {
         }
     }
     (assign, centroids)
-}
-
-fn colour_distance(a: [u8; 3], b: [u8; 3]) -> f64 {
-    a.iter()
-        .zip(&b)
-        .map(|(&x, &y)| (x as f64 - y as f64).powi(2))
-        .sum::<f64>()
-        .sqrt()
 }
 
 fn mean_colour(cs: &[[u8; 3]]) -> [u8; 3] {

@@ -202,7 +202,8 @@ fn classify(ink: &CellInk, templates: &Templates, th: &Thresholds) -> Reading {
     }
 }
 
-fn colour_distance(a: [u8; 3], b: [u8; 3]) -> f64 {
+/// Euclidean distance between two RGB colours.
+pub(crate) fn colour_distance(a: [u8; 3], b: [u8; 3]) -> f64 {
     a.iter()
         .zip(&b)
         .map(|(&x, &y)| (x as f64 - y as f64).powi(2))
