@@ -96,7 +96,7 @@ fn replay(
     .unwrap();
     let mut device = AdbDevice::open_serial(server, &sim.serial(), None).unwrap();
     let backend = device.input_description();
-    let pacing = pacing_for(&calibrated.calibration, &backend);
+    let pacing = pacing_for(&calibrated.calibration, device.input());
     let moves = search.moves();
     let n = moves.len().min(PREFIX);
     let options = ReplayOptions {

@@ -5,6 +5,8 @@ use crate::cli::{Cli, Command, DeviceArgs, DevicesArgs, ScreenshotArgs, SolveArg
 use crate::device::adb::{AdbDevice, AdbOptions, AdbServer, NO_DEVICE_HINT, ScreenshotMode};
 use crate::device::file::FileDevice;
 use crate::device::{Device, DeviceSpec};
+use crate::error::BoardProblem;
+pub use crate::error::exit_code_for;
 use anyhow::{Context, Result, bail};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -403,11 +405,7 @@ pub fn play(args: crate::cli::PlayArgs) -> Result<ExitCode> {
         dry_run: args.dry_run,
         keep_entries: args.keep_entries,
         recheck_after: std::time::Duration::from_millis(500),
-        pacing: cal.pacing.as_ref().map(|p| crate::device::Pacing {
-            hold_ms: p.hold_ms,
-            gap_ms: p.gap_ms,
-            settle_ms: p.settle_ms,
-        }),
+        pacing: cal.pacing,
         moves_per_call: 0,
     };
     let bar = indicatif::ProgressBar::new(0).with_style(
@@ -708,21 +706,6 @@ pub fn sim(args: crate::cli::SimArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Exit code for an error that reached `main`: 1 when the board could not be read or solved
-/// (marked with `BoardProblem` in the chain), 2 for usage, device and I/O errors.
-pub fn exit_code_for(err: &anyhow::Error) -> u8 {
-    if err.chain().any(|e| e.is::<BoardProblem>()) {
-        1
-    } else {
-        2
-    }
-}
-
-/// Marks an error as "the board could not be read or solved" (exit code 1).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct BoardProblem(pub String);
-
 /// `solve`: reads one puzzle (argument, `--file` or stdin) or a list of them, solves each, prints
 /// the solution, steps and time (or JSON), and exits 1 unless every puzzle was solved.
 pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
@@ -939,6 +922,7 @@ pub fn visualize(args: crate::cli::VisualizeArgs) -> Result<ExitCode> {
     let mut sim_session = None;
     let mut device = open_phone(&args.device, &args.sim, &mut sim_session)?;
     let description = device.input_description();
+    let input = device.input();
     let screen = device.screenshot().context("cannot take a screenshot")?;
     let recognition = crate::vision::read_board(&screen, &cal, &templates)
         .map_err(|e| BoardProblem(format!("cannot read the board, nothing was tapped: {e}")))?;
@@ -960,12 +944,12 @@ pub fn visualize(args: crate::cli::VisualizeArgs) -> Result<ExitCode> {
     let search = &prepared.search;
     let moves = search.moves();
     let start = prepared.start;
-    let pacing = session::pacing_for(&cal, &description);
+    let pacing = session::pacing_for(&cal, input);
     let check_every = args.check_every as usize;
     let estimate = session::estimate(
         &moves[start..],
         cal.input_order,
-        &description,
+        input,
         &pacing,
         check_every,
         args.moves_per_second,

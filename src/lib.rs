@@ -19,6 +19,7 @@ pub mod calibrate;
 pub mod calibration;
 pub mod cli;
 pub mod device;
+pub mod error;
 pub mod geometry;
 pub mod play;
 pub mod probe;

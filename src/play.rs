@@ -3,12 +3,12 @@
 //! Safety rules it keeps: it taps only cell centres and calibrated keypad buttons (the plan is
 //! built from the calibration, see `replay`); it never taps when the screen cannot be read or
 //! no longer shows the board it read; it sends taps a few whole moves at a time (see
-//! [`moves_per_call`]) so Ctrl-C or a lost device stops cleanly between moves; and it re-reads
+//! `Input::moves_per_call`) so Ctrl-C or a lost device stops cleanly between moves; and it re-reads
 //! the screen afterwards and names every cell that does not show what it should.
 
-use crate::app::BoardProblem;
 use crate::calibration::{Calibration, InputOrder};
 use crate::device::{Device, Pacing};
+use crate::error::BoardProblem;
 use crate::geometry::Point;
 use crate::replay::{self, Layout, Move, Plan};
 use crate::sudoku::{Board, Cell, Outcome, SolveOptions, Strategy, solve_with};
@@ -31,22 +31,9 @@ pub struct PlayOptions {
     /// last call, before the verifying screenshot; between calls the ordinary gap applies. `None`
     /// leaves the device's own pacing (settle after every call).
     pub pacing: Option<Pacing>,
-    /// Moves sent per `tap_all` call; 0 picks per input method (see [`moves_per_call`]). Ctrl-C
+    /// Moves sent per `tap_all` call; 0 picks per input method (see `Input::moves_per_call`). Ctrl-C
     /// and a lost device are noticed between calls.
     pub moves_per_call: usize,
-}
-
-/// Moves per `tap_all` call for an input method (by its description). `tap`: one move per call,
-/// so Ctrl-C stops after the current cell (every tap is its own command anyway). `batch`: a few
-/// moves share one shell command. `stream` and `evdev`: each call ends by waiting for the phone
-/// to acknowledge (or, for a raw event stream, to drain) its last line, so eight moves (16 taps,
-/// about 0.3 s with evdev, 0.8 s with `cmd input` on Android 12) share one wait.
-pub fn moves_per_call(input_description: &str) -> usize {
-    match input_description.split_whitespace().next() {
-        Some("batch") => 4,
-        Some("stream" | "evdev") => 8,
-        _ => 1,
-    }
 }
 
 /// The board as it was found, and what was decided about it.
@@ -210,7 +197,7 @@ pub fn play(
     let plan = &report.assessment.plan;
     let total = report.assessment.moves.len();
     let per_call = match options.moves_per_call {
-        0 => moves_per_call(&device.input_description()),
+        0 => device.input().moves_per_call(),
         n => n,
     };
     let mut first_tap = 0;
@@ -336,18 +323,6 @@ fn ms(d: Duration) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn moves_per_call_keeps_tap_per_move_and_groups_pipelined_methods() {
-        assert_eq!(moves_per_call("tap"), 1);
-        assert_eq!(moves_per_call("batch"), 4);
-        assert_eq!(moves_per_call("stream"), 8);
-        assert_eq!(
-            moves_per_call("evdev /dev/input/event2 (protocol B, 24-byte events, dd stream)"),
-            8
-        );
-        assert_eq!(moves_per_call("direct"), 1);
-    }
 
     #[test]
     fn differing_cells_names_exactly_the_changed_cells() {

@@ -873,6 +873,10 @@ impl Device for AdbDevice {
         Ok(())
     }
 
+    fn input(&self) -> crate::device::Input {
+        crate::device::Input::Method(self.method.kind())
+    }
+
     fn input_description(&self) -> String {
         describe(&self.method, self.evdev_writer)
     }

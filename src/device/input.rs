@@ -31,6 +31,13 @@ pub struct Pacing {
 }
 
 impl Pacing {
+    /// No hold, gap or settle: for devices without real timing.
+    pub const NONE: Pacing = Pacing {
+        hold_ms: 0,
+        gap_ms: 0,
+        settle_ms: 0,
+    };
+
     /// Sensible defaults per method: `input tap` already waits until the app handled each event,
     /// raw events need a real hold (a DOWN and UP in one instant is missed by frame-polling apps).
     pub fn default_for(kind: InputKind) -> Pacing {

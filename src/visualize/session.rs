@@ -4,9 +4,9 @@
 //! file so an interrupted run can continue where the screen is.
 
 use super::resume::State;
-use crate::app::BoardProblem;
 use crate::calibration::{Calibration, InputOrder};
-use crate::device::{Device, InputKind, Pacing};
+use crate::device::{Device, Input, Pacing};
+use crate::error::BoardProblem;
 use crate::geometry::Point;
 use crate::replay::{self, Layout, Move};
 use crate::sudoku::{
@@ -103,59 +103,10 @@ pub fn count_taps(moves: &[Move], order: InputOrder) -> usize {
     }
 }
 
-/// The input method named at the start of a device's description (`evdev /dev/input/...`).
-pub fn input_kind(description: &str) -> Option<InputKind> {
-    description.split_whitespace().next()?.parse().ok()
-}
-
-/// Pacing that is as fast as the input method allows: its own defaults, or none for a device
-/// without timing (the in-process simulator).
-pub fn fastest_pacing(description: &str) -> Pacing {
-    match input_kind(description) {
-        Some(kind) => Pacing::default_for(kind),
-        None => Pacing {
-            hold_ms: 0,
-            gap_ms: 0,
-            settle_ms: 0,
-        },
-    }
-}
-
-/// What one tap costs on the phone with this input method (figures from
-/// notes/android-input.md: one display frame for raw events, a binder call and fork for
-/// `cmd input`, a JVM start for `input` before Android 12), at least the pacing's hold and gap.
-pub fn tap_cost(description: &str, pacing: &Pacing) -> Duration {
-    let method = match input_kind(description) {
-        Some(InputKind::Evdev) => Duration::from_micros(16_667),
-        Some(InputKind::Stream) => Duration::from_millis(50),
-        Some(InputKind::Batch) => Duration::from_millis(300),
-        Some(InputKind::Tap) => Duration::from_millis(320),
-        None => Duration::from_micros(100),
-    };
-    method.max(Duration::from_millis(u64::from(
-        pacing.hold_ms + pacing.gap_ms,
-    )))
-}
-
 /// The pacing to replay with: the calibration's when the app needs one (it is written only
 /// then), else the input method's fastest.
-pub fn pacing_for(calibration: &Calibration, description: &str) -> Pacing {
-    match &calibration.pacing {
-        Some(p) => Pacing {
-            hold_ms: p.hold_ms,
-            gap_ms: p.gap_ms,
-            settle_ms: p.settle_ms,
-        },
-        None => fastest_pacing(description),
-    }
-}
-
-/// Screenshot, transfer and read at a checkpoint.
-pub fn checkpoint_cost(description: &str) -> Duration {
-    match input_kind(description) {
-        Some(_) => Duration::from_millis(600),
-        None => Duration::from_millis(50),
-    }
+pub fn pacing_for(calibration: &Calibration, input: Input) -> Pacing {
+    calibration.pacing.unwrap_or_else(|| input.fastest_pacing())
 }
 
 /// What a replay will take, said before the phone is touched.
@@ -173,20 +124,20 @@ pub struct Estimate {
 pub fn estimate(
     moves: &[Move],
     order: InputOrder,
-    description: &str,
+    input: Input,
     pacing: &Pacing,
     check_every: usize,
     moves_per_second: Option<f64>,
 ) -> Estimate {
     let taps = count_taps(moves, order);
     let checkpoints = moves.len().div_ceil(check_every.max(1));
-    let tapping = tap_cost(description, pacing).mul_f64(taps as f64);
+    let tapping = input.tap_cost(pacing).mul_f64(taps as f64);
     let paced = moves_per_second
         .filter(|r| *r > 0.0)
         .map_or(Duration::ZERO, |r| {
             Duration::from_secs_f64(moves.len() as f64 / r)
         });
-    let total = tapping.max(paced) + checkpoint_cost(description) * checkpoints as u32;
+    let total = tapping.max(paced) + input.checkpoint_cost() * checkpoints as u32;
     let per_move = if moves.is_empty() {
         Duration::ZERO
     } else {
@@ -235,11 +186,7 @@ impl Default for ReplayOptions {
         ReplayOptions {
             check_every: 200,
             moves_per_second: None,
-            pacing: Pacing {
-                hold_ms: 0,
-                gap_ms: 0,
-                settle_ms: 0,
-            },
+            pacing: Pacing::NONE,
             checkpoint_settle_ms: 100,
             batch_time: Duration::from_millis(250),
             state_file: None,
@@ -311,7 +258,7 @@ pub fn replay_moves(
     let mut checkpoints = 0;
     let mut final_board = expected;
     // The first batch is sized from the input method's known cost, later ones from measurements.
-    let per_move_guess = tap_cost(&session.device.input_description(), &options.pacing) * 2;
+    let per_move_guess = session.device.input().tap_cost(&options.pacing) * 2;
     let mut batch = moves_per_batch(options, per_move_guess);
     while done < total {
         if stop.load(Ordering::SeqCst) {
@@ -538,6 +485,7 @@ pub fn prepare_resume(screen: &Recognition, state: &State) -> Result<Prepared> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device::InputKind;
     use crate::geometry::Rect;
     use crate::sim::{Phone, SimDevice, Skin, puzzles};
 
@@ -591,15 +539,11 @@ mod tests {
     fn estimates_follow_the_input_method_and_the_rate_limit() {
         let c = Cell::from_index(0).unwrap();
         let moves = vec![Move::Set { cell: c, digit: 1 }; 300];
-        let fast = fastest_pacing("evdev /dev/input/event1 (protocol B)");
-        let e = estimate(
-            &moves,
-            InputOrder::CellFirst,
-            "evdev /dev/input/event1",
-            &fast,
-            200,
-            None,
-        );
+        let evdev = Input::Method(InputKind::Evdev);
+        let stream = Input::Method(InputKind::Stream);
+        let batch = Input::Method(InputKind::Batch);
+        let fast = evdev.fastest_pacing();
+        let e = estimate(&moves, InputOrder::CellFirst, evdev, &fast, 200, None);
         assert_eq!((e.taps, e.checkpoints), (600, 2));
         assert!(
             e.total > Duration::from_secs(10) && e.total < Duration::from_secs(12),
@@ -608,27 +552,20 @@ mod tests {
         let s = estimate(
             &moves,
             InputOrder::CellFirst,
-            "stream",
-            &fastest_pacing("stream"),
+            stream,
+            &stream.fastest_pacing(),
             200,
             None,
         );
         assert!(s.total > e.total * 2);
-        let slow = estimate(
-            &moves,
-            InputOrder::CellFirst,
-            "stream",
-            &fast,
-            200,
-            Some(1.0),
-        );
+        let slow = estimate(&moves, InputOrder::CellFirst, stream, &fast, 200, Some(1.0));
         assert!(slow.total >= Duration::from_secs(300));
         assert_eq!(human_duration(Duration::from_secs(3725)), "1 h 02 min");
         // Batches stay short: one move for `input tap` per JVM, several for raw events.
         let options = ReplayOptions::default();
-        let slow = tap_cost("batch", &fastest_pacing("batch")) * 2;
+        let slow = batch.tap_cost(&batch.fastest_pacing()) * 2;
         assert_eq!(moves_per_batch(&options, slow), 1);
-        let quick = tap_cost("evdev /dev/input/event1", &fast) * 2;
+        let quick = evdev.tap_cost(&fast) * 2;
         assert_eq!(moves_per_batch(&options, quick), 7);
         assert_eq!(human_duration(Duration::from_secs(245)), "4 min 05 s");
     }
