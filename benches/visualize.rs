@@ -180,9 +180,9 @@ fn main() {
         let rate = r.replayed as f64 / r.device.as_secs_f64();
         let full = r.device.mul_f64(r.moves as f64 / r.replayed as f64);
         let full = if r.replayed < r.moves {
-            format!("~{} (extrap.)", session::human_duration(full))
+            format!("~{} (extrap.)", sudoku_agent::app::format::duration(full))
         } else {
-            session::human_duration(full)
+            sudoku_agent::app::format::duration(full)
         };
         println!(
             "{:<14} {:<6} {:>9} {:>9} {:<10} {:<8} {:>9} {:>11.2} {:>8.1} {:>16} {:>9.2}",

@@ -1,7 +1,7 @@
 //! The `play` workflow: capture, read, solve, plan, tap, verify, on any `Device`.
 //!
 //! Safety rules it keeps: it taps only cell centres and calibrated keypad buttons (the plan is
-//! built from the calibration, see `replay`); it never taps when the screen cannot be read or
+//! built from the calibration, see `plan`); it never taps when the screen cannot be read or
 //! no longer shows the board it read; it sends taps a few whole moves at a time (see
 //! `Input::moves_per_call`) so Ctrl-C or a lost device stops cleanly between moves; and it re-reads
 //! the screen afterwards and names every cell that does not show what it should.
@@ -10,7 +10,7 @@ use crate::calibration::{Calibration, InputOrder};
 use crate::device::{Device, Pacing};
 use crate::error::BoardProblem;
 use crate::geometry::Point;
-use crate::replay::{self, Layout, Move, Plan};
+use crate::plan::{self, Layout, Move, Plan};
 use crate::sudoku::{Board, Cell, Outcome, SolveOptions, Strategy, solve_with};
 use crate::vision::{Recognition, Templates, read_board};
 use anyhow::{Context, Result, anyhow};
@@ -100,7 +100,7 @@ pub fn assess(
     let (solution, multiple) = solve_board(&recognition)?;
     timings.solve_ms = ms(started.elapsed());
 
-    let (moves, wrong_entries) = replay::moves_to_fill(&recognition.board, &solution);
+    let (moves, wrong_entries) = plan::moves_to_fill(&recognition.board, &solution);
     if options.keep_entries && !wrong_entries.is_empty() {
         return Err(BoardProblem(format!(
             "player entries disagree with the solution at {}; nothing was tapped (drop --keep-entries to correct them)",
@@ -111,9 +111,9 @@ pub fn assess(
     let layout = layout(cal)?;
     let moves = match layout.order {
         InputOrder::CellFirst => moves,
-        InputOrder::NumberFirst => replay::group_by_digit(&moves),
+        InputOrder::NumberFirst => plan::group_by_digit(&moves),
     };
-    let plan = replay::plan(&moves, &layout).with_context(|| {
+    let plan = plan::plan(&moves, &layout).with_context(|| {
         format!(
             "wrong entries at {} must be erased",
             list_cells(&wrong_entries)
@@ -247,7 +247,7 @@ pub fn play(
         ))
     })?;
     report.timings.verify_ms = ms(started.elapsed());
-    let expected = replay::apply(
+    let expected = plan::apply(
         &report.assessment.recognition.board,
         &report.assessment.moves,
     );
@@ -275,7 +275,7 @@ pub fn play(
 /// The planned taps drawn over the screenshot: a numbered ring per tap, cells in blue, keys in
 /// orange, so a dry run can be checked by eye.
 pub fn draw_plan(screen: &image::RgbaImage, plan: &Plan) -> image::RgbaImage {
-    use crate::replay::Target;
+    use crate::plan::Target;
     use imageproc::drawing::draw_hollow_circle_mut;
     let mut img = screen.clone();
     let r = (img.width() / 60).max(6) as i32;

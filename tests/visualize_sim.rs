@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::calibration::InputOrder;
 use sudoku_agent::geometry::Size;
-use sudoku_agent::replay::Move;
+use sudoku_agent::plan::Move;
 use sudoku_agent::sim::{self, Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
 use sudoku_agent::sudoku::{Board, Cell, SolveEvent, Strategy, replay};
 use sudoku_agent::visualize::session::record_search;

@@ -8,7 +8,7 @@ use crate::calibration::{Calibration, InputOrder};
 use crate::device::{Device, Input, Pacing};
 use crate::error::BoardProblem;
 use crate::geometry::Point;
-use crate::replay::{self, Layout, Move};
+use crate::plan::{self, Layout, Move};
 use crate::sudoku::{
     Board, Cell, Outcome, Recorder, SolveEvent, SolveOptions, StopReason, Strategy, solve_with,
 };
@@ -152,18 +152,6 @@ pub fn estimate(
     }
 }
 
-/// `1 h 02 min`, `4 min 05 s`, `12.3 s`.
-pub fn human_duration(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s < 60.0 {
-        format!("{s:.1} s")
-    } else if s < 3600.0 {
-        format!("{} min {:02} s", s as u64 / 60, s as u64 % 60)
-    } else {
-        format!("{} h {:02} min", s as u64 / 3600, s as u64 % 3600 / 60)
-    }
-}
-
 /// How to replay.
 #[derive(Debug, Clone)]
 pub struct ReplayOptions {
@@ -235,7 +223,7 @@ pub fn replay_moves(
             .iter()
             .any(|m| matches!(m, Move::Erase { .. }))
     {
-        return Err(replay::NoEraseButton)
+        return Err(plan::NoEraseButton)
             .context("the search takes digits back with the erase button; nothing was tapped");
     }
     let check_every = options.check_every.max(1);
@@ -252,7 +240,7 @@ pub fn replay_moves(
         s.sending = start;
         s.confirmed = s.confirmed.min(start);
     })?;
-    let mut expected = replay::apply(puzzle, &moves[..start]);
+    let mut expected = plan::apply(puzzle, &moves[..start]);
     let mut done = start;
     let mut taps_sent = 0;
     let mut checkpoints = 0;
@@ -287,7 +275,7 @@ pub fn replay_moves(
         })?;
         let took = t.elapsed();
         taps_sent += points.len();
-        expected = replay::apply(&expected, &moves[done..end]);
+        expected = plan::apply(&expected, &moves[done..end]);
         let sent_now = end - done;
         done = end;
         save(&mut state, &|s| s.sent = end)?;
@@ -345,7 +333,7 @@ fn batch_taps(
     layout: &Layout,
 ) -> Result<Vec<Point>> {
     let from = if a > first { a - 1 } else { a };
-    let plan = replay::plan(&moves[from..b], layout)?;
+    let plan = plan::plan(&moves[from..b], layout)?;
     let skip = if from < a { plan.move_ends[0] + 1 } else { 0 };
     Ok(plan.taps[skip..].iter().map(|t| t.at).collect())
 }
@@ -526,7 +514,7 @@ mod tests {
             erase: Some(Point::new(50, 1100)),
             order: InputOrder::NumberFirst,
         };
-        let whole = replay::plan(&moves, &lay).unwrap();
+        let whole = plan::plan(&moves, &lay).unwrap();
         let mut joined = Vec::new();
         for a in (0..moves.len()).step_by(7) {
             joined.extend(batch_taps(&moves, a, (a + 7).min(moves.len()), 0, &lay).unwrap());
@@ -560,14 +548,12 @@ mod tests {
         assert!(s.total > e.total * 2);
         let slow = estimate(&moves, InputOrder::CellFirst, stream, &fast, 200, Some(1.0));
         assert!(slow.total >= Duration::from_secs(300));
-        assert_eq!(human_duration(Duration::from_secs(3725)), "1 h 02 min");
         // Batches stay short: one move for `input tap` per JVM, several for raw events.
         let options = ReplayOptions::default();
         let slow = batch.tap_cost(&batch.fastest_pacing()) * 2;
         assert_eq!(moves_per_batch(&options, slow), 1);
         let quick = evdev.tap_cost(&fast) * 2;
         assert_eq!(moves_per_batch(&options, quick), 7);
-        assert_eq!(human_duration(Duration::from_secs(245)), "4 min 05 s");
     }
 
     #[test]
