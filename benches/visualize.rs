@@ -18,9 +18,9 @@ use sudoku_agent::device::adb::{AdbDevice, AdbOptions, AdbServer};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::sim::{Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
 use sudoku_agent::sudoku::{Board, DEFAULT_MAX_STEPS, Strategy};
-use sudoku_agent::visualize::session::{
-    self, ReplayOptions, Search, Session, pacing_for, record_search,
-};
+use sudoku_agent::visualize::estimate::pacing_for;
+use sudoku_agent::visualize::record::{Search, record_search};
+use sudoku_agent::visualize::session::{self, ReplayOptions, Session};
 
 const SIZE: Size = Size::new(1080, 2340);
 /// Moves replayed per run; longer searches are extrapolated from this prefix.

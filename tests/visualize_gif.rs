@@ -5,7 +5,7 @@ use image::codecs::gif::GifDecoder;
 use image::{AnimationDecoder, RgbaImage};
 use std::process::Command;
 use sudoku_agent::sudoku::{Board, Cell, Strategy};
-use sudoku_agent::visualize::session::record_search;
+use sudoku_agent::visualize::record::record_search;
 
 const EASY: &str =
     "004300209005009001070060043006002087190007400050083000600000105003508690042910300";

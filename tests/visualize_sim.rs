@@ -15,7 +15,7 @@ use sudoku_agent::geometry::Size;
 use sudoku_agent::plan::Move;
 use sudoku_agent::sim::{self, Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
 use sudoku_agent::sudoku::{Board, Cell, SolveEvent, Strategy, replay};
-use sudoku_agent::visualize::session::record_search;
+use sudoku_agent::visualize::record::record_search;
 use support::adb_server::{self, AdbServer};
 
 /// The smallest screen the simulator offers: every frame rendered, sent and read costs less.

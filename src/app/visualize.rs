@@ -7,12 +7,15 @@ use crate::calibration::{Calibration, InputOrder};
 use crate::cli::VisualizeArgs;
 use crate::error::BoardProblem;
 use crate::plan::Move;
+use crate::plan::count_taps;
 use crate::sudoku::Board;
 use crate::sudoku::report::describe_conflicts;
 use crate::vision::{Templates, read_board};
+use crate::visualize::estimate::{estimate, pacing_for};
 use crate::visualize::gif::{GifOptions, sampled_steps, search_gif};
+use crate::visualize::record::{prepare_fresh, prepare_resume, record_search};
 use crate::visualize::resume::State;
-use crate::visualize::session::{self, ReplayOptions, Session, record_search};
+use crate::visualize::session::{self, ReplayOptions, Session};
 use anyhow::{Context, Result, bail};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -40,10 +43,10 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
         .map_err(|e| BoardProblem(format!("cannot read the board, nothing was tapped: {e}")))?;
     let (prepared, mut state) = if args.resume {
         let state = State::load(&args.state)?;
-        let prepared = session::prepare_resume(&recognition, &state)?;
+        let prepared = prepare_resume(&recognition, &state)?;
         (prepared, state)
     } else {
-        let prepared = session::prepare_fresh(&recognition, args.strategy, max_steps)?;
+        let prepared = prepare_fresh(&recognition, args.strategy, max_steps)?;
         let state = State::new(
             &prepared.search.puzzle,
             prepared.search.strategy,
@@ -56,9 +59,9 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     let search = &prepared.search;
     let moves = search.moves();
     let start = prepared.start;
-    let pacing = session::pacing_for(&cal, input);
+    let pacing = pacing_for(&cal, input);
     let check_every = args.check_every as usize;
-    let estimate = session::estimate(
+    let estimate = estimate(
         &moves[start..],
         cal.input_order,
         input,
@@ -76,7 +79,7 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
         count(search.steps),
         count(search.cancels),
         count(moves.len() as u64),
-        count(session::count_taps(&moves, cal.input_order) as u64),
+        count(count_taps(&moves, cal.input_order) as u64),
         match cal.input_order {
             InputOrder::CellFirst => "cell then digit",
             InputOrder::NumberFirst => "digit then cell",

@@ -1,156 +1,20 @@
-//! The `visualize` workflow on any `Device`: record the search, estimate what replaying it costs,
-//! then send every move as taps in short batches (so Ctrl-C stops within a fraction of a second),
+//! The replay loop of `visualize` on any `Device` (the search comes from `record`, its cost from
+//! `estimate`): every move is sent as taps in short batches (so Ctrl-C stops within a fraction of a second),
 //! with checkpoints that re-read the screen and compare it with the replayed board, and a state
 //! file so an interrupted run can continue where the screen is.
 
 use super::resume::State;
-use crate::calibration::{Calibration, InputOrder};
-use crate::device::{Device, Input, Pacing};
+use crate::calibration::Calibration;
+use crate::device::{Device, Pacing};
 use crate::error::BoardProblem;
 use crate::geometry::Point;
 use crate::plan::{self, Layout, Move};
-use crate::sudoku::{
-    Board, Cell, Outcome, Recorder, SolveEvent, SolveOptions, StopReason, Strategy, solve_with,
-};
-use crate::vision::{Recognition, Templates, read_board};
-use anyhow::{Context, Result, anyhow, bail};
+use crate::sudoku::{Board, Cell};
+use crate::vision::{Templates, read_board};
+use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// A recorded search, ready to replay.
-#[derive(Debug, Clone)]
-pub struct Search {
-    pub puzzle: Board,
-    pub strategy: Strategy,
-    pub max_steps: Option<u64>,
-    pub events: Vec<SolveEvent>,
-    pub solution: Board,
-    /// `Set` events: the steps people count.
-    pub steps: u64,
-    pub cancels: u64,
-}
-
-impl Search {
-    /// The events as moves for the phone.
-    pub fn moves(&self) -> Vec<Move> {
-        self.events.iter().map(|&e| Move::from(e)).collect()
-    }
-}
-
-/// Runs the search from `puzzle`, recording every event; refuses puzzles without a solution and
-/// searches beyond the step budget.
-pub fn record_search(puzzle: &Board, strategy: Strategy, max_steps: Option<u64>) -> Result<Search> {
-    let mut recorder = Recorder::new();
-    let options = SolveOptions {
-        strategy,
-        max_steps,
-        unique: false,
-    };
-    let outcome = solve_with(puzzle, options, &mut recorder);
-    let stats = *outcome.stats();
-    let solution = match outcome {
-        Outcome::Solved { board, .. } | Outcome::Multiple { first: board, .. } => board,
-        Outcome::NoSolution { .. } => {
-            return Err(BoardProblem(format!(
-                "the puzzle as read has no solution ({}); check the screen, or re-run `sudoku-agent calibrate` if digits were misread; nothing was tapped",
-                puzzle.to_line()
-            ))
-            .into());
-        }
-        Outcome::Stopped {
-            reason: StopReason::StepBudget { max_steps },
-            ..
-        } => {
-            return Err(BoardProblem(format!(
-                "the {strategy} search needs more than {max_steps} steps; raise --max-steps (0 = no limit) or use --strategy fast; nothing was tapped"
-            ))
-            .into());
-        }
-        Outcome::Stopped { .. } => bail!("the search stopped early"),
-    };
-    Ok(Search {
-        puzzle: *puzzle,
-        strategy,
-        max_steps,
-        events: recorder.events,
-        solution,
-        steps: stats.sets,
-        cancels: stats.cancels,
-    })
-}
-
-/// Taps needed for `moves` in this input order (number-first taps a key only when it changes).
-pub fn count_taps(moves: &[Move], order: InputOrder) -> usize {
-    match order {
-        InputOrder::CellFirst => 2 * moves.len(),
-        InputOrder::NumberFirst => {
-            let mut tool = None;
-            let mut n = 0;
-            for m in moves {
-                let wanted = match *m {
-                    Move::Set { digit, .. } => digit,
-                    Move::Erase { .. } => 0,
-                };
-                if tool != Some(wanted) {
-                    n += 1;
-                    tool = Some(wanted);
-                }
-                n += 1;
-            }
-            n
-        }
-    }
-}
-
-/// The pacing to replay with: the calibration's when the app needs one (it is written only
-/// then), else the input method's fastest.
-pub fn pacing_for(calibration: &Calibration, input: Input) -> Pacing {
-    calibration.pacing.unwrap_or_else(|| input.fastest_pacing())
-}
-
-/// What a replay will take, said before the phone is touched.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Estimate {
-    pub moves: usize,
-    pub taps: usize,
-    pub checkpoints: usize,
-    pub per_move: Duration,
-    pub total: Duration,
-}
-
-/// Estimates replaying `moves` with checkpoints every `check_every` moves, paced by the input
-/// method or by `moves_per_second`, whichever is slower.
-pub fn estimate(
-    moves: &[Move],
-    order: InputOrder,
-    input: Input,
-    pacing: &Pacing,
-    check_every: usize,
-    moves_per_second: Option<f64>,
-) -> Estimate {
-    let taps = count_taps(moves, order);
-    let checkpoints = moves.len().div_ceil(check_every.max(1));
-    let tapping = input.tap_cost(pacing).mul_f64(taps as f64);
-    let paced = moves_per_second
-        .filter(|r| *r > 0.0)
-        .map_or(Duration::ZERO, |r| {
-            Duration::from_secs_f64(moves.len() as f64 / r)
-        });
-    let total = tapping.max(paced) + input.checkpoint_cost() * checkpoints as u32;
-    let per_move = if moves.is_empty() {
-        Duration::ZERO
-    } else {
-        total / moves.len() as u32
-    };
-    Estimate {
-        moves: moves.len(),
-        taps,
-        checkpoints,
-        per_move,
-        total,
-    }
-}
 
 /// How to replay.
 #[derive(Debug, Clone)]
@@ -396,112 +260,19 @@ pub fn check_board(expected: &Board, seen: &Board, done: usize, total: usize) ->
     .into())
 }
 
-/// The error for a screen that shows entries before a fresh run.
-pub fn refuse_entries(entries: &[Cell]) -> anyhow::Error {
-    let cells: Vec<String> = entries.iter().take(8).map(Cell::to_string).collect();
-    anyhow!(BoardProblem(format!(
-        "the board already has {} player entries ({}{}); if an earlier visualize run was interrupted continue it with --resume, else clear them in the app (or start a new game) and retry; if they are really the puzzle's givens, the calibration belongs to another app: re-run `sudoku-agent calibrate`; nothing was tapped",
-        entries.len(),
-        cells.join(", "),
-        if entries.len() > 8 { ", ..." } else { "" }
-    )))
-}
-
-/// What to replay, decided from the screen before anything is tapped.
-#[derive(Debug, Clone)]
-pub struct Prepared {
-    pub search: Search,
-    /// Moves already on the screen (0 for a fresh run).
-    pub start: usize,
-    /// For a resumed run: whether the screen matched where the state file said.
-    pub as_recorded: bool,
-}
-
-/// A fresh run: the screen must show the givens only; the search starts from them.
-pub fn prepare_fresh(
-    screen: &Recognition,
-    strategy: Strategy,
-    max_steps: Option<u64>,
-) -> Result<Prepared> {
-    let givens = screen.givens();
-    let entries: Vec<Cell> = Cell::all()
-        .filter(|&c| screen.board.get(c) != givens.get(c))
-        .collect();
-    if !entries.is_empty() {
-        return Err(refuse_entries(&entries));
-    }
-    Ok(Prepared {
-        search: record_search(&givens, strategy, max_steps)?,
-        start: 0,
-        as_recorded: true,
-    })
-}
-
-/// A resumed run: the same search again, continued from the step the screen shows.
-pub fn prepare_resume(screen: &Recognition, state: &State) -> Result<Prepared> {
-    let (puzzle, strategy) = state.search()?;
-    if screen.givens() != puzzle {
-        return Err(BoardProblem(format!(
-            "the screen shows another puzzle than the interrupted run ({} instead of {}); open that puzzle again, or start without --resume",
-            screen.givens().to_line(),
-            puzzle.to_line()
-        ))
-        .into());
-    }
-    let search = record_search(&puzzle, strategy, state.max_steps)?;
-    if search.events.len() != state.moves {
-        bail!(
-            "this build's {strategy} search has {} moves but the interrupted run had {}; start without --resume",
-            search.events.len(),
-            state.moves
-        );
-    }
-    let point = super::resume::find_resume_point(&puzzle, &search.events, &screen.board, state)
-        .ok_or_else(|| {
-            BoardProblem(format!(
-                "the board on screen matches no step of the {strategy} search (progress file: {} of {} moves sent); start again without --resume on a fresh puzzle",
-                state.sent, state.moves
-            ))
-        })?;
-    Ok(Prepared {
-        search,
-        start: point.index,
-        as_recorded: point.as_recorded,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::InputKind;
+    use crate::calibration::InputOrder;
+    use crate::device::{Input, InputKind};
+    use crate::sudoku::Strategy;
     use crate::geometry::Rect;
     use crate::sim::{Phone, SimDevice, Skin, puzzles};
+    use crate::visualize::estimate::estimate;
+    use crate::visualize::record::record_search;
 
     const EASY2: &str =
         "040100050107003960520008000000000017000906800803050620090060543600080700250097100";
-
-    #[test]
-    fn number_first_taps_a_key_only_when_it_changes() {
-        let c = |i| Cell::from_index(i).unwrap();
-        let moves = [
-            Move::Set {
-                cell: c(0),
-                digit: 3,
-            },
-            Move::Set {
-                cell: c(1),
-                digit: 3,
-            },
-            Move::Erase { cell: c(1) },
-            Move::Erase { cell: c(0) },
-            Move::Set {
-                cell: c(0),
-                digit: 4,
-            },
-        ];
-        assert_eq!(count_taps(&moves, InputOrder::CellFirst), 10);
-        assert_eq!(count_taps(&moves, InputOrder::NumberFirst), 8);
-    }
 
     #[test]
     fn batches_of_a_number_first_replay_join_up_without_extra_key_taps() {
@@ -574,15 +345,6 @@ mod tests {
             .to_string();
         assert!(err.contains("did not take every tap"), "{err}");
         assert!(check_board(&expected, &expected, 1, 1).is_ok());
-    }
-
-    #[test]
-    fn a_search_past_the_step_budget_is_refused_before_any_tap() {
-        let puzzle = puzzles::parse(EASY2).unwrap();
-        let err = record_search(&puzzle, Strategy::Naive, Some(5))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("more than 5 steps"), "{err}");
     }
 
     /// The in-process phone showing `puzzle`, and a calibration measured on its screen.
