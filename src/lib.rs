@@ -23,7 +23,6 @@ pub mod error;
 pub mod geometry;
 pub mod plan;
 pub mod play;
-pub mod probe;
 pub mod sim;
 pub mod sudoku;
 pub mod vision;

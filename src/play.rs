@@ -183,7 +183,7 @@ pub fn play(
         let again = device.screenshot().context("cannot take a screenshot")?;
         let now = read_board(&again, cal, templates)
             .map_err(|e| BoardProblem(format!("the screen changed, nothing was tapped: {e}")))?;
-        let differ = differing_cells(&report.assessment.recognition.board, &now.board);
+        let differ = report.assessment.recognition.board.diff(&now.board);
         if !differ.is_empty() {
             return Err(BoardProblem(format!(
                 "the screen changed since it was read (cells {}); nothing was tapped",
@@ -251,7 +251,7 @@ pub fn play(
         &report.assessment.recognition.board,
         &report.assessment.moves,
     );
-    let differ = differing_cells(&expected, &seen.board);
+    let differ = expected.diff(&seen.board);
     report.final_board = Some(seen.board);
     if !differ.is_empty() {
         return Err(BoardProblem(format!(
@@ -291,11 +291,6 @@ pub fn draw_plan(screen: &image::RgbaImage, plan: &Plan) -> image::RgbaImage {
     img
 }
 
-/// Cells whose content differs between two boards.
-pub fn differing_cells(a: &Board, b: &Board) -> Vec<Cell> {
-    Cell::all().filter(|&c| a.get(c) != b.get(c)).collect()
-}
-
 fn show(d: Option<u8>) -> String {
     d.map_or("nothing".to_string(), |d| d.to_string())
 }
@@ -330,7 +325,7 @@ mod tests {
         let mut b = a;
         a.set(Cell::new(0, 1).unwrap(), Some(3));
         b.set(Cell::new(8, 8).unwrap(), Some(4));
-        let d = differing_cells(&a, &b);
+        let d = a.diff(&b);
         assert_eq!(d, [Cell::new(0, 1).unwrap(), Cell::new(8, 8).unwrap()]);
         assert_eq!(list_cells(&d), "r1c2, r9c9");
     }

@@ -96,8 +96,9 @@ fn probe_finds_the_controls_and_restores_the_board(skin: &str, notes_required: b
         ..CalibrateOptions::default()
     };
     let done = calibrate_image(&img, &options).unwrap();
-    let found = sudoku_agent::probe::probe(&mut phone, &done.calibration, &done.templates)
-        .unwrap_or_else(|e| panic!("{skin}: {e:#}"));
+    let found =
+        sudoku_agent::calibrate::probe::probe(&mut phone, &done.calibration, &done.templates)
+            .unwrap_or_else(|e| panic!("{skin}: {e:#}"));
 
     let order = match sim.with_screen(|p| p.input_order()) {
         sim::InputOrder::CellFirst => InputOrder::CellFirst,
@@ -328,7 +329,7 @@ fn the_probe_stops_without_another_tap_when_the_screen_stops_showing_the_board()
         after: 2,
         taps: 0,
     };
-    let err = sudoku_agent::probe::probe(&mut trap, &done.calibration, &done.templates)
+    let err = sudoku_agent::calibrate::probe::probe(&mut trap, &done.calibration, &done.templates)
         .unwrap_err()
         .to_string();
     assert!(

@@ -42,7 +42,7 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
         let Some(phone) = phone.as_deref_mut() else {
             bail!("--probe needs a phone to tap (--device), not --image");
         };
-        let found = crate::probe::probe(phone, &done.calibration, &done.templates)
+        let found = crate::calibrate::probe::probe(phone, &done.calibration, &done.templates)
             .context("calibrate --probe")?;
         eprintln!(
             "probed with {} in {}: {} taps, {} screenshots",

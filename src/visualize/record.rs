@@ -100,9 +100,7 @@ pub fn prepare_fresh(
     max_steps: Option<u64>,
 ) -> Result<Prepared> {
     let givens = screen.givens();
-    let entries: Vec<Cell> = Cell::all()
-        .filter(|&c| screen.board.get(c) != givens.get(c))
-        .collect();
+    let entries = givens.diff(&screen.board);
     if !entries.is_empty() {
         return Err(refuse_entries(&entries));
     }

@@ -9,7 +9,7 @@ use crate::device::{Device, Pacing};
 use crate::error::BoardProblem;
 use crate::geometry::Point;
 use crate::plan::{self, Layout, Move};
-use crate::sudoku::{Board, Cell};
+use crate::sudoku::Board;
 use crate::vision::{Templates, read_board};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
@@ -222,9 +222,7 @@ const ADVICE: &str = "turn off the app's mistake limit / auto-check (\"stop mist
 /// Compares the screen with the replayed board: a digit the search set but the screen lacks
 /// means the app refused it (or missed the tap).
 pub fn check_board(expected: &Board, seen: &Board, done: usize, total: usize) -> Result<()> {
-    let differ: Vec<Cell> = Cell::all()
-        .filter(|&c| expected.get(c) != seen.get(c))
-        .collect();
+    let differ = expected.diff(seen);
     if differ.is_empty() {
         return Ok(());
     }
@@ -265,9 +263,9 @@ mod tests {
     use super::*;
     use crate::calibration::InputOrder;
     use crate::device::{Input, InputKind};
-    use crate::sudoku::Strategy;
     use crate::geometry::Rect;
     use crate::sim::{Phone, SimDevice, Skin, puzzles};
+    use crate::sudoku::{Cell, Strategy};
     use crate::visualize::estimate::estimate;
     use crate::visualize::record::record_search;
 
