@@ -34,8 +34,6 @@ impl AdbStats {
     }
 }
 
-/// Output of a shell command run with the status marker.
-
 /// Screenshot transfer format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScreenshotMode {

@@ -9,6 +9,7 @@ use crate::geometry::Size;
 use adb_client::server_device::ADBServerDevice;
 use anyhow::{Context, Result, bail};
 
+/// What we learn about a phone before tapping it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PhoneInfo {
     pub serial: String,

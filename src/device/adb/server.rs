@@ -242,8 +242,6 @@ impl AdbServer {
     }
 }
 
-/// What we learn about a phone before tapping it.
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,6 +13,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+/// Output of a shell command run with the status marker.
 #[derive(Debug)]
 pub(super) struct ShellOutput {
     pub(super) stdout: Vec<u8>,
