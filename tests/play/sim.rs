@@ -1,9 +1,7 @@
 //! `play` on the in-process simulated phone: how the workflow spaces its calls to the device
 //! (pacing, moves per call, Ctrl-C), which the end-to-end tests through adb cannot see.
 
-mod support {
-    pub mod play_rig;
-}
+use crate::support;
 
 use image::RgbaImage;
 use std::sync::Arc;

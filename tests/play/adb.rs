@@ -3,10 +3,7 @@
 //! simulated phone. A board counts as solved when the app's own state says so and when its
 //! pixels, read back through adb, show the solution.
 
-mod support {
-    pub mod adb_server;
-    pub mod play_rig;
-}
+use crate::support;
 
 use sudoku_agent::device::{Device, InputKind};
 use sudoku_agent::geometry::{Point, Size};
