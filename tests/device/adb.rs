@@ -4,12 +4,11 @@
 //! app on the phone is a small test screen that draws a dot where it is tapped, so each check
 //! looks both at what the phone recorded and at the pixels that come back.
 
-#[path = "support/adb_server.rs"]
-mod adb_server;
+use crate::support;
+use crate::support::adb_server;
 
 use adb_server::AdbServer as PrivateServer;
 use image::{Rgba, RgbaImage};
-use std::process::Command;
 use std::sync::Arc;
 use sudoku_agent::device::adb::{AdbDevice, AdbOptions, NO_DEVICE_HINT, ScreenshotMode};
 use sudoku_agent::device::{Device, InputKind, Pacing};
@@ -76,7 +75,7 @@ fn options(server: &PrivateServer, serial: &str, input: Option<InputKind>) -> Ad
 }
 
 fn agent(server: &PrivateServer, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-agent"))
+    support::agent()
         .args(args)
         .args(["-P", &server.port().to_string()])
         .env_remove("ANDROID_SERIAL")

@@ -2,13 +2,10 @@
 //! once (keypad labels) and then read in busy states: entries, notes, a selected cell with
 //! row/column/box highlights. The quick test covers every skin and every size (each skin at one
 //! size) with two puzzles, to keep debug test time down; the full sweep (every skin at every
-//! size, 20 random puzzles each) is `#[ignore]`d here (`cargo test --release --test vision_sim
-//! -- --ignored`) and also run by `cargo bench --bench vision`, which prints a table.
+//! size, 20 random puzzles each) is `#[ignore]`d here (`cargo test --release --test tests
+//! vision::sim -- --ignored`) and also run by `cargo bench --bench vision`, which prints a table.
 
-#[path = "support/sim_sweep.rs"]
-mod sim_sweep;
-
-use sim_sweep::{random_puzzles, sweep};
+use crate::support::sim_sweep::{random_puzzles, sweep};
 use sudoku_agent::sim::{SUPPORTED_SIZES, Skin};
 
 fn run(puzzles_per_screen: usize, every_size: bool) {

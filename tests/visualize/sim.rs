@@ -2,9 +2,7 @@
 //! carries every screenshot and tap to the simulated phone (fake adbd on 127.0.0.1). The phone's
 //! own move log is compared with the solver's events.
 
-mod support {
-    pub mod adb_server;
-}
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -12,10 +10,10 @@ use std::sync::Mutex;
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::calibration::InputOrder;
 use sudoku_agent::geometry::Size;
-use sudoku_agent::replay::Move;
+use sudoku_agent::plan::Move;
 use sudoku_agent::sim::{self, Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
 use sudoku_agent::sudoku::{Board, Cell, SolveEvent, Strategy, replay};
-use sudoku_agent::visualize::session::record_search;
+use sudoku_agent::visualize::record::record_search;
 use support::adb_server::{self, AdbServer};
 
 /// The smallest screen the simulator offers: every frame rendered, sent and read costs less.
@@ -94,7 +92,7 @@ fn visualize(
     dir: &Path,
     extra: &[&str],
 ) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-agent"))
+    support::agent()
         .arg("visualize")
         .args(["--device", &format!("adb:{}", sim.serial())])
         .args(["-P", &adb.port().to_string()])
@@ -271,7 +269,7 @@ fn a_long_replay_without_a_terminal_or_yes_is_refused_before_any_tap() {
     let adb = adb_server::shared();
     let sim = serve(phone("light", MEDIUM), None, &adb);
     let dir = scratch("long");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-agent"))
+    let out = support::agent()
         .arg("visualize")
         .args(["--device", &format!("adb:{}", sim.serial())])
         .args(["-P", &adb.port().to_string()])

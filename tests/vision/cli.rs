@@ -3,14 +3,13 @@
 //! the simulated phone's light skin at 1080x2340 (set `UPDATE_SHIPPED_CALIBRATION=1` to rewrite
 //! them after a deliberate change to calibration or to the simulator's drawing).
 
+use crate::support;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use sudoku_agent::calibration::Calibration;
 use sudoku_agent::geometry::Size;
 use sudoku_agent::sim::{Hit, Key, Phone, Screen, Skin, puzzles};
 use sudoku_agent::sudoku::{Board, Cell};
 
-const BIN: &str = env!("CARGO_BIN_EXE_sudoku-agent");
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 fn scratch(name: &str) -> PathBuf {
@@ -35,7 +34,7 @@ fn light_phone() -> Phone {
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN).args(args).output().unwrap();
+    let out = support::agent().args(args).output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -1,11 +1,11 @@
 //! `visualize --gif`: the search drawn locally with no phone, checked by decoding the file and
 //! looking at the pixels of its first and last frames.
 
+use crate::support;
 use image::codecs::gif::GifDecoder;
 use image::{AnimationDecoder, RgbaImage};
-use std::process::Command;
 use sudoku_agent::sudoku::{Board, Cell, Strategy};
-use sudoku_agent::visualize::session::record_search;
+use sudoku_agent::visualize::record::record_search;
 
 const EASY: &str =
     "004300209005009001070060043006002087190007400050083000600000105003508690042910300";
@@ -38,7 +38,7 @@ fn visualize_gif_draws_the_puzzle_first_and_the_solved_board_last() {
     let dir = std::env::temp_dir().join(format!("sa-visualize-gif-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("search.gif");
-    let out = Command::new(env!("CARGO_BIN_EXE_sudoku-agent"))
+    let out = support::agent()
         .args(["visualize", "--puzzle", EASY, "--gif-frames", "25", "--gif"])
         .arg(&path)
         .output()
@@ -82,7 +82,7 @@ fn visualize_gif_draws_the_puzzle_first_and_the_solved_board_last() {
 
 #[test]
 fn visualize_gif_without_a_puzzle_says_what_it_needs() {
-    let out = Command::new(env!("CARGO_BIN_EXE_sudoku-agent"))
+    let out = support::agent()
         .args(["visualize", "--gif", "never.gif"])
         .output()
         .unwrap();
@@ -119,7 +119,7 @@ fn visualize_gif_reads_the_puzzle_from_a_screenshot() {
     let shot = dir.join("screen.png");
     screen.save(&shot).unwrap();
     let gif = dir.join("search.gif");
-    let out = Command::new(env!("CARGO_BIN_EXE_sudoku-agent"))
+    let out = support::agent()
         .args(["visualize", "--strategy", "fast", "--image"])
         .arg(&shot)
         .arg("--calibration")

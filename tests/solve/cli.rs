@@ -1,8 +1,9 @@
 //! The `solve` subcommand end to end: the built binary, its output and its exit codes.
 
+use crate::support;
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 const EASY: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -16,7 +17,7 @@ const DEAD_END: &str =
     "12345678.........9...............................................................";
 
 fn run(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-agent"))
+    let mut child = support::agent()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -2,12 +2,10 @@
 //! private server for this binary) and the simulated phone behind the fake adbd: the probe finds
 //! the input order, erase and notes of each app style by tapping, and leaves the board as it was.
 
-mod support {
-    pub mod adb_server;
-}
+use crate::support;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::calibration::{Calibration, InputOrder};
 use sudoku_agent::device::Device;
@@ -19,7 +17,6 @@ use support::adb_server::{self, AdbServer};
 
 /// The tests run on the 720x1280 screen: vision in debug builds is slow on bigger ones.
 const SMALL: Size = Size::new(720, 1280);
-const BIN: &str = env!("CARGO_BIN_EXE_sudoku-agent");
 
 /// A game in progress: the "easy" puzzle with two correct entries and pencil notes in two cells.
 fn game(skin: &str, size: Size) -> Phone {
@@ -58,7 +55,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn agent(adb: &AdbServer, args: &[&str]) -> Output {
-    Command::new(BIN)
+    support::agent()
         .args(args)
         .env("ANDROID_ADB_SERVER_PORT", adb.port().to_string())
         .env_remove("ANDROID_SERIAL")
@@ -96,8 +93,9 @@ fn probe_finds_the_controls_and_restores_the_board(skin: &str, notes_required: b
         ..CalibrateOptions::default()
     };
     let done = calibrate_image(&img, &options).unwrap();
-    let found = sudoku_agent::probe::probe(&mut phone, &done.calibration, &done.templates)
-        .unwrap_or_else(|e| panic!("{skin}: {e:#}"));
+    let found =
+        sudoku_agent::calibrate::probe::probe(&mut phone, &done.calibration, &done.templates)
+            .unwrap_or_else(|e| panic!("{skin}: {e:#}"));
 
     let order = match sim.with_screen(|p| p.input_order()) {
         sim::InputOrder::CellFirst => InputOrder::CellFirst,
@@ -328,7 +326,7 @@ fn the_probe_stops_without_another_tap_when_the_screen_stops_showing_the_board()
         after: 2,
         taps: 0,
     };
-    let err = sudoku_agent::probe::probe(&mut trap, &done.calibration, &done.templates)
+    let err = sudoku_agent::calibrate::probe::probe(&mut trap, &done.calibration, &done.templates)
         .unwrap_err()
         .to_string();
     assert!(

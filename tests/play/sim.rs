@@ -1,14 +1,12 @@
 //! `play` on the in-process simulated phone: how the workflow spaces its calls to the device
 //! (pacing, moves per call, Ctrl-C), which the end-to-end tests through adb cannot see.
 
-mod support {
-    pub mod play_rig;
-}
+use crate::support;
 
 use image::RgbaImage;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use sudoku_agent::device::{Device, Pacing};
+use sudoku_agent::device::{Device, Input, InputKind, Pacing};
 use sudoku_agent::geometry::{Point, Size};
 use sudoku_agent::sim::SimDevice;
 use support::play_rig::{self as rig, SMALL_SIZE};
@@ -18,7 +16,7 @@ struct Recorder {
     phone: SimDevice,
     pacing: Option<Pacing>,
     calls: Vec<(usize, Option<Pacing>)>,
-    description: &'static str,
+    input: Input,
     /// Raised after this many calls (a Ctrl-C arriving mid-play).
     stop_after: Option<(usize, Arc<AtomicBool>)>,
 }
@@ -39,20 +37,20 @@ impl Device for Recorder {
         }
         self.phone.tap_all(taps)
     }
-    fn input_description(&self) -> String {
-        self.description.to_string()
+    fn input(&self) -> Input {
+        self.input
     }
     fn set_pacing(&mut self, pacing: Pacing) {
         self.pacing = Some(pacing);
     }
 }
 
-fn recorder(description: &'static str) -> Recorder {
+fn recorder(input: Input) -> Recorder {
     Recorder {
         phone: SimDevice::new(rig::phone("light", SMALL_SIZE, "easy")),
         pacing: None,
         calls: Vec::new(),
-        description,
+        input,
         stop_after: None,
     }
 }
@@ -66,8 +64,13 @@ const PACING: Pacing = Pacing {
 #[test]
 fn the_settle_time_is_spent_once_before_the_verifying_screenshot() {
     let (cal, templates) = rig::calibration("light", SMALL_SIZE);
-    for (description, per_call) in [("tap", 1), ("batch", 4), ("stream", 8), ("evdev x", 8)] {
-        let mut device = recorder(description);
+    for (kind, per_call) in [
+        (InputKind::Tap, 1),
+        (InputKind::Batch, 4),
+        (InputKind::Stream, 8),
+        (InputKind::Evdev, 8),
+    ] {
+        let mut device = recorder(Input::Method(kind));
         let options = sudoku_agent::play::PlayOptions {
             pacing: Some(PACING),
             ..rig::options(&cal)
@@ -84,16 +87,12 @@ fn the_settle_time_is_spent_once_before_the_verifying_screenshot() {
         .unwrap();
         assert!(device.phone.phone().is_solved());
         let moves = report.assessment.moves.len();
-        assert_eq!(
-            device.calls.len(),
-            moves.div_ceil(per_call),
-            "{description}"
-        );
+        assert_eq!(device.calls.len(), moves.div_ceil(per_call), "{kind:?}");
         let (last, rest) = device.calls.split_last().unwrap();
         assert_eq!(
             last.1,
             Some(PACING),
-            "{description}: settle before the screenshot"
+            "{kind:?}: settle before the screenshot"
         );
         for (_, pacing) in rest {
             // Between calls a tap is followed by the ordinary gap, not the settle time.
@@ -103,7 +102,7 @@ fn the_settle_time_is_spent_once_before_the_verifying_screenshot() {
                     settle_ms: PACING.gap_ms,
                     ..PACING
                 }),
-                "{description}"
+                "{kind:?}"
             );
         }
         let taps: usize = device.calls.iter().map(|c| c.0).sum();
@@ -115,7 +114,7 @@ fn the_settle_time_is_spent_once_before_the_verifying_screenshot() {
 fn ctrl_c_stops_after_the_call_in_flight_and_says_how_to_finish() {
     let (cal, templates) = rig::calibration("light", SMALL_SIZE);
     let stop = Arc::new(AtomicBool::new(false));
-    let mut device = recorder("tap");
+    let mut device = recorder(Input::Method(InputKind::Tap));
     device.stop_after = Some((3, stop.clone()));
     let err = sudoku_agent::play::play(
         &mut device,

@@ -1,4 +1,4 @@
-//! The calibration workflow: from one screenshot of an app, find the grid and the keypad, cut
+//! Calibrating from one screenshot of an app: find the grid and the keypad, cut
 //! digit templates from the board's digits (labelled through the keypad glyphs, or by the
 //! `--givens` the user typed), fill missing digits from the keypad, measure ink colours, check
 //! that the templates read the calibration screen back exactly, and produce a `Calibration`,

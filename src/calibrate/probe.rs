@@ -146,8 +146,12 @@ impl Session<'_> {
                 self.leftover()
             )
         })?;
-        let moved: Vec<String> = Cell::all()
-            .filter(|&c| c != self.cell && rec.board.get(c) != self.first.board.get(c))
+        let moved: Vec<String> = self
+            .first
+            .board
+            .diff(&rec.board)
+            .into_iter()
+            .filter(|&c| c != self.cell)
             .map(|c| c.to_string())
             .collect();
         if !moved.is_empty() {

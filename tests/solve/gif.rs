@@ -1,8 +1,8 @@
 //! `solve --gif`: the search written as an animated GIF, checked by decoding it.
 
+use crate::support;
 use image::AnimationDecoder;
 use image::codecs::gif::GifDecoder;
-use std::process::Command;
 
 const EASY: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -12,7 +12,7 @@ fn solve_writes_a_gif_sampled_down_to_the_frame_budget() {
     let dir = std::env::temp_dir().join(format!("sudoku-agent-gif-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("search.gif");
-    let out = Command::new(env!("CARGO_BIN_EXE_sudoku-agent"))
+    let out = support::agent()
         .args([
             "solve",
             "--strategy",
@@ -50,7 +50,7 @@ fn solve_writes_a_gif_sampled_down_to_the_frame_budget() {
 
 #[test]
 fn gif_is_refused_for_a_list_of_puzzles() {
-    let out = Command::new(env!("CARGO_BIN_EXE_sudoku-agent"))
+    let out = support::agent()
         .args([
             "solve",
             "--gif",

@@ -137,46 +137,59 @@ pub fn group_by_digit(moves: &[Move]) -> Vec<Move> {
     out
 }
 
-/// The taps for `moves`, in order, on `layout`.
+/// What each tap for `moves` hits, in order, and for each move the index of its last tap: the
+/// sequence [`plan`] places on the screen, without positions.
 ///
 /// Cell-first: every move taps its cell, then the digit or erase button; the cell is tapped
 /// even when it is already selected, because some apps move the selection after an entry.
 /// Number-first: the digit (or erase tool) is tapped only when it changes, then the cell.
-pub fn plan(moves: &[Move], layout: &Layout) -> Result<Plan, NoEraseButton> {
-    let cell_tap = |cell: Cell| Tap {
-        at: layout.grid.grid_cell(cell.row(), cell.col()).center(),
-        target: Target::Cell(cell),
-    };
-    let tool_tap = |tool: Target| -> Result<Tap, NoEraseButton> {
-        let at = match tool {
-            Target::Digit(d) => layout.digits[usize::from(d.clamp(1, 9)) - 1],
-            _ => layout.erase.ok_or(NoEraseButton)?,
-        };
-        Ok(Tap { at, target: tool })
-    };
-    let mut out = Plan::default();
+pub fn targets(moves: &[Move], order: InputOrder) -> (Vec<Target>, Vec<usize>) {
+    let mut taps = Vec::with_capacity(2 * moves.len());
+    let mut move_ends = Vec::with_capacity(moves.len());
     let mut tool: Option<Target> = None;
     for &m in moves {
         let wanted = match m {
             Move::Set { digit, .. } => Target::Digit(digit),
             Move::Erase { .. } => Target::Erase,
         };
-        match layout.order {
+        match order {
             InputOrder::CellFirst => {
-                out.taps.push(cell_tap(m.cell()));
-                out.taps.push(tool_tap(wanted)?);
+                taps.push(Target::Cell(m.cell()));
+                taps.push(wanted);
             }
             InputOrder::NumberFirst => {
                 if tool != Some(wanted) {
-                    out.taps.push(tool_tap(wanted)?);
+                    taps.push(wanted);
                     tool = Some(wanted);
                 }
-                out.taps.push(cell_tap(m.cell()));
+                taps.push(Target::Cell(m.cell()));
             }
         }
-        out.move_ends.push(out.taps.len() - 1);
+        move_ends.push(taps.len() - 1);
     }
-    Ok(out)
+    (taps, move_ends)
+}
+
+/// Taps needed for `moves` in this input order (number-first taps a key only when it changes).
+pub fn count_taps(moves: &[Move], order: InputOrder) -> usize {
+    targets(moves, order).0.len()
+}
+
+/// The taps for `moves`, in order, on `layout` (see [`targets`] for the order).
+pub fn plan(moves: &[Move], layout: &Layout) -> Result<Plan, NoEraseButton> {
+    let (targets, move_ends) = targets(moves, layout.order);
+    let taps = targets
+        .into_iter()
+        .map(|target| {
+            let at = match target {
+                Target::Cell(cell) => layout.grid.grid_cell(cell.row(), cell.col()).center(),
+                Target::Digit(d) => layout.digits[usize::from(d.clamp(1, 9)) - 1],
+                Target::Erase => layout.erase.ok_or(NoEraseButton)?,
+            };
+            Ok(Tap { at, target })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Plan { taps, move_ends })
 }
 
 /// Applies moves to a board, as the app should: the board the screen must show afterwards.
@@ -350,5 +363,28 @@ mod tests {
             Move::from(SolveEvent::Cancel { cell: c }),
             Move::Erase { cell: c }
         );
+    }
+
+    #[test]
+    fn number_first_taps_a_key_only_when_it_changes() {
+        let c = |i| Cell::from_index(i).unwrap();
+        let moves = [
+            Move::Set {
+                cell: c(0),
+                digit: 3,
+            },
+            Move::Set {
+                cell: c(1),
+                digit: 3,
+            },
+            Move::Erase { cell: c(1) },
+            Move::Erase { cell: c(0) },
+            Move::Set {
+                cell: c(0),
+                digit: 4,
+            },
+        ];
+        assert_eq!(count_taps(&moves, InputOrder::CellFirst), 10);
+        assert_eq!(count_taps(&moves, InputOrder::NumberFirst), 8);
     }
 }

@@ -3,10 +3,7 @@
 //! simulated phone. A board counts as solved when the app's own state says so and when its
 //! pixels, read back through adb, show the solution.
 
-mod support {
-    pub mod adb_server;
-    pub mod play_rig;
-}
+use crate::support;
 
 use sudoku_agent::device::{Device, InputKind};
 use sudoku_agent::geometry::{Point, Size};
@@ -209,7 +206,7 @@ fn drop_mid_play_then_rerun(input: InputKind) {
         text.contains("stopped taking taps") && text.contains("re-run play"),
         "{input:?}: {text}"
     );
-    assert_eq!(sudoku_agent::app::exit_code_for(&err), 2, "{text}");
+    assert_eq!(sudoku_agent::error::exit_code_for(&err), 2, "{text}");
     assert!(sim.is_gone());
     // No stray taps: what the app got is a prefix of the plan, and nothing after the drop.
     let got: Vec<Point> = sim.taps().iter().map(|t| t.at).collect();
@@ -253,7 +250,7 @@ fn a_popup_over_the_grid_is_refused_without_a_single_tap() {
     let sim = rig::serve(phone, "instant", None, adb.addr());
     let mut device = rig::open(&sim, adb.addr(), InputKind::Stream);
     let err = rig::play(&mut device, &cal, &templates, &rig::options(&cal)).unwrap_err();
-    assert_eq!(sudoku_agent::app::exit_code_for(&err), 1, "{err:#}");
+    assert_eq!(sudoku_agent::error::exit_code_for(&err), 1, "{err:#}");
     assert!(format!("{err:#}").contains("nothing was tapped"), "{err:#}");
     assert!(sim.taps().is_empty(), "taps: {:?}", sim.taps());
     assert_eq!(device.stats().taps, 0);
@@ -305,7 +302,7 @@ fn an_unsolvable_read_is_refused_without_a_tap() {
     sim.with_screen(|p| p.set_entry(cell, Some(digit)));
     let mut device = rig::open(&sim, adb.addr(), InputKind::Stream);
     let err = rig::play(&mut device, &cal, &templates, &rig::options(&cal)).unwrap_err();
-    assert_eq!(sudoku_agent::app::exit_code_for(&err), 1, "{err:#}");
+    assert_eq!(sudoku_agent::error::exit_code_for(&err), 1, "{err:#}");
     assert!(format!("{err:#}").contains("no solution"), "{err:#}");
     assert!(sim.taps().is_empty());
 }

@@ -22,7 +22,7 @@ fn board(line: &str) -> Board {
 }
 
 fn font() -> FontRef<'static> {
-    FontRef::try_from_slice(include_bytes!("../assets/fonts/DejaVuSans.ttf")).unwrap()
+    FontRef::try_from_slice(include_bytes!("../../assets/fonts/DejaVuSans.ttf")).unwrap()
 }
 
 /// A plain phone-like screen: a grid at (40, 300) with 80 px cells, thin and thick dark lines,

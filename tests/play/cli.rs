@@ -2,22 +2,13 @@
 //! adb server, the newcomer's first command), phones picked through the adb server, and what
 //! the user is told when something is missing. Each test uses a private adb server port.
 
-mod support {
-    pub mod adb_server;
-    pub mod play_rig;
-}
+use crate::support;
 
 use std::process::{Command, Output};
 use support::adb_server::{self, AdbServer};
 use support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
 
-fn agent() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_sudoku-agent"));
-    c.env_remove("ANDROID_SERIAL")
-        .env_remove("ANDROID_ADB_SERVER_PORT")
-        .stdin(std::process::Stdio::null());
-    c
-}
+use support::agent;
 
 fn run(c: &mut Command) -> (i32, String, String) {
     let Output {
