@@ -66,8 +66,9 @@ pub fn open_device(args: &DeviceArgs) -> Result<Box<dyn Device>> {
 }
 
 /// The in-process simulated phone showing the built-in "easy" puzzle on a 1080x2340 screen.
-fn open_sim(skin: Option<&str>) -> Result<crate::sim::SimDevice> {
-    use crate::sim::{Phone, SimDevice, Skin, puzzles};
+fn open_sim(skin: Option<&str>) -> Result<crate::device::sim::SimDevice> {
+    use crate::device::sim::SimDevice;
+    use sudoku_sim::{Phone, Skin, puzzles};
     let name = skin.unwrap_or(Skin::names()[0]);
     let skin = Skin::named(name).with_context(|| {
         format!(
@@ -81,7 +82,7 @@ fn open_sim(skin: Option<&str>) -> Result<crate::sim::SimDevice> {
     Ok(SimDevice::new(Phone::new(
         puzzle,
         skin,
-        crate::geometry::Size::new(1080, 2340),
+        sudoku_sim::Size::new(1080, 2340),
     )?))
 }
 
@@ -511,7 +512,7 @@ pub fn play(args: crate::cli::PlayArgs) -> Result<ExitCode> {
 }
 
 /// A running simulated phone served through the adb server, with its latency preset's name.
-type SimSession = (crate::sim::adb_session::AdbSim, &'static str);
+type SimSession = (crate::device::sim_adb::AdbSim, &'static str);
 
 /// The phone for `play` and `visualize`: `--device sim[:SKIN]` is served through the adb server
 /// like a phone on a cable (its session goes into `session`, which the caller must declare
@@ -533,11 +534,11 @@ fn open_phone(
 
 /// The simulated phone that `sim` and `--device sim` options describe, checked once.
 struct SimSetup {
-    puzzle: crate::sudoku::Board,
-    skin: crate::sim::Skin,
+    puzzle: sudoku_sim::Board,
+    skin: sudoku_sim::Skin,
     size: crate::geometry::Size,
-    latency: crate::sim::Latency,
-    faults: crate::sim::faults::Faults,
+    latency: sudoku_sim::Latency,
+    faults: sudoku_sim::faults::Faults,
 }
 
 impl SimSetup {
@@ -550,8 +551,8 @@ impl SimSetup {
         faults: &[String],
         flag: &str,
     ) -> Result<SimSetup> {
-        use crate::sim::{Skin, puzzles};
         use anyhow::anyhow;
+        use sudoku_sim::{Skin, puzzles};
         let text = puzzles::named(puzzle).unwrap_or(puzzle);
         let board = puzzles::parse(text).ok_or_else(|| {
             let names: Vec<&str> = puzzles::builtin().iter().map(|(n, _)| *n).collect();
@@ -581,8 +582,8 @@ impl SimSetup {
     }
 
     /// A fresh phone showing the puzzle, with the app-side faults switched on.
-    fn phone(&self) -> Result<crate::sim::Phone> {
-        let mut phone = crate::sim::Phone::new(self.puzzle, self.skin.clone(), self.size)?;
+    fn phone(&self) -> Result<sudoku_sim::Phone> {
+        let mut phone = sudoku_sim::Phone::new(self.puzzle, self.skin.clone(), self.size.into())?;
         phone.set_popup(self.faults.popup);
         phone.set_mistake_limit(self.faults.mistake_limit);
         Ok(phone)
@@ -598,8 +599,9 @@ fn open_sim_for_play(
     sim: &crate::cli::SimPhoneArgs,
     args: &DeviceArgs,
 ) -> Result<(Box<dyn Device>, Option<SimSession>)> {
-    use crate::sim::adb_session::{AdbSim, NoAdb};
-    use crate::sim::{SimConfig, SimDevice, Skin};
+    use crate::device::sim::SimDevice;
+    use crate::device::sim_adb::{AdbSim, NoAdb};
+    use sudoku_sim::{SimConfig, Skin};
     let setup = SimSetup::parse(
         &sim.sim_puzzle,
         skin.unwrap_or(Skin::names()[0]),
@@ -641,8 +643,8 @@ fn open_sim_for_play(
 
 /// `sim`: serves the simulated phone on 127.0.0.1 until Ctrl-C.
 pub fn sim(args: crate::cli::SimArgs) -> Result<ExitCode> {
-    use crate::sim::{SimConfig, SimServer};
     use anyhow::Context;
+    use sudoku_sim::{SimConfig, SimServer};
 
     let setup = SimSetup::parse(
         &args.puzzle,

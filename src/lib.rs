@@ -23,7 +23,6 @@ pub mod geometry;
 pub mod play;
 pub mod probe;
 pub mod replay;
-pub mod sim;
 pub mod sudoku;
 pub mod vision;
 pub mod visualize;

@@ -13,8 +13,8 @@ use sudoku_agent::calibration::{Calibration, InputOrder};
 use sudoku_agent::device::Device;
 use sudoku_agent::device::adb::{AdbDevice, AdbOptions};
 use sudoku_agent::geometry::{Point, Size};
-use sudoku_agent::sim::{self, Hit, Key, Phone, SimConfig, SimServer, Skin, puzzles};
 use sudoku_agent::sudoku::{Board, Cell};
+use sudoku_sim::{self as sim, Hit, Key, Phone, SimConfig, SimServer, Skin, puzzles};
 use support::adb_server::{self, AdbServer};
 
 /// The tests run on the 720x1280 screen: vision in debug builds is slow on bigger ones.
@@ -24,14 +24,18 @@ const BIN: &str = env!("CARGO_BIN_EXE_sudoku-agent");
 /// A game in progress: the "easy" puzzle with two correct entries and pencil notes in two cells.
 fn game(skin: &str, size: Size) -> Phone {
     let puzzle = puzzles::parse(puzzles::named("easy").unwrap()).unwrap();
-    let solution = *sudoku_agent::sudoku::solve(&puzzle).solution().unwrap();
-    let mut phone = Phone::new(puzzle, Skin::named(skin).unwrap(), size).unwrap();
-    let empty: Vec<Cell> = Cell::all().filter(|&c| puzzle.get(c).is_none()).collect();
+    let solution = *sudoku_agent::sudoku::solve(&puzzle.into())
+        .solution()
+        .unwrap();
+    let mut phone = Phone::new(puzzle, Skin::named(skin).unwrap(), size.into()).unwrap();
+    let empty: Vec<Cell> = Cell::all()
+        .filter(|&c| puzzle.get(c.into()).is_none())
+        .collect();
     for &c in &empty[3..5] {
-        phone.set_entry(c, solution.get(c));
+        phone.set_entry(c.into(), solution.get(c));
     }
-    phone.set_notes(empty[0], 0b10_0100);
-    phone.set_notes(empty[7], 0b100_0010);
+    phone.set_notes(empty[0].into(), 0b10_0100);
+    phone.set_notes(empty[7].into(), 0b100_0010);
     phone
 }
 
@@ -70,9 +74,9 @@ fn agent(adb: &AdbServer, args: &[&str]) -> Output {
 fn state(sim: &SimServer<Phone>) -> (Board, Board, Vec<u16>) {
     sim.with_screen(|p| {
         (
-            p.board(),
-            p.entries(),
-            Cell::all().map(|c| p.notes(c)).collect(),
+            p.board().into(),
+            p.entries().into(),
+            Cell::all().map(|c| p.notes(c.into())).collect(),
         )
     })
 }
@@ -80,7 +84,7 @@ fn state(sim: &SimServer<Phone>) -> (Board, Board, Vec<u16>) {
 /// What a tap at `at` lands on in a fresh phone of `skin`.
 fn hit_on(skin: &str, at: Point) -> Hit {
     let mut phone = game(skin, SMALL);
-    sim::Screen::tap(&mut phone, at);
+    sim::Screen::tap(&mut phone, at.into());
     *phone.hits().last().unwrap()
 }
 
@@ -115,7 +119,7 @@ fn probe_finds_the_controls_and_restores_the_board(skin: &str, notes_required: b
     let hits = sim.with_screen(|p| p.hits().to_vec());
     assert!(
         hits.iter().all(|h| match h {
-            Hit::Cell(c) => *c == found.cell,
+            Hit::Cell(c) => *c == found.cell.into(),
             Hit::Key(_) => true,
             _ => false,
         }),

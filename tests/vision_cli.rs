@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use sudoku_agent::calibration::Calibration;
 use sudoku_agent::geometry::Size;
-use sudoku_agent::sim::{Hit, Key, Phone, Screen, Skin, puzzles};
 use sudoku_agent::sudoku::{Board, Cell};
+use sudoku_sim::{Hit, Key, Phone, Screen, Skin, puzzles};
 
 const BIN: &str = env!("CARGO_BIN_EXE_sudoku-agent");
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -21,15 +21,17 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn medium() -> Board {
-    puzzles::parse(puzzles::named("medium").unwrap()).unwrap()
+    puzzles::parse(puzzles::named("medium").unwrap())
+        .unwrap()
+        .into()
 }
 
 /// The screen the shipped calibration is made from: light skin, 1080x2340, a fresh "medium".
 fn light_phone() -> Phone {
     Phone::new(
-        medium(),
+        medium().into(),
         Skin::named("light").unwrap(),
-        Size::new(1080, 2340),
+        Size::new(1080, 2340).into(),
     )
     .unwrap()
 }
@@ -132,11 +134,11 @@ fn the_shipped_keypad_erase_and_notes_points_hit_those_buttons_on_the_phone() {
     let mut phone = light_phone();
     let mut expected = Vec::new();
     for (d, &point) in keypad.digits.iter().enumerate() {
-        phone.tap(point);
+        phone.tap(point.into());
         expected.push(Hit::Key(Key::Digit(d as u8 + 1)));
     }
     for (point, key) in [(keypad.erase, Key::Erase), (keypad.notes, Key::Notes)] {
-        phone.tap(point.expect("erase and notes are calibrated"));
+        phone.tap(point.expect("erase and notes are calibrated").into());
         expected.push(Hit::Key(key));
     }
     assert_eq!(phone.hits(), &expected[..]);
@@ -147,9 +149,9 @@ fn read_prints_the_board_the_grid_and_json_with_the_shipped_calibration() {
     let dir = scratch("read");
     let mut phone = light_phone();
     let entry = Cell::new(0, 1).unwrap();
-    phone.set_entry(entry, Some(1));
-    phone.set_notes(Cell::new(0, 2).unwrap(), 0b0010_0110);
-    phone.select(Some(entry));
+    phone.set_entry(entry.into(), Some(1));
+    phone.set_notes(Cell::new(0, 2).unwrap().into(), 0b0010_0110);
+    phone.select(Some(entry.into()));
     let shot = dir.join("busy.png");
     phone.render().save(&shot).unwrap();
     let cal = Path::new(ROOT).join("calibration.toml");

@@ -9,7 +9,7 @@
 mod sim_sweep;
 
 use sim_sweep::{random_puzzles, sweep};
-use sudoku_agent::sim::{SUPPORTED_SIZES, Skin};
+use sudoku_sim::{SUPPORTED_SIZES, Skin};
 
 fn run(puzzles_per_screen: usize, every_size: bool) {
     let puzzles = random_puzzles(puzzles_per_screen, 0x5eed_0001);
@@ -19,7 +19,7 @@ fn run(puzzles_per_screen: usize, every_size: bool) {
             if !every_size && j != i % SUPPORTED_SIZES.len() {
                 continue;
             }
-            let s = sweep(skin, *size, &puzzles, 77 + (i * 3 + j) as u64);
+            let s = sweep(skin, (*size).into(), &puzzles, 77 + (i * 3 + j) as u64);
             eprintln!(
                 "{skin:>9} {size:>10}: {} of {} boards, {} cells exact; min score {:.3}, min margin {:.3}",
                 s.boards_read,

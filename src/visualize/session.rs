@@ -538,8 +538,9 @@ pub fn prepare_resume(screen: &Recognition, state: &State) -> Result<Prepared> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device::sim::SimDevice;
     use crate::geometry::Rect;
-    use crate::sim::{Phone, SimDevice, Skin, puzzles};
+    use sudoku_sim::{Phone, Skin, puzzles};
 
     const EASY2: &str =
         "040100050107003960520008000000000017000906800803050620090060543600080700250097100";
@@ -569,7 +570,7 @@ mod tests {
 
     #[test]
     fn batches_of_a_number_first_replay_join_up_without_extra_key_taps() {
-        let puzzle = puzzles::parse(EASY2).unwrap();
+        let puzzle = Board::from(puzzles::parse(EASY2).unwrap());
         let search = record_search(&puzzle, Strategy::Naive, None).unwrap();
         let moves = search.moves();
         let lay = Layout {
@@ -655,7 +656,7 @@ mod tests {
 
     #[test]
     fn a_search_past_the_step_budget_is_refused_before_any_tap() {
-        let puzzle = puzzles::parse(EASY2).unwrap();
+        let puzzle = Board::from(puzzles::parse(EASY2).unwrap());
         let err = record_search(&puzzle, Strategy::Naive, Some(5))
             .unwrap_err()
             .to_string();
@@ -664,16 +665,16 @@ mod tests {
 
     /// The in-process phone showing `puzzle`, and a calibration measured on its screen.
     fn sim_phone(puzzle: &Board) -> (SimDevice, crate::calibrate::Calibrated) {
-        use crate::sim::Screen;
+        use sudoku_sim::Screen;
         let mut phone = Phone::new(
-            *puzzle,
+            (*puzzle).into(),
             Skin::named("light").unwrap(),
-            crate::geometry::Size::new(720, 1280),
+            sudoku_sim::Size::new(720, 1280),
         )
         .unwrap();
         let options = crate::calibrate::CalibrateOptions {
             profile: "default".into(),
-            erase: Some(phone.key_center(crate::sim::Key::Erase)),
+            erase: Some(phone.key_center(sudoku_sim::Key::Erase).into()),
             ..Default::default()
         };
         let done = crate::calibrate::calibrate_image(&phone.render(), &options).unwrap();
@@ -682,7 +683,7 @@ mod tests {
 
     #[test]
     fn the_in_process_phone_shows_every_move_of_the_search() {
-        let puzzle = puzzles::parse(EASY2).unwrap();
+        let puzzle = Board::from(puzzles::parse(EASY2).unwrap());
         let search = record_search(&puzzle, Strategy::Naive, None).unwrap();
         let moves = search.moves();
         let (mut device, done) = sim_phone(&puzzle);
@@ -716,9 +717,14 @@ mod tests {
             .moves()
             .iter()
             .map(|m| match *m {
-                crate::sim::Move::Set { cell, digit } => Move::Set { cell, digit },
-                crate::sim::Move::Erase { cell } => Move::Erase { cell },
-                crate::sim::Move::Rejected { .. } => panic!("nothing is rejected without a limit"),
+                sudoku_sim::Move::Set { cell, digit } => Move::Set {
+                    cell: cell.into(),
+                    digit,
+                },
+                sudoku_sim::Move::Erase { cell } => Move::Erase { cell: cell.into() },
+                sudoku_sim::Move::Rejected { .. } => {
+                    panic!("nothing is rejected without a limit")
+                }
             })
             .collect();
         assert_eq!(log, moves);
@@ -726,7 +732,7 @@ mod tests {
 
     #[test]
     fn a_stop_request_ends_the_replay_between_batches_and_saves_the_progress() {
-        let puzzle = puzzles::parse(EASY2).unwrap();
+        let puzzle = Board::from(puzzles::parse(EASY2).unwrap());
         let search = record_search(&puzzle, Strategy::Naive, None).unwrap();
         let moves = search.moves();
         let (mut device, done) = sim_phone(&puzzle);

@@ -16,23 +16,25 @@ use sudoku_agent::device::InputKind;
 use sudoku_agent::device::adb::{AdbDevice, AdbServer};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::play::{PlayOptions, PlayReport};
-use sudoku_agent::sim::{Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
 use sudoku_agent::sudoku::Board;
 use sudoku_agent::vision::Templates;
+use sudoku_sim::{Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
 
 pub const PHONE_SIZE: Size = Size::new(1080, 2340);
 pub const SMALL_SIZE: Size = Size::new(720, 1280);
 
 /// A puzzle by built-in name or as 81 characters.
 pub fn puzzle(name_or_line: &str) -> Board {
-    puzzles::parse(puzzles::named(name_or_line).unwrap_or(name_or_line)).expect("a puzzle")
+    puzzles::parse(puzzles::named(name_or_line).unwrap_or(name_or_line))
+        .expect("a puzzle")
+        .into()
 }
 
 pub fn phone(skin: &str, size: Size, puzzle_text: &str) -> Phone {
     Phone::new(
-        puzzle(puzzle_text),
+        puzzle(puzzle_text).into(),
         Skin::named(skin).expect("a skin"),
-        size,
+        size.into(),
     )
     .expect("a phone")
 }
@@ -52,11 +54,11 @@ pub fn calibration(skin: &str, size: Size) -> (Calibration, Templates) {
     let options = CalibrateOptions {
         profile: skin.to_string(),
         givens: None,
-        erase: Some(phone.key_center(Key::Erase)),
+        erase: Some(phone.key_center(Key::Erase).into()),
         notes: None,
         input_order: match phone.input_order() {
-            sudoku_agent::sim::InputOrder::CellFirst => InputOrder::CellFirst,
-            sudoku_agent::sim::InputOrder::NumberFirst => InputOrder::NumberFirst,
+            sudoku_sim::InputOrder::CellFirst => InputOrder::CellFirst,
+            sudoku_sim::InputOrder::NumberFirst => InputOrder::NumberFirst,
         },
     };
     let done = calibrate_image(&screen, &options)

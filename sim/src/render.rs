@@ -7,8 +7,8 @@
 use super::layout::Layout;
 use super::phone::{GameState, Key, Tool};
 use super::skins::{Face, KeypadShape, NavBar, Skin};
+use crate::board::Cell;
 use crate::geometry::Rect;
-use crate::sudoku::Cell;
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use ab_glyph_rasterizer::{Rasterizer, point};
 use image::{Rgba, RgbaImage};
@@ -1212,7 +1212,7 @@ mod tests {
             let mut f = Frame {
                 img: &mut img,
                 skin: &Skin::default(),
-                l: &Layout::new(&Skin::default(), crate::sim::SUPPORTED_SIZES[0]),
+                l: &Layout::new(&Skin::default(), crate::SUPPORTED_SIZES[0]),
             };
             f.glyphs_centered(face, 50.0, "8", 40.0, 40.0, Rgba([0, 0, 0, 255]));
             let ink: Vec<(u32, u32)> = img

@@ -2,12 +2,12 @@
 //! (which also draws the cached background) and the median of later frames of a game in
 //! progress. Each is also given as a ratio to copying a frame-sized buffer, measured side by side,
 //! so the figures compare across machines. Target: a 1080x2340 frame well under 30 ms.
-//! `cargo bench --bench sim_render`
+//! `cargo bench -p sudoku-sim --bench sim_render`
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use sudoku_agent::sim::{Key, Phone, SUPPORTED_SIZES, Screen, Skin, puzzles};
-use sudoku_agent::sudoku::Cell;
+use sudoku_sim::Cell;
+use sudoku_sim::{Key, Phone, SUPPORTED_SIZES, Screen, Skin, puzzles};
 
 const RUNS: usize = 15;
 

@@ -1788,7 +1788,7 @@ mod tests {
         )
     }
 
-    use crate::sim::handset::test_screen;
+    use crate::handset::test_screen;
 
     fn records(points: &[Point]) -> Vec<u8> {
         let size = crate::geometry::Size::new(1080, 2340);

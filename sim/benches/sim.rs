@@ -1,4 +1,4 @@
-//! Simulated phone benchmark (`cargo bench --bench sim`): host-side tap rate and screenshot
+//! Simulated phone benchmark (`cargo bench -p sudoku-sim --bench sim`): host-side tap rate and screenshot
 //! transfer time through a private `adb` server with adb_client's `ADBServerDevice`, against
 //! the measured floors in notes/adb-protocol.md section 6, and the virtual device clock each
 //! latency preset charges for one fixed tap sequence on every input path.
@@ -13,15 +13,13 @@ use std::io::{self, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use sudoku_agent::geometry::{Point, Size};
-use sudoku_agent::sim::adbd::{
-    A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_WRTE, Message, packet, shell_packet,
-};
-use sudoku_agent::sim::latency::PRESETS;
-use sudoku_agent::sim::shell::{Ending, Shell, ShellIo};
-use sudoku_agent::sim::touch::{self, TOUCHSCREEN};
-use sudoku_agent::sim::{Key, Latency, Phone, SimConfig, SimServer, Skin, puzzles};
-use sudoku_agent::sudoku::Cell;
+use sudoku_sim::Cell;
+use sudoku_sim::adbd::{A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_WRTE, Message, packet, shell_packet};
+use sudoku_sim::geometry::{Point, Size};
+use sudoku_sim::latency::PRESETS;
+use sudoku_sim::shell::{Ending, Shell, ShellIo};
+use sudoku_sim::touch::{self, TOUCHSCREEN};
+use sudoku_sim::{Key, Latency, Phone, SimConfig, SimServer, Skin, puzzles};
 
 const SIZE: Size = Size::new(1080, 2340);
 /// Floors measured on this hardware against an instant fake (notes/adb-protocol.md 6), p50.

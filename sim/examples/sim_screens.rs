@@ -1,10 +1,10 @@
 //! Renders the simulated phone in every skin and size, plain and in a busy game state (selection,
 //! entries, notes, popup...), to PNGs in a folder, and prints how long each render took.
-//! `cargo run --release --example sim_screens -- /tmp/screens [puzzle-name] [skin]`
+//! `cargo run --release -p sudoku-sim --example sim_screens -- /tmp/screens [puzzle-name] [skin]`
 
 use std::time::{Duration, Instant};
-use sudoku_agent::sim::{Key, Phone, SUPPORTED_SIZES, Screen, Skin, puzzles};
-use sudoku_agent::sudoku::Cell;
+use sudoku_sim::Cell;
+use sudoku_sim::{Key, Phone, SUPPORTED_SIZES, Screen, Skin, puzzles};
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);

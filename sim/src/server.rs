@@ -4,8 +4,7 @@
 //! it. This is also what the `sim` subcommand runs in the foreground.
 //!
 //! ```no_run
-//! # use sudoku_agent::sim::{Phone, SimConfig, SimServer, Skin, puzzles};
-//! # use sudoku_agent::geometry::Size;
+//! # use sudoku_sim::{Phone, SimConfig, SimServer, Size, Skin, puzzles};
 //! # fn main() -> anyhow::Result<()> {
 //! # let adb_server = std::net::SocketAddrV4::new(std::net::Ipv4Addr::LOCALHOST, 5037);
 //! let puzzle = puzzles::parse(puzzles::named("easy").unwrap()).unwrap();

@@ -1,18 +1,31 @@
-//! The simulated phone: a sudoku app (game model and renderer) and a fake adbd that serves it on
-//! 127.0.0.1, so tests and newcomers can drive the whole pipeline without a phone.
+//! sudoku-sim: a simulated Android phone running a sudoku app, so tests and newcomers can drive
+//! sudoku-agent's whole pipeline without a phone.
+//!
+//! It has two halves. The app: a game model (`phone`), its screen layout (`layout`), a renderer
+//! with real fonts at real phone resolutions (`render`) and a set of skins (`skins`). The device:
+//! a fake adbd on 127.0.0.1 (`adbd`, `server`) with a phone shell (`shell`), touch decoding of
+//! `input tap`, motion events and raw `/dev/input` writes (`touch`), a virtual clock with a
+//! latency model (`latency`, `handset`) and switchable faults (`faults`). The real `adb` server
+//! and any adb client reach it exactly as they reach a phone on a cable.
+//!
+//! Why a crate of its own: the phone is an independent peer of the agent that plays on it. It
+//! never imports the agent (it has its own geometry and board types), so a bug shared by both
+//! sides cannot hide itself in the tests, and it builds and tests on its own:
+//! `cargo test -p sudoku-sim`.
 
-use crate::geometry::{Point, Size};
 use image::RgbaImage;
 
+pub mod board;
+pub mod geometry;
 mod layout;
 pub mod phone;
 pub mod puzzles;
 mod render;
-pub mod sim_device;
 pub mod skins;
 
+pub use board::{Board, Cell};
+pub use geometry::{Point, Rect, Size};
 pub use phone::{Hit, Key, Move, Phone};
-pub use sim_device::SimDevice;
 pub use skins::{InputOrder, Skin};
 
 /// Screen sizes the simulated phone offers (portrait): a 720p phone, a common 1080x2340 one and
@@ -35,7 +48,6 @@ pub trait Screen: Send {
     fn tap(&mut self, at: Point);
 }
 
-pub mod adb_session;
 pub mod adbd;
 pub mod faults;
 pub mod handset;

@@ -4,8 +4,8 @@
 
 use super::phone::Key;
 use super::skins::{KeypadShape, NavBar, Skin};
+use crate::board::Cell;
 use crate::geometry::{Point, Rect, Size};
-use crate::sudoku::Cell;
 
 /// The pixel layout of one skin at one screen size.
 #[derive(Debug, Clone)]
@@ -253,7 +253,7 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::SUPPORTED_SIZES;
+    use crate::SUPPORTED_SIZES;
 
     fn all_layouts() -> impl Iterator<Item = (String, Layout)> {
         Skin::names().iter().flat_map(|name| {

@@ -4,12 +4,12 @@
 //! travels the same path as with a phone on a cable. Dropping the session disconnects the phone
 //! from the adb server and stops it.
 
-use super::{Phone, SimConfig, SimServer};
 use crate::device::InputKind;
 use crate::device::adb::{AdbDevice, AdbOptions, AdbServer};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 use std::time::Duration;
+use sudoku_sim::{Phone, SimConfig, SimServer};
 
 /// A simulated phone connected to an adb server.
 pub struct AdbSim {
