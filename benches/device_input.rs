@@ -12,7 +12,7 @@ use sudoku_agent::device::adb::{AdbDevice, AdbOptions};
 use sudoku_agent::device::{Device, InputKind, Pacing};
 use sudoku_agent::geometry::{Point, Size};
 use sudoku_agent::sudoku::{Board, Cell, solve};
-use sudoku_sim::{Key, Latency, Phone, SimConfig, SimServer, Skin};
+use sudoku_sim::{Key, Latency, SimConfig, SimServer, Skin, SudokuApp};
 
 /// magictour top1465 #1 with 55 empty cells.
 const PUZZLE: &str =
@@ -40,7 +40,7 @@ struct Row {
 
 fn run(server: &adb_server::AdbServer, preset: &'static str, kind: InputKind) -> Row {
     let puzzle = Board::parse(PUZZLE).expect("puzzle");
-    let phone = Phone::new(
+    let phone = SudokuApp::new(
         puzzle.into(),
         Skin::named("light").unwrap(),
         Size::new(1080, 2340).into(),

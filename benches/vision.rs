@@ -15,7 +15,7 @@ use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::sudoku::{Cell, Outcome, solve};
 use sudoku_agent::vision::{locate_grid, read_board};
-use sudoku_sim::{Phone, SUPPORTED_SIZES, Screen, Skin, puzzles};
+use sudoku_sim::{SUPPORTED_SIZES, Screen, Skin, SudokuApp, puzzles};
 
 /// Median duration of `f` over runs filling about `budget` (at least 5 runs).
 fn median<T>(budget: Duration, mut f: impl FnMut() -> T) -> (Duration, usize) {
@@ -66,7 +66,7 @@ fn real_screen() -> Option<Vec<u8>> {
 
 fn sim_screen() -> (Vec<u8>, Vec<u8>) {
     let board = puzzles::parse(puzzles::named("medium").unwrap()).unwrap();
-    let mut phone = Phone::new(
+    let mut phone = SudokuApp::new(
         board,
         Skin::named("light").unwrap(),
         Size::new(1080, 2340).into(),

@@ -20,7 +20,7 @@ use sudoku_agent::sudoku::{Board, DEFAULT_MAX_STEPS, Strategy};
 use sudoku_agent::visualize::session::{
     self, ReplayOptions, Search, Session, pacing_for, record_search,
 };
-use sudoku_sim::{Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
+use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, puzzles};
 
 const SIZE: Size = Size::new(1080, 2340);
 /// Moves replayed per run; longer searches are extrapolated from this prefix.
@@ -70,7 +70,7 @@ fn replay(
     search: &Search,
     preset: &'static str,
 ) -> (String, usize, Duration, Duration) {
-    let mut phone = Phone::new(
+    let mut phone = SudokuApp::new(
         search.puzzle.into(),
         Skin::named("light").unwrap(),
         SIZE.into(),

@@ -68,7 +68,7 @@ pub fn open_device(args: &DeviceArgs) -> Result<Box<dyn Device>> {
 /// The in-process simulated phone showing the built-in "easy" puzzle on a 1080x2340 screen.
 fn open_sim(skin: Option<&str>) -> Result<crate::device::sim::SimDevice> {
     use crate::device::sim::SimDevice;
-    use sudoku_sim::{Phone, Skin, puzzles};
+    use sudoku_sim::{Skin, SudokuApp, puzzles};
     let name = skin.unwrap_or(Skin::names()[0]);
     let skin = Skin::named(name).with_context(|| {
         format!(
@@ -79,7 +79,7 @@ fn open_sim(skin: Option<&str>) -> Result<crate::device::sim::SimDevice> {
     let puzzle = puzzles::named("easy")
         .and_then(puzzles::parse)
         .context("the built-in puzzle 'easy' is missing")?;
-    Ok(SimDevice::new(Phone::new(
+    Ok(SimDevice::new(SudokuApp::new(
         puzzle,
         skin,
         sudoku_sim::Size::new(1080, 2340),
@@ -582,8 +582,9 @@ impl SimSetup {
     }
 
     /// A fresh phone showing the puzzle, with the app-side faults switched on.
-    fn phone(&self) -> Result<sudoku_sim::Phone> {
-        let mut phone = sudoku_sim::Phone::new(self.puzzle, self.skin.clone(), self.size.into())?;
+    fn phone(&self) -> Result<sudoku_sim::SudokuApp> {
+        let mut phone =
+            sudoku_sim::SudokuApp::new(self.puzzle, self.skin.clone(), self.size.into())?;
         phone.set_popup(self.faults.popup);
         phone.set_mistake_limit(self.faults.mistake_limit);
         Ok(phone)

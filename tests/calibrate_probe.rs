@@ -14,7 +14,7 @@ use sudoku_agent::device::Device;
 use sudoku_agent::device::adb::{AdbDevice, AdbOptions};
 use sudoku_agent::geometry::{Point, Size};
 use sudoku_agent::sudoku::{Board, Cell};
-use sudoku_sim::{self as sim, Hit, Key, Phone, SimConfig, SimServer, Skin, puzzles};
+use sudoku_sim::{self as sim, Hit, Key, SimConfig, SimServer, Skin, SudokuApp, puzzles};
 use support::adb_server::{self, AdbServer};
 
 /// The tests run on the 720x1280 screen: vision in debug builds is slow on bigger ones.
@@ -22,12 +22,12 @@ const SMALL: Size = Size::new(720, 1280);
 const BIN: &str = env!("CARGO_BIN_EXE_sudoku-agent");
 
 /// A game in progress: the "easy" puzzle with two correct entries and pencil notes in two cells.
-fn game(skin: &str, size: Size) -> Phone {
+fn game(skin: &str, size: Size) -> SudokuApp {
     let puzzle = puzzles::parse(puzzles::named("easy").unwrap()).unwrap();
     let solution = *sudoku_agent::sudoku::solve(&puzzle.into())
         .solution()
         .unwrap();
-    let mut phone = Phone::new(puzzle, Skin::named(skin).unwrap(), size.into()).unwrap();
+    let mut phone = SudokuApp::new(puzzle, Skin::named(skin).unwrap(), size.into()).unwrap();
     let empty: Vec<Cell> = Cell::all()
         .filter(|&c| puzzle.get(c.into()).is_none())
         .collect();
@@ -39,13 +39,13 @@ fn game(skin: &str, size: Size) -> Phone {
     phone
 }
 
-fn connected(adb: &AdbServer, skin: &str, size: Size) -> SimServer<Phone> {
+fn connected(adb: &AdbServer, skin: &str, size: Size) -> SimServer<SudokuApp> {
     let sim = SimServer::start(game(skin, size), SimConfig::default()).unwrap();
     adb.connect(&sim.serial());
     sim
 }
 
-fn open(adb: &AdbServer, sim: &SimServer<Phone>) -> AdbDevice {
+fn open(adb: &AdbServer, sim: &SimServer<SudokuApp>) -> AdbDevice {
     AdbDevice::open(&AdbOptions {
         port: Some(adb.port()),
         serial: Some(sim.serial()),
@@ -71,7 +71,7 @@ fn agent(adb: &AdbServer, args: &[&str]) -> Output {
 }
 
 /// Board, entries and notes of every cell: what "the board as it was" means.
-fn state(sim: &SimServer<Phone>) -> (Board, Board, Vec<u16>) {
+fn state(sim: &SimServer<SudokuApp>) -> (Board, Board, Vec<u16>) {
     sim.with_screen(|p| {
         (
             p.board().into(),
@@ -104,8 +104,8 @@ fn probe_finds_the_controls_and_restores_the_board(skin: &str, notes_required: b
         .unwrap_or_else(|e| panic!("{skin}: {e:#}"));
 
     let order = match sim.with_screen(|p| p.input_order()) {
-        sim::InputOrder::CellFirst => InputOrder::CellFirst,
-        sim::InputOrder::NumberFirst => InputOrder::NumberFirst,
+        sim::EntryOrder::CellFirst => InputOrder::CellFirst,
+        sim::EntryOrder::NumberFirst => InputOrder::NumberFirst,
     };
     assert_eq!(found.input_order, order, "{skin}");
     assert_eq!(hit_on(skin, found.erase), Hit::Key(Key::Erase), "{skin}");
@@ -297,7 +297,7 @@ fn one_screenshot_source_at_a_time_read_uses_the_phone_and_probe_needs_one_to_ta
 /// opens a menu.
 struct PopupAfter<'a> {
     phone: AdbDevice,
-    sim: &'a SimServer<Phone>,
+    sim: &'a SimServer<SudokuApp>,
     after: usize,
     taps: usize,
 }

@@ -15,7 +15,7 @@ use sudoku_agent::device::adb::{AdbDevice, AdbOptions, NO_DEVICE_HINT, Screensho
 use sudoku_agent::device::{Device, InputKind, Pacing};
 use sudoku_agent::geometry::{Point, Size};
 use sudoku_agent::sudoku::Cell;
-use sudoku_sim::{Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, TapSource, puzzles};
+use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, TapSource, puzzles};
 
 const SCREEN: Size = Size::new(360, 640);
 const DOT: Rgba<u8> = Rgba([200, 0, 30, 255]);
@@ -388,11 +388,11 @@ fn a_phone_that_vanishes_mid_stream_gives_a_clear_error_and_no_more_taps() {
 }
 
 /// The real simulated app (light skin, cell-first, 1080x2340) with the built-in easy puzzle.
-fn app() -> (Phone, Vec<Point>) {
+fn app() -> (SudokuApp, Vec<Point>) {
     let puzzle = puzzles::named("easy")
         .and_then(puzzles::parse)
         .expect("built-in puzzle");
-    let phone = Phone::new(
+    let phone = SudokuApp::new(
         puzzle,
         Skin::named("light").unwrap(),
         Size::new(1080, 2340).into(),
@@ -454,9 +454,9 @@ fn the_simulated_app_is_solved_through_adb_with_the_fastest_method_of_each_prese
 // drive it with the agent (its `sim` command and its `AdbDevice`), which that crate never links.
 
 /// The sudoku app on the default skin, served and connected to the private adb server.
-fn connected_app(server: &PrivateServer, latency: &str) -> SimServer<Phone> {
+fn connected_app(server: &PrivateServer, latency: &str) -> SimServer<SudokuApp> {
     let puzzle = puzzles::parse(puzzles::named("easy").unwrap()).unwrap();
-    let phone = Phone::new(puzzle, Skin::default(), sudoku_sim::Size::new(1080, 2340)).unwrap();
+    let phone = SudokuApp::new(puzzle, Skin::default(), sudoku_sim::Size::new(1080, 2340)).unwrap();
     let sim = SimServer::start(
         phone,
         SimConfig {
@@ -470,7 +470,7 @@ fn connected_app(server: &PrivateServer, latency: &str) -> SimServer<Phone> {
 }
 
 /// The first empty cell of the app's puzzle and a digit for it.
-fn empty_cell(sim: &SimServer<Phone>) -> (sudoku_sim::Cell, u8) {
+fn empty_cell(sim: &SimServer<SudokuApp>) -> (sudoku_sim::Cell, u8) {
     let board = sim.with_screen(|p| p.board());
     let cell = sudoku_sim::Cell::all()
         .find(|&c| board.get(c).is_none())

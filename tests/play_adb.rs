@@ -12,12 +12,12 @@ use sudoku_agent::device::{Device, InputKind};
 use sudoku_agent::geometry::{Point, Size};
 use sudoku_agent::sudoku::{Board, Cell, Outcome, solve};
 use sudoku_agent::vision::read_board;
-use sudoku_sim::{Phone, SimServer, TapSource};
+use sudoku_sim::{SimServer, SudokuApp, TapSource};
 use support::adb_server;
 use support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
 
 /// The solution of the phone's puzzle.
-fn solution_of(sim: &SimServer<Phone>) -> Board {
+fn solution_of(sim: &SimServer<SudokuApp>) -> Board {
     match solve(&Board::from(sim.with_screen(|p| p.givens()))) {
         Outcome::Solved { board, .. } => board,
         other => panic!("the test puzzle must have one solution: {other:?}"),
@@ -31,7 +31,7 @@ fn allows(board: &Board, cell: Cell, digit: u8) -> bool {
 
 /// Two player entries: one right, one wrong (a digit that breaks no rule on its own, so the
 /// app keeps it and play must erase it).
-fn add_right_and_wrong_entries(sim: &SimServer<Phone>) -> (Cell, Cell) {
+fn add_right_and_wrong_entries(sim: &SimServer<SudokuApp>) -> (Cell, Cell) {
     let solution = solution_of(sim);
     let board = sim.with_screen(|p| p.board());
     let mut empty = Cell::all().filter(|&c| board.get(c.into()).is_none());
@@ -50,7 +50,7 @@ fn add_right_and_wrong_entries(sim: &SimServer<Phone>) -> (Cell, Cell) {
 }
 
 /// Checks the end state: solved in the app, and solved in the pixels adb carries.
-fn assert_solved(sim: &SimServer<Phone>, device: &mut dyn Device, skin: &str, size: Size) {
+fn assert_solved(sim: &SimServer<SudokuApp>, device: &mut dyn Device, skin: &str, size: Size) {
     assert!(
         sim.with_screen(|p| p.is_solved()),
         "{skin}: the app is not solved: {}",
@@ -226,7 +226,7 @@ fn drop_mid_play_then_rerun(input: InputKind) {
     drop(sim);
 
     // The phone comes back (same game state, new connection): a re-run finishes the board.
-    let mut phone = Phone::new(
+    let mut phone = SudokuApp::new(
         givens,
         sudoku_sim::Skin::named("light").unwrap(),
         SMALL_SIZE.into(),

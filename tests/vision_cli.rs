@@ -8,7 +8,7 @@ use std::process::Command;
 use sudoku_agent::calibration::Calibration;
 use sudoku_agent::geometry::Size;
 use sudoku_agent::sudoku::{Board, Cell};
-use sudoku_sim::{Hit, Key, Phone, Screen, Skin, puzzles};
+use sudoku_sim::{Hit, Key, Screen, Skin, SudokuApp, puzzles};
 
 const BIN: &str = env!("CARGO_BIN_EXE_sudoku-agent");
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -27,8 +27,8 @@ fn medium() -> Board {
 }
 
 /// The screen the shipped calibration is made from: light skin, 1080x2340, a fresh "medium".
-fn light_phone() -> Phone {
-    Phone::new(
+fn light_phone() -> SudokuApp {
+    SudokuApp::new(
         medium().into(),
         Skin::named("light").unwrap(),
         Size::new(1080, 2340).into(),

@@ -98,12 +98,13 @@ fn visualize_gif_without_a_puzzle_says_what_it_needs() {
 #[test]
 fn visualize_gif_reads_the_puzzle_from_a_screenshot() {
     use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
-    use sudoku_sim::{Key, Phone, Screen, Skin};
+    use sudoku_sim::{Key, Screen, Skin, SudokuApp};
     let dir = std::env::temp_dir().join(format!("sa-visualize-gif-img-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let puzzle = Board::parse(EASY).unwrap();
     let size = sudoku_agent::geometry::Size::new(720, 1280);
-    let mut phone = Phone::new(puzzle.into(), Skin::named("light").unwrap(), size.into()).unwrap();
+    let mut phone =
+        SudokuApp::new(puzzle.into(), Skin::named("light").unwrap(), size.into()).unwrap();
     let screen = phone.render();
     let options = CalibrateOptions {
         profile: "default".into(),

@@ -15,7 +15,9 @@ use sudoku_agent::geometry::Size;
 use sudoku_agent::replay::Move;
 use sudoku_agent::sudoku::{Board, Cell, SolveEvent, Strategy, replay};
 use sudoku_agent::visualize::session::record_search;
-use sudoku_sim::{self as sim, Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
+use sudoku_sim::{
+    self as sim, Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, puzzles,
+};
 use support::adb_server::{self, AdbServer};
 
 /// The smallest screen the simulator offers: every frame rendered, sent and read costs less.
@@ -27,8 +29,8 @@ const EASY: &str =
 const EASY2: &str =
     "040100050107003960520008000000000017000906800803050620090060543600080700250097100";
 
-fn phone(skin: &str, puzzle: &str) -> Phone {
-    Phone::new(
+fn phone(skin: &str, puzzle: &str) -> SudokuApp {
+    SudokuApp::new(
         puzzles::parse(puzzle).unwrap(),
         Skin::named(skin).unwrap(),
         SIZE.into(),
@@ -57,8 +59,8 @@ fn calibration(skin: &str) -> PathBuf {
         profile: "default".into(),
         erase: Some(p.key_center(Key::Erase).into()),
         input_order: match p.input_order() {
-            sim::InputOrder::CellFirst => InputOrder::CellFirst,
-            sim::InputOrder::NumberFirst => InputOrder::NumberFirst,
+            sim::EntryOrder::CellFirst => InputOrder::CellFirst,
+            sim::EntryOrder::NumberFirst => InputOrder::NumberFirst,
         },
         ..CalibrateOptions::default()
     };
@@ -73,7 +75,7 @@ fn calibration(skin: &str) -> PathBuf {
     path
 }
 
-fn serve(phone: Phone, drop_after: Option<u64>, adb: &AdbServer) -> SimServer<Phone> {
+fn serve(phone: SudokuApp, drop_after: Option<u64>, adb: &AdbServer) -> SimServer<SudokuApp> {
     let sim = SimServer::start(
         phone,
         SimConfig {
@@ -89,7 +91,7 @@ fn serve(phone: Phone, drop_after: Option<u64>, adb: &AdbServer) -> SimServer<Ph
 
 fn visualize(
     adb: &AdbServer,
-    sim: &SimServer<Phone>,
+    sim: &SimServer<SudokuApp>,
     skin: &str,
     dir: &Path,
     extra: &[&str],
@@ -119,17 +121,17 @@ fn text(out: &Output) -> String {
 }
 
 /// The phone's move log in the solver's terms (a rejected digit is kept as its own marker).
-fn log(sim: &SimServer<Phone>) -> Vec<Result<Move, (Cell, u8)>> {
+fn log(sim: &SimServer<SudokuApp>) -> Vec<Result<Move, (Cell, u8)>> {
     sim.with_screen(|p| {
         p.moves()
             .iter()
             .map(|m| match *m {
-                sim::Move::Set { cell, digit } => Ok(Move::Set {
+                sim::AppMove::Set { cell, digit } => Ok(Move::Set {
                     cell: cell.into(),
                     digit,
                 }),
-                sim::Move::Erase { cell } => Ok(Move::Erase { cell: cell.into() }),
-                sim::Move::Rejected { cell, digit } => Err((cell.into(), digit)),
+                sim::AppMove::Erase { cell } => Ok(Move::Erase { cell: cell.into() }),
+                sim::AppMove::Rejected { cell, digit } => Err((cell.into(), digit)),
             })
             .collect()
     })

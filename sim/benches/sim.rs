@@ -19,16 +19,16 @@ use sudoku_sim::geometry::{Point, Size};
 use sudoku_sim::latency::PRESETS;
 use sudoku_sim::shell::{Ending, Shell, ShellIo};
 use sudoku_sim::touch::{self, TOUCHSCREEN};
-use sudoku_sim::{Key, Latency, Phone, SimConfig, SimServer, Skin, puzzles};
+use sudoku_sim::{Key, Latency, SimConfig, SimServer, Skin, SudokuApp, puzzles};
 
 const SIZE: Size = Size::new(1080, 2340);
 /// Floors measured on this hardware against an instant fake (notes/adb-protocol.md 6), p50.
 const FLOOR_TAP_MS: f64 = 0.88;
 const FLOOR_PNG_MS: f64 = 1.96;
 
-fn phone() -> Phone {
+fn phone() -> SudokuApp {
     let puzzle = puzzles::parse(puzzles::named("easy").unwrap()).unwrap();
-    Phone::new(puzzle, Skin::default(), SIZE).unwrap()
+    SudokuApp::new(puzzle, Skin::default(), SIZE).unwrap()
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
@@ -66,7 +66,7 @@ fn stats(mut times: Vec<Duration>) -> Stats {
 }
 
 /// The fixed sequence: 20 moves on the first 20 empty cells, cell then digit (40 taps).
-fn tap_sequence(phone: &Phone) -> Vec<Point> {
+fn tap_sequence(phone: &SudokuApp) -> Vec<Point> {
     let board = phone.board();
     Cell::all()
         .filter(|&c| board.get(c).is_none())

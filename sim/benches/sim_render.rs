@@ -7,7 +7,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 use sudoku_sim::Cell;
-use sudoku_sim::{Key, Phone, SUPPORTED_SIZES, Screen, Skin, puzzles};
+use sudoku_sim::{Key, SUPPORTED_SIZES, Screen, Skin, SudokuApp, puzzles};
 
 const RUNS: usize = 15;
 
@@ -21,7 +21,7 @@ fn ms(d: Duration) -> f64 {
 }
 
 /// A game in progress: entries, notes, a selected cell, notes mode.
-fn busy(phone: &mut Phone) {
+fn busy(phone: &mut SudokuApp) {
     let empty: Vec<Cell> = Cell::all()
         .filter(|&c| phone.givens().get(c).is_none())
         .collect();
@@ -46,7 +46,7 @@ fn main() {
     for name in Skin::names() {
         for size in SUPPORTED_SIZES {
             let skin = Skin::named(name).expect("listed");
-            let mut phone = Phone::new(board, skin, size).expect("supported");
+            let mut phone = SudokuApp::new(board, skin, size).expect("supported");
             busy(&mut phone);
             let t = Instant::now();
             black_box(phone.render());

@@ -1,6 +1,6 @@
 //! The simulated phone through the real ADB stack: the Debian `adb` 29.0.6 binary (a private
 //! server per test binary) and adb_client 3.2.3's `ADBServerDevice`, driving the real sudoku app
-//! (`Phone`) behind the fake adbd. Screens are checked by their pixels, not only by state.
+//! (`SudokuApp`) behind the fake adbd. Screens are checked by their pixels, not only by state.
 
 mod support {
     pub mod adb_server;
@@ -15,19 +15,19 @@ use std::sync::mpsc;
 use std::time::Duration;
 use sudoku_sim::touch::{self, TOUCHSCREEN};
 use sudoku_sim::{
-    Cell, Hit, Key, Latency, Move, Phone, Point, SimConfig, SimServer, Size, Skin, TapSource,
-    puzzles,
+    AppMove, Cell, Hit, Key, Latency, Point, SimConfig, SimServer, Size, Skin, SudokuApp,
+    TapSource, puzzles,
 };
 use support::adb_server::{self, AdbServer};
 
 const SIZE: Size = Size::new(1080, 2340);
 
-fn phone() -> Phone {
+fn phone() -> SudokuApp {
     let puzzle = puzzles::parse(puzzles::named("easy").unwrap()).unwrap();
-    Phone::new(puzzle, Skin::default(), SIZE).unwrap()
+    SudokuApp::new(puzzle, Skin::default(), SIZE).unwrap()
 }
 
-fn start(latency: &str, drop_after: Option<u64>) -> SimServer<Phone> {
+fn start(latency: &str, drop_after: Option<u64>) -> SimServer<SudokuApp> {
     SimServer::start(
         phone(),
         SimConfig {
@@ -40,7 +40,7 @@ fn start(latency: &str, drop_after: Option<u64>) -> SimServer<Phone> {
 }
 
 /// A simulated phone connected to the private adb server.
-fn connected(latency: &str) -> (std::sync::Arc<AdbServer>, SimServer<Phone>) {
+fn connected(latency: &str) -> (std::sync::Arc<AdbServer>, SimServer<SudokuApp>) {
     let adb = adb_server::shared();
     let sim = start(latency, None);
     adb.connect(&sim.serial());
@@ -48,7 +48,7 @@ fn connected(latency: &str) -> (std::sync::Arc<AdbServer>, SimServer<Phone>) {
 }
 
 /// The first empty cell of the puzzle and a digit for it.
-fn empty_cell(sim: &SimServer<Phone>) -> (Cell, u8) {
+fn empty_cell(sim: &SimServer<SudokuApp>) -> (Cell, u8) {
     let board = sim.with_screen(|p| p.board());
     let cell = Cell::all().find(|&c| board.get(c).is_none()).unwrap();
     (cell, 5)
@@ -79,7 +79,7 @@ fn changed_pixels(a: &RgbaImage, b: &RgbaImage, center: Point, side: u32) -> usi
 }
 
 /// The cell pitch, from the centres of two neighbouring cells.
-fn pitch(sim: &SimServer<Phone>) -> u32 {
+fn pitch(sim: &SimServer<SudokuApp>) -> u32 {
     sim.with_screen(|p| {
         p.cell_center(Cell::new(0, 1).unwrap()).x - p.cell_center(Cell::new(0, 0).unwrap()).x
     })
@@ -89,7 +89,7 @@ fn pitch(sim: &SimServer<Phone>) -> u32 {
 /// selection alone leaves the cell's middle as it was; the digit draws into it.
 fn enter_digit_and_check_pixels(
     adb: &AdbServer,
-    sim: &SimServer<Phone>,
+    sim: &SimServer<SudokuApp>,
     cell: Cell,
     digit: u8,
     tap: impl Fn(Point),
@@ -281,7 +281,7 @@ fn popup_and_mistake_limit_faults_show_through_adb() {
     tap(key);
     assert_eq!(
         sim.with_screen(|p| p.moves().to_vec()),
-        vec![Move::Rejected { cell, digit: wrong }]
+        vec![AppMove::Rejected { cell, digit: wrong }]
     );
     assert_eq!(sim.with_screen(|p| p.board().get(cell)), None);
 }

@@ -9,7 +9,7 @@
 use image::{Rgba, RgbaImage};
 use std::path::PathBuf;
 use std::time::Duration;
-use sudoku_sim::{Board, Cell, Key, Move, Phone, Screen, Size, Skin, puzzles};
+use sudoku_sim::{AppMove, Board, Cell, Key, Screen, Size, Skin, SudokuApp, puzzles};
 
 const MEDIUM: &str =
     "900400000008029400007800003170500040000098007850007600603901000000000009400200080";
@@ -25,12 +25,12 @@ fn cell(r: usize, c: usize) -> Cell {
 }
 
 /// Cell pitch in pixels, from the centres the phone reports.
-fn pitch(p: &Phone) -> u32 {
+fn pitch(p: &SudokuApp) -> u32 {
     p.cell_center(cell(0, 1)).x - p.cell_center(cell(0, 0)).x
 }
 
 /// The square around a cell's centre, a little inside its lines.
-fn cell_patch(img: &RgbaImage, p: &Phone, c: Cell) -> Vec<Rgba<u8>> {
+fn cell_patch(img: &RgbaImage, p: &SudokuApp, c: Cell) -> Vec<Rgba<u8>> {
     let centre = p.cell_center(c);
     let half = pitch(p) * 2 / 5;
     let mut out = Vec::new();
@@ -43,7 +43,7 @@ fn cell_patch(img: &RgbaImage, p: &Phone, c: Cell) -> Vec<Rgba<u8>> {
 }
 
 /// How many pixels of a cell differ between two frames.
-fn changed(a: &RgbaImage, b: &RgbaImage, p: &Phone, c: Cell) -> usize {
+fn changed(a: &RgbaImage, b: &RgbaImage, p: &SudokuApp, c: Cell) -> usize {
     let (pa, pb) = (cell_patch(a, p, c), cell_patch(b, p, c));
     pa.iter().zip(&pb).filter(|(x, y)| x != y).count()
 }
@@ -61,11 +61,11 @@ fn ink(patch: &[Rgba<u8>]) -> Rgba<u8> {
     *patch.iter().max_by_key(|&&px| distance(px, bg)).unwrap()
 }
 
-fn solution_digit(p: &Phone, c: Cell) -> u8 {
+fn solution_digit(p: &SudokuApp, c: Cell) -> u8 {
     // The only digit the app accepts under a mistake limit is the solution's.
     (1..=9u8)
         .find(|&d| {
-            let mut probe = Phone::new(p.givens(), Skin::default(), SMALL).unwrap();
+            let mut probe = SudokuApp::new(p.givens(), Skin::default(), SMALL).unwrap();
             probe.set_mistake_limit(Some(9));
             probe.select(Some(c));
             let at = probe.key_center(Key::Digit(d));
@@ -77,7 +77,7 @@ fn solution_digit(p: &Phone, c: Cell) -> u8 {
 
 #[test]
 fn tapping_a_cell_then_a_digit_draws_the_digit_in_that_cell_only() {
-    let mut p = Phone::new(medium(), Skin::default(), SMALL).unwrap();
+    let mut p = SudokuApp::new(medium(), Skin::default(), SMALL).unwrap();
     let target = cell(4, 3);
     let at = p.cell_center(target);
     p.tap(at);
@@ -90,7 +90,7 @@ fn tapping_a_cell_then_a_digit_draws_the_digit_in_that_cell_only() {
     assert_eq!(changed(&before, &after, &p, cell(0, 0)), 0);
     assert_eq!(
         p.moves(),
-        &[Move::Set {
+        &[AppMove::Set {
             cell: target,
             digit: 3
         }]
@@ -100,7 +100,7 @@ fn tapping_a_cell_then_a_digit_draws_the_digit_in_that_cell_only() {
 #[test]
 fn entries_are_drawn_in_another_colour_than_givens_on_every_skin() {
     for name in Skin::names() {
-        let mut p = Phone::new(medium(), Skin::named(name).unwrap(), SMALL).unwrap();
+        let mut p = SudokuApp::new(medium(), Skin::named(name).unwrap(), SMALL).unwrap();
         // r1c2 is empty, r1c1 holds a given 9.
         p.set_entry(cell(0, 1), Some(9));
         let img = p.render();
@@ -115,7 +115,7 @@ fn entries_are_drawn_in_another_colour_than_givens_on_every_skin() {
 
 #[test]
 fn number_first_taps_through_the_screen_seam_change_the_screenshot() {
-    let mut p = Phone::new(medium(), Skin::named("numfirst").unwrap(), SMALL).unwrap();
+    let mut p = SudokuApp::new(medium(), Skin::named("numfirst").unwrap(), SMALL).unwrap();
     let target = cell(0, 1);
     let digit = solution_digit(&p, target);
     let (key, at) = (p.key_center(Key::Digit(digit)), p.cell_center(target));
@@ -131,7 +131,7 @@ fn number_first_taps_through_the_screen_seam_change_the_screenshot() {
 
 #[test]
 fn the_popup_darkens_the_grid_and_takes_taps_until_closed() {
-    let mut p = Phone::new(medium(), Skin::default(), SMALL).unwrap();
+    let mut p = SudokuApp::new(medium(), Skin::default(), SMALL).unwrap();
     let plain = p.render();
     p.set_popup(true);
     let covered = p.render();
@@ -155,7 +155,7 @@ fn the_popup_darkens_the_grid_and_takes_taps_until_closed() {
 
 #[test]
 fn completing_the_board_replaces_the_keypad_with_the_solved_banner() {
-    let mut p = Phone::new(medium(), Skin::default(), SMALL).unwrap();
+    let mut p = SudokuApp::new(medium(), Skin::default(), SMALL).unwrap();
     let before = p.render();
     let empty: Vec<Cell> = Cell::all()
         .filter(|&c| p.givens().get(c).is_none())
@@ -179,7 +179,7 @@ fn completing_the_board_replaces_the_keypad_with_the_solved_banner() {
 
 #[test]
 fn pencil_notes_are_drawn_small_in_their_own_ninth_of_the_cell() {
-    let mut p = Phone::new(medium(), Skin::default(), SMALL).unwrap();
+    let mut p = SudokuApp::new(medium(), Skin::default(), SMALL).unwrap();
     let c = cell(0, 1);
     let plain = p.render();
     p.set_notes(c, 1 << 1);
@@ -222,7 +222,7 @@ fn pencil_notes_are_drawn_small_in_their_own_ninth_of_the_cell() {
 
 #[test]
 fn selecting_a_cell_tints_its_row_column_and_box_only() {
-    let mut p = Phone::new(medium(), Skin::default(), SMALL).unwrap();
+    let mut p = SudokuApp::new(medium(), Skin::default(), SMALL).unwrap();
     let plain = p.render();
     let at = p.cell_center(cell(4, 3));
     p.tap(at);
@@ -241,7 +241,7 @@ fn selecting_a_cell_tints_its_row_column_and_box_only() {
 
 #[test]
 fn the_largest_screen_renders_at_its_full_size() {
-    let mut p = Phone::new(
+    let mut p = SudokuApp::new(
         medium(),
         Skin::named("thick").unwrap(),
         Size::new(1440, 3200),
@@ -261,8 +261,8 @@ fn golden_dir() -> PathBuf {
 
 /// A game in progress that shows every drawing path: entries, notes, a selection with its
 /// highlights, the notes toggle, a mistake counter and a running timer.
-fn busy_phone(skin: &str, size: Size) -> Phone {
-    let mut p = Phone::new(medium(), Skin::named(skin).unwrap(), size).unwrap();
+fn busy_phone(skin: &str, size: Size) -> SudokuApp {
+    let mut p = SudokuApp::new(medium(), Skin::named(skin).unwrap(), size).unwrap();
     p.set_mistake_limit(Some(3));
     p.set_elapsed(Duration::from_secs(127));
     for (c, d) in [
@@ -278,7 +278,7 @@ fn busy_phone(skin: &str, size: Size) -> Phone {
     p.set_notes(cell(7, 4), 1 << 3 | 1 << 5 | 1 << 8);
     let at = p.cell_center(cell(4, 4));
     p.tap(at);
-    if p.input_order() == sudoku_sim::InputOrder::NumberFirst {
+    if p.input_order() == sudoku_sim::EntryOrder::NumberFirst {
         let at = p.key_center(Key::Digit(6));
         p.tap(at);
     }

@@ -8,7 +8,7 @@ use crate::geometry::{Point, Size};
 use crate::sudoku::{Board, Cell};
 use anyhow::{Result, ensure};
 use image::RgbaImage;
-use sudoku_sim::{Phone, Screen};
+use sudoku_sim::{Screen, SudokuApp};
 
 impl From<sudoku_sim::Point> for Point {
     fn from(p: sudoku_sim::Point) -> Point {
@@ -58,27 +58,27 @@ impl From<Board> for sudoku_sim::Board {
     }
 }
 
-/// A `Device` backed by a [`Phone`] in this process.
+/// A `Device` backed by a [`SudokuApp`] in this process.
 #[derive(Debug)]
 pub struct SimDevice {
-    phone: Phone,
+    phone: SudokuApp,
 }
 
 impl SimDevice {
-    pub fn new(phone: Phone) -> SimDevice {
+    pub fn new(phone: SudokuApp) -> SimDevice {
         SimDevice { phone }
     }
 
     /// The app, to inspect its state or set up a test.
-    pub fn phone(&self) -> &Phone {
+    pub fn phone(&self) -> &SudokuApp {
         &self.phone
     }
 
-    pub fn phone_mut(&mut self) -> &mut Phone {
+    pub fn phone_mut(&mut self) -> &mut SudokuApp {
         &mut self.phone
     }
 
-    pub fn into_phone(self) -> Phone {
+    pub fn into_phone(self) -> SudokuApp {
         self.phone
     }
 }
@@ -121,7 +121,7 @@ mod tests {
 
     fn device() -> SimDevice {
         let board = puzzles::parse(puzzles::named("medium").unwrap()).unwrap();
-        SimDevice::new(Phone::new(board, Skin::default(), SUPPORTED_SIZES[0]).unwrap())
+        SimDevice::new(SudokuApp::new(board, Skin::default(), SUPPORTED_SIZES[0]).unwrap())
     }
 
     #[test]

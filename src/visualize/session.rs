@@ -540,7 +540,7 @@ mod tests {
     use super::*;
     use crate::device::sim::SimDevice;
     use crate::geometry::Rect;
-    use sudoku_sim::{Phone, Skin, puzzles};
+    use sudoku_sim::{Skin, SudokuApp, puzzles};
 
     const EASY2: &str =
         "040100050107003960520008000000000017000906800803050620090060543600080700250097100";
@@ -666,7 +666,7 @@ mod tests {
     /// The in-process phone showing `puzzle`, and a calibration measured on its screen.
     fn sim_phone(puzzle: &Board) -> (SimDevice, crate::calibrate::Calibrated) {
         use sudoku_sim::Screen;
-        let mut phone = Phone::new(
+        let mut phone = SudokuApp::new(
             (*puzzle).into(),
             Skin::named("light").unwrap(),
             sudoku_sim::Size::new(720, 1280),
@@ -717,12 +717,12 @@ mod tests {
             .moves()
             .iter()
             .map(|m| match *m {
-                sudoku_sim::Move::Set { cell, digit } => Move::Set {
+                sudoku_sim::AppMove::Set { cell, digit } => Move::Set {
                     cell: cell.into(),
                     digit,
                 },
-                sudoku_sim::Move::Erase { cell } => Move::Erase { cell: cell.into() },
-                sudoku_sim::Move::Rejected { .. } => {
+                sudoku_sim::AppMove::Erase { cell } => Move::Erase { cell: cell.into() },
+                sudoku_sim::AppMove::Rejected { .. } => {
                     panic!("nothing is rejected without a limit")
                 }
             })

@@ -18,7 +18,7 @@ use sudoku_agent::geometry::Size;
 use sudoku_agent::play::{PlayOptions, PlayReport};
 use sudoku_agent::sudoku::Board;
 use sudoku_agent::vision::Templates;
-use sudoku_sim::{Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
+use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, puzzles};
 
 pub const PHONE_SIZE: Size = Size::new(1080, 2340);
 pub const SMALL_SIZE: Size = Size::new(720, 1280);
@@ -30,8 +30,8 @@ pub fn puzzle(name_or_line: &str) -> Board {
         .into()
 }
 
-pub fn phone(skin: &str, size: Size, puzzle_text: &str) -> Phone {
-    Phone::new(
+pub fn phone(skin: &str, size: Size, puzzle_text: &str) -> SudokuApp {
+    SudokuApp::new(
         puzzle(puzzle_text).into(),
         Skin::named(skin).expect("a skin"),
         size.into(),
@@ -57,8 +57,8 @@ pub fn calibration(skin: &str, size: Size) -> (Calibration, Templates) {
         erase: Some(phone.key_center(Key::Erase).into()),
         notes: None,
         input_order: match phone.input_order() {
-            sudoku_sim::InputOrder::CellFirst => InputOrder::CellFirst,
-            sudoku_sim::InputOrder::NumberFirst => InputOrder::NumberFirst,
+            sudoku_sim::EntryOrder::CellFirst => InputOrder::CellFirst,
+            sudoku_sim::EntryOrder::NumberFirst => InputOrder::NumberFirst,
         },
     };
     let done = calibrate_image(&screen, &options)
@@ -95,11 +95,11 @@ pub fn temp_dir(name: &str) -> PathBuf {
 
 /// A simulated phone serving `phone`, connected to the adb server at `adb`.
 pub fn serve(
-    phone: Phone,
+    phone: SudokuApp,
     latency: &str,
     drop_after: Option<u64>,
     adb: SocketAddrV4,
-) -> SimServer<Phone> {
+) -> SimServer<SudokuApp> {
     let sim = SimServer::start(
         phone,
         SimConfig {
@@ -114,7 +114,7 @@ pub fn serve(
 }
 
 /// The phone as the product opens it: `AdbDevice` through the adb server.
-pub fn open(sim: &SimServer<Phone>, adb: SocketAddrV4, input: InputKind) -> AdbDevice {
+pub fn open(sim: &SimServer<SudokuApp>, adb: SocketAddrV4, input: InputKind) -> AdbDevice {
     AdbDevice::open_serial(AdbServer { addr: adb }, &sim.serial(), Some(input))
         .unwrap_or_else(|e| panic!("open {} with {input:?}: {e:#}", sim.serial()))
 }

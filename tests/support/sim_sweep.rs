@@ -10,7 +10,7 @@ use sudoku_agent::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::sudoku::{Board, Cell, Outcome, puzzle_lines, solve};
 use sudoku_agent::vision::{CellKind, read_board};
-use sudoku_sim::{Hit, Key, Phone, Screen, Skin};
+use sudoku_sim::{Hit, Key, Screen, Skin, SudokuApp};
 
 /// xorshift64*: small, seeded, good enough to pick puzzles and cells.
 pub struct Rng(u64);
@@ -101,7 +101,7 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
         min_score: 1.0,
         min_margin: 1.0,
     };
-    let mut phone = Phone::new(puzzles[0].0.into(), skin.clone(), size.into()).unwrap();
+    let mut phone = SudokuApp::new(puzzles[0].0.into(), skin.clone(), size.into()).unwrap();
     let fresh = phone.render();
     let t = Instant::now();
     let done = match calibrate_image(
@@ -139,7 +139,7 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
         None => result.wrong.push("calibrate found no keypad".into()),
     }
     for (k, (puzzle, solution)) in puzzles.iter().enumerate() {
-        let mut phone = Phone::new((*puzzle).into(), skin.clone(), size.into()).unwrap();
+        let mut phone = SudokuApp::new((*puzzle).into(), skin.clone(), size.into()).unwrap();
         let mut expected = *puzzle;
         let mut noted = Vec::new();
         for cell in Cell::all().filter(|&c| puzzle.get(c).is_none()) {

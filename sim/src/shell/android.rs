@@ -4,7 +4,7 @@
 use super::{CmdResult, Ctx, Flow, Shell};
 use crate::geometry::Point;
 use crate::handset::{Gone, Handset, InputWriteError, TapSource};
-use crate::touch::{self, InputEvent};
+use crate::touch::{self, EvdevEvent};
 use std::time::Duration;
 
 impl Shell<'_> {
@@ -258,7 +258,7 @@ impl Shell<'_> {
             return Ok(1);
         }
         // toybox parses with atoi(): decimal only, hex silently becomes 0.
-        let ev = InputEvent::new(atoi(&args[1]) as u16, atoi(&args[2]) as u16, atoi(&args[3]));
+        let ev = EvdevEvent::new(atoi(&args[1]) as u16, atoi(&args[2]) as u16, atoi(&args[3]));
         match h.write_input(&args[0], &ev.to_record()) {
             Ok(()) => Ok(0),
             Err(InputWriteError::Gone) => Err(Flow::Gone),
