@@ -333,6 +333,10 @@ impl Screen for SudokuApp {
         self.taps.push(at);
         self.hits.push(hit);
     }
+
+    fn activity(&self) -> String {
+        format!("{}/.MainActivity", self.skin.package())
+    }
 }
 
 #[cfg(test)]

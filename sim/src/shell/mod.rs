@@ -474,10 +474,10 @@ mod tests {
 
     /// Stdin given as chunks; stdout and stderr collected separately.
     #[derive(Default)]
-    struct TestIo {
-        stdin: std::collections::VecDeque<Vec<u8>>,
-        stdout: Vec<u8>,
-        stderr: Vec<u8>,
+    pub(super) struct TestIo {
+        pub(super) stdin: std::collections::VecDeque<Vec<u8>>,
+        pub(super) stdout: Vec<u8>,
+        pub(super) stderr: Vec<u8>,
     }
 
     impl ShellIo for TestIo {
