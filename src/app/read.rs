@@ -1,18 +1,45 @@
 //! `read`: the board on a screenshot, as a line and a grid or as JSON, with an optional overlay.
 
-use super::open::screen_source;
-use crate::calibration::Calibration;
+use super::open::{load_screenshot, open_device};
+use super::profiles::{DEFAULT_FILE, calibration_for, load_file};
 use crate::cli::ReadArgs;
 use crate::error::BoardProblem;
-use crate::vision::{CellKind, Templates, read_board};
+use crate::vision::{CellKind, read_board};
 use anyhow::{Context, Result};
+use std::path::Path;
 use std::process::ExitCode;
 
 /// `read`: prints the board on a screenshot (81 chars, then a grid; `--json` for every cell).
 pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
-    let cal = Calibration::load(&args.calibration)?;
-    let templates = Templates::load(&cal.templates_dir(&args.calibration))?;
-    let (img, source) = screen_source(args.image.as_deref(), &args.device)?;
+    // A screenshot file is read with the calibration file; a phone with the profile of its app.
+    let (img, source, cal, templates) = match &args.image {
+        Some(path) => {
+            let file = args
+                .calibration
+                .as_deref()
+                .unwrap_or(Path::new(DEFAULT_FILE));
+            let (cal, templates) = load_file(file)?;
+            (
+                load_screenshot(path)?,
+                path.display().to_string(),
+                cal,
+                templates,
+            )
+        }
+        None => {
+            let mut phone = open_device(&args.device)?;
+            let (cal, templates) = calibration_for(phone.as_mut(), args.calibration.as_deref())?;
+            let img = phone
+                .screenshot()
+                .with_context(|| format!("cannot take a screenshot of {}", args.device.device))?;
+            (
+                img,
+                format!("the screen of {}", args.device.device),
+                cal,
+                templates,
+            )
+        }
+    };
     let rec = read_board(&img, &cal, &templates)
         .map_err(|e| anyhow::Error::new(BoardProblem(format!("cannot read {source}: {e}"))))?;
     if let Some(path) = &args.overlay {

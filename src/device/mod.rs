@@ -33,6 +33,11 @@ pub trait Device {
     fn pacing(&self) -> Option<Pacing> {
         None
     }
+    /// The package of the app on screen (what profiles are keyed by); `None` when the device
+    /// cannot tell (a file).
+    fn foreground_app(&mut self) -> Result<Option<String>> {
+        Ok(None)
+    }
 }
 
 /// How a device takes taps, and what that means for the callers that pace, batch and estimate.
@@ -101,6 +106,7 @@ impl Input {
 
 pub mod adb;
 pub mod file;
+pub mod foreground;
 pub mod input;
 pub mod parse;
 #[cfg(feature = "sim")]
