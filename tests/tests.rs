@@ -7,6 +7,7 @@ mod support;
 mod calibrate;
 mod device;
 mod play;
+mod profile;
 mod solve;
 mod vision;
 mod visualize;
