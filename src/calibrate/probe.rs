@@ -263,8 +263,14 @@ pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) 
     let at = first.grid.cell_rect(cell).center();
     let key = keypad.digits[digit as usize - 1];
     let mut glyphs = glyphs_outside(&img, &first.grid);
-    glyphs.extend(icon_blobs(&img, &first.grid));
-    let candidates = button_candidates(&glyphs, &first.grid, keypad);
+    let mut candidates = button_candidates(&glyphs, &first.grid, keypad);
+    // Apps show erase and notes beside the digits; when fewer buttons look like glyphs, the
+    // others are icons of other shapes (a pencil glued to its badge). Only then, since textured
+    // backdrops (wood grain) give blobs too.
+    if candidates.len() < 2 {
+        glyphs.extend(icon_blobs(&img, &first.grid));
+        candidates = button_candidates(&glyphs, &first.grid, keypad);
+    }
     let side = first.grid.pitch() as u32;
     log::info!("probe: {digit} into {cell}; candidate buttons {candidates:?}");
     let mut s = Session {
