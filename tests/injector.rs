@@ -244,9 +244,9 @@ fn a_hold_is_one_gesture_whose_events_all_carry_the_time_of_its_down() {
     let s = rig.session(
         "api14",
         &[],
-        "tap 1 1 10\ndown 10 20\nmove 15 25\nup 15 26\ntap 7.5 8 0\n",
+        "tap 1 1 10\ndown 10 20\nsleep 30\nmove 15 25\nup 15 26\ntap 7.5 8 0\n",
     );
-    assert_eq!(s.answers[1..], ["ok", "ok", "ok", "ok", "ok"]);
+    assert_eq!(s.answers[1..], ["ok", "ok", "ok", "ok", "ok", "ok"]);
     let m = "InputManagerGlobal";
     assert_eq!(
         s.injected(),
@@ -254,10 +254,10 @@ fn a_hold_is_one_gesture_whose_events_all_carry_the_time_of_its_down() {
             event(m, DOWN, 1.0, 1.0, 1000, 1000),
             event(m, UP, 1.0, 1.0, 1000, 1010),
             event(m, DOWN, 10.0, 20.0, 1010, 1010),
-            event(m, MOVE, 15.0, 25.0, 1010, 1010),
-            event(m, UP, 15.0, 26.0, 1010, 1010),
-            event(m, DOWN, 7.5, 8.0, 1010, 1010),
-            event(m, UP, 7.5, 8.0, 1010, 1010),
+            event(m, MOVE, 15.0, 25.0, 1010, 1040),
+            event(m, UP, 15.0, 26.0, 1010, 1040),
+            event(m, DOWN, 7.5, 8.0, 1040, 1040),
+            event(m, UP, 7.5, 8.0, 1040, 1040),
         ]
     );
 }
@@ -283,7 +283,7 @@ fn closing_stdin_with_a_finger_down_cancels_the_gesture_and_exits() {
 fn malformed_or_out_of_order_commands_are_answered_bad_and_inject_nothing() {
     let Some(rig) = Rig::get() else { return };
     let input = "fly\nmove 1 2\nup 1 2\ntap x 2\ntap 1 2 -5\ntap 1\nsync\n\
-                 down 1 2\ndown 3 4\ntap 5 6\n";
+                 sleep -1\nsleep\ndown 1 2\ndown 3 4\ntap 5 6\n";
     let s = rig.session("api13", &[], input);
     assert_eq!(
         s.answers[1..],
@@ -295,6 +295,8 @@ fn malformed_or_out_of_order_commands_are_answered_bad_and_inject_nothing() {
             "bad negative hold: tap 1 2 -5",
             "bad wrong number of fields: tap 1",
             "bad wrong number of fields: sync",
+            "bad negative sleep: sleep -1",
+            "bad wrong number of fields: sleep",
             "ok",
             "bad a touch is already down: down 3 4",
             "bad a touch is already down: tap 5 6",

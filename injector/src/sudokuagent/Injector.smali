@@ -211,6 +211,7 @@
 # One command line -> its answer. Commands (fields separated by one space):
 #   tap X Y [HOLD_MS]   DOWN, wait HOLD_MS (default 0, like `input tap`), UP   -> ok
 #   down X Y | move X Y | up X Y                                               -> ok
+#   sleep MS            waits on the phone, for gaps between taps               -> ok
 #   sync TOKEN                                                                 -> sync TOKEN
 # Anything else -> "bad <why>: <line>", injecting nothing.
 .method private static handle(Ljava/lang/String;)Ljava/lang/String;
@@ -234,6 +235,24 @@
     return-object p0
 
     :not_sync
+    const-string v3, "sleep"
+    invoke-virtual {v3, v2}, Ljava/lang/String;->equals(Ljava/lang/Object;)Z
+    move-result v3
+    if-eqz v3, :not_sleep
+    const/4 v3, 2
+    if-ne v1, v3, :wrong_fields
+    const/4 v3, 1
+    aget-object v3, v0, v3
+    invoke-static {v3}, Ljava/lang/Long;->parseLong(Ljava/lang/String;)J
+    move-result-wide v5
+    const-wide/16 v3, 0
+    cmp-long v3, v5, v3
+    if-ltz v3, :negative_sleep
+    invoke-static {v5, v6}, Landroid/os/SystemClock;->sleep(J)V
+    const-string v7, "ok"
+    return-object v7
+
+    :not_sleep
     const-string v3, "tap"
     invoke-virtual {v3, v2}, Ljava/lang/String;->equals(Ljava/lang/Object;)Z
     move-result v3
@@ -330,6 +349,9 @@
     goto :bad
     :negative_hold
     const-string v7, "bad negative hold: "
+    goto :bad
+    :negative_sleep
+    const-string v7, "bad negative sleep: "
     goto :bad
     :wrong_fields
     const-string v7, "bad wrong number of fields: "
