@@ -8,6 +8,8 @@
 //! no command, `exec:sh`), and a command such as `cat > /dev/input/event2` consumes the rest of
 //! stdin, as on a phone. Device work goes to the `Handset`.
 
+mod app_process;
+
 use super::handset::{Gone, Handset, InputWriteError, TapSource};
 use super::touch::{self, InputEvent};
 use crate::geometry::Point;
@@ -553,6 +555,7 @@ impl<'a> Shell<'a> {
                 stdin: std::mem::replace(&mut stdin, Stdin::Empty),
                 fds: [Sink::Session(1), Sink::Session(1), Sink::Session(2)],
                 captured: Vec::new(),
+                env: Vec::new(),
             };
             ctx.fds[0] = Sink::Null;
             if !last {
@@ -607,7 +610,16 @@ impl<'a> Shell<'a> {
                 }
             }
         }
-        let args: Vec<String> = command.words.iter().map(|w| w.expand(status)).collect();
+        let mut args: Vec<String> = command.words.iter().map(|w| w.expand(status)).collect();
+        // Leading `NAME=value` words set the command's environment (`CLASSPATH=... app_process`).
+        let assignments = args.iter().take_while(|w| is_assignment(w)).count();
+        ctx.env = args
+            .drain(..assignments)
+            .filter_map(|w| {
+                w.split_once('=')
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+            })
+            .collect();
         let Some(name) = args.first() else {
             return Ok(0);
         };
@@ -724,9 +736,16 @@ impl<'a> Shell<'a> {
                 }
             }
             "sh" => self.cmd_sh(args, ctx),
+            "app_process" => self.cmd_app_process(args, ctx),
             "screencap" => self.cmd_screencap(args, ctx),
             "input" => self.cmd_input(args, ctx),
             "cmd" => match args.first().map(String::as_str) {
+                Some("input") if !self.handset.latency().cmd_input => {
+                    // Before Android 12 the input service has no shell command: Binder's default
+                    // answer, status 0, nothing injected.
+                    self.err(ctx, "No shell command implementation.\n")?;
+                    Ok(0)
+                }
                 Some("input") => self.cmd_input(&args[1..], ctx),
                 Some(service) => {
                     self.err(ctx, &format!("cmd: Can't find service: {service}\n"))?;
@@ -1355,11 +1374,22 @@ impl<'a> Shell<'a> {
     }
 }
 
-/// One command's file descriptors and stdin.
+/// One command's file descriptors, stdin and environment assignments.
 struct Ctx {
     stdin: Stdin,
     fds: [Sink; 3],
     captured: Vec<u8>,
+    env: Vec<(String, String)>,
+}
+
+/// `NAME=value` with a valid variable name: an assignment, not a command.
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        name.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
 }
 
 /// Commands this shell knows (for `which`).
@@ -1377,6 +1407,7 @@ const BUILTINS: &[&str] = &[
     "getevent",
     "dumpsys",
     "sendevent",
+    "app_process",
     "cat",
     "dd",
     "printf",
@@ -1768,7 +1799,7 @@ mod tests {
         }
     }
 
-    fn run(
+    pub(super) fn run(
         preset: &str,
         command: &str,
         stdin: Vec<Vec<u8>>,
@@ -1870,6 +1901,16 @@ mod tests {
         let (ending, _, err, _) = run("instant", "input tap 1", vec![]);
         assert_eq!(ending, Ending::Exit(1));
         assert!(err.starts_with("Error: Invalid arguments for command: tap"));
+    }
+
+    #[test]
+    fn before_android12_cmd_input_has_no_shell_command_and_taps_nothing() {
+        let (ending, _, err, taps) = run("android10", "cmd input tap 1 2", vec![]);
+        assert_eq!(ending, Ending::Exit(0));
+        assert_eq!(err, "No shell command implementation.\n");
+        assert!(taps.is_empty());
+        let (_, _, _, taps) = run("android10", "input tap 1 2", vec![]);
+        assert_eq!(taps, vec![Point::new(1, 2)]);
     }
 
     #[test]
