@@ -31,6 +31,7 @@ pub trait Device {
 
 pub mod adb;
 pub mod file;
+pub mod inject;
 pub mod input;
 pub mod parse;
 pub mod spec;
