@@ -108,6 +108,9 @@ pub struct Handset {
     on_vanish: Mutex<Option<Vanish>>,
     /// Old toolboxes had no `printf`; the shell then answers "not found" for it.
     no_printf: AtomicBool,
+    /// Injection refused for the shell user (Xiaomi/MIUI without "USB debugging (Security
+    /// settings)"): `input` and injected MotionEvents throw a SecurityException.
+    injection_refused: AtomicBool,
 }
 
 impl Handset {
@@ -133,6 +136,7 @@ impl Handset {
             gone: AtomicBool::new(false),
             on_vanish: Mutex::new(None),
             no_printf: AtomicBool::new(false),
+            injection_refused: AtomicBool::new(false),
         }
     }
 
@@ -143,6 +147,16 @@ impl Handset {
     }
 
     /// Whether the shell has `printf`.
+    /// Makes the phone refuse input injection like MIUI without "USB debugging (Security
+    /// settings)" (raw `/dev/input` writes are not affected).
+    pub fn set_injection_refused(&self, refused: bool) {
+        self.injection_refused.store(refused, Ordering::SeqCst);
+    }
+
+    pub fn injection_refused(&self) -> bool {
+        self.injection_refused.load(Ordering::SeqCst)
+    }
+
     pub fn has_printf(&self) -> bool {
         !self.no_printf.load(Ordering::SeqCst)
     }

@@ -937,6 +937,17 @@ impl<'a> Shell<'a> {
             Ok(1)
         };
         let h = self.handset;
+        if h.injection_refused() && matches!(command.as_str(), "tap" | "swipe" | "motionevent") {
+            // What `cmd input` prints for an exception (Android 12+), status 255.
+            h.input_command().map_err(|Gone| Flow::Gone)?;
+            self.err(
+                ctx,
+                &format!(
+                    "Exception occurred while executing '{command}':\n{INJECT_EVENTS_REFUSAL}\n"
+                ),
+            )?;
+            return Ok(255);
+        }
         match command.as_str() {
             "tap" => {
                 let Some(p) = point(0).filter(|_| nums.len() == 2) else {
@@ -1435,6 +1446,9 @@ const INPUT_SOURCES: &[&str] = &[
 
 const INPUT_USAGE: &str = "Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n\nThe commands and default sources are:\n      text <string> (Default: touchscreen)\n      keyevent [--longpress|--doubletap] <key code number or name> ... (Default: keyboard)\n      tap <x> <y> (Default: touchscreen)\n      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n      motionevent <DOWN|UP|MOVE|CANCEL> <x> <y> (Default: touchscreen)\n";
 
+/// The SecurityException a phone that refuses injection throws (scrcpy #1865, MIUI).
+const INJECT_EVENTS_REFUSAL: &str = "java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS permission";
+
 /// C `atoi`: optional sign and leading decimal digits; anything else ends the number.
 fn atoi(s: &str) -> i32 {
     let s = s.trim_start();
@@ -1775,10 +1789,10 @@ mod tests {
 
     /// Stdin given as chunks; stdout and stderr collected separately.
     #[derive(Default)]
-    struct TestIo {
-        stdin: std::collections::VecDeque<Vec<u8>>,
-        stdout: Vec<u8>,
-        stderr: Vec<u8>,
+    pub(super) struct TestIo {
+        pub(super) stdin: std::collections::VecDeque<Vec<u8>>,
+        pub(super) stdout: Vec<u8>,
+        pub(super) stderr: Vec<u8>,
     }
 
     impl ShellIo for TestIo {
@@ -1901,6 +1915,17 @@ mod tests {
         let (ending, _, err, _) = run("instant", "input tap 1", vec![]);
         assert_eq!(ending, Ending::Exit(1));
         assert!(err.starts_with("Error: Invalid arguments for command: tap"));
+    }
+
+    #[test]
+    fn a_phone_refusing_injection_fails_input_commands_with_the_security_exception() {
+        let (screen, h) = test_screen::handset("android12");
+        h.set_injection_refused(true);
+        let mut io = TestIo::default();
+        let ending = Shell::new(&h, &mut io).run("cmd input tap 1 2");
+        assert_eq!(ending, Ending::Exit(255));
+        assert!(String::from_utf8_lossy(&io.stderr).contains("INJECT_EVENTS permission"));
+        assert!(screen.lock().unwrap().taps.is_empty());
     }
 
     #[test]

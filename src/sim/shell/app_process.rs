@@ -7,7 +7,7 @@
 //! JVM start and per-event costs. Which input manager the program reports follows the preset's
 //! Android version (`InputManagerGlobal` from 14).
 
-use super::{CmdResult, Ctx, Flow, Shell, Stdin};
+use super::{CmdResult, Ctx, Flow, INJECT_EVENTS_REFUSAL, Shell, Stdin};
 use crate::geometry::Point;
 use crate::sim::handset::Gone;
 use std::time::Duration;
@@ -76,6 +76,9 @@ impl Shell<'_> {
         while let Some(line) = self.read_command_line(ctx) {
             let answer = self.injector_answer(line.trim(), &mut touch)?;
             self.out(ctx, &format!("{answer}\n"))?;
+            if answer.starts_with("refused ") {
+                return Ok(2);
+            }
         }
         // Stdin closed with a finger down: the injector cancels the gesture.
         if let Some(at) = touch {
@@ -134,6 +137,9 @@ impl Shell<'_> {
                 if touch.is_some() {
                     return bad("a touch is already down");
                 }
+                if h.injection_refused() {
+                    return Ok(refusal());
+                }
                 let Some(at) = self.on_screen(x, y) else {
                     return Ok(NOT_DELIVERED.into());
                 };
@@ -150,6 +156,9 @@ impl Shell<'_> {
                     ("down", true) => return bad("a touch is already down"),
                     ("move" | "up", false) => return bad("no touch is down"),
                     _ => {}
+                }
+                if h.injection_refused() {
+                    return Ok(refusal());
                 }
                 let Some(at) = self.on_screen(x, y) else {
                     return Ok(NOT_DELIVERED.into());
@@ -177,6 +186,13 @@ impl Shell<'_> {
 /// The injector's answer when injectInputEvent returns false.
 const NOT_DELIVERED: &str =
     "fail Android did not deliver the event (injectInputEvent returned false)";
+
+/// The injector's one line when Android throws a SecurityException, after which it exits 2.
+fn refusal() -> String {
+    format!(
+        "refused Android refused to inject touches ({INJECT_EVENTS_REFUSAL}). In Developer options enable \"USB debugging (Security settings)\" (Xiaomi, Redmi, POCO and some other phones need it to simulate input), reboot the phone and retry."
+    )
+}
 
 /// A coordinate as Java's `Float.parseFloat` reads the host's numbers (plain decimals).
 fn coordinate(s: &str) -> Option<f32> {
@@ -243,6 +259,23 @@ mod tests {
         );
         assert_eq!(taps, [Point::new(10, 20), Point::new(31, 41)]);
         assert_eq!(ending, Ending::Exit(0));
+    }
+
+    #[test]
+    fn a_phone_refusing_injection_gets_one_refused_line_and_the_injector_exits() {
+        let (screen, h) = crate::sim::handset::test_screen::handset("android12");
+        h.set_injection_refused(true);
+        let mut io = super::super::tests::TestIo {
+            stdin: vec![b"tap 1 2\ntap 3 4\n".to_vec()].into(),
+            ..Default::default()
+        };
+        let ending = Shell::new(&h, &mut io).run(&with_dex("/data/local/tmp/i.dex", LAUNCH));
+        let out = String::from_utf8_lossy(&io.stdout).into_owned();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        assert!(lines[1].starts_with("refused ") && lines[1].contains("INJECT_EVENTS"));
+        assert_eq!(ending, Ending::Exit(2));
+        assert!(screen.lock().unwrap().taps.is_empty());
     }
 
     #[test]
