@@ -44,7 +44,7 @@ pub struct PlayOptions {
 pub fn moves_per_call(input_description: &str) -> usize {
     match input_description.split_whitespace().next() {
         Some("batch") => 4,
-        Some("stream" | "evdev") => 8,
+        Some("stream" | "evdev" | "inject") => 8,
         _ => 1,
     }
 }

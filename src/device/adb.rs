@@ -32,6 +32,8 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+mod inject;
+
 /// Port of the adb server when neither `-P` nor `ANDROID_ADB_SERVER_PORT` says otherwise.
 pub const DEFAULT_SERVER_PORT: u16 = 5037;
 
@@ -347,6 +349,10 @@ pub struct AdbDevice {
     method: InputMethod,
     pacing: Pacing,
     shell: Option<ShellSession>,
+    /// The on-device injector's session (`inject` method).
+    injector: Option<inject::Injector>,
+    /// The method asked for (`None` = auto: falls back when the phone refuses injection).
+    asked: Option<InputKind>,
     evdev_writer: EvdevWriter,
     screenshot_mode: ScreenshotMode,
     stats: AdbStats,
@@ -455,7 +461,8 @@ impl AdbDevice {
         let mut device = ADBServerDevice::new(serial.to_string(), Some(server.addr));
         let mut stats = AdbStats::default();
         let info = probe(&mut device, serial, &mut stats)?;
-        let method = choose_method(&mut device, &info, input, &mut stats)?;
+        let (method, injector) =
+            inject::choose(server.addr, &mut device, &info, input, &mut stats)?;
         let pacing = Pacing::default_for(method.kind());
         let evdev_writer = match &method {
             InputMethod::Evdev(_) => {
@@ -474,7 +481,7 @@ impl AdbDevice {
             info.sdk,
             info.screen(),
             info.rotation.degrees(),
-            describe(&method, evdev_writer)
+            describe(&method, evdev_writer, injector.as_ref())
         );
         Ok(AdbDevice {
             server,
@@ -483,6 +490,8 @@ impl AdbDevice {
             method,
             pacing,
             shell: None,
+            injector,
+            asked: input,
             evdev_writer,
             screenshot_mode: ScreenshotMode::Raw,
             stats,
@@ -696,7 +705,8 @@ fn writable_touchscreen(
     Ok(Ok(touch))
 }
 
-/// Picks the fastest method the phone allows, or checks the one asked for.
+/// Picks the fastest method the phone allows apart from the injector, or checks the one asked
+/// for.
 fn choose_method(
     device: &mut ADBServerDevice,
     info: &PhoneInfo,
@@ -733,7 +743,8 @@ fn choose_method(
                 }
             ),
         },
-        None => {
+        // The injector is decided on before (`inject::choose`); here it has been ruled out.
+        None | Some(InputKind::Inject) => {
             if info.sdk <= EVDEV_MAX_SDK {
                 match writable_touchscreen(device, info, stats)? {
                     Ok(touch) => return Ok(evdev(touch)),
@@ -749,9 +760,20 @@ fn choose_method(
     }
 }
 
-/// `evdev /dev/input/event1 (protocol B, 24-byte events, printf)`, `stream`, ...
-pub fn describe(method: &InputMethod, writer: EvdevWriter) -> String {
+/// `evdev /dev/input/event1 (protocol B, 24-byte events, printf)`, `inject (InputManagerGlobal)`,
+/// `stream`, ...
+fn describe(
+    method: &InputMethod,
+    writer: EvdevWriter,
+    injector: Option<&inject::Injector>,
+) -> String {
     match method {
+        InputMethod::Inject => format!(
+            "inject ({})",
+            injector.map_or("not started", |i| crate::device::inject::short_manager(
+                i.manager()
+            ))
+        ),
         InputMethod::Evdev(t) => format!(
             "evdev {} (protocol {}, {}-byte events, {})",
             t.touchscreen.path,
@@ -816,6 +838,25 @@ impl Device for AdbDevice {
         if taps.is_empty() {
             return Ok(());
         }
+        self.tap_all_with_method(taps)
+    }
+
+    fn input_description(&self) -> String {
+        describe(&self.method, self.evdev_writer, self.injector.as_ref())
+    }
+
+    fn pacing(&self) -> Option<Pacing> {
+        Some(self.pacing)
+    }
+
+    fn set_pacing(&mut self, pacing: Pacing) {
+        self.pacing = pacing;
+    }
+}
+
+impl AdbDevice {
+    /// `tap_all` with the current method (which a refused injection may change on the way).
+    fn tap_all_with_method(&mut self, taps: &[Point]) -> Result<()> {
         let screen = self.screen_size()?;
         if let Some(p) = taps
             .iter()
@@ -829,6 +870,7 @@ impl Device for AdbDevice {
             );
         }
         match (&self.method, self.evdev_writer) {
+            (InputMethod::Inject, _) => self.tap_injected(taps)?,
             (InputMethod::Evdev(target), EvdevWriter::RawStream) => {
                 let target = (**target).clone();
                 self.run_raw_stream(&target, taps)?
@@ -871,18 +913,6 @@ impl Device for AdbDevice {
         }
         self.stats.taps += taps.len() as u64;
         Ok(())
-    }
-
-    fn input_description(&self) -> String {
-        describe(&self.method, self.evdev_writer)
-    }
-
-    fn pacing(&self) -> Option<Pacing> {
-        Some(self.pacing)
-    }
-
-    fn set_pacing(&mut self, pacing: Pacing) {
-        self.pacing = pacing;
     }
 }
 

@@ -1,6 +1,9 @@
-//! How taps reach the phone: the four `InputMethod` backends and their pure encodings into shell
-//! command lines, with the inverse `decode` (used by tests and the simulated phone).
+//! How taps reach the phone: the five `InputMethod` backends and their pure encodings into shell
+//! command lines (or, for `inject`, the injector's protocol lines: `inject.rs`), with the inverse
+//! `decode` (used by tests and the simulated phone).
 //!
+//! * `inject`: our own injector (`injector/`), run with `app_process`, fed `tap X Y HOLD` lines;
+//!   a few ms per tap on any Android, where the phone allows injection.
 //! * `tap`: one `input tap X Y` per shell command; works everywhere, slowest (a JVM per tap up to
 //!   Android 11).
 //! * `batch`: many taps joined with `&&` into one shell command (saves adb round trips; the
@@ -49,7 +52,7 @@ impl Pacing {
     }
 }
 
-/// The four ways of tapping, without their parameters; `--input` names these.
+/// The five ways of tapping, without their parameters; `--input` names these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum InputKind {
@@ -57,14 +60,16 @@ pub enum InputKind {
     Batch,
     Stream,
     Evdev,
+    Inject,
 }
 
 impl InputKind {
-    pub const ALL: [InputKind; 4] = [
+    pub const ALL: [InputKind; 5] = [
         InputKind::Tap,
         InputKind::Batch,
         InputKind::Stream,
         InputKind::Evdev,
+        InputKind::Inject,
     ];
 
     pub fn name(self) -> &'static str {
@@ -73,12 +78,16 @@ impl InputKind {
             InputKind::Batch => "batch",
             InputKind::Stream => "stream",
             InputKind::Evdev => "evdev",
+            InputKind::Inject => "inject",
         }
     }
 
-    /// True when the encoded lines go to one long-lived shell rather than one command each.
+    /// True when the encoded lines go to one long-lived session rather than one command each.
     pub fn is_streamed(self) -> bool {
-        matches!(self, InputKind::Stream | InputKind::Evdev)
+        matches!(
+            self,
+            InputKind::Stream | InputKind::Evdev | InputKind::Inject
+        )
     }
 }
 
@@ -94,7 +103,9 @@ impl std::str::FromStr for InputKind {
         InputKind::ALL
             .into_iter()
             .find(|k| k.name() == s)
-            .ok_or_else(|| format!("unknown input method '{s}' (use tap, batch, stream or evdev)"))
+            .ok_or_else(|| {
+                format!("unknown input method '{s}' (use inject, tap, batch, stream or evdev)")
+            })
     }
 }
 
@@ -324,6 +335,8 @@ pub enum InputMethod {
     Batch,
     Stream,
     Evdev(Box<EvdevTarget>),
+    /// The on-device injector (the session lives with the device).
+    Inject,
 }
 
 /// Longest `batch` command we send; old adbd refuses service strings over 4 KiB.
@@ -349,6 +362,7 @@ impl InputMethod {
             InputMethod::Batch => InputKind::Batch,
             InputMethod::Stream => InputKind::Stream,
             InputMethod::Evdev(_) => InputKind::Evdev,
+            InputMethod::Inject => InputKind::Inject,
         }
     }
 
@@ -383,8 +397,12 @@ impl InputMethod {
 
     /// Encodes taps as shell text. `tap`: one command per tap. `batch`: the same snippets joined
     /// with ` && ` into as few commands as fit [`MAX_BATCH_CHARS`]. `stream`, `evdev`: one line per
-    /// tap for a long-lived shell. The gap follows every tap but the last, the settle the last.
+    /// tap for a long-lived shell; `inject`: the injector's lines ending in `sync 0`. The gap
+    /// follows every tap but the last, the settle the last.
     pub fn encode(&self, taps: &[Point], pacing: &Pacing) -> Result<Vec<String>, EncodeError> {
+        if let InputMethod::Inject = self {
+            return Ok(crate::device::inject::encode(taps, pacing, 0));
+        }
         if let InputMethod::Evdev(t) = self
             && let Some(p) = taps
                 .iter()
@@ -432,6 +450,9 @@ impl InputMethod {
     /// Decodes shell text produced by [`InputMethod::encode`] (or typed by hand in the same
     /// forms, with `echo` status markers) back into the taps it makes, with their timing.
     pub fn timeline(&self, commands: &[String]) -> Result<Timeline, DecodeError> {
+        if let InputMethod::Inject = self {
+            return crate::device::inject::timeline(commands).map_err(DecodeError::Unknown);
+        }
         let layout = match self {
             InputMethod::Evdev(t) => t.layout,
             _ => EventLayout::Bits64,

@@ -307,7 +307,7 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
 }
 
 /// Commands that may read stdin (or start an interactive shell).
-const STDIN_READERS: &[&str] = &["cat", "dd", "sh", "grep", "head", "tail"];
+const STDIN_READERS: &[&str] = &["cat", "dd", "sh", "grep", "head", "tail", "app_process"];
 
 /// Whether `text` can run without any input from the host: it parses, and no command in it may
 /// read stdin. Such commands can be answered in one go.
@@ -317,7 +317,12 @@ pub fn runs_without_stdin(text: &str) -> bool {
     };
     !text.trim().is_empty()
         && script.iter().flat_map(|(_, p)| p).all(|command| {
-            match command.words.first().map(|w| w.0.as_slice()) {
+            // The command name is the first word that is not a `NAME=value` assignment.
+            let name = command
+                .words
+                .iter()
+                .find(|w| !matches!(w.0.as_slice(), [WordPart::Text(t)] if is_assignment(t)));
+            match name.map(|w| w.0.as_slice()) {
                 Some([WordPart::Text(name)]) => {
                     let name = name.rsplit('/').next().unwrap_or(name);
                     !STDIN_READERS.contains(&name)
@@ -574,9 +579,9 @@ impl<'a> Shell<'a> {
         let status = self.status;
         for r in &command.redirects {
             match r {
-                Redirect::Out { fd, path, .. } => {
+                Redirect::Out { fd, path, append } => {
                     let path = path.expand(status);
-                    match self.open_for_writing(&path) {
+                    match self.open_for_writing(&path, *append) {
                         Ok(sink) => {
                             if let Some(slot) = ctx.fds.get_mut(*fd as usize) {
                                 *slot = sink;
@@ -627,8 +632,9 @@ impl<'a> Shell<'a> {
         self.builtin(&name, &args[1..], ctx)
     }
 
-    /// Opens a redirection target; `Err` carries the errno text.
-    fn open_for_writing(&self, path: &str) -> Result<Sink, &'static str> {
+    /// Opens a redirection target, truncating a file unless `append` (`>>`); `Err` carries the
+    /// errno text.
+    fn open_for_writing(&self, path: &str, append: bool) -> Result<Sink, &'static str> {
         if path == "/dev/null" {
             return Ok(Sink::Null);
         }
@@ -640,7 +646,7 @@ impl<'a> Shell<'a> {
                 .map_err(InputWriteError::errno_text);
         }
         if Handset::is_writable_path(path) {
-            self.handset.write_file(path, &[], false);
+            self.handset.write_file(path, &[], append);
             return Ok(Sink::File {
                 path: path.to_string(),
             });
@@ -1183,7 +1189,7 @@ impl<'a> Shell<'a> {
             }
         }
         if let Some(path) = &output {
-            match self.open_for_writing(path) {
+            match self.open_for_writing(path, false) {
                 Ok(sink) => ctx.fds[1] = sink,
                 Err(reason) => {
                     self.err(ctx, &format!("dd: {path}: {reason}\n"))?;
@@ -1929,6 +1935,16 @@ mod tests {
     }
 
     #[test]
+    fn appending_redirections_keep_what_the_file_held() {
+        let (_, out, _, _) = run(
+            "instant",
+            "echo a > /sdcard/f; echo b >> /sdcard/f; cat /sdcard/f; echo c > /sdcard/f; cat /sdcard/f",
+            vec![],
+        );
+        assert_eq!(out, "a\nb\nc\n");
+    }
+
+    #[test]
     fn before_android12_cmd_input_has_no_shell_command_and_taps_nothing() {
         let (ending, _, err, taps) = run("android10", "cmd input tap 1 2", vec![]);
         assert_eq!(ending, Ending::Exit(0));
@@ -2025,6 +2041,10 @@ mod tests {
         assert!(!runs_without_stdin("cat > /dev/input/event2"));
         assert!(!runs_without_stdin("dumpsys window | grep Rotation"));
         assert!(!runs_without_stdin("/system/bin/sh"));
+        assert!(!runs_without_stdin(
+            "CLASSPATH=/data/local/tmp/i.dex app_process / a.B"
+        ));
+        assert!(runs_without_stdin("A=1 echo hi"));
         assert!(!runs_without_stdin("echo 'unfinished"));
         assert!(!runs_without_stdin(""));
     }

@@ -122,11 +122,11 @@ pub fn fastest_pacing(description: &str) -> Pacing {
 }
 
 /// What one tap costs on the phone with this input method (figures from
-/// notes/android-input.md: one display frame for raw events, a binder call and fork for
+/// notes/android-input.md: one display frame for raw events and injected ones, a binder call and fork for
 /// `cmd input`, a JVM start for `input` before Android 12), at least the pacing's hold and gap.
 pub fn tap_cost(description: &str, pacing: &Pacing) -> Duration {
     let method = match input_kind(description) {
-        Some(InputKind::Evdev) => Duration::from_micros(16_667),
+        Some(InputKind::Evdev | InputKind::Inject) => Duration::from_micros(16_667),
         Some(InputKind::Stream) => Duration::from_millis(50),
         Some(InputKind::Batch) => Duration::from_millis(300),
         Some(InputKind::Tap) => Duration::from_millis(320),
