@@ -545,11 +545,13 @@ fn sim_subcommand_prints_the_connect_line_and_stops_cleanly_on_ctrl_c() {
 #[test]
 fn the_device_layer_takes_the_printf_evdev_path_on_android9_and_its_taps_land() {
     use sudoku_agent::device::Device;
+    use sudoku_agent::device::InputKind;
     use sudoku_agent::device::adb::{AdbDevice, AdbOptions};
     let (adb, sim) = connected("android9");
     let mut device = AdbDevice::open(&AdbOptions {
         port: Some(adb.port()),
         serial: Some(sim.serial()),
+        input: Some(InputKind::Evdev),
         ..AdbOptions::default()
     })
     .unwrap();

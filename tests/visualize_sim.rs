@@ -13,7 +13,9 @@ use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::calibration::InputOrder;
 use sudoku_agent::geometry::Size;
 use sudoku_agent::replay::Move;
-use sudoku_agent::sim::{self, Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
+use sudoku_agent::sim::{
+    self, Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, TapSource, puzzles,
+};
 use sudoku_agent::sudoku::{Board, Cell, SolveEvent, Strategy, replay};
 use sudoku_agent::visualize::session::record_search;
 use support::adb_server::{self, AdbServer};
@@ -147,6 +149,10 @@ fn replay_equals_the_event_list(skin: &str, puzzle: &str) {
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(log(&sim), moves(&search.events));
     assert!(sim.with_screen(|p| p.is_solved()));
+    assert!(
+        sim.taps().iter().all(|t| t.source == TapSource::Injected),
+        "auto replays through the on-device injector"
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains(&format!("the search took {} steps", search.steps)),
@@ -202,9 +208,16 @@ fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_mov
         .unwrap()
         .events;
 
-    // A reference run tells which command line carries the middle of the replay.
+    // A reference run tells which command line carries the middle of the replay (taps as shell
+    // command lines: the dropped-connection fault counts those).
     let reference = serve(phone("light", EASY2), None, &adb);
-    let out = visualize(&adb, &reference, "light", &dir, &["--check-every", "40"]);
+    let out = visualize(
+        &adb,
+        &reference,
+        "light",
+        &dir,
+        &["--check-every", "40", "--input", "stream"],
+    );
     assert!(out.status.success(), "{}", text(&out));
     let commands = reference.command_log();
     let taps_total = reference.taps().len();
@@ -218,7 +231,13 @@ fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_mov
         .unwrap() as u64;
 
     let first = serve(phone("light", EASY2), Some(drop_after), &adb);
-    let out = visualize(&adb, &first, "light", &dir, &["--check-every", "40"]);
+    let out = visualize(
+        &adb,
+        &first,
+        "light",
+        &dir,
+        &["--check-every", "40", "--input", "stream"],
+    );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("--resume"),
