@@ -8,7 +8,7 @@
 //! injects MotionEvents through Android's input manager: no JVM per tap as `input tap` costs up to
 //! Android 11, no process per tap as `cmd input tap` costs from 12 (notes/injector.md).
 
-use crate::device::input::{MAX_BATCH_CHARS, Pacing, TimedTap, Timeline};
+use crate::device::input::{MAX_BATCH_CHARS, Pacing};
 use crate::geometry::Point;
 
 /// The assembled injector (`injector/build.sh`; tests/injector.rs checks it matches its source).
@@ -78,33 +78,6 @@ pub fn encode(taps: &[Point], pacing: &Pacing, sync_token: u64) -> Vec<String> {
     lines
 }
 
-/// The taps and waits of [`encode`]d lines, as the phone would carry them out.
-pub fn timeline(lines: &[String]) -> Result<Timeline, String> {
-    let mut tl = Timeline::default();
-    for line in lines {
-        let fields: Vec<&str> = line.split(' ').collect();
-        let num = |s: &str| {
-            s.parse::<u32>()
-                .map_err(|_| format!("not a number in {line:?}"))
-        };
-        match fields.as_slice() {
-            ["tap", x, y, hold] => {
-                let hold = num(hold)?;
-                tl.taps.push(TimedTap {
-                    at: Point::new(num(x)?, num(y)?),
-                    down_ms: tl.end_ms,
-                    hold_ms: hold,
-                });
-                tl.end_ms += u64::from(hold);
-            }
-            ["sleep", ms] => tl.end_ms += u64::from(num(ms)?),
-            ["sync", _] => {}
-            _ => return Err(format!("not an injector command: {line:?}")),
-        }
-    }
-    Ok(tl)
-}
-
 /// One line the injector prints.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answer {
@@ -160,6 +133,34 @@ pub fn short_manager(manager: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device::input::decode::{TimedTap, Timeline};
+
+    /// The taps and waits of [`encode`]d lines, as the phone would carry them out (the round trip).
+    fn timeline(lines: &[String]) -> Result<Timeline, String> {
+        let mut tl = Timeline::default();
+        for line in lines {
+            let fields: Vec<&str> = line.split(' ').collect();
+            let num = |s: &str| {
+                s.parse::<u32>()
+                    .map_err(|_| format!("not a number in {line:?}"))
+            };
+            match fields.as_slice() {
+                ["tap", x, y, hold] => {
+                    let hold = num(hold)?;
+                    tl.taps.push(TimedTap {
+                        at: Point::new(num(x)?, num(y)?),
+                        down_ms: tl.end_ms,
+                        hold_ms: hold,
+                    });
+                    tl.end_ms += u64::from(hold);
+                }
+                ["sleep", ms] => tl.end_ms += u64::from(num(ms)?),
+                ["sync", _] => {}
+                _ => return Err(format!("not an injector command: {line:?}")),
+            }
+        }
+        Ok(tl)
+    }
 
     #[test]
     fn the_dex_is_named_after_its_own_signature_under_data_local_tmp() {

@@ -2,14 +2,13 @@
 //! version is not on the phone yet, started with `app_process` in one long-lived `exec:` stream
 //! (on its own thread and `ADBServerDevice`, like the shell sessions), then fed tap lines, each
 //! answered by one line; closing the stream closes its stdin and it exits. Also where `--input`
-//! decides for or against it, and the fallback when the phone refuses injection.
+//! decides for or against it (the fallback when the phone refuses injection is the device's).
 
-use super::{
-    AdbDevice, AdbStats, ChannelReader, PhoneInfo, SignallingWriter, choose_method, run_shell,
-};
+use super::device::AdbStats;
+use super::probe::{PhoneInfo, choose_method};
+use super::shell::{ChannelReader, SignallingWriter, run_shell};
 use crate::device::inject::{self, Answer};
 use crate::device::input::{InputKind, InputMethod};
-use crate::geometry::Point;
 use adb_client::ADBDeviceExt;
 use adb_client::server_device::ADBServerDevice;
 use anyhow::{Context, Result, anyhow, bail};
@@ -295,46 +294,5 @@ pub(super) fn choose(
             }
         },
         other => Ok((choose_method(device, info, other, stats)?, None)),
-    }
-}
-
-impl AdbDevice {
-    /// Taps through the injector, restarting it when its session has ended. When the phone
-    /// refuses injection and the method was chosen automatically, says so and continues with the
-    /// next method (nothing was injected).
-    pub(super) fn tap_injected(&mut self, taps: &[Point]) -> Result<()> {
-        if self.injector.as_ref().is_none_or(Injector::is_closed) {
-            self.injector = None;
-            let injector = Injector::start(
-                self.server.addr,
-                &self.info.serial,
-                &mut self.device,
-                &mut self.stats,
-            )
-            .with_context(|| format!("restarting the injector on {}", self.info.serial))?;
-            self.injector = Some(injector);
-        }
-        let pacing = self.pacing;
-        let per_line =
-            Duration::from_millis((pacing.hold_ms + pacing.gap_ms + pacing.settle_ms) as u64)
-                + Duration::from_secs(10);
-        let injector = self.injector.as_mut().expect("started above");
-        let lines = inject::encode(taps, &pacing, injector.next_sync_token());
-        self.stats.stream_lines += lines.len() as u64;
-        match injector.run(&lines, per_line) {
-            Ok(()) => Ok(()),
-            Err(InjectError::Refused(why)) if self.asked.is_none() => {
-                self.injector = None;
-                self.method = choose_method(&mut self.device, &self.info, None, &mut self.stats)?;
-                log::warn!(
-                    "{}: {why} Continuing with --input {} (slower).",
-                    self.info.serial,
-                    self.method.kind()
-                );
-                self.tap_all_with_method(taps)
-            }
-            Err(InjectError::Refused(why)) => bail!("{}: {why}", self.info.serial),
-            Err(InjectError::Other(e)) => Err(e),
-        }
     }
 }
