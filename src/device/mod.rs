@@ -105,6 +105,10 @@ pub mod file;
 pub mod inject;
 pub mod input;
 pub mod parse;
+#[cfg(feature = "sim")]
+pub mod sim;
+#[cfg(feature = "sim")]
+pub mod sim_adb;
 pub mod spec;
 
 pub use spec::DeviceSpec;

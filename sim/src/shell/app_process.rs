@@ -7,9 +7,10 @@
 //! JVM start and per-event costs. Which input manager the program reports follows the preset's
 //! Android version (`InputManagerGlobal` from 14).
 
-use super::{CmdResult, Ctx, Flow, INJECT_EVENTS_REFUSAL, Shell, Stdin};
+use super::android::INJECT_EVENTS_REFUSAL;
+use super::{CmdResult, Ctx, Flow, Shell, Stdin};
 use crate::geometry::Point;
-use crate::sim::handset::Gone;
+use crate::handset::Gone;
 use std::time::Duration;
 
 /// The injector's main class, as `app_process` is given it.
@@ -263,7 +264,7 @@ mod tests {
 
     #[test]
     fn a_phone_refusing_injection_gets_one_refused_line_and_the_injector_exits() {
-        let (screen, h) = crate::sim::handset::test_screen::handset("android12");
+        let (screen, h) = crate::handset::test_screen::handset("android12");
         h.set_injection_refused(true);
         let mut io = super::super::tests::TestIo {
             stdin: vec![b"tap 1 2\ntap 3 4\n".to_vec()].into(),
