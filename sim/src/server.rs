@@ -97,7 +97,19 @@ impl<S: Screen + 'static> SimServer<S> {
         if !answer.contains("connected to") {
             bail!("the adb server at {server} could not connect to the simulated phone: {answer}");
         }
-        Ok(answer)
+        // "connected to" comes back once the socket is open; the CNXN handshake finishes on the
+        // server's own time, and a command sent before it ends fails with "device offline".
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        let get_state = format!("host-serial:{}:get-state", self.serial());
+        loop {
+            match smart_socket_query(server, &get_state) {
+                Ok(state) if state == "device" => return Ok(answer),
+                other if std::time::Instant::now() >= deadline => bail!(
+                    "the adb server at {server} connected to the simulated phone, but it never came online: {other:?}"
+                ),
+                _ => std::thread::sleep(Duration::from_millis(20)),
+            }
+        }
     }
 
     /// Reads or changes the app (board, taps, faults) under its lock. The next screenshot is
