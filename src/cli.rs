@@ -302,6 +302,9 @@ impl clap::ValueEnum for crate::sudoku::Strategy {
         use crate::sudoku::Strategy;
         let help = match self {
             Strategy::Naive => "textbook backtracking: row-major cells, digits 1-9, no deduction",
+            Strategy::Mrv => {
+                "most-constrained cell first (fewest candidates, ties row-major), digits ascending, no deduction"
+            }
             Strategy::Fast => {
                 "candidate bitmasks, naked and hidden singles, locked candidates, fewest-candidate cell first"
             }
