@@ -20,7 +20,8 @@ const SETS: [(&str, Option<usize>); 4] = [
     ("forum_hardest_1106", None),
     ("kaggle_10k", None),
 ];
-/// Naive runs on the first puzzles of each set, each with this step cap.
+/// Naive runs on the first puzzles of each set (`SOLVER_BENCH_NAIVE` overrides, 0 skips it), each
+/// with this step cap.
 const NAIVE_SAMPLE: usize = 20;
 const NAIVE_CAP: u64 = 1_000_000;
 
@@ -193,7 +194,11 @@ fn main() {
         let (ours_rate, theirs_rate) = rates(first);
         let (ours_u, theirs_u) = rates(unique);
 
-        let sample = &boards[..NAIVE_SAMPLE.min(boards.len())];
+        let naive_sample = std::env::var("SOLVER_BENCH_NAIVE")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(NAIVE_SAMPLE);
+        let sample = &boards[..naive_sample.min(boards.len())];
         let start = Instant::now();
         let (mut n_sum, mut n_max, mut capped) = (0u64, 0u64, 0usize);
         for b in sample {

@@ -79,22 +79,23 @@ impl State {
         let k = 3 * d + b;
         let p = bit.trailing_zeros() as usize;
         self.unsolved[b] &= !bit;
-        self.cand[k] &= KEEP[p];
-        self.dirty |= 1 << k;
+        let mut changed = 1 << k;
         let (k1, k2) = OTHER_BANDS[k];
         for kk in [k1 as usize, k2 as usize] {
             let old = self.cand[kk];
             self.cand[kk] = old & !COLUMN[p % 9];
-            self.dirty |= ((old != self.cand[kk]) as u32) << kk;
+            changed |= ((old & COLUMN[p % 9] != 0) as u32) << kk;
         }
         if !only_candidate {
-            for e in (0..9).filter(|&e| e != d) {
+            for e in 0..9 {
                 let kk = 3 * e + b;
                 let old = self.cand[kk];
                 self.cand[kk] = old & !bit;
-                self.dirty |= ((old != self.cand[kk]) as u32) << kk;
+                changed |= ((old & bit != 0) as u32) << kk;
             }
         }
+        self.cand[k] = (self.cand[k] & KEEP[p]) | bit;
+        self.dirty |= changed;
     }
 
     /// How many unsolved peers of cell `bit` in band `b` have one of `digits` as a candidate.
@@ -146,6 +147,25 @@ impl State {
     /// guess then removes the most; on the hardest sets this halves the search against taking
     /// the first), else the first cell with the fewest candidates.
     fn guess_cell(&self) -> (usize, u32, u16) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: `guess_cell_popcnt` only enables POPCNT, which this CPU was just found to
+            // have; it is otherwise the portable code below.
+            return unsafe { self.guess_cell_popcnt() };
+        }
+        self.guess_cell_portable()
+    }
+
+    /// [`State::guess_cell`] compiled with the POPCNT instruction: it counts bits for every
+    /// candidate pair, and the default x86-64 target counts them in software.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn guess_cell_popcnt(&self) -> (usize, u32, u16) {
+        self.guess_cell_portable()
+    }
+
+    #[inline(always)]
+    fn guess_cell_portable(&self) -> (usize, u32, u16) {
         let mut best_pair = (0u32, 0usize, 0u32);
         for b in 0..3 {
             let (mut ones, mut twos, mut threes) = (0u32, 0u32, 0u32);
@@ -325,63 +345,54 @@ impl<O: SolveObserver> Run<'_, O> {
     /// clears columns it fixes from the digit's other bands, and fills rows left with one cell.
     #[inline(always)]
     fn update(&mut self, st: &mut State, trail: &mut Trail, k: usize) -> Result<(), Halt> {
+        let cols = |w: u32| (w | w >> 9 | w >> 18) & ROW;
         let w = st.cand[k];
         let boxes = ROW_BOXES[(w & ROW) as usize] as usize
             | (ROW_BOXES[(w >> 9 & ROW) as usize] as usize) << 3
-            | (ROW_BOXES[(w >> 18) as usize] as usize) << 6;
-        let w = w & ASSIGNABLE[boxes];
-        if w == 0 {
+            | (ROW_BOXES[(w >> 18 & ROW) as usize] as usize) << 6;
+        let assigned = w & ASSIGNABLE[boxes];
+        if assigned == 0 {
             return Err(Halt::Dead);
         }
-        st.cand[k] = w;
-        let keep = OTHER_BAND_KEEP[((w | w >> 9 | w >> 18) & ROW) as usize];
         let (k1, k2) = OTHER_BANDS[k];
-        for kk in [k1 as usize, k2 as usize] {
-            let old = st.cand[kk];
-            st.cand[kk] = old & keep;
-            st.dirty |= ((old != st.cand[kk]) as u32) << kk;
-        }
+        let (k1, k2) = (k1 as usize, k2 as usize);
+        let (old1, old2) = (st.cand[k1], st.cand[k2]);
+        let keep = OTHER_BAND_KEEP[cols(assigned) as usize];
+        let (w1, w2) = (old1 & keep, old2 & keep);
         // Columns: one the digit can use in one band only must hold it there, so in that band
         // its box keeps just that column; a column no band can use is a contradiction.
-        let cols = |w: u32| (w | w >> 9 | w >> 18) & ROW;
-        let (p0, p1, p2) = (
-            cols(w),
-            cols(st.cand[k1 as usize]),
-            cols(st.cand[k2 as usize]),
-        );
+        let (p0, p1, p2) = (cols(assigned), cols(w1), cols(w2));
         if p0 | p1 | p2 != ROW {
             return Err(Halt::Dead);
         }
-        for (kk, only) in [
-            (k, p0 & !(p1 | p2)),
-            (k1 as usize, p1 & !(p0 | p2)),
-            (k2 as usize, p2 & !(p0 | p1)),
-        ] {
-            if only != 0 {
-                let old = st.cand[kk];
-                st.cand[kk] = old & ONLY_COLUMN_KEEP[only as usize];
-                st.dirty |= ((old != st.cand[kk]) as u32) << kk;
-            }
-        }
-        let w = st.cand[k];
+        let w = assigned & ONLY_COLUMN_KEEP[(p0 & !(p1 | p2)) as usize];
+        let w1 = w1 & ONLY_COLUMN_KEEP[(p1 & !(p0 | p2)) as usize];
+        let w2 = w2 & ONLY_COLUMN_KEEP[(p2 & !(p0 | p1)) as usize];
+        st.cand[k1] = w1;
+        st.cand[k2] = w2;
+        // This word goes round again if the column rule narrowed it after the box rule.
+        let mut changed = ((w1 != old1) as u32) << k1 | ((w2 != old2) as u32) << k2;
         let b = k % 3;
         let new = w & single_rows(w) & st.unsolved[b];
         if new != 0 {
             st.unsolved[b] &= !new;
-            let d = k / 3;
-            for e in (0..9).filter(|&e| e != d) {
+            for e in 0..9 {
                 let kk = 3 * e + b;
                 let old = st.cand[kk];
                 st.cand[kk] = old & !new;
-                st.dirty |= ((old != st.cand[kk]) as u32) << kk;
+                changed |= ((old & new != 0) as u32) << kk;
             }
-            let mut rest = new;
-            while rest != 0 {
-                let cell = 27 * b + rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                self.emit_set(cell, d as u8 + 1)?;
-                trail.push(cell);
-            }
+            changed &= !(1 << k);
+        }
+        st.cand[k] = w;
+        st.dirty |= changed | ((w != assigned) as u32) << k;
+        let d = k / 3;
+        let mut rest = new;
+        while rest != 0 {
+            let cell = 27 * b + rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            self.emit_set(cell, d as u8 + 1)?;
+            trail.push(cell);
         }
         Ok(())
     }
@@ -391,7 +402,7 @@ impl<O: SolveObserver> Run<'_, O> {
 #[inline(always)]
 fn single_rows(w: u32) -> u32 {
     let one = |r: u32| ((r & r.wrapping_sub(1)) == 0) as u32;
-    let (r0, r1, r2) = (w & ROW, w >> 9 & ROW, w >> 18);
+    let (r0, r1, r2) = (w & ROW, w >> 9 & ROW, w >> 18 & ROW);
     (one(r0) * ROW) | (one(r1) * ROW) << 9 | (one(r2) * ROW) << 18
 }
 
