@@ -98,6 +98,34 @@ impl State {
         self.dirty |= changed;
     }
 
+    /// The column rules, for every digit: a column the digit can use in one band only must hold
+    /// it there, so in that band its box keeps just that column; a column no band can use is a
+    /// contradiction. `Ok(true)` when a word changed. Run when the band updates and naked
+    /// singles have nothing left, since it looks at all 27 words.
+    #[inline(always)]
+    fn columns(&mut self) -> Result<bool, Halt> {
+        let cols = |w: u32| (w | w >> 9 | w >> 18) & ROW;
+        let mut changed = 0u32;
+        for d in 0..9 {
+            let k = 3 * d;
+            let (w0, w1, w2) = (self.cand[k], self.cand[k + 1], self.cand[k + 2]);
+            let (p0, p1, p2) = (cols(w0), cols(w1), cols(w2));
+            if p0 | p1 | p2 != ROW {
+                return Err(Halt::Dead);
+            }
+            let n0 = w0 & ONLY_COLUMN_KEEP[(p0 & !(p1 | p2)) as usize];
+            let n1 = w1 & ONLY_COLUMN_KEEP[(p1 & !(p0 | p2)) as usize];
+            let n2 = w2 & ONLY_COLUMN_KEEP[(p2 & !(p0 | p1)) as usize];
+            self.cand[k] = n0;
+            self.cand[k + 1] = n1;
+            self.cand[k + 2] = n2;
+            changed |=
+                ((n0 != w0) as u32 | ((n1 != w1) as u32) << 1 | ((n2 != w2) as u32) << 2) << k;
+        }
+        self.dirty |= changed;
+        Ok(changed != 0)
+    }
+
     /// How many unsolved peers of cell `bit` in band `b` have one of `digits` as a candidate.
     #[inline(always)]
     fn reach(&self, b: usize, bit: u32, digits: u16) -> u32 {
@@ -296,8 +324,9 @@ impl<O: SolveObserver> Run<'_, O> {
         Ok(())
     }
 
-    /// Updates changed band words until none is left, then fills naked singles and starts
-    /// again, until nothing changes or the board is full. `Err(Dead)` on a contradiction.
+    /// Updates changed band words until none is left, then fills naked singles, or failing
+    /// that applies the column rules, and starts again, until nothing changes or the board is
+    /// full. `Err(Dead)` on a contradiction.
     #[inline(always)]
     fn propagate(&mut self, st: &mut State, trail: &mut Trail) -> Result<(), Halt> {
         loop {
@@ -335,7 +364,7 @@ impl<O: SolveObserver> Run<'_, O> {
                     filled = true;
                 }
             }
-            if !filled {
+            if !filled && !st.columns()? {
                 return Ok(());
             }
         }
@@ -358,19 +387,9 @@ impl<O: SolveObserver> Run<'_, O> {
         let (k1, k2) = (k1 as usize, k2 as usize);
         let (old1, old2) = (st.cand[k1], st.cand[k2]);
         let keep = OTHER_BAND_KEEP[cols(assigned) as usize];
-        let (w1, w2) = (old1 & keep, old2 & keep);
-        // Columns: one the digit can use in one band only must hold it there, so in that band
-        // its box keeps just that column; a column no band can use is a contradiction.
-        let (p0, p1, p2) = (cols(assigned), cols(w1), cols(w2));
-        if p0 | p1 | p2 != ROW {
-            return Err(Halt::Dead);
-        }
-        let w = assigned & ONLY_COLUMN_KEEP[(p0 & !(p1 | p2)) as usize];
-        let w1 = w1 & ONLY_COLUMN_KEEP[(p1 & !(p0 | p2)) as usize];
-        let w2 = w2 & ONLY_COLUMN_KEEP[(p2 & !(p0 | p1)) as usize];
+        let (w, w1, w2) = (assigned, old1 & keep, old2 & keep);
         st.cand[k1] = w1;
         st.cand[k2] = w2;
-        // This word goes round again if the column rule narrowed it after the box rule.
         let mut changed = ((w1 != old1) as u32) << k1 | ((w2 != old2) as u32) << k2;
         let b = k % 3;
         let new = w & single_rows(w) & st.unsolved[b];
@@ -385,7 +404,7 @@ impl<O: SolveObserver> Run<'_, O> {
             changed &= !(1 << k);
         }
         st.cand[k] = w;
-        st.dirty |= changed | ((w != assigned) as u32) << k;
+        st.dirty |= changed;
         let d = k / 3;
         let mut rest = new;
         while rest != 0 {
