@@ -23,8 +23,9 @@ const ROW: u32 = 0x1FF;
 /// The search position.
 #[derive(Clone, Copy)]
 struct State {
-    /// `cand[3 * d + b]`: the cells of band `b` where digit index `d` may still go.
-    cand: [u32; 27],
+    /// `cand[3 * d + b]`: the cells of band `b` where digit index `d` may still go. Five spare
+    /// words make every index masked with `& 31` provably in bounds.
+    cand: [u32; 32],
     /// The cells of each band not yet filled.
     unsolved: [u32; 3],
     /// Words changed since they were last updated, bit `3 * d + b`.
@@ -43,8 +44,8 @@ impl State {
                 placed[3 * (d as usize - 1) + i / 27] |= 1 << (i % 27);
             }
         }
-        let mut cand = [0u32; 27];
-        for (k, c) in cand.iter_mut().enumerate() {
+        let mut cand = [0u32; 32];
+        for (k, c) in cand.iter_mut().take(27).enumerate() {
             *c = (BAND & !given[k % 3]) | placed[k];
         }
         for (i, &d) in cells.iter().enumerate() {
@@ -80,8 +81,8 @@ impl State {
         let p = bit.trailing_zeros() as usize;
         self.unsolved[b] &= !bit;
         let mut changed = 1 << k;
-        let (k1, k2) = OTHER_BANDS[k];
-        for kk in [k1 as usize, k2 as usize] {
+        let (k1, k2) = OTHER_BANDS[k & 31];
+        for kk in [k1 as usize & 31, k2 as usize & 31] {
             let old = self.cand[kk];
             self.cand[kk] = old & !COLUMN[p % 9];
             changed |= ((old & COLUMN[p % 9] != 0) as u32) << kk;
@@ -375,16 +376,17 @@ impl<O: SolveObserver> Run<'_, O> {
     #[inline(always)]
     fn update(&mut self, st: &mut State, trail: &mut Trail, k: usize) -> Result<(), Halt> {
         let cols = |w: u32| (w | w >> 9 | w >> 18) & ROW;
+        let k = k & 31;
         let w = st.cand[k];
         let boxes = ROW_BOXES[(w & ROW) as usize] as usize
             | (ROW_BOXES[(w >> 9 & ROW) as usize] as usize) << 3
             | (ROW_BOXES[(w >> 18 & ROW) as usize] as usize) << 6;
-        let assigned = w & ASSIGNABLE[boxes];
+        let assigned = w & ASSIGNABLE[boxes & 511];
         if assigned == 0 {
             return Err(Halt::Dead);
         }
         let (k1, k2) = OTHER_BANDS[k];
-        let (k1, k2) = (k1 as usize, k2 as usize);
+        let (k1, k2) = (k1 as usize & 31, k2 as usize & 31);
         let (old1, old2) = (st.cand[k1], st.cand[k2]);
         let keep = OTHER_BAND_KEEP[cols(assigned) as usize];
         let (w, w1, w2) = (assigned, old1 & keep, old2 & keep);
@@ -426,7 +428,7 @@ fn single_rows(w: u32) -> u32 {
 }
 
 /// For each cell of a band: the band with the cell's row and box cleared, the cell kept.
-static KEEP: [u32; 27] = {
+const KEEP: [u32; 27] = {
     let mut t = [0u32; 27];
     let mut p = 0;
     while p < 27 {
@@ -457,8 +459,8 @@ const COLUMN: [u32; 9] = {
 };
 
 /// For each word, the same digit's words in the two other bands.
-const OTHER_BANDS: [(u8, u8); 27] = {
-    let mut t = [(0u8, 0u8); 27];
+const OTHER_BANDS: [(u8, u8); 32] = {
+    let mut t = [(0u8, 0u8); 32];
     let mut k = 0;
     while k < 27 {
         let base = k - k % 3;
@@ -469,7 +471,7 @@ const OTHER_BANDS: [(u8, u8); 27] = {
 };
 
 /// For the nine cells of a row: bit `x` set when box column `x` (cells `3x..3x+3`) has any.
-static ROW_BOXES: [u8; 512] = {
+const ROW_BOXES: [u8; 512] = {
     let mut t = [0u8; 512];
     let mut r = 0;
     while r < 512 {
@@ -489,7 +491,7 @@ static ROW_BOXES: [u8; 512] = {
 /// pairs that belong to some assignment of the three rows to three different boxes, which is
 /// how a digit fills a band; 0 when there is none. Keeping only these applies every box/line
 /// elimination inside the band.
-static ASSIGNABLE: [u32; 512] = {
+const ASSIGNABLE: [u32; 512] = {
     const PERMS: [[usize; 3]; 6] = [
         [0, 1, 2],
         [0, 2, 1],
@@ -529,7 +531,7 @@ static ASSIGNABLE: [u32; 512] = {
 /// For the columns a digit can still use in one band (after [`ASSIGNABLE`], so every box has
 /// one): what the digit's other bands keep. A box left with one column puts the digit's cell of
 /// this band in that column, so the other bands lose it.
-static OTHER_BAND_KEEP: [u32; 512] = {
+const OTHER_BAND_KEEP: [u32; 512] = {
     let mut t = [0u32; 512];
     let mut cols = 0;
     while cols < 512 {
@@ -550,7 +552,7 @@ static OTHER_BAND_KEEP: [u32; 512] = {
 
 /// For the columns a digit can use only in this band: what the band keeps. In a box with one
 /// such column the digit's cell is in that column; with two or more, nowhere.
-static ONLY_COLUMN_KEEP: [u32; 512] = {
+const ONLY_COLUMN_KEEP: [u32; 512] = {
     let mut t = [0u32; 512];
     let mut only = 0;
     while only < 512 {
