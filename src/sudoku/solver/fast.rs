@@ -35,27 +35,30 @@ struct State {
 impl State {
     /// The puzzle's position with its givens placed; `None` if two givens clash.
     fn new(puzzle: &Board) -> Option<State> {
-        let cells = puzzle.cells();
         let mut given = [0u32; 3];
-        let mut placed = [0u32; 27];
-        for (i, &d) in cells.iter().enumerate() {
+        let mut placed = [0u32; 32];
+        // The givens as (word, cell in band), collected in one pass.
+        let mut list = [(0u8, 0u8); 81];
+        let mut n = 0;
+        for (i, &d) in puzzle.cells().iter().enumerate() {
             if d != 0 {
-                given[i / 27] |= 1 << (i % 27);
-                placed[3 * (d as usize - 1) + i / 27] |= 1 << (i % 27);
+                let (k, p) = (3 * (d as usize - 1) + i / 27, i % 27);
+                given[i / 27] |= 1 << p;
+                placed[k & 31] |= 1 << p;
+                list[n] = (k as u8, p as u8);
+                n += 1;
             }
         }
         let mut cand = [0u32; 32];
         for (k, c) in cand.iter_mut().take(27).enumerate() {
             *c = (BAND & !given[k % 3]) | placed[k];
         }
-        for (i, &d) in cells.iter().enumerate() {
-            if d != 0 {
-                let (k, p) = (3 * (d as usize - 1) + i / 27, i % 27);
-                cand[k] &= KEEP[p];
-                let (k1, k2) = OTHER_BANDS[k];
-                cand[k1 as usize] &= !COLUMN[p % 9];
-                cand[k2 as usize] &= !COLUMN[p % 9];
-            }
+        for &(k, p) in &list[..n] {
+            let (k, p) = (k as usize & 31, p as usize % 27);
+            cand[k] &= KEEP[p];
+            let (k1, k2) = OTHER_BANDS[k];
+            cand[k1 as usize & 31] &= !COLUMN[p % 9];
+            cand[k2 as usize & 31] &= !COLUMN[p % 9];
         }
         // A given cleared by another given's peers means the two clash.
         if (0..27).any(|k| placed[k] & !cand[k] != 0) {
