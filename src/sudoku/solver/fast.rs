@@ -175,39 +175,32 @@ impl State {
     }
 
     /// The cell to guess in, as (band, cell bit, candidate digits): of the cells with two
-    /// candidates, the one whose digits are candidates in the most unsolved peers (either
+    /// candidates (`pairs`, per band, from the last count), the one whose digits are candidates in the most unsolved peers (either
     /// guess then removes the most; on the hardest sets this halves the search against taking
     /// the first), else the first cell with the fewest candidates.
-    fn guess_cell(&self) -> (usize, u32, u16) {
+    fn guess_cell(&self, pairs: [u32; 3]) -> (usize, u32, u16) {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: `guess_cell_popcnt` only enables POPCNT, which this CPU was just found to
             // have; it is otherwise the portable code below.
-            return unsafe { self.guess_cell_popcnt() };
+            return unsafe { self.guess_cell_popcnt(pairs) };
         }
-        self.guess_cell_portable()
+        self.guess_cell_portable(pairs)
     }
 
     /// [`State::guess_cell`] compiled with the POPCNT instruction: it counts bits for every
     /// candidate pair, and the default x86-64 target counts them in software.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    fn guess_cell_popcnt(&self) -> (usize, u32, u16) {
-        self.guess_cell_portable()
+    fn guess_cell_popcnt(&self, pairs: [u32; 3]) -> (usize, u32, u16) {
+        self.guess_cell_portable(pairs)
     }
 
     #[inline(always)]
-    fn guess_cell_portable(&self) -> (usize, u32, u16) {
+    fn guess_cell_portable(&self, pairs: [u32; 3]) -> (usize, u32, u16) {
         let mut best_pair = (0u32, 0usize, 0u32);
-        for b in 0..3 {
-            let (mut ones, mut twos, mut threes) = (0u32, 0u32, 0u32);
-            for d in 0..9 {
-                let c = self.cand[3 * d + b];
-                threes |= twos & c;
-                twos |= ones & c;
-                ones |= c;
-            }
-            let mut pairs = twos & !threes & self.unsolved[b];
+        for (b, &pairs) in pairs.iter().enumerate() {
+            let mut pairs = pairs;
             while pairs != 0 {
                 let bit = pairs & pairs.wrapping_neg();
                 pairs ^= bit;
@@ -270,7 +263,7 @@ impl<O: SolveObserver> Run<'_, O> {
     /// Propagates, then guesses and recurses. Fills made here stay on the trail when this
     /// returns `Dead`: the caller cancels everything after its own mark.
     fn fast_search(&mut self, st: &mut State, trail: &mut Trail) -> Result<(), Halt> {
-        self.propagate(st, trail)?;
+        let pairs = self.propagate(st, trail)?;
         if st.solved() {
             let board = Board::from_cells(self.cells).expect("digits 1..=9");
             return Err(if self.found_solution(board) {
@@ -279,7 +272,7 @@ impl<O: SolveObserver> Run<'_, O> {
                 Halt::Dead
             });
         }
-        let (b, bit, mut digits) = st.guess_cell();
+        let (b, bit, mut digits) = st.guess_cell(pairs);
         let cell = 27 * b + bit.trailing_zeros() as usize;
         let mut first = st.first_guess(b, bit, digits);
         loop {
@@ -332,7 +325,7 @@ impl<O: SolveObserver> Run<'_, O> {
     /// that applies the column rules, and starts again, until nothing changes or the board is
     /// full. `Err(Dead)` on a contradiction.
     #[inline(always)]
-    fn propagate(&mut self, st: &mut State, trail: &mut Trail) -> Result<(), Halt> {
+    fn propagate(&mut self, st: &mut State, trail: &mut Trail) -> Result<[u32; 3], Halt> {
         loop {
             while st.dirty != 0 {
                 let k = st.dirty.trailing_zeros() as usize;
@@ -340,16 +333,19 @@ impl<O: SolveObserver> Run<'_, O> {
                 self.update(st, trail, k)?;
             }
             if st.solved() {
-                return Ok(());
+                return Ok([0; 3]);
             }
             let mut filled = false;
-            for b in 0..3 {
-                let (mut ones, mut twos) = (0u32, 0u32);
+            let mut pairs = [0u32; 3];
+            for (b, pairs) in pairs.iter_mut().enumerate() {
+                let (mut ones, mut twos, mut threes) = (0u32, 0u32, 0u32);
                 for d in 0..9 {
                     let c = st.cand[3 * d + b];
+                    threes |= twos & c;
                     twos |= ones & c;
                     ones |= c;
                 }
+                *pairs = twos & !threes;
                 if ones != BAND {
                     return Err(Halt::Dead); // a cell with no candidate
                 }
@@ -369,7 +365,8 @@ impl<O: SolveObserver> Run<'_, O> {
                 }
             }
             if !filled && !st.columns()? {
-                return Ok(());
+                // Nothing changed since the count above: its pairs are current.
+                return Ok(pairs);
             }
         }
     }
