@@ -16,11 +16,11 @@ use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::device::Device;
 use sudoku_agent::device::adb::{AdbDevice, AdbOptions, AdbServer};
 use sudoku_agent::geometry::Size;
-use sudoku_agent::sim::{Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
 use sudoku_agent::sudoku::{Board, DEFAULT_MAX_STEPS, Strategy};
-use sudoku_agent::visualize::session::{
-    self, ReplayOptions, Search, Session, pacing_for, record_search,
-};
+use sudoku_agent::visualize::estimate::pacing_for;
+use sudoku_agent::visualize::record::{Search, record_search};
+use sudoku_agent::visualize::session::{self, ReplayOptions, Session};
+use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, puzzles};
 
 const SIZE: Size = Size::new(1080, 2340);
 /// Moves replayed per run; longer searches are extrapolated from this prefix.
@@ -70,12 +70,17 @@ fn replay(
     search: &Search,
     preset: &'static str,
 ) -> (String, usize, Duration, Duration) {
-    let mut phone = Phone::new(search.puzzle, Skin::named("light").unwrap(), SIZE).unwrap();
+    let mut phone = SudokuApp::new(
+        search.puzzle.into(),
+        Skin::named("light").unwrap(),
+        SIZE.into(),
+    )
+    .unwrap();
     let calibrated = calibrate_image(
         &phone.render(),
         &CalibrateOptions {
             profile: "default".into(),
-            erase: Some(phone.key_center(Key::Erase)),
+            erase: Some(phone.key_center(Key::Erase).into()),
             ..CalibrateOptions::default()
         },
     )
@@ -96,7 +101,7 @@ fn replay(
     .unwrap();
     let mut device = AdbDevice::open_serial(server, &sim.serial(), None).unwrap();
     let backend = device.input_description();
-    let pacing = pacing_for(&calibrated.calibration, &backend);
+    let pacing = pacing_for(&calibrated.calibration, device.input());
     let moves = search.moves();
     let n = moves.len().min(PREFIX);
     let options = ReplayOptions {
@@ -127,7 +132,7 @@ fn replay(
     let host = started.elapsed();
     let device_time = sim.clock() - clock_before;
     assert_eq!(report.done, n);
-    assert_eq!(sim.with_screen(|p| p.board()), report.final_board);
+    assert_eq!(sim.with_screen(|p| p.board()), report.final_board.into());
     (backend, n, device_time, host)
 }
 
@@ -136,7 +141,7 @@ fn main() {
     let adb = adb_server::AdbServer::start();
     let (label, seventeen) = seventeen_clue();
     let puzzles = [
-        ("L52".to_string(), puzzles::parse(L52).unwrap()),
+        ("L52".to_string(), Board::from(puzzles::parse(L52).unwrap())),
         (label, seventeen),
     ];
     let mut rows = Vec::new();
@@ -180,9 +185,9 @@ fn main() {
         let rate = r.replayed as f64 / r.device.as_secs_f64();
         let full = r.device.mul_f64(r.moves as f64 / r.replayed as f64);
         let full = if r.replayed < r.moves {
-            format!("~{} (extrap.)", session::human_duration(full))
+            format!("~{} (extrap.)", sudoku_agent::app::format::duration(full))
         } else {
-            session::human_duration(full)
+            sudoku_agent::app::format::duration(full)
         };
         println!(
             "{:<14} {:<6} {:>9} {:>9} {:<10} {:<8} {:>9} {:>11.2} {:>8.1} {:>16} {:>9.2}",

@@ -1,0 +1,592 @@
+//! The sudoku app on the simulated phone: game state (givens, entries, notes, selection, tools,
+//! mistakes, popup), the rules that turn taps into moves, and a log of every tap and move for
+//! tests. It implements `Screen`, so the fake adbd and the in-process device drive it the same way.
+
+use super::layout::AppLayout;
+pub use super::model::{AppMove, Hit, Key};
+use super::model::{GameState, Tool};
+use super::puzzles::{self, Answer};
+use super::render::Renderer;
+use super::skins::{EntryOrder, Skin};
+use super::{SUPPORTED_SIZES, Screen};
+use crate::board::{Board, Cell};
+use crate::geometry::{Point, Size};
+use anyhow::{Context, Result, bail};
+use image::RgbaImage;
+use std::time::Duration;
+
+/// The simulated sudoku app at one screen size.
+pub struct SudokuApp {
+    skin: Skin,
+    layout: AppLayout,
+    answer: Answer,
+    state: GameState,
+    taps: Vec<Point>,
+    hits: Vec<Hit>,
+    moves: Vec<AppMove>,
+    renderer: Renderer,
+}
+
+impl std::fmt::Debug for SudokuApp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SudokuApp")
+            .field("skin", &self.skin.name())
+            .field("size", &self.layout.size)
+            .field("board", &self.state.board())
+            .field("taps", &self.taps.len())
+            .finish()
+    }
+}
+
+impl SudokuApp {
+    /// A phone showing `puzzle` (its digits become the givens) in `skin` at `size`. Fails on a
+    /// size the simulator does not offer and on a puzzle with conflicts or no solution.
+    pub fn new(puzzle: Board, skin: Skin, size: Size) -> Result<SudokuApp> {
+        if !SUPPORTED_SIZES.contains(&size) {
+            let offered: Vec<String> = SUPPORTED_SIZES.iter().map(|s| s.to_string()).collect();
+            bail!(
+                "the simulated phone has no {size} screen; pick one of {}",
+                offered.join(", ")
+            );
+        }
+        let answer = puzzles::analyse(&puzzle).with_context(|| {
+            format!(
+                "the simulated phone cannot show puzzle {}",
+                puzzle.to_line()
+            )
+        })?;
+        let layout = AppLayout::new(&skin, size);
+        Ok(SudokuApp {
+            renderer: Renderer::new(&skin, &layout),
+            skin,
+            layout,
+            answer,
+            state: GameState {
+                givens: puzzle,
+                entries: Board::empty(),
+                notes: [0; 81],
+                selected: None,
+                tool: None,
+                notes_mode: false,
+                mistakes: 0,
+                mistake_limit: None,
+                popup: false,
+                elapsed: Duration::ZERO,
+            },
+            taps: Vec::new(),
+            hits: Vec::new(),
+            moves: Vec::new(),
+        })
+    }
+
+    pub fn skin(&self) -> &Skin {
+        &self.skin
+    }
+
+    pub fn input_order(&self) -> EntryOrder {
+        self.skin.input_order()
+    }
+
+    /// Givens and entries together.
+    pub fn board(&self) -> Board {
+        self.state.board()
+    }
+
+    pub fn givens(&self) -> Board {
+        self.state.givens
+    }
+
+    /// The player's digits only.
+    pub fn entries(&self) -> Board {
+        self.state.entries
+    }
+
+    /// Pencil notes of `cell`: bit `d` set for each noted digit `d` (1..=9).
+    pub fn notes(&self, cell: Cell) -> u16 {
+        self.state.notes[cell.index()]
+    }
+
+    pub fn selected(&self) -> Option<Cell> {
+        self.state.selected
+    }
+
+    /// The digit picked on a number-first keypad (`None` with no digit or with the eraser).
+    pub fn selected_digit(&self) -> Option<u8> {
+        match self.state.tool {
+            Some(Tool::Digit(d)) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// True while the number-first eraser tool is picked.
+    pub fn eraser_selected(&self) -> bool {
+        self.state.tool == Some(Tool::Eraser)
+    }
+
+    pub fn notes_mode(&self) -> bool {
+        self.state.notes_mode
+    }
+
+    pub fn mistakes(&self) -> u32 {
+        self.state.mistakes
+    }
+
+    /// Every cell filled and no digit repeated: the app shows its "Solved!" banner.
+    pub fn is_solved(&self) -> bool {
+        self.state.is_solved()
+    }
+
+    pub fn popup_shown(&self) -> bool {
+        self.state.popup
+    }
+
+    /// Every digit placed, erased or refused by taps, in order.
+    pub fn moves(&self) -> &[AppMove] {
+        &self.moves
+    }
+
+    /// Every tap received, in order.
+    pub fn taps(&self) -> &[Point] {
+        &self.taps
+    }
+
+    /// What each tap of [`SudokuApp::taps`] landed on.
+    pub fn hits(&self) -> &[Hit] {
+        &self.hits
+    }
+
+    /// The centre of `cell` on screen.
+    pub fn cell_center(&self, cell: Cell) -> Point {
+        self.layout.cell_rect(cell).center()
+    }
+
+    /// The centre of `key` on screen.
+    ///
+    /// # Panics
+    /// On `Key::Digit` outside 1..=9 (a test bug).
+    pub fn key_center(&self, key: Key) -> Point {
+        self.layout
+            .key_rect(key)
+            .unwrap_or_else(|| panic!("{key:?} is not a key of this app (digits are 1..=9)"))
+            .center()
+    }
+
+    /// Puts a player digit into (or with `None` clears) a non-given cell; givens are left alone.
+    pub fn set_entry(&mut self, cell: Cell, digit: Option<u8>) {
+        if self.state.givens.get(cell).is_none() {
+            self.state
+                .entries
+                .set(cell, digit.filter(|d| (1..=9).contains(d)));
+        }
+    }
+
+    /// Replaces the pencil notes of `cell` (bits 1..=9).
+    pub fn set_notes(&mut self, cell: Cell, mask: u16) {
+        self.state.notes[cell.index()] = mask & 0b11_1111_1110;
+    }
+
+    pub fn select(&mut self, cell: Option<Cell>) {
+        self.state.selected = cell;
+    }
+
+    /// Shows or hides the dialog that covers the grid and swallows taps until closed.
+    pub fn set_popup(&mut self, shown: bool) {
+        self.state.popup = shown;
+    }
+
+    /// With `Some(n)`, a wrong digit is refused and counted, and the game ends at `n` mistakes.
+    pub fn set_mistake_limit(&mut self, limit: Option<u32>) {
+        self.state.mistake_limit = limit;
+    }
+
+    /// Time played, shown by the timer (and advancing the status-bar clock from 09:41).
+    pub fn set_elapsed(&mut self, elapsed: Duration) {
+        self.state.elapsed = elapsed;
+    }
+
+    /// Handles one tap, as the app would.
+    fn handle_tap(&mut self, at: Point) -> Hit {
+        if self.state.popup {
+            if self.layout.popup_button.contains(at) {
+                self.state.popup = false;
+                return Hit::Key(Key::PopupClose);
+            }
+            return Hit::Popup;
+        }
+        if let Some(cell) = self.layout.cell_at(at) {
+            self.tap_cell(cell);
+            return Hit::Cell(cell);
+        }
+        // The end-of-game banner covers the controls.
+        if self.state.is_solved() || self.state.is_lost() {
+            return Hit::Nothing;
+        }
+        match self.layout.key_at(at) {
+            Some(key) => {
+                self.tap_key(key);
+                Hit::Key(key)
+            }
+            None => Hit::Nothing,
+        }
+    }
+
+    fn tap_cell(&mut self, cell: Cell) {
+        self.state.selected = Some(cell);
+        if self.skin.input != EntryOrder::NumberFirst || self.state.givens.get(cell).is_some() {
+            return;
+        }
+        match self.state.tool {
+            None => {}
+            Some(Tool::Eraser) => self.erase(cell),
+            Some(Tool::Digit(d)) if self.state.notes_mode => self.toggle_note(cell, d),
+            Some(Tool::Digit(d)) if self.state.entries.get(cell) == Some(d) => self.erase(cell),
+            Some(Tool::Digit(d)) => self.place(cell, d),
+        }
+    }
+
+    fn tap_key(&mut self, key: Key) {
+        match (self.skin.input, key) {
+            (_, Key::Notes) => self.state.notes_mode = !self.state.notes_mode,
+            (_, Key::PopupClose) => {}
+            (EntryOrder::NumberFirst, Key::Digit(d)) => self.state.tool = Some(Tool::Digit(d)),
+            (EntryOrder::NumberFirst, Key::Erase) => self.state.tool = Some(Tool::Eraser),
+            (EntryOrder::CellFirst, Key::Digit(d)) => {
+                let Some(cell) = self.state.selected else {
+                    return;
+                };
+                if self.state.givens.get(cell).is_some() {
+                    return;
+                }
+                if self.state.notes_mode {
+                    self.toggle_note(cell, d);
+                } else {
+                    self.place(cell, d);
+                }
+            }
+            (EntryOrder::CellFirst, Key::Erase) => {
+                if let Some(cell) = self.state.selected {
+                    self.erase(cell);
+                }
+            }
+        }
+    }
+
+    /// Would `digit` in `cell` be a mistake? Against the solution when it is unique, else by the
+    /// rules (a repeat in the row, column or box).
+    fn is_wrong(&self, cell: Cell, digit: u8) -> bool {
+        match &self.answer {
+            Answer::Unique(solution) => solution.get(cell) != Some(digit),
+            Answer::Several => {
+                let board = self.state.board();
+                puzzles::peers(cell).any(|p| board.get(p) == Some(digit))
+            }
+        }
+    }
+
+    fn place(&mut self, cell: Cell, digit: u8) {
+        if self.state.entries.get(cell) == Some(digit) {
+            return;
+        }
+        if self.is_wrong(cell, digit) {
+            self.state.mistakes += 1;
+            if self.state.mistake_limit.is_some() {
+                self.moves.push(AppMove::Rejected { cell, digit });
+                return;
+            }
+        }
+        self.state.entries.set(cell, Some(digit));
+        self.state.notes[cell.index()] = 0;
+        // Like most apps, a placed digit clears itself from the notes of its peers.
+        for p in puzzles::peers(cell) {
+            self.state.notes[p.index()] &= !(1 << digit);
+        }
+        self.moves.push(AppMove::Set { cell, digit });
+    }
+
+    fn erase(&mut self, cell: Cell) {
+        if self.state.entries.get(cell).is_some() {
+            self.state.entries.set(cell, None);
+            self.moves.push(AppMove::Erase { cell });
+        } else {
+            self.state.notes[cell.index()] = 0;
+        }
+    }
+
+    fn toggle_note(&mut self, cell: Cell, digit: u8) {
+        if self.state.entries.get(cell).is_none() {
+            self.state.notes[cell.index()] ^= 1 << digit;
+        }
+    }
+}
+
+impl Screen for SudokuApp {
+    fn size(&self) -> Size {
+        self.layout.size
+    }
+
+    fn render(&mut self) -> RgbaImage {
+        self.renderer.render(&self.skin, &self.layout, &self.state)
+    }
+
+    fn tap(&mut self, at: Point) {
+        let hit = self.handle_tap(at);
+        self.taps.push(at);
+        self.hits.push(hit);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const L52: &str =
+        "000009000629300840005000090953000000000604000000900732040006070390020104200400080";
+    const MEDIUM: &str =
+        "900400000008029400007800003170500040000098007850007600603901000000000009400200080";
+
+    fn phone(skin: &str, puzzle: &str) -> SudokuApp {
+        let board = puzzles::parse(puzzle).unwrap();
+        SudokuApp::new(board, Skin::named(skin).unwrap(), Size::new(720, 1280)).unwrap()
+    }
+
+    fn cell(r: usize, c: usize) -> Cell {
+        Cell::new(r, c).unwrap()
+    }
+
+    fn tap_cell(p: &mut SudokuApp, c: Cell) {
+        let at = p.cell_center(c);
+        p.tap(at);
+    }
+
+    fn tap_key(p: &mut SudokuApp, k: Key) {
+        let at = p.key_center(k);
+        p.tap(at);
+    }
+
+    fn solution(p: &SudokuApp) -> Board {
+        match p.answer {
+            Answer::Unique(s) => s,
+            Answer::Several => panic!("test puzzle must be unique"),
+        }
+    }
+
+    #[test]
+    fn the_phone_can_move_to_the_device_thread() {
+        fn assert_send<T: Send + 'static>() {}
+        assert_send::<SudokuApp>();
+        let boxed: Box<dyn Screen> = Box::new(phone("light", MEDIUM));
+        assert_eq!(boxed.size(), Size::new(720, 1280));
+    }
+
+    #[test]
+    fn unsupported_sizes_and_bad_puzzles_are_refused() {
+        let board = puzzles::parse(MEDIUM).unwrap();
+        let err = SudokuApp::new(board, Skin::default(), Size::new(800, 600)).unwrap_err();
+        assert!(err.to_string().contains("800x600"), "{err}");
+        let mut bad = board;
+        bad.set(cell(0, 1), Some(9));
+        assert!(SudokuApp::new(bad, Skin::default(), Size::new(720, 1280)).is_err());
+    }
+
+    #[test]
+    fn cell_first_tap_cell_then_digit_writes_and_erase_clears() {
+        let mut p = phone("light", MEDIUM);
+        let (c, d) = (cell(0, 1), solution(&p).get(cell(0, 1)).unwrap());
+        tap_cell(&mut p, c);
+        assert_eq!(p.selected(), Some(c));
+        tap_key(&mut p, Key::Digit(d));
+        assert_eq!(p.board().get(c), Some(d));
+        assert_eq!(p.entries().get(c), Some(d));
+        tap_key(&mut p, Key::Erase);
+        assert_eq!(p.board().get(c), None);
+        assert_eq!(
+            p.moves(),
+            &[
+                AppMove::Set { cell: c, digit: d },
+                AppMove::Erase { cell: c }
+            ]
+        );
+        assert_eq!(
+            p.hits(),
+            &[Hit::Cell(c), Hit::Key(Key::Digit(d)), Hit::Key(Key::Erase)]
+        );
+        assert_eq!(p.taps().len(), 3);
+    }
+
+    #[test]
+    fn givens_are_selected_but_never_changed() {
+        let mut p = phone("light", MEDIUM);
+        let given = cell(0, 0);
+        tap_cell(&mut p, given);
+        tap_key(&mut p, Key::Digit(1));
+        tap_key(&mut p, Key::Erase);
+        assert_eq!(p.selected(), Some(given));
+        assert_eq!(p.board().get(given), Some(9));
+        assert!(p.moves().is_empty());
+        let mut nf = phone("numfirst", MEDIUM);
+        tap_key(&mut nf, Key::Digit(1));
+        tap_cell(&mut nf, given);
+        assert_eq!(nf.board().get(given), Some(9));
+        assert!(nf.moves().is_empty());
+    }
+
+    #[test]
+    fn digit_without_a_selected_cell_and_taps_outside_controls_do_nothing() {
+        let mut p = phone("light", MEDIUM);
+        tap_key(&mut p, Key::Digit(5));
+        p.tap(Point::new(5, 5));
+        p.tap(Point::new(3, 1279));
+        assert_eq!(p.board(), p.givens());
+        assert_eq!(p.hits()[1..], [Hit::Nothing, Hit::Nothing]);
+    }
+
+    #[test]
+    fn number_first_digit_then_cells_writes_and_same_digit_clears() {
+        let mut p = phone("numfirst", MEDIUM);
+        let s = solution(&p);
+        let (a, b) = (cell(0, 1), cell(0, 2));
+        let d = s.get(a).unwrap();
+        tap_key(&mut p, Key::Digit(d));
+        assert_eq!(p.selected_digit(), Some(d));
+        tap_cell(&mut p, a);
+        assert_eq!(p.board().get(a), Some(d));
+        tap_cell(&mut p, a);
+        assert_eq!(p.board().get(a), None);
+        let e = s.get(b).unwrap();
+        tap_key(&mut p, Key::Digit(e));
+        tap_cell(&mut p, b);
+        tap_key(&mut p, Key::Erase);
+        assert!(p.eraser_selected() && p.selected_digit().is_none());
+        tap_cell(&mut p, b);
+        assert_eq!(p.board(), p.givens());
+        assert_eq!(
+            p.moves(),
+            &[
+                AppMove::Set { cell: a, digit: d },
+                AppMove::Erase { cell: a },
+                AppMove::Set { cell: b, digit: e },
+                AppMove::Erase { cell: b },
+            ]
+        );
+    }
+
+    #[test]
+    fn notes_mode_toggles_pencil_marks_in_both_input_orders() {
+        let mut p = phone("light", MEDIUM);
+        let c = cell(0, 1);
+        tap_cell(&mut p, c);
+        tap_key(&mut p, Key::Notes);
+        tap_key(&mut p, Key::Digit(2));
+        tap_key(&mut p, Key::Digit(5));
+        tap_key(&mut p, Key::Digit(2));
+        assert_eq!(p.notes(c), 1 << 5);
+        assert!(p.board().get(c).is_none() && p.moves().is_empty());
+
+        let mut nf = phone("numfirst", MEDIUM);
+        tap_key(&mut nf, Key::Notes);
+        tap_key(&mut nf, Key::Digit(3));
+        tap_cell(&mut nf, c);
+        assert_eq!(nf.notes(c), 1 << 3);
+    }
+
+    #[test]
+    fn placing_a_digit_clears_it_from_peer_notes() {
+        let mut p = phone("light", MEDIUM);
+        let s = solution(&p);
+        let c = cell(0, 1);
+        let d = s.get(c).unwrap();
+        p.set_notes(cell(0, 2), (1 << d) | (1 << 4));
+        p.set_notes(cell(8, 8), 1 << d);
+        tap_cell(&mut p, c);
+        tap_key(&mut p, Key::Digit(d));
+        assert_eq!(p.notes(cell(0, 2)), (1 << d | 1 << 4) & !(1 << d));
+        assert_eq!(p.notes(cell(8, 8)), 1 << d);
+    }
+
+    #[test]
+    fn without_a_limit_wrong_digits_are_placed_but_counted() {
+        let mut p = phone("light", MEDIUM);
+        let c = cell(0, 1);
+        let wrong = (1..=9).find(|&d| Some(d) != solution(&p).get(c)).unwrap();
+        tap_cell(&mut p, c);
+        tap_key(&mut p, Key::Digit(wrong));
+        assert_eq!(p.board().get(c), Some(wrong));
+        assert_eq!(p.mistakes(), 1);
+    }
+
+    #[test]
+    fn mistake_limit_rejects_wrong_digits_and_ends_the_game() {
+        let mut p = phone("light", MEDIUM);
+        p.set_mistake_limit(Some(2));
+        let s = solution(&p);
+        let c = cell(0, 1);
+        let wrong: Vec<u8> = (1..=9).filter(|&d| Some(d) != s.get(c)).collect();
+        tap_cell(&mut p, c);
+        tap_key(&mut p, Key::Digit(wrong[0]));
+        assert_eq!(p.board().get(c), None);
+        assert_eq!(p.mistakes(), 1);
+        assert_eq!(
+            p.moves(),
+            &[AppMove::Rejected {
+                cell: c,
+                digit: wrong[0]
+            }]
+        );
+        tap_key(&mut p, Key::Digit(wrong[1]));
+        assert_eq!(p.mistakes(), 2);
+        // Game over: the keypad is covered, even the right digit does nothing now.
+        tap_key(&mut p, Key::Digit(s.get(c).unwrap()));
+        assert_eq!(p.board().get(c), None);
+        assert_eq!(*p.hits().last().unwrap(), Hit::Nothing);
+    }
+
+    #[test]
+    fn a_puzzle_with_several_solutions_judges_digits_by_the_rules() {
+        let mut p = phone("light", L52);
+        p.set_mistake_limit(Some(3));
+        let c = cell(0, 0);
+        tap_cell(&mut p, c);
+        tap_key(&mut p, Key::Digit(9)); // r1c6 holds a 9
+        assert_eq!(p.board().get(c), None);
+        assert_eq!(p.mistakes(), 1);
+        let ok = (1..=9)
+            .find(|&d| !puzzles::peers(c).any(|q| p.board().get(q) == Some(d)))
+            .unwrap();
+        tap_key(&mut p, Key::Digit(ok));
+        assert_eq!(p.board().get(c), Some(ok));
+    }
+
+    #[test]
+    fn popup_swallows_taps_until_its_button_is_tapped() {
+        let mut p = phone("light", MEDIUM);
+        p.set_popup(true);
+        let c = cell(0, 1);
+        tap_cell(&mut p, c);
+        tap_key(&mut p, Key::Digit(3));
+        assert_eq!(p.selected(), None);
+        assert_eq!(p.hits(), &[Hit::Popup, Hit::Popup]);
+        tap_key(&mut p, Key::PopupClose);
+        assert!(!p.popup_shown());
+        tap_cell(&mut p, c);
+        assert_eq!(p.selected(), Some(c));
+    }
+
+    #[test]
+    fn filling_the_board_correctly_solves_it_and_locks_the_keypad() {
+        let mut p = phone("light", MEDIUM);
+        let s = solution(&p);
+        let empty: Vec<Cell> = Cell::all()
+            .filter(|&c| p.givens().get(c).is_none())
+            .collect();
+        let (last, rest) = empty.split_last().unwrap();
+        for &c in rest {
+            p.set_entry(c, s.get(c));
+        }
+        assert!(!p.is_solved());
+        tap_cell(&mut p, *last);
+        tap_key(&mut p, Key::Digit(s.get(*last).unwrap()));
+        assert!(p.is_solved());
+        tap_key(&mut p, Key::Erase);
+        assert!(p.is_solved());
+    }
+}

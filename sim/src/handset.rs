@@ -1,0 +1,724 @@
+//! The simulated handset under the shell: the app's `Screen`, the touchscreen decoder, the virtual
+//! device clock with its latency preset, the system properties, a tiny writable file area
+//! (`/sdcard`, `/data/local/tmp`), the record of taps and command lines, and the dropped-connection
+//! fault. Every path that touches the glass ends in `Handset::tap`, which hands whole taps in
+//! screen pixels to `Screen::tap`, one display frame apart at most.
+
+use super::Screen;
+use super::latency::{Latency, VirtualClock};
+use super::touch::{self, EvdevEvent, MotionPointer, RECORD_SIZE, TouchReader};
+use crate::geometry::{Point, Size};
+use image::RgbaImage;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The device vanished (dropped-connection fault): no more work is done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gone;
+
+/// How a tap reached the app.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TapSource {
+    /// `input tap` / `cmd input tap`.
+    InputTap,
+    /// `input swipe` that stayed within the touch slop.
+    Swipe,
+    /// `input motionevent DOWN` ... `UP`.
+    MotionEvent,
+    /// Touchscreen events from `sendevent` or raw writes to `/dev/input/eventN`.
+    RawEvents,
+}
+
+/// One tap as the app received it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TapRecord {
+    pub at: Point,
+    /// Virtual device time when the app handled it.
+    pub time: Duration,
+    pub source: TapSource,
+}
+
+/// Why a write to `/dev/input/eventN` failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputWriteError {
+    /// SELinux forbids the shell user to write input devices (Android 10+).
+    PermissionDenied,
+    NoSuchDevice,
+    /// Fewer bytes than one whole `input_event` record (`evdev_write` returns EINVAL).
+    InvalidArgument,
+    Gone,
+}
+
+impl InputWriteError {
+    /// The errno text a phone's tools print.
+    pub fn errno_text(self) -> &'static str {
+        match self {
+            InputWriteError::PermissionDenied => "Permission denied",
+            InputWriteError::NoSuchDevice => "No such file or directory",
+            InputWriteError::InvalidArgument => "Invalid argument",
+            InputWriteError::Gone => "No such device",
+        }
+    }
+}
+
+/// What the handset is configured with.
+#[derive(Debug, Clone, Default)]
+pub struct HandsetConfig {
+    pub latency: Latency,
+    /// Sleep for real as the virtual clock advances.
+    pub realtime: bool,
+    /// Drop every connection when command line number N+1 arrives (and stay gone).
+    pub drop_after: Option<u64>,
+}
+
+/// Everything that changes, behind one lock.
+struct HandsetState {
+    clock: VirtualClock,
+    touch: TouchReader,
+    pointer: MotionPointer,
+    taps: Vec<TapRecord>,
+    log: Vec<String>,
+    files: HashMap<String, Vec<u8>>,
+    /// Bumped whenever the screen may have changed; keys the frame cache.
+    generation: u64,
+}
+
+/// The last rendered frame and its PNG encoding, reused while nothing changed.
+#[derive(Default)]
+struct FrameCache {
+    generation: Option<u64>,
+    raw: Option<Arc<RgbaImage>>,
+    png: Option<Arc<Vec<u8>>>,
+}
+
+type Vanish = Box<dyn Fn() + Send + Sync>;
+
+pub struct Handset {
+    config: HandsetConfig,
+    screen: Arc<Mutex<dyn Screen>>,
+    size: Size,
+    density: u32,
+    state: Mutex<HandsetState>,
+    frame: Mutex<FrameCache>,
+    gone: AtomicBool,
+    on_vanish: Mutex<Option<Vanish>>,
+    /// Old toolboxes had no `printf`; the shell then answers "not found" for it.
+    no_printf: AtomicBool,
+}
+
+impl Handset {
+    pub fn new(screen: Arc<Mutex<dyn Screen>>, config: HandsetConfig) -> Handset {
+        let size = screen.lock().unwrap().size();
+        let density = density_for(size);
+        let slop = touch_slop(density);
+        Handset {
+            config,
+            screen,
+            size,
+            density,
+            state: Mutex::new(HandsetState {
+                clock: VirtualClock::default(),
+                touch: TouchReader::new(size, slop),
+                pointer: MotionPointer::default(),
+                taps: Vec::new(),
+                log: Vec::new(),
+                files: HashMap::new(),
+                generation: 0,
+            }),
+            frame: Mutex::new(FrameCache::default()),
+            gone: AtomicBool::new(false),
+            on_vanish: Mutex::new(None),
+            no_printf: AtomicBool::new(false),
+        }
+    }
+
+    /// Takes `printf` away from the shell (or gives it back), as on phones whose toolbox lacks
+    /// it, so the device layer's fallback can be tested.
+    pub fn set_printf(&self, available: bool) {
+        self.no_printf.store(!available, Ordering::SeqCst);
+    }
+
+    /// Whether the shell has `printf`.
+    pub fn has_printf(&self) -> bool {
+        !self.no_printf.load(Ordering::SeqCst)
+    }
+
+    /// Called once when the dropped-connection fault fires (the server closes the port).
+    pub fn set_on_vanish(&self, f: impl Fn() + Send + Sync + 'static) {
+        *self.on_vanish.lock().unwrap() = Some(Box::new(f));
+    }
+
+    /// Whether the device really sleeps for its modelled costs.
+    pub fn realtime(&self) -> bool {
+        self.config.realtime
+    }
+
+    pub fn latency(&self) -> &Latency {
+        &self.config.latency
+    }
+
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    pub fn density(&self) -> u32 {
+        self.density
+    }
+
+    pub fn is_gone(&self) -> bool {
+        self.gone.load(Ordering::SeqCst)
+    }
+
+    fn check(&self) -> Result<(), Gone> {
+        if self.is_gone() { Err(Gone) } else { Ok(()) }
+    }
+
+    /// Virtual device time since start.
+    pub fn clock(&self) -> Duration {
+        self.state.lock().unwrap().clock.now()
+    }
+
+    /// Every tap the app received, in order.
+    pub fn taps(&self) -> Vec<TapRecord> {
+        self.state.lock().unwrap().taps.clone()
+    }
+
+    /// Every command line run, in order.
+    pub fn command_log(&self) -> Vec<String> {
+        self.state.lock().unwrap().log.clone()
+    }
+
+    /// Marks the screen as changed by something outside the device (a test flipping a fault).
+    pub fn invalidate_frame(&self) {
+        self.state.lock().unwrap().generation += 1;
+    }
+
+    /// Records one command line; fires the dropped-connection fault when its turn has come.
+    pub fn begin_command_line(&self, text: &str) -> Result<(), Gone> {
+        self.check()?;
+        let count = {
+            let mut st = self.state.lock().unwrap();
+            st.log.push(text.to_string());
+            st.log.len() as u64
+        };
+        if self.config.drop_after.is_some_and(|n| count > n) {
+            self.vanish();
+            return Err(Gone);
+        }
+        Ok(())
+    }
+
+    /// The device disappears: every connection drops and the port closes.
+    pub fn vanish(&self) {
+        if !self.gone.swap(true, Ordering::SeqCst)
+            && let Some(f) = self.on_vanish.lock().unwrap().as_ref()
+        {
+            f();
+        }
+    }
+
+    /// Spends `cost` of device time (and real time with `--realtime`).
+    fn spend(&self, cost: Duration) {
+        if cost.is_zero() {
+            return;
+        }
+        self.state.lock().unwrap().clock.advance(cost);
+        if self.config.realtime {
+            std::thread::sleep(cost);
+        }
+    }
+
+    /// `sleep S` in the shell.
+    pub fn sleep(&self, d: Duration) {
+        self.spend(d);
+    }
+
+    /// The start-up cost of one `input` / `cmd input` process.
+    pub fn input_command(&self) -> Result<(), Gone> {
+        self.check()?;
+        self.spend(self.config.latency.input_command);
+        Ok(())
+    }
+
+    /// The cost of one `sendevent` process.
+    pub fn sendevent_process(&self) -> Result<(), Gone> {
+        self.check()?;
+        self.spend(self.config.latency.sendevent);
+        Ok(())
+    }
+
+    /// Hands one tap to the app on its display frame.
+    pub fn tap(&self, at: Point, source: TapSource) -> Result<(), Gone> {
+        self.check()?;
+        let mut st = self.state.lock().unwrap();
+        self.deliver(&mut st, at, source);
+        Ok(())
+    }
+
+    fn deliver(&self, st: &mut HandsetState, at: Point, source: TapSource) {
+        let before = st.clock.now();
+        let time = st.clock.deliver_tap(self.config.latency.frame);
+        st.taps.push(TapRecord { at, time, source });
+        st.generation += 1;
+        if at.x < self.size.width && at.y < self.size.height {
+            self.screen.lock().unwrap().tap(at);
+        }
+        if self.config.realtime {
+            std::thread::sleep(time - before);
+        }
+    }
+
+    /// `input swipe`: a tap when it stays within the touch slop, else a drag the grid ignores.
+    pub fn swipe(&self, from: Point, to: Point, duration: Duration) -> Result<(), Gone> {
+        self.check()?;
+        self.spend(duration);
+        let mut pointer = MotionPointer::default();
+        pointer.down(from);
+        if let Some(at) = pointer.up(to, touch_slop(self.density)) {
+            self.tap(at, TapSource::Swipe)?;
+        }
+        Ok(())
+    }
+
+    /// `input motionevent ACTION X Y`.
+    pub fn motion(&self, action: &str, at: Point) -> Result<(), Gone> {
+        self.check()?;
+        let slop = touch_slop(self.density);
+        let mut st = self.state.lock().unwrap();
+        match action {
+            "DOWN" => st.pointer.down(at),
+            "MOVE" => st.pointer.move_to(at, slop),
+            "UP" => {
+                if let Some(p) = st.pointer.up(at, slop) {
+                    self.deliver(&mut st, p, TapSource::MotionEvent);
+                }
+            }
+            _ => st.pointer.cancel(),
+        }
+        Ok(())
+    }
+
+    /// Whether the shell user may open `path` for writing.
+    pub fn check_input_writable(&self, path: &str) -> Result<(), InputWriteError> {
+        if !touch::input_devices().iter().any(|d| d.path == path) {
+            // /dev is not writable for the shell user either.
+            return Err(if self.config.latency.raw_input_writable {
+                InputWriteError::NoSuchDevice
+            } else {
+                InputWriteError::PermissionDenied
+            });
+        }
+        if !self.config.latency.raw_input_writable {
+            return Err(InputWriteError::PermissionDenied);
+        }
+        Ok(())
+    }
+
+    /// One `write()` to an input device: whole 24-byte records are taken (a trailing partial
+    /// record fails with EINVAL, as `evdev_write` does for the retried tail); events on the
+    /// touchscreen go through the touch decoder.
+    pub fn write_input(&self, path: &str, data: &[u8]) -> Result<(), InputWriteError> {
+        if self.is_gone() {
+            return Err(InputWriteError::Gone);
+        }
+        self.check_input_writable(path)?;
+        if data.len() < RECORD_SIZE {
+            return Err(InputWriteError::InvalidArgument);
+        }
+        let whole = data.len() / RECORD_SIZE * RECORD_SIZE;
+        if path == touch::TOUCHSCREEN {
+            let mut st = self.state.lock().unwrap();
+            for record in data[..whole].chunks_exact(RECORD_SIZE) {
+                let ev = EvdevEvent::from_record(record.try_into().unwrap());
+                for at in st.touch.feed(ev) {
+                    self.deliver(&mut st, at, TapSource::RawEvents);
+                }
+            }
+        }
+        if whole < data.len() {
+            return Err(InputWriteError::InvalidArgument);
+        }
+        Ok(())
+    }
+
+    /// The current frame, rendered only when something changed since the last one.
+    pub fn frame(&self) -> Arc<RgbaImage> {
+        let generation = self.state.lock().unwrap().generation;
+        let mut cache = self.frame.lock().unwrap();
+        if cache.generation != Some(generation) || cache.raw.is_none() {
+            let img = self.screen.lock().unwrap().render();
+            *cache = FrameCache {
+                generation: Some(generation),
+                raw: Some(Arc::new(img)),
+                png: None,
+            };
+        }
+        cache.raw.clone().expect("frame rendered above")
+    }
+
+    fn frame_png(&self) -> Arc<Vec<u8>> {
+        let raw = self.frame();
+        let mut cache = self.frame.lock().unwrap();
+        if let (Some(png), Some(cached)) = (&cache.png, &cache.raw)
+            && Arc::ptr_eq(cached, &raw)
+        {
+            return png.clone();
+        }
+        let png = Arc::new(encode_png(&raw));
+        if cache.raw.as_ref().is_some_and(|c| Arc::ptr_eq(c, &raw)) {
+            cache.png = Some(png.clone());
+        }
+        png
+    }
+
+    /// `screencap -p` (PNG) or raw `screencap` (16-byte header + RGBA rows), with its cost.
+    pub fn screencap(&self, png: bool) -> Result<Vec<u8>, Gone> {
+        self.check()?;
+        let pixels = self.size.width as u64 * self.size.height as u64;
+        self.spend(self.config.latency.screencap(pixels, png));
+        if png {
+            return Ok(self.frame_png().as_ref().clone());
+        }
+        let frame = self.frame();
+        let mut out = Vec::with_capacity(16 + frame.as_raw().len());
+        // width, height, format 1 = RGBA_8888, colour space 1 = sRGB (header v2, Android 8.1+).
+        for word in [frame.width(), frame.height(), 1, 1] {
+            out.extend_from_slice(&word.to_le_bytes());
+        }
+        out.extend_from_slice(frame.as_raw());
+        Ok(out)
+    }
+
+    /// The `framebuffer:` service reply: v2 header (RGBA offsets as adb_client expects) + pixels.
+    pub fn framebuffer(&self) -> Result<Vec<u8>, Gone> {
+        self.check()?;
+        let pixels = self.size.width as u64 * self.size.height as u64;
+        self.spend(self.config.latency.screencap(pixels, false));
+        let frame = self.frame();
+        let data = frame.as_raw();
+        let mut out = Vec::with_capacity(56 + data.len());
+        #[rustfmt::skip]
+        let header = [
+            2, 32, 1, data.len() as u32, frame.width(), frame.height(),
+            0, 8, 16, 8, 8, 8, 24, 8,
+        ];
+        for word in header {
+            out.extend_from_slice(&u32::to_le_bytes(word));
+        }
+        out.extend_from_slice(data);
+        Ok(out)
+    }
+
+    /// Paths the shell user can create files in.
+    pub fn is_writable_path(path: &str) -> bool {
+        ["/sdcard/", "/data/local/tmp/", "/storage/emulated/0/"]
+            .iter()
+            .any(|dir| path.starts_with(dir) && path.len() > dir.len())
+    }
+
+    pub fn write_file(&self, path: &str, data: &[u8], append: bool) {
+        let mut st = self.state.lock().unwrap();
+        let file = st.files.entry(path.to_string()).or_default();
+        if !append {
+            file.clear();
+        }
+        file.extend_from_slice(data);
+    }
+
+    pub fn read_file(&self, path: &str) -> Option<Vec<u8>> {
+        self.state.lock().unwrap().files.get(path).cloned()
+    }
+
+    /// System properties (`getprop`), per preset.
+    pub fn props(&self) -> Vec<(String, String)> {
+        let l = &self.config.latency;
+        let mut props = vec![
+            ("ro.build.version.sdk", l.sdk.to_string()),
+            ("ro.build.version.release", l.release.to_string()),
+            (
+                "ro.build.fingerprint",
+                format!(
+                    "sudoku-agent/simphone/sim:{}/SIM{}.1/1:user/release-keys",
+                    l.release, l.sdk
+                ),
+            ),
+            ("ro.build.type", "user".into()),
+            ("ro.product.brand", "sudoku-agent".into()),
+            ("ro.product.manufacturer", "sudoku-agent".into()),
+            ("ro.product.model", PRODUCT_MODEL.into()),
+            ("ro.product.name", PRODUCT_NAME.into()),
+            ("ro.product.device", PRODUCT_DEVICE.into()),
+            ("ro.product.cpu.abi", "arm64-v8a".into()),
+            (
+                "ro.product.cpu.abilist",
+                "arm64-v8a,armeabi-v7a,armeabi".into(),
+            ),
+            ("ro.sf.lcd_density", self.density.to_string()),
+            ("ro.secure", "1".into()),
+            ("ro.debuggable", "0".into()),
+            ("ro.adb.secure", "1".into()),
+            ("sys.boot_completed", "1".into()),
+            ("persist.sys.timezone", "UTC".into()),
+        ];
+        props.sort();
+        props.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+    }
+
+    pub fn prop(&self, key: &str) -> Option<String> {
+        self.props()
+            .into_iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+
+    /// `getprop` without arguments.
+    pub fn all_props(&self) -> String {
+        self.props()
+            .iter()
+            .map(|(k, v)| format!("[{k}]: [{v}]\n"))
+            .collect()
+    }
+
+    /// The CNXN banner.
+    pub fn banner(&self) -> String {
+        format!(
+            "device::ro.product.name={PRODUCT_NAME};ro.product.model={PRODUCT_MODEL};ro.product.device={PRODUCT_DEVICE};features={}",
+            super::adbd::FEATURES
+        )
+    }
+
+    /// `dumpsys window`: the display section, with rotation as this Android version prints it
+    /// (`mCurrentRotation=ROTATION_0` from Android 10, `mCurrentRotation=0` before).
+    pub fn dumpsys_window(&self) -> String {
+        let Size { width, height } = self.size;
+        let d = self.density;
+        let rotation = if self.config.latency.sdk >= 29 {
+            "ROTATION_0"
+        } else {
+            "0"
+        };
+        format!(
+            "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  Display: mDisplayId=0\n    init={width}x{height} {d}dpi cur={width}x{height} app={width}x{height} rng={width}x{width}-{height}x{height}\n    deferred=false mLayoutNeeded=false\n  mLayoutSeq=42\n  mCurrentRotation={rotation}\n  mLastOrientation=1\n  mDisplayFrozen=false\n"
+        )
+    }
+}
+
+const PRODUCT_NAME: &str = "simphone";
+const PRODUCT_MODEL: &str = "SimPhone";
+const PRODUCT_DEVICE: &str = "sim";
+
+/// Typical densities for the common widths (720 -> xhdpi 320, 1080 -> 440, 1440 -> 560).
+fn density_for(size: Size) -> u32 {
+    match size.width {
+        720 => 320,
+        1080 => 440,
+        1440 => 560,
+        w => (w * 440 / 1080).max(120),
+    }
+}
+
+/// Android's touch slop: 8 dp.
+fn touch_slop(density: u32) -> u32 {
+    (8 * density).div_ceil(160)
+}
+
+/// PNG with fast compression, as `screencap -p` writes an RGBA PNG.
+pub fn encode_png(img: &RgbaImage) -> Vec<u8> {
+    use image::ImageEncoder;
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    let mut out = Vec::new();
+    let encoder =
+        PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive);
+    encoder
+        .write_image(
+            img.as_raw(),
+            img.width(),
+            img.height(),
+            image::ExtendedColorType::Rgba8,
+        )
+        .expect("encoding a PNG into memory cannot fail");
+    out
+}
+
+/// A tiny screen for the device layer's own tests: white, with a black dot at every tap.
+#[cfg(test)]
+pub(crate) mod test_screen {
+    use super::*;
+
+    pub struct DotScreen {
+        pub size: Size,
+        pub taps: Vec<Point>,
+    }
+
+    impl DotScreen {
+        pub fn new(width: u32, height: u32) -> Self {
+            DotScreen {
+                size: Size::new(width, height),
+                taps: Vec::new(),
+            }
+        }
+    }
+
+    impl Screen for DotScreen {
+        fn size(&self) -> Size {
+            self.size
+        }
+        fn render(&mut self) -> RgbaImage {
+            let mut img = RgbaImage::from_pixel(
+                self.size.width,
+                self.size.height,
+                image::Rgba([255, 255, 255, 255]),
+            );
+            for p in &self.taps {
+                img.put_pixel(p.x, p.y, image::Rgba([0, 0, 0, 255]));
+            }
+            img
+        }
+        fn tap(&mut self, at: Point) {
+            self.taps.push(at);
+        }
+    }
+
+    pub fn handset(preset: &str) -> (Arc<Mutex<DotScreen>>, Handset) {
+        let screen = Arc::new(Mutex::new(DotScreen::new(1080, 2340)));
+        let config = HandsetConfig {
+            latency: Latency::named(preset).unwrap(),
+            ..HandsetConfig::default()
+        };
+        let h = Handset::new(screen.clone(), config);
+        (screen, h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_screen::handset;
+    use super::*;
+
+    #[test]
+    fn raw_touchscreen_records_become_taps_on_the_screen() {
+        let (screen, h) = handset("android9");
+        let records: Vec<u8> = touch::tap_events(Point::new(200, 300), h.size(), 1)
+            .into_iter()
+            .flat_map(|e| e.to_record())
+            .collect();
+        h.write_input(touch::TOUCHSCREEN, &records).unwrap();
+        assert_eq!(screen.lock().unwrap().taps, vec![Point::new(200, 300)]);
+        assert_eq!(h.taps()[0].source, TapSource::RawEvents);
+    }
+
+    #[test]
+    fn android12_refuses_input_device_writes() {
+        let (_, h) = handset("android12");
+        let rec = EvdevEvent::new(0, 0, 0).to_record();
+        assert_eq!(
+            h.write_input(touch::TOUCHSCREEN, &rec),
+            Err(InputWriteError::PermissionDenied)
+        );
+    }
+
+    #[test]
+    fn a_partial_record_is_an_invalid_argument() {
+        let (_, h) = handset("android9");
+        assert_eq!(
+            h.write_input(touch::TOUCHSCREEN, &[0; 10]),
+            Err(InputWriteError::InvalidArgument)
+        );
+        assert_eq!(
+            h.write_input(touch::TOUCHSCREEN, &[0; 30]),
+            Err(InputWriteError::InvalidArgument)
+        );
+    }
+
+    #[test]
+    fn the_clock_charges_input_commands_and_screenshots_per_preset() {
+        let (_, h) = handset("android9");
+        h.input_command().unwrap();
+        h.tap(Point::new(1, 1), TapSource::InputTap).unwrap();
+        let after_tap = h.clock();
+        assert!(after_tap >= Duration::from_millis(300) && after_tap < Duration::from_millis(317));
+        h.screencap(true).unwrap();
+        assert_eq!(h.clock() - after_tap, Duration::from_millis(700));
+        let (_, fast) = handset("instant");
+        fast.input_command().unwrap();
+        fast.tap(Point::new(1, 1), TapSource::InputTap).unwrap();
+        fast.screencap(true).unwrap();
+        assert_eq!(fast.clock(), Duration::ZERO);
+    }
+
+    #[test]
+    fn raw_screencap_has_a_16_byte_header_and_rgba_rows() {
+        let (_, h) = handset("instant");
+        let raw = h.screencap(false).unwrap();
+        assert_eq!(raw.len(), 16 + 1080 * 2340 * 4);
+        assert_eq!(
+            &raw[..16],
+            &[0x38, 4, 0, 0, 0x24, 9, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]
+        );
+    }
+
+    #[test]
+    fn framebuffer_reply_has_the_v2_header_adb_client_decodes() {
+        let (_, h) = handset("instant");
+        let fb = h.framebuffer().unwrap();
+        let words: Vec<u32> = fb[..56]
+            .chunks(4)
+            .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
+            .collect();
+        assert_eq!(
+            words,
+            vec![
+                2,
+                32,
+                1,
+                1080 * 2340 * 4,
+                1080,
+                2340,
+                0,
+                8,
+                16,
+                8,
+                8,
+                8,
+                24,
+                8
+            ]
+        );
+        assert_eq!(fb.len(), 56 + 1080 * 2340 * 4);
+    }
+
+    #[test]
+    fn the_png_is_re_rendered_only_after_a_tap() {
+        let (_, h) = handset("instant");
+        let a = h.frame_png();
+        let b = h.frame_png();
+        assert!(Arc::ptr_eq(&a, &b));
+        h.tap(Point::new(5, 5), TapSource::InputTap).unwrap();
+        let c = h.frame_png();
+        assert!(!Arc::ptr_eq(&a, &c));
+        let decoded = image::load_from_memory(&c).unwrap().to_rgba8();
+        assert_eq!(decoded.get_pixel(5, 5).0, [0, 0, 0, 255]);
+    }
+
+    #[test]
+    fn the_drop_fault_fires_on_the_command_after_the_nth() {
+        let screen = Arc::new(Mutex::new(test_screen::DotScreen::new(10, 10)));
+        let h = Handset::new(
+            screen,
+            HandsetConfig {
+                drop_after: Some(2),
+                ..HandsetConfig::default()
+            },
+        );
+        let fired = Arc::new(AtomicBool::new(false));
+        let flag = fired.clone();
+        h.set_on_vanish(move || flag.store(true, Ordering::SeqCst));
+        assert!(h.begin_command_line("a").is_ok());
+        assert!(h.begin_command_line("b").is_ok());
+        assert_eq!(h.begin_command_line("c"), Err(Gone));
+        assert!(fired.load(Ordering::SeqCst));
+        assert_eq!(h.begin_command_line("d"), Err(Gone));
+    }
+}

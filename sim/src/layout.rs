@@ -1,0 +1,339 @@
+//! Where everything sits on the simulated screen, for one skin at one size: bars, grid lines,
+//! cells, keys, banner and popup, in pixels. Both the renderer and the tap hit-test read it, so
+//! what is drawn is exactly what can be touched. Private to `sim`.
+
+use super::model::Key;
+use super::skins::{KeypadShape, NavBar, Skin};
+use crate::board::Cell;
+use crate::geometry::{Point, Rect, Size};
+
+/// The pixel layout of one skin at one screen size.
+#[derive(Debug, Clone)]
+pub(super) struct AppLayout {
+    /// Pixels per dp (Android density-independent pixel).
+    pub dp: f32,
+    pub size: Size,
+    pub status: Rect,
+    pub appbar: Rect,
+    pub info: Rect,
+    /// The whole grid, outer lines included.
+    pub grid: Rect,
+    /// Offset from the grid's left (or top) edge and width of each of the 10 grid lines.
+    pub lines: [(u32, u32); 10],
+    /// The area under the grid holding tools and keypad (covered by the end-of-game banner).
+    pub controls: Rect,
+    /// The tool row (erase, notes) when the skin has one.
+    pub tools: Option<Rect>,
+    /// Every tappable control except cells and the popup button.
+    pub keys: Vec<(Key, Rect)>,
+    /// Where the timer sits inside the keypad (3x3 keypad's fourth column).
+    pub keypad_timer: Option<Rect>,
+    pub ad: Option<Rect>,
+    pub nav: Rect,
+    pub popup: Rect,
+    pub popup_button: Rect,
+}
+
+/// Pixels per dp for the usual densities of each width (xhdpi, 440 dpi, 560 dpi).
+fn density(size: Size) -> f32 {
+    match size.width {
+        720 => 2.0,
+        1080 => 2.75,
+        1440 => 3.5,
+        w => w as f32 / 392.0,
+    }
+}
+
+fn rect_f(x: f32, y: f32, w: f32, h: f32) -> Rect {
+    let (x0, y0) = (x.round().max(0.0) as u32, y.round().max(0.0) as u32);
+    let (x1, y1) = ((x + w).round() as u32, (y + h).round() as u32);
+    Rect::new(
+        x0,
+        y0,
+        x1.saturating_sub(x0).max(1),
+        y1.saturating_sub(y0).max(1),
+    )
+}
+
+impl AppLayout {
+    pub fn new(skin: &Skin, size: Size) -> AppLayout {
+        let dp = density(size);
+        let (w, h) = (size.width as f32, size.height as f32);
+        // A 16:9 screen is short for a sudoku app: bars and keys shrink, as apps do there.
+        let compact = h / w < 2.0;
+        let k = |full: f32, short: f32| if compact { short } else { full } * dp;
+        let status = rect_f(0.0, 0.0, w, 24.0 * dp);
+        let appbar = rect_f(0.0, status.bottom() as f32, w, k(56.0, 48.0));
+        let info = rect_f(0.0, appbar.bottom() as f32, w, k(34.0, 28.0));
+
+        let nav_h = match skin.nav {
+            NavBar::Gesture => 20.0,
+            NavBar::Buttons => 48.0,
+        } * dp;
+        let nav = rect_f(0.0, h - nav_h, w, nav_h);
+        let ad = skin
+            .ad_banner
+            .then(|| rect_f(0.0, nav.y as f32 - 56.0 * dp, w, 56.0 * dp));
+        let bottom = ad.map_or(nav.y, |a| a.y) as f32;
+
+        let margin = k(8.0, 6.0);
+        let gap = k(10.0, 6.0);
+        // Key height, and the gap between key rows.
+        let (key_h, row_gap) = match skin.keypad {
+            KeypadShape::Row9 => (k(60.0, 52.0), 0.0),
+            KeypadShape::Grid3x3 => (k(52.0, 44.0), 8.0 * dp),
+            KeypadShape::Grid2x5 => (k(54.0, 46.0), 8.0 * dp),
+        };
+        let (tools_h, keypad_h) = match skin.keypad {
+            KeypadShape::Row9 => (k(68.0, 56.0), key_h),
+            KeypadShape::Grid3x3 => (0.0, 3.0 * key_h + 2.0 * row_gap),
+            KeypadShape::Grid2x5 => (k(52.0, 40.0), 2.0 * key_h + row_gap),
+        };
+        let controls_h = tools_h + keypad_h + if tools_h > 0.0 { gap } else { 0.0 };
+        let top = info.bottom() as f32;
+        let room = bottom - top - controls_h - 3.0 * gap;
+        let side = (w - 2.0 * margin).min(room).floor();
+        let grid = rect_f(((w - side) / 2.0).floor(), top + gap * 0.5, side, side);
+        let side = grid.width; // after rounding
+
+        let thin = (skin.thin_dp * dp).round().max(1.0) as u32;
+        let thick = (skin.thick_dp * dp).round().max(2.0) as u32;
+        let mut lines = [(0u32, 0u32); 10];
+        for (i, line) in lines.iter_mut().enumerate() {
+            let lw = if i % 3 == 0 { thick } else { thin };
+            let centre = i as f32 * side as f32 / 9.0;
+            let start = (centre - lw as f32 / 2.0).round().max(0.0) as u32;
+            *line = (start.min(side - lw), lw);
+        }
+
+        // Leftover height is split: a sixth between grid and controls, the rest under them.
+        let slack = (bottom - grid.bottom() as f32 - controls_h - gap).max(0.0);
+        let controls_top = grid.bottom() as f32 + gap + slack / 6.0;
+        let controls = rect_f(margin, controls_top, w - 2.0 * margin, controls_h);
+        let mut keys = Vec::new();
+        let mut keypad_timer = None;
+        let mut tools = None;
+        let cf = |r: Rect| (r.x as f32, r.y as f32, r.width as f32, r.height as f32);
+        match skin.keypad {
+            KeypadShape::Row9 => {
+                let t = rect_f(margin, controls_top, w - 2.0 * margin, tools_h);
+                tools = Some(t);
+                let (tx, ty, tw, th) = cf(t);
+                let slot = 84.0 * dp;
+                keys.push((Key::Erase, rect_f(tx + tw / 3.0 - slot / 2.0, ty, slot, th)));
+                keys.push((
+                    Key::Notes,
+                    rect_f(tx + tw * 2.0 / 3.0 - slot / 2.0, ty, slot, th),
+                ));
+                let ky = ty + th + gap;
+                let kw = (w - 2.0 * margin) / 9.0;
+                for d in 1..=9u8 {
+                    let x = margin + (d - 1) as f32 * kw;
+                    let r = rect_f(x + 1.5 * dp, ky, kw - 3.0 * dp, keypad_h);
+                    keys.push((Key::Digit(d), r));
+                }
+            }
+            KeypadShape::Grid3x3 => {
+                let kx = grid.x as f32;
+                let pad_w = side as f32;
+                let g = row_gap;
+                let kw = (pad_w - 3.0 * g) / 4.0;
+                let kh = key_h;
+                for d in 1..=9u8 {
+                    let (r, c) = ((d - 1) / 3, (d - 1) % 3);
+                    let x = kx + c as f32 * (kw + g);
+                    let y = controls_top + r as f32 * (kh + g);
+                    keys.push((Key::Digit(d), rect_f(x, y, kw, kh)));
+                }
+                let x = kx + 3.0 * (kw + g);
+                keys.push((Key::Notes, rect_f(x, controls_top, kw, kh)));
+                keypad_timer = Some(rect_f(x, controls_top + kh + g, kw, kh));
+                keys.push((Key::Erase, rect_f(x, controls_top + 2.0 * (kh + g), kw, kh)));
+            }
+            KeypadShape::Grid2x5 => {
+                let t = rect_f(grid.x as f32, controls_top, side as f32, tools_h);
+                tools = Some(t);
+                keys.push((
+                    Key::Notes,
+                    rect_f(t.x as f32, t.y as f32, 64.0 * dp, tools_h),
+                ));
+                let g = 6.0 * dp;
+                let kw = (side as f32 - 4.0 * g) / 5.0;
+                let kh = key_h;
+                let ky = controls_top + tools_h + gap;
+                for i in 0..10u8 {
+                    let (r, c) = (i / 5, i % 5);
+                    let x = grid.x as f32 + c as f32 * (kw + g);
+                    let y = ky + r as f32 * (kh + row_gap);
+                    let key = if i == 9 {
+                        Key::Erase
+                    } else {
+                        Key::Digit(i + 1)
+                    };
+                    keys.push((key, rect_f(x, y, kw, kh)));
+                }
+            }
+        }
+
+        let popup_w = w * 0.82;
+        let popup_h = (side as f32 * 0.5).max(170.0 * dp);
+        let popup = rect_f(
+            (w - popup_w) / 2.0,
+            grid.y as f32 + (side as f32 - popup_h) / 2.0,
+            popup_w,
+            popup_h,
+        );
+        let button_w = popup_w * 0.5;
+        let button_h = 44.0 * dp;
+        let popup_button = rect_f(
+            (w - button_w) / 2.0,
+            popup.bottom() as f32 - button_h - 16.0 * dp,
+            button_w,
+            button_h,
+        );
+
+        AppLayout {
+            dp,
+            size,
+            status,
+            appbar,
+            info,
+            grid,
+            lines,
+            controls,
+            tools,
+            keys,
+            keypad_timer,
+            ad,
+            nav,
+            popup,
+            popup_button,
+        }
+    }
+
+    /// The inside of `cell`, between its lines.
+    pub fn cell_rect(&self, cell: Cell) -> Rect {
+        let span = |i: usize| {
+            let (s0, w0) = self.lines[i];
+            let (s1, _) = self.lines[i + 1];
+            (s0 + w0, s1 - (s0 + w0))
+        };
+        let (x, w) = span(cell.col());
+        let (y, h) = span(cell.row());
+        Rect::new(self.grid.x + x, self.grid.y + y, w, h)
+    }
+
+    /// The rectangle of `key`, if the skin has it.
+    pub fn key_rect(&self, key: Key) -> Option<Rect> {
+        if key == Key::PopupClose {
+            return Some(self.popup_button);
+        }
+        self.keys.iter().find(|(k, _)| *k == key).map(|(_, r)| *r)
+    }
+
+    /// The cell under `p`; a tap on a line goes to the cell whose ninth of the grid holds it.
+    pub fn cell_at(&self, p: Point) -> Option<Cell> {
+        if !self.grid.contains(p) {
+            return None;
+        }
+        let col = ((p.x - self.grid.x) as u64 * 9 / self.grid.width as u64) as usize;
+        let row = ((p.y - self.grid.y) as u64 * 9 / self.grid.height as u64) as usize;
+        Cell::new(row.min(8), col.min(8))
+    }
+
+    /// The key under `p`.
+    pub fn key_at(&self, p: Point) -> Option<Key> {
+        self.keys
+            .iter()
+            .find(|(_, r)| r.contains(p))
+            .map(|(k, _)| *k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SUPPORTED_SIZES;
+
+    fn all_layouts() -> impl Iterator<Item = (String, AppLayout)> {
+        Skin::names().iter().flat_map(|name| {
+            SUPPORTED_SIZES.iter().map(move |&size| {
+                let skin = Skin::named(name).unwrap();
+                (format!("{name}@{size}"), AppLayout::new(&skin, size))
+            })
+        })
+    }
+
+    #[test]
+    fn everything_fits_on_screen_without_overlapping_the_grid() {
+        for (what, l) in all_layouts() {
+            let size = l.size;
+            for r in [
+                l.status, l.appbar, l.info, l.grid, l.controls, l.nav, l.popup,
+            ] {
+                assert!(r.fits_in(size), "{what}: {r:?}");
+            }
+            assert_eq!(l.grid.width, l.grid.height, "{what}");
+            assert!(
+                l.grid.width as f32 >= 0.88 * size.width as f32,
+                "{what}: grid too small"
+            );
+            assert!(
+                l.grid.y >= l.info.bottom() && l.controls.y > l.grid.bottom(),
+                "{what}"
+            );
+            assert!(l.ad.is_none_or(|a| a.y >= l.controls.bottom()), "{what}");
+            for (key, r) in &l.keys {
+                assert!(r.fits_in(size) && r.y > l.grid.bottom(), "{what}: {key:?}");
+                assert!(
+                    r.bottom() <= l.ad.map_or(l.nav.y, |a| a.y),
+                    "{what}: {key:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_skin_has_nine_digits_erase_and_notes_and_keys_do_not_overlap() {
+        for (what, l) in all_layouts() {
+            for key in (1..=9).map(Key::Digit).chain([Key::Erase, Key::Notes]) {
+                let r = l
+                    .key_rect(key)
+                    .unwrap_or_else(|| panic!("{what}: no {key:?}"));
+                assert_eq!(l.key_at(r.center()), Some(key), "{what}");
+            }
+            for (i, (_, a)) in l.keys.iter().enumerate() {
+                for (_, b) in &l.keys[i + 1..] {
+                    let apart = a.right() <= b.x
+                        || b.right() <= a.x
+                        || a.bottom() <= b.y
+                        || b.bottom() <= a.y;
+                    assert!(apart, "{what}: {a:?} overlaps {b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cells_lie_between_lines_and_hit_testing_finds_them() {
+        for (what, l) in all_layouts() {
+            for cell in Cell::all() {
+                let r = l.cell_rect(cell);
+                assert!(r.width > 10 && r.height > 10, "{what}");
+                assert_eq!(l.cell_at(r.center()), Some(cell), "{what}: {cell}");
+                assert_eq!(
+                    l.cell_at(Point::new(r.x, r.y)),
+                    Some(cell),
+                    "{what}: {cell}"
+                );
+                assert_eq!(
+                    l.cell_at(Point::new(r.right() - 1, r.bottom() - 1)),
+                    Some(cell)
+                );
+            }
+            let (_, thin) = l.lines[1];
+            let (_, thick) = l.lines[3];
+            assert!(thick > thin, "{what}: box lines must be thicker");
+        }
+    }
+}

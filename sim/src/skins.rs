@@ -1,0 +1,436 @@
+//! The looks and input rules of the simulated sudoku apps: one `Skin` per app style (colours,
+//! fonts, line widths, keypad shape, input order, ad banner). Every parameter stays private to
+//! `sim`: the rest of the program must find the grid and keypad from pixels, as on a real phone.
+
+use image::Rgba;
+
+/// How the app takes a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EntryOrder {
+    /// Tap a cell, then a keypad digit.
+    CellFirst,
+    /// Tap a keypad digit (or the eraser), then cells.
+    NumberFirst,
+}
+
+/// The shape of the digit keypad.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum KeypadShape {
+    /// One row 1..9 under a tool row with erase and notes (Sudoku.com style).
+    Row9,
+    /// Three rows of three digits, with notes and erase in a fourth column (Fassor style).
+    Grid3x3,
+    /// Two rows of five: 1..5 and 6..9 plus erase (Volcano style), notes in the tool row.
+    Grid2x5,
+}
+
+/// The embedded font faces (all under `assets/fonts/`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Face {
+    RobotoRegular,
+    RobotoMedium,
+    RobotoLight,
+    DejaVu,
+    DejaVuBold,
+    SerifRegular,
+    SerifBold,
+}
+
+/// The bottom of the screen below the app.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum NavBar {
+    /// Gesture navigation: a thin pill on the app background.
+    Gesture,
+    /// The classic black bar with back, home and recents.
+    Buttons,
+}
+
+/// Every colour a skin paints with.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Palette {
+    pub background: Rgba<u8>,
+    pub status_bg: Rgba<u8>,
+    pub status_fg: Rgba<u8>,
+    pub appbar_bg: Rgba<u8>,
+    pub appbar_fg: Rgba<u8>,
+    pub info_fg: Rgba<u8>,
+    pub grid_bg: Rgba<u8>,
+    /// Background of every other 3x3 box (`None`: all boxes plain).
+    pub alt_box_bg: Option<Rgba<u8>>,
+    pub thin_line: Rgba<u8>,
+    pub thick_line: Rgba<u8>,
+    pub given: Rgba<u8>,
+    pub entry: Rgba<u8>,
+    pub note: Rgba<u8>,
+    pub selected: Rgba<u8>,
+    pub peer: Rgba<u8>,
+    pub same_digit: Rgba<u8>,
+    /// Key button background (`None`: bare digits, no button).
+    pub key_bg: Option<Rgba<u8>>,
+    pub key_border: Option<Rgba<u8>>,
+    pub key_fg: Rgba<u8>,
+    pub key_active_bg: Rgba<u8>,
+    pub key_active_fg: Rgba<u8>,
+    pub tool_fg: Rgba<u8>,
+    pub accent: Rgba<u8>,
+    pub banner_bg: Rgba<u8>,
+    pub banner_fg: Rgba<u8>,
+}
+
+/// One app look: colours, fonts, line widths, keypad shape and input order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skin {
+    pub(super) name: &'static str,
+    pub(super) app_title: &'static str,
+    pub(super) level: &'static str,
+    pub(super) input: EntryOrder,
+    pub(super) keypad: KeypadShape,
+    pub(super) ui_face: Face,
+    pub(super) title_face: Face,
+    pub(super) given_face: Face,
+    pub(super) entry_face: Face,
+    pub(super) key_face: Face,
+    /// Cell line and box line widths in dp (1 dp = 1/160 inch; 2.75 px at 1080 wide).
+    pub(super) thin_dp: f32,
+    pub(super) thick_dp: f32,
+    /// Corner radius of buttons and cards, dp.
+    pub(super) radius_dp: f32,
+    pub(super) ad_banner: bool,
+    pub(super) nav: NavBar,
+    /// What the app calls its mistakes counter.
+    pub(super) mistakes_label: &'static str,
+    /// A wood-grain backdrop instead of the flat background colour.
+    pub(super) wood: bool,
+    pub(super) colors: Palette,
+}
+
+const fn rgb(hex: u32) -> Rgba<u8> {
+    Rgba([(hex >> 16) as u8, (hex >> 8) as u8, hex as u8, 255])
+}
+
+const NAMES: &[&str] = &["light", "dark", "thick", "numfirst", "wood"];
+
+impl Default for Skin {
+    /// The light, cell-first app with a 1x9 keypad.
+    fn default() -> Self {
+        Skin::light()
+    }
+}
+
+impl Skin {
+    /// The skin called `name` (see [`Skin::names`]).
+    pub fn named(name: &str) -> Option<Skin> {
+        match name {
+            "light" => Some(Skin::light()),
+            "dark" => Some(Skin::dark()),
+            "thick" => Some(Skin::thick()),
+            "numfirst" => Some(Skin::numfirst()),
+            "wood" => Some(Skin::wood()),
+            _ => None,
+        }
+    }
+
+    /// Every skin name, the default first.
+    pub fn names() -> &'static [&'static str] {
+        NAMES
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Whether the app wants cell then digit, or digit then cells.
+    pub fn input_order(&self) -> EntryOrder {
+        self.input
+    }
+
+    /// Sudoku.com-like: white, navy givens, blue entries, bare 1x9 digits, ad banner.
+    fn light() -> Skin {
+        Skin {
+            name: "light",
+            app_title: "Sudoku",
+            level: "Medium",
+            input: EntryOrder::CellFirst,
+            keypad: KeypadShape::Row9,
+            ui_face: Face::RobotoRegular,
+            title_face: Face::RobotoMedium,
+            given_face: Face::RobotoRegular,
+            entry_face: Face::RobotoRegular,
+            key_face: Face::RobotoLight,
+            thin_dp: 0.7,
+            thick_dp: 1.6,
+            radius_dp: 8.0,
+            ad_banner: true,
+            nav: NavBar::Gesture,
+            mistakes_label: "Mistakes",
+            wood: false,
+            colors: Palette {
+                background: rgb(0xFFFFFF),
+                status_bg: rgb(0xFFFFFF),
+                status_fg: rgb(0x1F1F1F),
+                appbar_bg: rgb(0xFFFFFF),
+                appbar_fg: rgb(0x344861),
+                info_fg: rgb(0x6E7C8C),
+                grid_bg: rgb(0xFFFFFF),
+                alt_box_bg: None,
+                thin_line: rgb(0xBEC6D4),
+                thick_line: rgb(0x344861),
+                given: rgb(0x344861),
+                entry: rgb(0x325AAF),
+                note: rgb(0x6E7C8C),
+                selected: rgb(0xBBDEFB),
+                peer: rgb(0xE2EBF3),
+                same_digit: rgb(0xC3D7EA),
+                key_bg: None,
+                key_border: None,
+                key_fg: rgb(0x325AAF),
+                key_active_bg: rgb(0xDCE3ED),
+                key_active_fg: rgb(0x325AAF),
+                tool_fg: rgb(0x6E7C8C),
+                accent: rgb(0x325AAF),
+                banner_bg: rgb(0x2E7D32),
+                banner_fg: rgb(0xFFFFFF),
+            },
+        }
+    }
+
+    /// A dark-mode app: near-black background, light grey givens, pale blue entries, round keys.
+    fn dark() -> Skin {
+        Skin {
+            name: "dark",
+            app_title: "Sudoku Night",
+            level: "Hard",
+            input: EntryOrder::CellFirst,
+            keypad: KeypadShape::Row9,
+            ui_face: Face::DejaVu,
+            title_face: Face::DejaVuBold,
+            given_face: Face::DejaVu,
+            entry_face: Face::DejaVu,
+            key_face: Face::DejaVu,
+            thin_dp: 0.6,
+            thick_dp: 1.4,
+            radius_dp: 10.0,
+            ad_banner: false,
+            nav: NavBar::Gesture,
+            mistakes_label: "Mistakes",
+            wood: false,
+            colors: Palette {
+                background: rgb(0x121212),
+                status_bg: rgb(0x121212),
+                status_fg: rgb(0xE6E6E6),
+                appbar_bg: rgb(0x1E1E1E),
+                appbar_fg: rgb(0xE6E6E6),
+                info_fg: rgb(0x9AA0A6),
+                grid_bg: rgb(0x1B1B1D),
+                alt_box_bg: None,
+                thin_line: rgb(0x3C3F44),
+                thick_line: rgb(0xA8ADB4),
+                given: rgb(0xE6E6E6),
+                entry: rgb(0x8AB4F8),
+                note: rgb(0x9AA0A6),
+                selected: rgb(0x2F4A6D),
+                peer: rgb(0x25292F),
+                same_digit: rgb(0x34465E),
+                key_bg: Some(rgb(0x2A2C30)),
+                key_border: None,
+                key_fg: rgb(0xE6E6E6),
+                key_active_bg: rgb(0x8AB4F8),
+                key_active_fg: rgb(0x121212),
+                tool_fg: rgb(0xB0B4BA),
+                accent: rgb(0x8AB4F8),
+                banner_bg: rgb(0x1E5B32),
+                banner_fg: rgb(0xE6E6E6),
+            },
+        }
+    }
+
+    /// A Fassor-like app: green bars, serif digits, very thick box lines, shaded boxes, 3x3 keys.
+    fn thick() -> Skin {
+        Skin {
+            name: "thick",
+            app_title: "Sudoku Classic",
+            level: "Expert",
+            input: EntryOrder::CellFirst,
+            keypad: KeypadShape::Grid3x3,
+            ui_face: Face::RobotoRegular,
+            title_face: Face::RobotoMedium,
+            given_face: Face::SerifBold,
+            entry_face: Face::SerifRegular,
+            key_face: Face::SerifRegular,
+            thin_dp: 1.2,
+            thick_dp: 3.6,
+            radius_dp: 6.0,
+            ad_banner: false,
+            nav: NavBar::Buttons,
+            mistakes_label: "Mistakes",
+            wood: false,
+            colors: Palette {
+                background: rgb(0xFFFFFF),
+                status_bg: rgb(0x2E7D32),
+                status_fg: rgb(0xFFFFFF),
+                appbar_bg: rgb(0x43A047),
+                appbar_fg: rgb(0xFFFFFF),
+                info_fg: rgb(0x33691E),
+                grid_bg: rgb(0xFFFFFF),
+                alt_box_bg: Some(rgb(0xF1F8E9)),
+                thin_line: rgb(0x7CB342),
+                thick_line: rgb(0x1B1B1B),
+                given: rgb(0x111111),
+                entry: rgb(0x1565C0),
+                note: rgb(0x558B2F),
+                selected: rgb(0x9CCC65),
+                peer: rgb(0xDCEDC8),
+                same_digit: rgb(0xC5E1A5),
+                key_bg: Some(rgb(0xF1F1F1)),
+                key_border: Some(rgb(0xBDBDBD)),
+                key_fg: rgb(0x111111),
+                key_active_bg: rgb(0x43A047),
+                key_active_fg: rgb(0xFFFFFF),
+                tool_fg: rgb(0x111111),
+                accent: rgb(0x43A047),
+                banner_bg: rgb(0x43A047),
+                banner_fg: rgb(0xFFFFFF),
+            },
+        }
+    }
+
+    /// A Volcano-like number-first app: pale blue backdrop, black bars, 2x5 grey keys.
+    fn numfirst() -> Skin {
+        Skin {
+            name: "numfirst",
+            app_title: "Sudoku Free",
+            level: "Hard #12",
+            input: EntryOrder::NumberFirst,
+            keypad: KeypadShape::Grid2x5,
+            ui_face: Face::RobotoRegular,
+            title_face: Face::RobotoMedium,
+            given_face: Face::RobotoMedium,
+            entry_face: Face::RobotoRegular,
+            key_face: Face::RobotoLight,
+            thin_dp: 0.8,
+            thick_dp: 2.2,
+            radius_dp: 6.0,
+            ad_banner: false,
+            nav: NavBar::Buttons,
+            mistakes_label: "Mistakes",
+            wood: false,
+            colors: Palette {
+                background: rgb(0xE6EEF6),
+                status_bg: rgb(0x000000),
+                status_fg: rgb(0xFFFFFF),
+                appbar_bg: rgb(0xE6EEF6),
+                appbar_fg: rgb(0x222222),
+                info_fg: rgb(0x555B61),
+                grid_bg: rgb(0xFFFFFF),
+                alt_box_bg: Some(rgb(0xEAF1FB)),
+                thin_line: rgb(0x9AA5B1),
+                thick_line: rgb(0x111111),
+                given: rgb(0x111111),
+                entry: rgb(0x1E63C4),
+                note: rgb(0x5F6B78),
+                selected: rgb(0xFFE082),
+                peer: rgb(0xEAF1FB),
+                same_digit: rgb(0xFFECB3),
+                key_bg: Some(rgb(0xF4F5F7)),
+                key_border: Some(rgb(0x59606A)),
+                key_fg: rgb(0x2B2F33),
+                key_active_bg: rgb(0x2F80ED),
+                key_active_fg: rgb(0xFFFFFF),
+                tool_fg: rgb(0x2B2F33),
+                accent: rgb(0x2F80ED),
+                banner_bg: rgb(0xF57C00),
+                banner_fg: rgb(0xFFFFFF),
+            },
+        }
+    }
+
+    /// A multiplayer-style number-first app: wood backdrop, white grid with bold digits, a row of
+    /// white square keys, "Strikes" for mistakes and an ad banner.
+    fn wood() -> Skin {
+        Skin {
+            name: "wood",
+            app_title: "Sudoku Duel",
+            level: "Ranked",
+            input: EntryOrder::NumberFirst,
+            keypad: KeypadShape::Row9,
+            ui_face: Face::SerifBold,
+            title_face: Face::SerifBold,
+            given_face: Face::DejaVuBold,
+            entry_face: Face::DejaVu,
+            key_face: Face::DejaVu,
+            thin_dp: 1.0,
+            thick_dp: 2.6,
+            radius_dp: 2.0,
+            ad_banner: true,
+            nav: NavBar::Gesture,
+            mistakes_label: "Strikes",
+            wood: true,
+            colors: Palette {
+                background: rgb(0x5A3520),
+                status_bg: rgb(0x000000),
+                status_fg: rgb(0xFFFFFF),
+                appbar_bg: rgb(0x5A3520),
+                appbar_fg: rgb(0xFFFFFF),
+                info_fg: rgb(0xF3E5D8),
+                grid_bg: rgb(0xFFFFFF),
+                alt_box_bg: None,
+                thin_line: rgb(0x222222),
+                thick_line: rgb(0x000000),
+                given: rgb(0x222222),
+                entry: rgb(0x1F6FD1),
+                note: rgb(0x6B4A33),
+                selected: rgb(0x9ED0EE),
+                peer: rgb(0xEEF6FC),
+                same_digit: rgb(0xCFE8F7),
+                key_bg: Some(rgb(0xFFFFFF)),
+                key_border: None,
+                key_fg: rgb(0x222222),
+                key_active_bg: rgb(0x9ED0EE),
+                key_active_fg: rgb(0x222222),
+                tool_fg: rgb(0xFFFFFF),
+                accent: rgb(0x7CE07C),
+                banner_bg: rgb(0x2E7D32),
+                banner_fg: rgb(0xFFFFFF),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_name_builds_a_skin_of_that_name() {
+        for name in Skin::names() {
+            assert_eq!(Skin::named(name).map(|s| s.name()), Some(*name));
+        }
+        assert!(Skin::named("neon").is_none());
+        assert_eq!(Skin::default().name(), "light");
+    }
+
+    #[test]
+    fn skins_cover_both_input_orders_and_all_keypad_shapes() {
+        let skins: Vec<Skin> = Skin::names()
+            .iter()
+            .filter_map(|n| Skin::named(n))
+            .collect();
+        assert!(skins.iter().any(|s| s.input == EntryOrder::NumberFirst));
+        assert!(skins.iter().any(|s| s.input == EntryOrder::CellFirst));
+        for shape in [
+            KeypadShape::Row9,
+            KeypadShape::Grid3x3,
+            KeypadShape::Grid2x5,
+        ] {
+            assert!(skins.iter().any(|s| s.keypad == shape));
+        }
+    }
+
+    #[test]
+    fn givens_and_entries_differ_in_colour_on_every_skin() {
+        for name in Skin::names() {
+            let c = Skin::named(name).unwrap().colors;
+            assert_ne!(c.given, c.entry, "{name}");
+        }
+    }
+}
