@@ -285,6 +285,11 @@ pub struct SolveArgs {
     #[arg(long)]
     pub unique: bool,
 
+    /// Solve each puzzle with every strategy (naive, mrv, fast) under the same --max-steps and
+    /// print their steps (sets / cancels) and times side by side; with --json, as JSON.
+    #[arg(long, conflicts_with_all = ["strategy", "trace", "gif"])]
+    pub compare: bool,
+
     /// Give up after this many steps (set moves) per puzzle; 0 means no limit.
     #[arg(long, value_name = "N", default_value_t = crate::sudoku::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
@@ -307,6 +312,9 @@ impl clap::ValueEnum for crate::sudoku::Strategy {
         use crate::sudoku::Strategy;
         let help = match self {
             Strategy::Naive => "textbook backtracking: row-major cells, digits 1-9, no deduction",
+            Strategy::Mrv => {
+                "most-constrained cell first (fewest candidates, ties row-major), digits ascending, no deduction"
+            }
             Strategy::Fast => {
                 "candidate bitmasks, naked and hidden singles, locked candidates, fewest-candidate cell first"
             }

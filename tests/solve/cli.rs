@@ -233,7 +233,7 @@ fn json_output_carries_the_solution_and_the_counts() {
 
 #[test]
 fn the_trace_replayed_onto_the_puzzle_gives_the_printed_solution() {
-    for strategy in ["naive", "fast"] {
+    for strategy in ["naive", "mrv", "fast"] {
         let o = run(&["solve", "--trace", "-s", strategy, L52], None);
         assert_eq!(o.status.code(), Some(0));
         let out = stdout(&o);
@@ -260,4 +260,54 @@ fn the_trace_replayed_onto_the_puzzle_gives_the_printed_solution() {
             .collect();
         assert_eq!(replayed, printed, "{strategy}");
     }
+}
+
+#[test]
+fn compare_prints_every_strategy_side_by_side_and_naive_over_budget() {
+    let o = run(
+        &["solve", "--compare", "--max-steps", "20000"],
+        Some(&format!("{L52} level52\n{ANTI_BACKTRACKER} anti\n")),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    for name in ["naive", "mrv", "fast"] {
+        assert!(
+            lines[0].contains(&format!("{name}: sets / cancels, time")),
+            "{out}"
+        );
+    }
+    assert!(lines[2].starts_with("| level52 "), "{out}");
+    // naive needs 12702 sets and 12650 cancels on level 52; mrv 90 and 38.
+    assert!(lines[2].contains("12702 / 12650, "), "{out}");
+    assert!(lines[2].contains("90 / 38, "), "{out}");
+    assert!(lines[3].starts_with("| anti "), "{out}");
+    assert!(lines[3].contains("over budget: 20000 / "), "{out}");
+}
+
+#[test]
+fn compare_json_gives_each_strategy_its_outcome_steps_and_time() {
+    let o = run(&["solve", "--compare", "--json", L52], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let result = &v["results"][0];
+    assert_eq!(result["puzzle"].as_str().unwrap().len(), 81);
+    let mrv = &result["strategies"]["mrv"];
+    assert_eq!(
+        (mrv["sets"].as_u64(), mrv["cancels"].as_u64()),
+        (Some(90), Some(38))
+    );
+    assert_eq!(mrv["outcome"], "solved");
+    assert_eq!(mrv["over_budget"], false);
+    for name in ["naive", "fast"] {
+        assert_eq!(result["strategies"][name]["outcome"], "solved", "{name}");
+        assert!(result["strategies"][name]["elapsed_ms"].as_f64().is_some());
+    }
+    let clash = run(&["solve", "--compare", "--strategy", "fast", L52], None);
+    assert_eq!(
+        clash.status.code(),
+        Some(2),
+        "--compare runs every strategy"
+    );
 }
