@@ -191,15 +191,28 @@ pub(super) fn run(args: &SolveArgs) -> Result<ExitCode> {
         writeln!(out, "{description}")?;
     }
     out.flush()?;
+    // The outcome is the result and is on stdout already; stderr gets only what adds to it
+    // (exit status 1 says the rest), not the same sentence again.
     match outcome {
         Outcome::Solved { .. } => Ok(ExitCode::SUCCESS),
         Outcome::Stopped {
             reason: StopReason::StepBudget { .. },
             ..
-        } => Err(BoardProblem(format!(
-            "{description}; raise it with --max-steps (0 = no limit)"
-        ))
-        .into()),
-        _ => Err(BoardProblem(description).into()),
+        } if crate::visualize::record::has_no_solution(&board) => {
+            eprintln!(
+                "this board has no solution (the fast solver proves it); more --max-steps would not help"
+            );
+            Ok(ExitCode::from(1))
+        }
+        Outcome::Stopped {
+            reason: StopReason::StepBudget { .. },
+            ..
+        } => {
+            eprintln!(
+                "raise the step limit with --max-steps (0 = no limit), or use --strategy fast"
+            );
+            Ok(ExitCode::from(1))
+        }
+        _ => Ok(ExitCode::from(1)),
     }
 }
