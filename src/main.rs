@@ -10,8 +10,11 @@ fn main() -> ExitCode {
     app::init_logging(cli.verbose);
     match app::run(cli) {
         Ok(code) => code,
+        // The reader of stdout went away (`| head -1`): it has what it wanted, so exit quietly.
+        Err(err) if app::output::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            // One line, whatever a serial or a phone's answer inside it contains.
+            eprintln!("error: {}", error::one_line(&format!("{err:#}")));
             ExitCode::from(error::exit_code_for(&err))
         }
     }

@@ -94,7 +94,7 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             .save(&args.overlay)
             .with_context(|| format!("cannot write {}", args.overlay.display()))?;
         for (i, t) in a.plan.taps.iter().enumerate() {
-            println!("{:4} tap {:5} {:5}  {}", i + 1, t.at.x, t.at.y, t.target);
+            outln!("{:4} tap {:5} {:5}  {}", i + 1, t.at.x, t.at.y, t.target);
         }
         eprintln!(
             "dry run: {} moves, {} taps planned, drawn on {}; nothing was tapped",
@@ -119,10 +119,10 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             "total_ms": started.elapsed().as_secs_f64() * 1000.0,
             "device_time_ms": device_time.map(|(c, _)| c.as_secs_f64() * 1000.0),
         });
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        outln!("{}", serde_json::to_string_pretty(&json)?);
     } else if !args.dry_run {
-        print!("{}", a.solution);
-        println!(
+        out!("{}", a.solution);
+        outln!(
             "solved: {} moves, {} taps via {} in {:.2} s; the screen was re-read and shows the solution",
             a.moves.len(),
             report.taps_sent,

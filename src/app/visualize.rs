@@ -203,8 +203,8 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     }
     let report = result?;
     let _ = std::fs::remove_file(&args.state);
-    print!("{}", report.final_board);
-    println!(
+    out!("{}", report.final_board);
+    outln!(
         "replayed {} moves ({} steps) of the {} search with {} taps via {} in {}; {} checkpoints matched the screen",
         count((report.done - start) as u64),
         count(search.steps - steps_before as u64),
@@ -214,7 +214,7 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
         duration(report.elapsed),
         report.checkpoints
     );
-    println!("the search took {} steps", count(search.steps));
+    outln!("the search took {} steps", count(search.steps));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -252,7 +252,7 @@ fn visualize_gif(args: &VisualizeArgs, path: &Path, max_steps: Option<u64>) -> R
     std::fs::write(path, gif)
         .with_context(|| format!("cannot write the GIF to {}", path.display()))?;
     let frames = sampled_steps(search.events.len(), args.gif_frames).len();
-    println!(
+    outln!(
         "wrote {}: {} search, {} steps, {} moves, {frames} frames",
         path.display(),
         search.strategy,
