@@ -24,6 +24,7 @@ mod decode;
 
 /// Timings that make apps register every tap, in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Pacing {
     /// Finger down to finger up. `input tap` has no hold; with `hold_ms > 0` the command
     /// backends send a zero-length `input swipe X Y X Y HOLD` instead.
