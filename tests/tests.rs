@@ -6,6 +6,7 @@ mod support;
 
 mod calibrate;
 mod device;
+mod hardening;
 mod play;
 mod solve;
 mod vision;
