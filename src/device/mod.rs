@@ -103,6 +103,7 @@ pub mod adb;
 pub mod file;
 pub mod input;
 pub mod parse;
+pub mod shell_quote;
 #[cfg(feature = "sim")]
 pub mod sim;
 #[cfg(feature = "sim")]

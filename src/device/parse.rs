@@ -421,7 +421,16 @@ impl Touchscreen {
         self.slot.is_some()
     }
 
+    /// `None` unless the device has both MT axes and its path is `/dev/input/eventN`: the path
+    /// is written into shell commands (`dd of=PATH`), so nothing else is taken from the phone.
     fn from_device(d: &InputDevice) -> Option<Touchscreen> {
+        if !super::shell_quote::is_input_node(&d.path) {
+            log::info!(
+                "ignoring input device at {:?}: not /dev/input/eventN",
+                d.path
+            );
+            return None;
+        }
         Some(Touchscreen {
             path: d.path.clone(),
             name: d.name.clone(),
@@ -720,6 +729,15 @@ add device 8: /dev/input/event6
         assert_eq!(t.tracking_id.unwrap().max, 65535);
         assert_eq!(t.touch_major.unwrap().max, 255);
         assert_eq!(t.pressure, None);
+    }
+
+    #[test]
+    fn a_touchscreen_outside_dev_input_event_n_is_never_chosen() {
+        for path in ["/dev/input/event1;reboot", "/sdcard/x", "$(id)", ""] {
+            let text = GETEVENT_LP.replace("/dev/input/event1", path);
+            let chosen = touchscreen(&getevent_devices(&text));
+            assert!(chosen.is_none_or(|t| t.path != path), "{path:?}");
+        }
     }
 
     #[test]

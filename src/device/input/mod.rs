@@ -283,7 +283,7 @@ impl EvdevTarget {
         let escaped: String = bytes.iter().map(|b| format!("\\{b:03o}")).collect();
         format!(
             "printf '{escaped}' | dd of={} ibs=4096 obs={} 2>/dev/null",
-            self.touchscreen.path,
+            crate::device::shell_quote::quote(&self.touchscreen.path),
             self.layout.record_len()
         )
     }
@@ -415,7 +415,7 @@ impl EvdevTarget {
     pub fn stream_command(&self) -> String {
         format!(
             "dd of={} ibs=4096 obs={}",
-            self.touchscreen.path,
+            crate::device::shell_quote::quote(&self.touchscreen.path),
             self.layout.record_len()
         )
     }
@@ -622,6 +622,26 @@ mod tests {
             [InputEvent::new(3, 57, -1)]
         );
         assert_eq!(parse_events(&bytes[..23], EventLayout::Bits64), None);
+    }
+
+    #[test]
+    fn a_touchscreen_path_the_shell_would_interpret_is_quoted_in_dd_commands() {
+        let mut t = target(
+            MIX2,
+            Size::new(1080, 2160),
+            Rotation::R0,
+            EventLayout::Bits64,
+        );
+        t.touchscreen.path = "/dev/input/event1; reboot".into();
+        let cmd = t.write_command(&t.up_frame());
+        assert!(
+            cmd.contains("dd of='/dev/input/event1; reboot' ibs="),
+            "{cmd}"
+        );
+        assert_eq!(
+            t.stream_command(),
+            "dd of='/dev/input/event1; reboot' ibs=4096 obs=24"
+        );
     }
 
     #[test]
