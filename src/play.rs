@@ -254,8 +254,13 @@ pub fn play(
     let differ = expected.diff(&seen.board);
     report.final_board = Some(seen.board);
     if !differ.is_empty() {
+        let advice = if device.shows_taps() {
+            "check the app's input settings and re-run play"
+        } else {
+            "a screenshot file does not change when tapped (the taps were only recorded): use --dry-run to see the plan on a picture, or play on a phone"
+        };
         return Err(BoardProblem(format!(
-            "after tapping, {} do not show the solution: {}; check the app's input settings and re-run play",
+            "after tapping, {} do not show the solution: {}; {advice}",
             plural_cells(differ.len()),
             differ
                 .iter()

@@ -122,3 +122,21 @@ fn an_error_about_a_serial_with_a_newline_stays_on_one_line() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains("fake\\nserial"), "{err}");
 }
+
+#[test]
+fn play_on_a_screenshot_file_ends_with_advice_about_the_file_not_the_app() {
+    let dir = support::temp_dir("hardening-file-play");
+    let shot = shot(&dir);
+    let o = support::agent()
+        .arg("play")
+        .arg(format!("--device=file:{}", shot.display()))
+        .arg("--calibration")
+        .arg(Path::new(ROOT).join("calibration.toml"))
+        .output()
+        .unwrap();
+    no_panic(&o);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("screenshot file"), "{err}");
+    assert!(!err.contains("input settings"), "{err}");
+}

@@ -101,6 +101,10 @@ impl Device for FileDevice {
         Ok(())
     }
 
+    fn shows_taps(&self) -> bool {
+        false
+    }
+
     fn input_description(&self) -> String {
         format!("recorded (file {})", self.path.display())
     }
