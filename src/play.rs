@@ -202,6 +202,8 @@ pub fn play(
     };
     let mut first_tap = 0;
     let mut done = 0;
+    // Tell the caller the plan before the first tap, not only after the first call.
+    progress(0, total);
     while done < total {
         if stop.load(Ordering::SeqCst) {
             return Err(anyhow!(

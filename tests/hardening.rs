@@ -140,3 +140,19 @@ fn play_on_a_screenshot_file_ends_with_advice_about_the_file_not_the_app() {
     assert!(err.contains("screenshot file"), "{err}");
     assert!(!err.contains("input settings"), "{err}");
 }
+
+#[test]
+fn play_says_the_plan_before_the_first_tap() {
+    let o = support::agent()
+        .args(["play", "--device", "sim", "--sim-puzzle", "easy"])
+        .output()
+        .unwrap();
+    no_panic(&o);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let plan = err.lines().next().unwrap_or_default();
+    assert!(
+        plan.starts_with("tapping ") && plan.contains(" moves (about ") && plan.contains(" via "),
+        "{err}"
+    );
+}
