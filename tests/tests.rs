@@ -8,6 +8,7 @@ mod calibrate;
 mod device;
 mod hardening;
 mod play;
+mod props;
 mod solve;
 mod vision;
 mod visualize;
