@@ -54,7 +54,7 @@ const BOARD_PIECES: &[&str] = &[
     "---------+---------+---------",
 ];
 
-const CALIBRATION: &str = include_str!("../calibration.toml");
+const CALIBRATION: &str = include_str!("../../calibration.toml");
 
 /// `calibration.toml` with some numbers replaced by hostile values (NaN, infinities, negative,
 /// huge, floats for integers) and sometimes an extra key or a cut.
