@@ -44,9 +44,12 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
         };
         let found = crate::calibrate::probe::probe(phone, &done.calibration, &done.templates)
             .context("calibrate --probe")?;
-        eprintln!(
+        errln!(
             "probed with {} in {}: {} taps, {} screenshots",
-            found.digit, found.cell, found.taps, found.screenshots
+            found.digit,
+            found.cell,
+            found.taps,
+            found.screenshots
         );
         done.set_controls(&img, Some(found.erase), found.notes, found.input_order)?;
     }

@@ -29,7 +29,7 @@ pub(super) fn run(args: DevicesArgs) -> Result<ExitCode> {
                     row["input"] = phone.input_description().into();
                 }
                 Err(e) => {
-                    eprintln!(
+                    errln!(
                         "{}",
                         crate::error::one_line(&format!("{}: {e:#}", d.serial))
                     );
@@ -44,7 +44,7 @@ pub(super) fn run(args: DevicesArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if rows.is_empty() {
-        eprintln!("{NO_DEVICE_HINT}");
+        errln!("{NO_DEVICE_HINT}");
         return Ok(ExitCode::SUCCESS);
     }
     let cell = |r: &serde_json::Value, k: &str| match &r[k] {

@@ -1,7 +1,8 @@
 //! Results on stdout without `println!`: `outln!`/`out!` write through a fallible `writeln!` and
 //! return the I/O error with `?`, so a closed pipe (`devices --json | true`, `read | head -1`)
 //! ends the command instead of panicking "failed printing to stdout". `main` then exits quietly
-//! (see [`is_broken_pipe`]).
+//! (see [`is_broken_pipe`]). Diagnostics go through `errln!`, which drops a line stderr cannot
+//! take.
 
 /// `println!` that returns `Err` (with `?`) when stdout is closed instead of panicking.
 macro_rules! outln {
@@ -16,6 +17,15 @@ macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         write!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
+/// `eprintln!` that drops the line when stderr is closed (`2>&1 | head -1`) instead of panicking:
+/// a diagnostic nobody can read is not worth a crash.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
     }};
 }
 

@@ -65,7 +65,7 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             &stop,
             &mut |done, total| {
                 let bar = bar.get_or_insert_with(|| {
-                    eprintln!("{}", plan_line(total, input, &pacing, &input_description));
+                    errln!("{}", plan_line(total, input, &pacing, &input_description));
                     tapping_bar(total)
                 });
                 bar.set_position(done as u64);
@@ -78,7 +78,7 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
     let host_time = started.elapsed();
     let device_time = sim_session.as_ref().map(|(s, preset)| (s.clock(), *preset));
     if let Some((clock, preset)) = device_time {
-        eprintln!(
+        errln!(
             "simulated phone: {:.2} s of device time (virtual clock, latency preset {preset}), {:.2} s of host time",
             clock.as_secs_f64(),
             host_time.as_secs_f64()
@@ -87,10 +87,10 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
     let report = result?;
     let a = &report.assessment;
     if a.multiple_solutions {
-        eprintln!("note: this puzzle has more than one solution; filling one valid completion");
+        errln!("note: this puzzle has more than one solution; filling one valid completion");
     }
     if !a.wrong_entries.is_empty() {
-        eprintln!(
+        errln!(
             "note: corrected {} player entries that disagreed with the solution",
             a.wrong_entries.len()
         );
@@ -102,7 +102,7 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
         for (i, t) in a.plan.taps.iter().enumerate() {
             outln!("{:4} tap {:5} {:5}  {}", i + 1, t.at.x, t.at.y, t.target);
         }
-        eprintln!(
+        errln!(
             "dry run: {} moves, {} taps planned, drawn on {}; nothing was tapped",
             a.moves.len(),
             a.plan.taps.len(),

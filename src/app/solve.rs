@@ -171,7 +171,7 @@ pub(super) fn run(args: &SolveArgs) -> Result<ExitCode> {
         let gif = search_gif(&board, &events, &options)?;
         std::fs::write(path, gif)
             .with_context(|| format!("cannot write the GIF to {}", path.display()))?;
-        eprintln!("wrote {} ({} moves)", path.display(), events.len());
+        errln!("wrote {} ({} moves)", path.display(), events.len());
     }
     let description = report::describe(&outcome, args.strategy);
     if args.json {
@@ -199,7 +199,7 @@ pub(super) fn run(args: &SolveArgs) -> Result<ExitCode> {
             reason: StopReason::StepBudget { .. },
             ..
         } if crate::visualize::record::has_no_solution(&board) => {
-            eprintln!(
+            errln!(
                 "this board has no solution (the fast solver proves it); more --max-steps would not help"
             );
             Ok(ExitCode::from(1))
@@ -208,9 +208,7 @@ pub(super) fn run(args: &SolveArgs) -> Result<ExitCode> {
             reason: StopReason::StepBudget { .. },
             ..
         } => {
-            eprintln!(
-                "raise the step limit with --max-steps (0 = no limit), or use --strategy fast"
-            );
+            errln!("raise the step limit with --max-steps (0 = no limit), or use --strategy fast");
             Ok(ExitCode::from(1))
         }
         _ => Ok(ExitCode::from(1)),

@@ -73,7 +73,7 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
         .iter()
         .filter(|m| matches!(m, Move::Set { .. }))
         .count();
-    eprintln!(
+    errln!(
         "search: {}, {} steps and {} cancels = {} moves, {} taps ({})",
         search.strategy,
         count(search.steps),
@@ -87,12 +87,12 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     );
     if args.resume {
         if args.strategy != search.strategy {
-            eprintln!(
+            errln!(
                 "note: resuming the interrupted {} search (--strategy is ignored with --resume)",
                 search.strategy
             );
         }
-        eprintln!(
+        errln!(
             "resuming after move {} of {} (step {}){}",
             count(start as u64),
             count(moves.len() as u64),
@@ -108,7 +108,7 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
             }
         );
     }
-    eprintln!(
+    errln!(
         "input: {description}; estimated {} for {} moves ({:.1} moves/s), checked every {check_every} moves",
         duration(estimate.total),
         count(estimate.moves as u64),
@@ -135,7 +135,7 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
             .read_line(&mut answer)
             .context("cannot read the answer")?;
         if !matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
-            eprintln!("nothing was tapped");
+            errln!("nothing was tapped");
             return Ok(ExitCode::from(2));
         }
     }
@@ -196,7 +196,7 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     );
     bar.finish_and_clear();
     if let Some((session, preset)) = &sim_session {
-        eprintln!(
+        errln!(
             "simulated phone: {:.2} s of device time (virtual clock, latency preset {preset})",
             session.clock().as_secs_f64()
         );

@@ -156,3 +156,25 @@ fn play_says_the_plan_before_the_first_tap() {
         "{err}"
     );
 }
+
+#[test]
+fn a_closed_stderr_does_not_turn_a_diagnostic_into_a_panic() {
+    // `2>&1 | head -1`: after the first line both streams are a closed pipe.
+    let dead_end =
+        ".......................................................................912345678.";
+    for args in [
+        vec!["solve", "-s", "naive", "--max-steps", "1000", dead_end],
+        vec!["play", "--device", "sim"],
+    ] {
+        let mut child = support::agent()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stderr.take());
+        drop(child.stdout.take());
+        let status = child.wait().unwrap();
+        assert_ne!(status.code(), Some(101), "{args:?}");
+    }
+}
