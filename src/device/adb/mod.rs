@@ -18,6 +18,7 @@
 //! is the `Device` built on them.
 
 mod device;
+mod inject;
 mod probe;
 mod server;
 mod shell;
