@@ -126,10 +126,16 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
                 duration(estimate.total)
             );
         }
-        eprint!(
-            "this takes about {}; start? [y/N] ",
-            duration(estimate.total)
-        );
+        {
+            use std::io::Write as _;
+            let mut err = std::io::stderr().lock();
+            let _ = write!(
+                err,
+                "this takes about {}; start? [y/N] ",
+                duration(estimate.total)
+            );
+            let _ = err.flush();
+        }
         let mut answer = String::new();
         stdin
             .read_line(&mut answer)
