@@ -213,8 +213,9 @@ pub struct CalibrateArgs {
     /// templates when the keypad cannot.
     #[arg(long, value_name = "81 CHARS")]
     pub givens: Option<String>,
-    /// Template profile name: templates go to templates/<profile>/ next to --out.
-    #[arg(long, default_value = "default")]
+    /// Template profile name: templates go to templates/<profile>/ next to --out. A plain name:
+    /// letters, digits, '-', '_' and '.'.
+    #[arg(long, default_value = "default", value_parser = parse_profile)]
     pub profile: String,
     /// Where to write the calibration.
     #[arg(long, value_name = "TOML", default_value = "calibration.toml")]
@@ -240,6 +241,12 @@ const SCREEN_SOURCE_ARGS: [&str; 4] = ["device", "serial", "host", "port"];
 pub enum InputOrderArg {
     CellFirst,
     NumberFirst,
+}
+
+/// A profile name that is safe as a folder name (see `check_profile_name`).
+pub fn parse_profile(s: &str) -> Result<String, String> {
+    crate::calibration::check_profile_name(s)?;
+    Ok(s.to_string())
 }
 
 fn parse_point(s: &str) -> Result<crate::geometry::Point, String> {
@@ -412,10 +419,18 @@ pub struct VisualizeArgs {
     pub gif_frames: usize,
 }
 
-/// A positive, finite number of moves per second.
+/// Slowest and fastest `--moves-per-second` accepted: one move per 100 s to a million a second.
+/// Below the floor the pause per move no longer fits a `Duration` (1e-20 panicked).
+pub const RATE_RANGE: std::ops::RangeInclusive<f64> = 0.01..=1_000_000.0;
+
+/// A finite number of moves per second within [`RATE_RANGE`].
 fn parse_rate(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
-        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
-        _ => Err(format!("'{s}' is not a positive rate like 5 or 0.5")),
+        Ok(r) if RATE_RANGE.contains(&r) => Ok(r),
+        _ => Err(format!(
+            "--moves-per-second '{s}' is not a rate from {} to {} moves per second, like 5 or 0.5",
+            RATE_RANGE.start(),
+            RATE_RANGE.end()
+        )),
     }
 }

@@ -202,6 +202,8 @@ pub fn play(
     };
     let mut first_tap = 0;
     let mut done = 0;
+    // Tell the caller the plan before the first tap, not only after the first call.
+    progress(0, total);
     while done < total {
         if stop.load(Ordering::SeqCst) {
             return Err(anyhow!(
@@ -254,8 +256,13 @@ pub fn play(
     let differ = expected.diff(&seen.board);
     report.final_board = Some(seen.board);
     if !differ.is_empty() {
+        let advice = if device.shows_taps() {
+            "check the app's input settings and re-run play"
+        } else {
+            "a screenshot file does not change when tapped (the taps were only recorded): use --dry-run to see the plan on a picture, or play on a phone"
+        };
         return Err(BoardProblem(format!(
-            "after tapping, {} do not show the solution: {}; check the app's input settings and re-run play",
+            "after tapping, {} do not show the solution: {}; {advice}",
             plural_cells(differ.len()),
             differ
                 .iter()

@@ -6,7 +6,9 @@ mod support;
 
 mod calibrate;
 mod device;
+mod hardening;
 mod play;
+mod props;
 mod solve;
 mod vision;
 mod visualize;

@@ -29,7 +29,10 @@ pub(super) fn run(args: DevicesArgs) -> Result<ExitCode> {
                     row["input"] = phone.input_description().into();
                 }
                 Err(e) => {
-                    eprintln!("{}: {e:#}", d.serial);
+                    errln!(
+                        "{}",
+                        crate::error::one_line(&format!("{}: {e:#}", d.serial))
+                    );
                     row["error"] = format!("{e:#}").into();
                 }
             }
@@ -37,11 +40,11 @@ pub(super) fn run(args: DevicesArgs) -> Result<ExitCode> {
         rows.push(row);
     }
     if args.json {
-        println!("{}", serde_json::Value::Array(rows));
+        outln!("{}", serde_json::Value::Array(rows));
         return Ok(ExitCode::SUCCESS);
     }
     if rows.is_empty() {
-        eprintln!("{NO_DEVICE_HINT}");
+        errln!("{NO_DEVICE_HINT}");
         return Ok(ExitCode::SUCCESS);
     }
     let cell = |r: &serde_json::Value, k: &str| match &r[k] {
@@ -85,7 +88,7 @@ pub(super) fn run(args: DevicesArgs) -> Result<ExitCode> {
             .zip(&widths)
             .map(|(c, w)| format!("{c:<w$}"))
             .collect();
-        println!("{}", line.join("  ").trim_end());
+        outln!("{}", line.join("  ").trim_end());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,6 +2,9 @@
 //! the one place that picks implementations (which device, which input method), `sim`, the one
 //! place that opens simulated phones, and `format`, how numbers and durations are shown.
 
+#[macro_use]
+pub mod output;
+
 mod calibrate;
 mod devices;
 pub mod format;

@@ -27,12 +27,12 @@ pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
             "grid": rec.grid.rect(),
             "cells": rec.readings,
         });
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        outln!("{}", serde_json::to_string_pretty(&json)?);
     } else {
-        println!("{}", rec.board.to_line());
+        outln!("{}", rec.board.to_line());
         for (r, row) in rec.readings.chunks(9).enumerate() {
             if r % 3 == 0 && r > 0 {
-                println!("---------+---------+---------");
+                outln!("---------+---------+---------");
             }
             let line: Vec<String> = row
                 .chunks(3)
@@ -46,7 +46,7 @@ pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
                         .collect::<String>()
                 })
                 .collect();
-            println!("{}", line.join("|"));
+            outln!("{}", line.join("|"));
         }
     }
     Ok(ExitCode::SUCCESS)

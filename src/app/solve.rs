@@ -174,7 +174,7 @@ pub(super) fn run(args: &SolveArgs) -> Result<ExitCode> {
         let gif = search_gif(&board, &events, &options)?;
         std::fs::write(path, gif)
             .with_context(|| format!("cannot write the GIF to {}", path.display()))?;
-        eprintln!("wrote {} ({} moves)", path.display(), events.len());
+        errln!("wrote {} ({} moves)", path.display(), events.len());
     }
     let description = report::describe(&outcome, args.strategy);
     if args.json {
@@ -194,16 +194,27 @@ pub(super) fn run(args: &SolveArgs) -> Result<ExitCode> {
         writeln!(out, "{description}")?;
     }
     out.flush()?;
+    // The outcome is the result and is on stdout already; stderr gets only what adds to it
+    // (exit status 1 says the rest), not the same sentence again.
     match outcome {
         Outcome::Solved { .. } => Ok(ExitCode::SUCCESS),
         Outcome::Stopped {
             reason: StopReason::StepBudget { .. },
             ..
-        } => Err(BoardProblem(format!(
-            "{description}; raise it with --max-steps (0 = no limit)"
-        ))
-        .into()),
-        _ => Err(BoardProblem(description).into()),
+        } if crate::visualize::record::has_no_solution(&board) => {
+            errln!(
+                "this board has no solution (the fast solver proves it); more --max-steps would not help"
+            );
+            Ok(ExitCode::from(1))
+        }
+        Outcome::Stopped {
+            reason: StopReason::StepBudget { .. },
+            ..
+        } => {
+            errln!("raise the step limit with --max-steps (0 = no limit), or use --strategy fast");
+            Ok(ExitCode::from(1))
+        }
+        _ => Ok(ExitCode::from(1)),
     }
 }
 

@@ -15,7 +15,7 @@ use anyhow::{Result, anyhow, bail};
 use image::RgbaImage;
 
 /// What the user told calibrate.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct CalibrateOptions {
     pub profile: String,
     /// The board's big digits, when the keypad cannot label them.
@@ -23,6 +23,19 @@ pub struct CalibrateOptions {
     pub erase: Option<Point>,
     pub notes: Option<Point>,
     pub input_order: InputOrder,
+}
+
+impl Default for CalibrateOptions {
+    /// The `default` profile (an empty name is not a valid profile), nothing else told.
+    fn default() -> Self {
+        CalibrateOptions {
+            profile: "default".into(),
+            givens: None,
+            erase: None,
+            notes: None,
+            input_order: InputOrder::default(),
+        }
+    }
 }
 
 /// How the templates were labelled.

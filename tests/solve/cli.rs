@@ -158,14 +158,16 @@ fn unreadable_conflicting_and_unsolvable_puzzles_exit_1_with_the_reason() {
 
     let o = run(&["solve", DEAD_END], None);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("no solution"));
+    // The result once, on stdout; stderr does not say it again.
+    assert!(stdout(&o).contains("no solution"), "{}", stdout(&o));
+    assert!(!stderr(&o).contains("no solution"), "{}", stderr(&o));
 }
 
 #[test]
 fn unique_rejects_a_puzzle_with_two_solutions() {
     let o = run(&["solve", "--unique", L52], None);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("more than one solution"));
+    assert!(stdout(&o).contains("more than one solution"));
     let o = run(&["solve", "--unique", EASY], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
@@ -175,9 +177,9 @@ fn naive_runs_out_of_its_default_step_budget_on_the_anti_backtracker() {
     let o = run(&["solve", "--strategy", "naive", ANTI_BACKTRACKER], None);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("step budget exhausted after 10000000 steps"),
+        stdout(&o).contains("step budget exhausted after 10000000 steps"),
         "{}",
-        stderr(&o)
+        stdout(&o)
     );
     let o = run(
         &[
@@ -191,8 +193,45 @@ fn naive_runs_out_of_its_default_step_budget_on_the_anti_backtracker() {
         None,
     );
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("step budget exhausted after 1000 steps"));
+    assert!(stdout(&o).contains("step budget exhausted after 1000 steps"));
     assert!(stderr(&o).contains("--max-steps"));
+}
+
+/// Row 9 holds 1-8 and column 9 has its 9 higher up: naive backtracking only meets the dead end
+/// in the last cell, long after any budget; the fast solver proves it at once.
+const LATE_DEAD_END: &str =
+    ".......................................................................912345678.";
+
+#[test]
+fn a_naive_search_on_a_board_without_a_solution_says_so_instead_of_asking_for_more_steps() {
+    let o = run(
+        &["solve", "-s", "naive", "--max-steps", "1000", LATE_DEAD_END],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no solution"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("raise"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_closed_stdout_ends_the_command_quietly_instead_of_panicking() {
+    for args in [
+        vec!["solve", EASY],
+        vec!["solve", "--json", EASY],
+        vec!["solve", "--trace", EASY],
+    ] {
+        let mut child = support::agent()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let err = stderr(&o);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_ne!(o.status.code(), Some(101), "{args:?}: {err}");
+    }
 }
 
 #[test]

@@ -95,7 +95,8 @@ pub(super) fn writable_touchscreen(
     stats.shell_commands += 1;
     // Opening for append writes nothing; it fails exactly when SELinux or permissions forbid
     // writes (Android 10+ for the shell user).
-    let test = run_shell(device, &info.serial, &format!(": >> {}", touch.path))?;
+    let node = crate::device::shell_quote::quote(&touch.path);
+    let test = run_shell(device, &info.serial, &format!(": >> {node}"))?;
     if test.status != 0 {
         return Ok(Err(format!(
             "the shell user may not write {} (Android 10+ forbids it)",
