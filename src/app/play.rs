@@ -32,6 +32,12 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
         recheck_after: Duration::from_millis(500),
         pacing: cal.pacing,
         moves_per_call: 0,
+        wait: Duration::try_from_secs_f64(args.wait).map_err(|_| {
+            anyhow::anyhow!(
+                "--wait {} is not a number of seconds: pass 0 or more",
+                args.wait
+            )
+        })?,
     };
     let bar = indicatif::ProgressBar::new(0).with_style(
         indicatif::ProgressStyle::with_template(
@@ -54,6 +60,9 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             taps_sent: 0,
             final_board: None,
             timings,
+            checks: 0,
+            interruptions: 0,
+            relearned_order: None,
         })
     } else {
         crate::play::play(
@@ -117,6 +126,9 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             "verified": report.final_board.is_some(),
             "timings_ms": report.timings,
             "total_ms": started.elapsed().as_secs_f64() * 1000.0,
+            "checks": report.checks,
+            "interruptions": report.interruptions,
+            "relearned_order": report.relearned_order.map(|o| format!("{o:?}")),
             "device_time_ms": device_time.map(|(c, _)| c.as_secs_f64() * 1000.0),
         });
         println!("{}", serde_json::to_string_pretty(&json)?);

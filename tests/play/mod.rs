@@ -1,3 +1,4 @@
 mod adb;
 mod cli;
+mod resilience;
 mod sim;
