@@ -4,6 +4,7 @@
 
 mod calibrate;
 mod devices;
+mod fleet;
 pub mod format;
 mod open;
 mod play;

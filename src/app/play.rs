@@ -12,8 +12,28 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// The options every phone of `play --all` shares (pacing comes from each one's calibration).
+fn fleet_options(args: &PlayArgs) -> Result<PlayOptions> {
+    Ok(PlayOptions {
+        dry_run: false,
+        keep_entries: args.keep_entries,
+        recheck_after: Duration::from_millis(500),
+        pacing: None,
+        moves_per_call: 0,
+        wait: Duration::try_from_secs_f64(args.wait).map_err(|_| {
+            anyhow::anyhow!(
+                "--wait {} is not a number of seconds: pass 0 or more",
+                args.wait
+            )
+        })?,
+    })
+}
+
 /// `play`: solve the game on the phone and verify it.
 pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
+    if args.all {
+        return super::fleet::run(&args, &fleet_options(&args)?);
+    }
     let cal = Calibration::load(&args.calibration)?;
     let templates = Templates::load(&cal.templates_dir(&args.calibration))?;
     // Declared before the device so that the device (its shell sessions) goes first.

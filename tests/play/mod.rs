@@ -1,4 +1,5 @@
 mod adb;
 mod cli;
+mod fleet;
 mod resilience;
 mod sim;
