@@ -4,9 +4,12 @@
 //! time measured here is the host side only: `AdbDevice` (adb_client), screenshot transfer and
 //! decode, reading, solving, planning, tapping. Columns:
 //! * device: time on the phone's virtual clock (latency model of `sim::latency`, screenshots
-//!   included), from the first screenshot to the verifying one;
-//! * speedup: the one-`input tap`-per-tap baseline's device time on the same preset divided by
-//!   this row's (2.0x = twice as fast), and the same against the Android 9 baseline;
+//!   included), from the first screenshot to the verifying one; opening the phone comes before
+//!   and is not counted (probing, and for `inject` the one-time push and JVM start: 0.3 s on the
+//!   phone presets);
+//! * speedup: the preset's first row's device time (one `input tap` per tap, or `stream` on
+//!   android14) divided by this row's (2.0x = twice as fast), and the same against the Android 9
+//!   baseline;
 //! * host CPU: this process's CPU time (`getrusage`) during `play`, and the same
 //!   minus the raw screenshot decode (measured separately on a frame of the same size);
 //! * wall: host elapsed time; with evdev through a `dd` stream the hold and gap are slept on
@@ -35,9 +38,10 @@ const PUZZLE: &str =
 const SKIN: &str = "light";
 const PHONE_MODE: &str = "PLAY_BENCH_PHONE";
 
-/// Targets from issue 5 (device time, screenshots included).
+/// Targets from issues 5 and 12 (device time, screenshots included).
 const ANDROID9_EVDEV_TARGET: Duration = Duration::from_millis(2500);
 const ANDROID12_STREAM_TARGET: Duration = Duration::from_millis(7000);
+const ANDROID12_INJECT_TARGET: Duration = Duration::from_millis(1500);
 const HOST_CPU_TARGET: Duration = Duration::from_millis(100);
 
 fn main() {
@@ -74,18 +78,34 @@ fn main() {
     );
     let mut rows = Vec::new();
     let mut android9_baseline = None;
-    for (preset, inputs) in [
+    let presets: [(&str, &[InputKind]); 4] = [
         (
             "android9",
-            [InputKind::Tap, InputKind::Batch, InputKind::Evdev],
+            &[
+                InputKind::Tap,
+                InputKind::Batch,
+                InputKind::Evdev,
+                InputKind::Inject,
+            ],
+        ),
+        (
+            "android10",
+            &[InputKind::Tap, InputKind::Batch, InputKind::Inject],
         ),
         (
             "android12",
-            [InputKind::Tap, InputKind::Batch, InputKind::Stream],
+            &[
+                InputKind::Tap,
+                InputKind::Batch,
+                InputKind::Stream,
+                InputKind::Inject,
+            ],
         ),
-    ] {
+        ("android14", &[InputKind::Stream, InputKind::Inject]),
+    ];
+    for (preset, inputs) in presets {
         let mut baseline = None;
-        for input in inputs {
+        for &input in inputs {
             let row = run_one(&adb, preset, input, &cal, &templates, decode);
             let base = *baseline.get_or_insert(row.device);
             let a9: Duration = *android9_baseline.get_or_insert(row.device);
@@ -112,6 +132,7 @@ fn main() {
         let target = match (*preset, input) {
             ("android9", InputKind::Evdev) => Some(ANDROID9_EVDEV_TARGET),
             ("android12", InputKind::Stream) => Some(ANDROID12_STREAM_TARGET),
+            ("android12", InputKind::Inject) => Some(ANDROID12_INJECT_TARGET),
             _ => None,
         };
         if let Some(t) = target {

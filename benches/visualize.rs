@@ -1,8 +1,8 @@
 //! `visualize` benchmark (`cargo bench --bench visualize`): for the L52 board of the classic
 //! Auto.js demo and one 17-clue puzzle, the steps of each strategy, and what replaying the search
-//! on a phone costs in simulated device time per input backend: the android9 preset (auto picks
-//! `evdev`) and the android12 preset (auto picks `stream`), through a private real `adb` server
-//! and `AdbDevice`, checkpoints included. Long searches are replayed for a prefix and the device
+//! on a phone costs in simulated device time per preset and input backend (each preset's fastest
+//! shell-based method next to the on-device injector, `inject`, in the same run), through a
+//! private real `adb` server and `AdbDevice`, checkpoints included. Long searches are replayed for a prefix and the device
 //! time extrapolated linearly (said in the table). Device time is the simulator's virtual clock,
 //! which charges the per-command, per-frame and screenshot costs of notes/android-input.md.
 
@@ -13,8 +13,8 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
-use sudoku_agent::device::Device;
 use sudoku_agent::device::adb::{AdbDevice, AdbOptions, AdbServer};
+use sudoku_agent::device::{Device, InputKind};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::sudoku::{Board, DEFAULT_MAX_STEPS, Strategy};
 use sudoku_agent::visualize::estimate::pacing_for;
@@ -27,8 +27,22 @@ const SIZE: Size = Size::new(1080, 2340);
 const PREFIX: usize = 2_000;
 const L52: &str =
     "000009000629300840005000090953000000000604000000900732040006070390020104200400080";
-/// Targets of issue 6, in moves per second of device time.
-const TARGETS: [(&str, f64); 2] = [("android9", 25.0), ("android12", 8.0)];
+/// Preset and input method of each replay.
+const CASES: [(&str, InputKind); 7] = [
+    ("android9", InputKind::Evdev),
+    ("android9", InputKind::Inject),
+    ("android10", InputKind::Batch),
+    ("android10", InputKind::Inject),
+    ("android12", InputKind::Stream),
+    ("android12", InputKind::Inject),
+    ("android14", InputKind::Inject),
+];
+/// Targets of issues 6 and 12, in moves per second of device time.
+const TARGETS: [(&str, InputKind, f64); 3] = [
+    ("android9", InputKind::Evdev, 25.0),
+    ("android12", InputKind::Stream, 8.0),
+    ("android12", InputKind::Inject, 25.0),
+];
 
 /// The first 17-clue puzzle in the shared collection whose naive search fits the default step
 /// budget (so both strategies can be replayed); `../shared` beside the repository, as in CI.
@@ -58,6 +72,7 @@ struct Row {
     steps: u64,
     moves: usize,
     preset: &'static str,
+    input: InputKind,
     backend: String,
     replayed: usize,
     device: Duration,
@@ -69,6 +84,7 @@ fn replay(
     adb: &adb_server::AdbServer,
     search: &Search,
     preset: &'static str,
+    input: InputKind,
 ) -> (String, usize, Duration, Duration) {
     let mut phone = SudokuApp::new(
         search.puzzle.into(),
@@ -99,7 +115,7 @@ fn replay(
         ..AdbOptions::default()
     })
     .unwrap();
-    let mut device = AdbDevice::open_serial(server, &sim.serial(), None).unwrap();
+    let mut device = AdbDevice::open_serial(server, &sim.serial(), Some(input)).unwrap();
     let backend = device.input_description();
     let pacing = pacing_for(&calibrated.calibration, device.input());
     let moves = search.moves();
@@ -148,14 +164,15 @@ fn main() {
     for (name, puzzle) in &puzzles {
         for strategy in [Strategy::Naive, Strategy::Fast] {
             let search = record_search(puzzle, strategy, None).unwrap();
-            for (preset, _) in TARGETS {
-                let (backend, replayed, device, host) = replay(&adb, &search, preset);
+            for (preset, input) in CASES {
+                let (backend, replayed, device, host) = replay(&adb, &search, preset, input);
                 rows.push(Row {
                     puzzle: name.clone(),
                     strategy,
                     steps: search.steps,
                     moves: search.events.len(),
                     preset,
+                    input,
                     backend,
                     replayed,
                     device,
@@ -207,14 +224,14 @@ fn main() {
     println!(
         "\ntargets (naive search prefixes, where replays are long enough to measure the rate):"
     );
-    for (preset, target) in TARGETS {
+    for (preset, input, target) in TARGETS {
         let worst = rows
             .iter()
-            .filter(|r| r.preset == preset && r.strategy == Strategy::Naive)
+            .filter(|r| r.preset == preset && r.input == input && r.strategy == Strategy::Naive)
             .map(|r| r.replayed as f64 / r.device.as_secs_f64())
             .fold(f64::INFINITY, f64::min);
         println!(
-            "  {preset}: {worst:.1} moves/s (worst naive row) vs target {target} -> {}",
+            "  {preset} {input}: {worst:.1} moves/s (worst naive row) vs target {target} -> {}",
             if worst >= target { "met" } else { "MISSED" }
         );
     }

@@ -85,8 +85,8 @@ pub struct SimPhoneArgs {
     /// medium, hard, l52, escargot) or 81 characters.
     #[arg(long, value_name = "NAME|81CHARS", default_value = "easy")]
     pub sim_puzzle: String,
-    /// With --device sim: what device work costs on its virtual clock: instant, android9 or
-    /// android12 (reported at the end next to the host time).
+    /// With --device sim: what device work costs on its virtual clock: instant, android9,
+    /// android10, android12 or android14 (reported at the end next to the host time).
     #[arg(long, value_name = "PRESET", default_value = "instant")]
     pub sim_latency: String,
     /// With --device sim: its screen size (720x1280, 1080x2340, 1440x3200).
@@ -123,8 +123,9 @@ pub struct DeviceArgs {
     /// phone attached].
     #[arg(short = 's', long = "serial", value_name = "SERIAL")]
     pub serial: Option<String>,
-    /// How taps reach the phone: auto picks the fastest it allows (evdev on Android 9 and older
-    /// where permitted, stream on Android 12+, else batch).
+    /// How taps reach the phone: auto picks the fastest it allows (inject when our on-device
+    /// injector starts, else evdev on Android 9 and older where permitted, stream on Android
+    /// 12+, else batch).
     #[arg(long, value_enum, value_name = "METHOD", default_value_t = InputArg::Auto)]
     pub input: InputArg,
 }
@@ -142,6 +143,9 @@ pub enum InputArg {
     Stream,
     /// Raw touchscreen events written to /dev/input (Android 9 and older, or rooted).
     Evdev,
+    /// Our on-device injector, pushed to /data/local/tmp and run with app_process: a few ms per
+    /// tap (any Android where the phone allows injection).
+    Inject,
 }
 
 impl InputArg {
@@ -153,6 +157,7 @@ impl InputArg {
             InputArg::Batch => Some(InputKind::Batch),
             InputArg::Stream => Some(InputKind::Stream),
             InputArg::Evdev => Some(InputKind::Evdev),
+            InputArg::Inject => Some(InputKind::Inject),
         }
     }
 }
@@ -334,8 +339,9 @@ pub struct SimArgs {
     #[arg(long, default_value = "1080x2340")]
     pub size: crate::geometry::Size,
     /// What device work costs on the virtual clock: instant (nothing; /dev/input writable),
-    /// android9 (`input` 300 ms, raw events allowed) or android12 (`input` 50 ms, /dev/input
-    /// refused).
+    /// android9 (`input` 300 ms, raw events allowed), android10 (`input` 300 ms, no `cmd input`,
+    /// /dev/input refused), android12 (`input` 50 ms, /dev/input refused) or android14 (as 12,
+    /// injection through InputManagerGlobal); app_process 300 ms, an injected tap 5.6 ms.
     #[arg(long, default_value = "instant")]
     pub latency: String,
     /// Really sleep for the modelled costs, as a phone would take them.

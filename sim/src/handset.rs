@@ -29,6 +29,8 @@ pub enum TapSource {
     MotionEvent,
     /// Touchscreen events from `sendevent` or raw writes to `/dev/input/eventN`.
     RawEvents,
+    /// MotionEvents injected through the input manager by a program run with `app_process`.
+    Injected,
 }
 
 /// One tap as the app received it.
@@ -106,6 +108,9 @@ pub struct Handset {
     on_vanish: Mutex<Option<Vanish>>,
     /// Old toolboxes had no `printf`; the shell then answers "not found" for it.
     no_printf: AtomicBool,
+    /// Injection refused for the shell user (Xiaomi/MIUI without "USB debugging (Security
+    /// settings)"): `input` and injected MotionEvents throw a SecurityException.
+    injection_refused: AtomicBool,
 }
 
 impl Handset {
@@ -131,6 +136,7 @@ impl Handset {
             gone: AtomicBool::new(false),
             on_vanish: Mutex::new(None),
             no_printf: AtomicBool::new(false),
+            injection_refused: AtomicBool::new(false),
         }
     }
 
@@ -141,6 +147,16 @@ impl Handset {
     }
 
     /// Whether the shell has `printf`.
+    /// Makes the phone refuse input injection like MIUI without "USB debugging (Security
+    /// settings)" (raw `/dev/input` writes are not affected).
+    pub fn set_injection_refused(&self, refused: bool) {
+        self.injection_refused.store(refused, Ordering::SeqCst);
+    }
+
+    pub fn injection_refused(&self) -> bool {
+        self.injection_refused.load(Ordering::SeqCst)
+    }
+
     pub fn has_printf(&self) -> bool {
         !self.no_printf.load(Ordering::SeqCst)
     }
@@ -284,6 +300,10 @@ impl Handset {
 
     /// `input motionevent ACTION X Y`.
     pub fn motion(&self, action: &str, at: Point) -> Result<(), Gone> {
+        self.motion_from(action, at, TapSource::MotionEvent)
+    }
+
+    fn motion_from(&self, action: &str, at: Point, source: TapSource) -> Result<(), Gone> {
         self.check()?;
         let slop = touch_slop(self.density);
         let mut st = self.state.lock().unwrap();
@@ -292,12 +312,27 @@ impl Handset {
             "MOVE" => st.pointer.move_to(at, slop),
             "UP" => {
                 if let Some(p) = st.pointer.up(at, slop) {
-                    self.deliver(&mut st, p, TapSource::MotionEvent);
+                    self.deliver(&mut st, p, source);
                 }
             }
             _ => st.pointer.cancel(),
         }
         Ok(())
+    }
+
+    /// Starting a JVM with `app_process`.
+    pub fn app_process_start(&self) -> Result<(), Gone> {
+        self.check()?;
+        self.spend(self.config.latency.app_process_start);
+        Ok(())
+    }
+
+    /// One MotionEvent (`DOWN`, `MOVE`, `UP`, `CANCEL`) injected through the input manager: half
+    /// the preset's injected-tap cost, since a tap is two events.
+    pub fn inject_motion(&self, action: &str, at: Point) -> Result<(), Gone> {
+        self.check()?;
+        self.spend(self.config.latency.injected_tap / 2);
+        self.motion_from(action, at, TapSource::Injected)
     }
 
     /// Whether the shell user may open `path` for writing.

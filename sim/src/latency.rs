@@ -1,17 +1,21 @@
 //! What the simulated phone's actions would cost on a real phone, and the virtual device clock that
 //! adds those costs up. All figures live in `PRESETS`, one row per preset, taken from
-//! `notes/android-input.md` (reported figures for real phones, not our measurements):
+//! `notes/android-input.md` and `notes/injector.md` (reported figures for real phones, not our
+//! measurements):
 //!
-//! | preset      | `input` / `cmd input` | `sendevent` process | `/dev/input` writes | `screencap -p` (1080x2340) | raw `screencap` |
-//! |-------------|-----------------------|---------------------|---------------------|----------------------------|-----------------|
-//! | `instant`   | 0                     | 0                   | allowed             | 0                          | 0               |
-//! | `android9`  | 300 ms (a JVM starts) | 10 ms               | allowed, free       | 700 ms                     | 250 ms          |
-//! | `android12` | 50 ms (binder call)   | 10 ms               | permission denied   | 700 ms                     | 250 ms          |
+//! | preset      | `input` / `cmd input` | `cmd input tap` | `sendevent` | `/dev/input` writes | `app_process` start / injected tap | input manager | `screencap -p` (1080x2340) | raw `screencap` |
+//! |-------------|-----------------------|-----------------|-------------|---------------------|------------------------------------|---------------|----------------------------|-----------------|
+//! | `instant`   | 0                     | yes             | 0           | allowed             | 0 / 0                              | Global        | 0                          | 0               |
+//! | `android9`  | 300 ms (a JVM starts) | no              | 10 ms       | allowed, free       | 300 ms / 5.6 ms                    | InputManager  | 700 ms                     | 250 ms          |
+//! | `android10` | 300 ms (a JVM starts) | no              | 10 ms       | permission denied   | 300 ms / 5.6 ms                    | InputManager  | 700 ms                     | 250 ms          |
+//! | `android12` | 50 ms (binder call)   | yes             | 10 ms       | permission denied   | 300 ms / 5.6 ms                    | InputManager  | 700 ms                     | 250 ms          |
+//! | `android14` | 50 ms (binder call)   | yes             | 10 ms       | permission denied   | 300 ms / 5.6 ms                    | Global        | 700 ms                     | 250 ms          |
 //!
-//! Screenshot costs scale with the pixel count. On the two phone presets every tap, whatever path
-//! it took, is handled by the app at most once per display frame (16.7 ms at 60 Hz): the physical
-//! limit. `instant` is a permissive test phone where nothing costs time. The clock only advances;
-//! `--realtime` makes the device also sleep for each advance.
+//! Screenshot costs scale with the pixel count. On the phone presets every tap, whatever path
+//! it took, is handled by the app at most once per display frame (16.7 ms at 60 Hz). `instant` is
+//! a permissive test phone where nothing costs time. The clock only advances; `--realtime` makes
+//! the device also sleep for each advance. The injected-tap cost is mobilecli PR #412's 5.6 ms per
+//! tap through a persistent `app_process` program (hardware); the JVM start is the `input` JVM's.
 
 use std::time::Duration;
 
@@ -35,6 +39,15 @@ pub struct Latency {
     pub screencap_raw: Duration,
     /// One display frame: taps reach the app at most once per frame.
     pub frame: Duration,
+    /// Whether `cmd input` implements `tap` and friends (Android 12+); before, the input service
+    /// has no shell command and `input` is the only way.
+    pub cmd_input: bool,
+    /// Starting a JVM with `app_process` (the on-device injector's one-time cost).
+    pub app_process_start: Duration,
+    /// One tap injected through the input manager by a running `app_process` program.
+    pub injected_tap: Duration,
+    /// Where injectInputEvent lives: `InputManagerGlobal` from Android 14, `InputManager` before.
+    pub input_manager_global: bool,
 }
 
 /// The pixel count the screenshot figures were given for (1080x2340).
@@ -42,6 +55,12 @@ const REFERENCE_PIXELS: u64 = 1080 * 2340;
 
 /// 60 Hz.
 const FRAME_60HZ: Duration = Duration::from_micros(16_667);
+
+/// A JVM start for `app_process` (the `input` command's JVM on Android 9/10).
+const JVM_START: Duration = Duration::from_millis(300);
+
+/// One tap through a persistent on-device injector (mobilecli PR #412, on hardware).
+const INJECTED_TAP: Duration = Duration::from_micros(5_600);
 
 /// Every preset, in the order `--help` lists them. The first is the default.
 pub const PRESETS: &[Latency] = &[
@@ -55,6 +74,10 @@ pub const PRESETS: &[Latency] = &[
         screencap_png: Duration::ZERO,
         screencap_raw: Duration::ZERO,
         frame: Duration::ZERO,
+        cmd_input: true,
+        app_process_start: Duration::ZERO,
+        injected_tap: Duration::ZERO,
+        input_manager_global: true,
     },
     Latency {
         name: "android9",
@@ -66,6 +89,25 @@ pub const PRESETS: &[Latency] = &[
         screencap_png: Duration::from_millis(700),
         screencap_raw: Duration::from_millis(250),
         frame: FRAME_60HZ,
+        cmd_input: false,
+        app_process_start: JVM_START,
+        injected_tap: INJECTED_TAP,
+        input_manager_global: false,
+    },
+    Latency {
+        name: "android10",
+        sdk: 29,
+        release: "10",
+        input_command: Duration::from_millis(300),
+        sendevent: Duration::from_millis(10),
+        raw_input_writable: false,
+        screencap_png: Duration::from_millis(700),
+        screencap_raw: Duration::from_millis(250),
+        frame: FRAME_60HZ,
+        cmd_input: false,
+        app_process_start: JVM_START,
+        injected_tap: INJECTED_TAP,
+        input_manager_global: false,
     },
     Latency {
         name: "android12",
@@ -77,6 +119,25 @@ pub const PRESETS: &[Latency] = &[
         screencap_png: Duration::from_millis(700),
         screencap_raw: Duration::from_millis(250),
         frame: FRAME_60HZ,
+        cmd_input: true,
+        app_process_start: JVM_START,
+        injected_tap: INJECTED_TAP,
+        input_manager_global: false,
+    },
+    Latency {
+        name: "android14",
+        sdk: 34,
+        release: "14",
+        input_command: Duration::from_millis(50),
+        sendevent: Duration::from_millis(10),
+        raw_input_writable: false,
+        screencap_png: Duration::from_millis(700),
+        screencap_raw: Duration::from_millis(250),
+        frame: FRAME_60HZ,
+        cmd_input: true,
+        app_process_start: JVM_START,
+        injected_tap: INJECTED_TAP,
+        input_manager_global: true,
     },
 ];
 
@@ -87,7 +148,7 @@ impl Default for Latency {
 }
 
 impl Latency {
-    /// The preset called `name` (`instant`, `android9`, `android12`).
+    /// The preset called `name` (`instant`, `android9`, `android10`, `android12`, `android14`).
     pub fn named(name: &str) -> Option<Latency> {
         PRESETS.iter().find(|p| p.name == name).cloned()
     }
@@ -168,6 +229,20 @@ mod tests {
         assert_eq!(Latency::named("android9").unwrap().sdk, 28);
         assert!(!Latency::named("android12").unwrap().raw_input_writable);
         assert!("android99".parse::<Latency>().is_err());
+    }
+
+    #[test]
+    fn android10_has_no_cmd_input_and_android14_moved_injection_to_input_manager_global() {
+        let a10 = Latency::named("android10").unwrap();
+        assert_eq!(
+            (a10.sdk, a10.cmd_input, a10.raw_input_writable),
+            (29, false, false)
+        );
+        assert!(!a10.input_manager_global);
+        let a14 = Latency::named("android14").unwrap();
+        assert_eq!((a14.sdk, a14.cmd_input), (34, true));
+        assert!(a14.input_manager_global);
+        assert!(!Latency::named("android12").unwrap().input_manager_global);
     }
 
     #[test]

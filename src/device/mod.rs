@@ -55,13 +55,14 @@ impl Input {
 
     /// Moves per `tap_all` call in `play`. `tap`: one move per call, so Ctrl-C stops after the
     /// current cell (every tap is its own command anyway). `batch`: a few moves share one shell
-    /// command. `stream` and `evdev`: each call ends by waiting for the phone to acknowledge (or,
-    /// for a raw event stream, to drain) its last line, so eight moves (16 taps, about 0.3 s with
-    /// evdev, 0.8 s with `cmd input` on Android 12) share one wait.
+    /// command. `stream`, `evdev` and `inject`: each call ends by waiting for the phone to
+    /// acknowledge (or, for a raw event stream, to drain) its last line, so eight moves (16 taps,
+    /// about 0.3 s with evdev or the injector, 0.8 s with `cmd input` on Android 12) share one
+    /// wait.
     pub fn moves_per_call(self) -> usize {
         match self.kind() {
             Some(InputKind::Batch) => 4,
-            Some(InputKind::Stream | InputKind::Evdev) => 8,
+            Some(InputKind::Stream | InputKind::Evdev | InputKind::Inject) => 8,
             _ => 1,
         }
     }
@@ -75,11 +76,11 @@ impl Input {
     }
 
     /// What one tap costs on the phone (figures from notes/android-input.md: one display frame
-    /// for raw events, a binder call and fork for `cmd input`, a JVM start for `input` before
-    /// Android 12), at least the pacing's hold and gap.
+    /// for raw events and injected ones, a binder call and fork for `cmd input`, a JVM start for
+    /// `input` before Android 12), at least the pacing's hold and gap.
     pub fn tap_cost(self, pacing: &Pacing) -> Duration {
         let method = match self.kind() {
-            Some(InputKind::Evdev) => Duration::from_micros(16_667),
+            Some(InputKind::Evdev | InputKind::Inject) => Duration::from_micros(16_667),
             Some(InputKind::Stream) => Duration::from_millis(50),
             Some(InputKind::Batch) => Duration::from_millis(300),
             Some(InputKind::Tap) => Duration::from_millis(320),
@@ -101,6 +102,7 @@ impl Input {
 
 pub mod adb;
 pub mod file;
+pub mod inject;
 pub mod input;
 pub mod parse;
 #[cfg(feature = "sim")]
@@ -121,6 +123,7 @@ mod tests {
         assert_eq!(Input::Method(InputKind::Batch).moves_per_call(), 4);
         assert_eq!(Input::Method(InputKind::Stream).moves_per_call(), 8);
         assert_eq!(Input::Method(InputKind::Evdev).moves_per_call(), 8);
+        assert_eq!(Input::Method(InputKind::Inject).moves_per_call(), 8);
         assert_eq!(Input::Direct.moves_per_call(), 1);
     }
 }

@@ -150,7 +150,7 @@ fn devices_lists_the_simulated_phone_with_its_version_screen_and_input() {
             "SimPhone",
             "12 (API 31)",
             "360x640",
-            "stream"
+            "inject (InputManager)"
         ]
     );
 
@@ -206,7 +206,8 @@ fn raw_and_png_screenshots_match_the_phone_render_pixel_for_pixel() {
 fn every_input_method_android9_allows_lands_its_taps() {
     let server = adb_server::shared();
     for (kind, source) in [
-        (None, TapSource::RawEvents),
+        (None, TapSource::Injected),
+        (Some(InputKind::Inject), TapSource::Injected),
         (Some(InputKind::Evdev), TapSource::RawEvents),
         (Some(InputKind::Batch), TapSource::InputTap),
         (Some(InputKind::Tap), TapSource::InputTap),
@@ -215,8 +216,8 @@ fn every_input_method_android9_allows_lands_its_taps() {
         let mut device = AdbDevice::open(&options(&server, &sim.serial(), kind)).expect("open");
         assert_eq!(
             device.input_method().kind(),
-            kind.unwrap_or(InputKind::Evdev),
-            "auto picks evdev on Android 9"
+            kind.unwrap_or(InputKind::Inject),
+            "auto picks the injector on Android 9"
         );
         if device.input_method().kind() == InputKind::Evdev {
             // The phone's shell has printf: the main path, not the dd-stream fallback.
@@ -237,7 +238,8 @@ fn every_input_method_android9_allows_lands_its_taps() {
 fn every_input_method_android12_allows_lands_its_taps_and_evdev_is_refused() {
     let server = adb_server::shared();
     for (kind, source) in [
-        (None, TapSource::InputTap),
+        (None, TapSource::Injected),
+        (Some(InputKind::Inject), TapSource::Injected),
         (Some(InputKind::Stream), TapSource::InputTap),
         (Some(InputKind::Batch), TapSource::InputTap),
         (Some(InputKind::Tap), TapSource::InputTap),
@@ -246,8 +248,8 @@ fn every_input_method_android12_allows_lands_its_taps_and_evdev_is_refused() {
         let mut device = AdbDevice::open(&options(&server, &sim.serial(), kind)).expect("open");
         assert_eq!(
             device.input_method().kind(),
-            kind.unwrap_or(InputKind::Stream),
-            "auto picks stream on Android 12"
+            kind.unwrap_or(InputKind::Inject),
+            "auto picks the injector on Android 12"
         );
         device.set_pacing(Pacing {
             hold_ms: 0,
@@ -417,8 +419,10 @@ fn app() -> (SudokuApp, Vec<Point>) {
 fn the_simulated_app_is_solved_through_adb_with_the_fastest_method_of_each_preset() {
     let server = adb_server::shared();
     for (preset, kind) in [
-        ("android9", InputKind::Evdev),
-        ("android12", InputKind::Stream),
+        ("android9", InputKind::Inject),
+        ("android10", InputKind::Inject),
+        ("android12", InputKind::Inject),
+        ("android14", InputKind::Inject),
     ] {
         let (phone, taps) = app();
         let config = SimConfig {
@@ -446,6 +450,72 @@ fn the_simulated_app_is_solved_through_adb_with_the_fastest_method_of_each_prese
             "{preset}: pixels differ"
         );
     }
+}
+
+#[test]
+fn the_injector_is_pushed_once_per_version_and_reports_its_input_manager() {
+    let server = adb_server::shared();
+    for (preset, manager) in [
+        ("android10", "inject (InputManager)"),
+        ("android14", "inject (InputManagerGlobal)"),
+    ] {
+        let sim = phone(&server, preset);
+        let pushes = || {
+            sim.command_log()
+                .iter()
+                .filter(|c| c.starts_with("printf") && c.contains("sudoku-agent-injector-"))
+                .count()
+        };
+        let mut device = AdbDevice::open(&options(&server, &sim.serial(), None)).expect("open");
+        assert_eq!(device.input_description(), manager);
+        let first = pushes();
+        assert!(first > 1, "{preset}: pushed in {first} commands");
+        assert!(
+            sim.command_log()
+                .iter()
+                .all(|c| !c.contains("sudoku-agent-injector-")
+                    || c.contains("/data/local/tmp/sudoku-agent-injector-")),
+            "only under /data/local/tmp"
+        );
+        device.tap_all(&sample_taps()).expect("tap");
+        drop(device);
+        let mut again = AdbDevice::open(&options(&server, &sim.serial(), None)).expect("reopen");
+        assert_eq!(
+            pushes(),
+            first,
+            "{preset}: the same version is not pushed again"
+        );
+        again.tap_all(&[Point::new(5, 6)]).expect("tap again");
+        let mut all = sample_taps();
+        all.push(Point::new(5, 6));
+        assert_taps_landed(&sim, &mut again, &all, TapSource::Injected);
+    }
+}
+
+#[test]
+fn a_phone_that_refuses_injection_falls_back_under_auto_and_says_what_to_enable() {
+    let server = adb_server::shared();
+    // Android 9 with raw events allowed: auto's fallback, evdev, is not injection and works.
+    let sim = phone(&server, "android9");
+    sim.handset().set_injection_refused(true);
+    let mut device = AdbDevice::open(&options(&server, &sim.serial(), None)).expect("open");
+    assert_eq!(device.input_method().kind(), InputKind::Inject);
+    device.tap_all(&sample_taps()).expect("falls back and taps");
+    assert_eq!(device.input_method().kind(), InputKind::Evdev);
+    assert_taps_landed(&sim, &mut device, &sample_taps(), TapSource::RawEvents);
+
+    // Asked for explicitly, the refusal is the error, in one line with the fix.
+    let sim = phone(&server, "android12");
+    sim.handset().set_injection_refused(true);
+    let mut device =
+        AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Inject))).expect("open");
+    let msg = format!("{:#}", device.tap_all(&sample_taps()).unwrap_err());
+    assert!(
+        msg.contains("INJECT_EVENTS") && msg.contains("\"USB debugging (Security settings)\""),
+        "{msg}"
+    );
+    assert_eq!(msg.lines().count(), 1, "{msg}");
+    assert!(sim.taps().is_empty());
 }
 
 // Moved here from the simulated phone's own tests when it became the `sudoku-sim` crate: these
@@ -542,6 +612,7 @@ fn the_device_layer_takes_the_printf_evdev_path_on_android9_and_its_taps_land() 
     let mut device = AdbDevice::open(&AdbOptions {
         port: Some(adb.port()),
         serial: Some(sim.serial()),
+        input: Some(InputKind::Evdev),
         ..AdbOptions::default()
     })
     .unwrap();
@@ -572,6 +643,7 @@ fn a_phone_without_printf_gets_the_dd_stream_fallback_and_its_taps_land() {
     let mut device = AdbDevice::open(&AdbOptions {
         port: Some(adb.port()),
         serial: Some(sim.serial()),
+        input: Some(InputKind::Evdev),
         ..AdbOptions::default()
     })
     .unwrap();

@@ -62,6 +62,7 @@ fn assert_solved(sim: &SimServer<SudokuApp>, device: &mut dyn Device, skin: &str
 fn expected_source(input: InputKind) -> TapSource {
     match input {
         InputKind::Evdev => TapSource::RawEvents,
+        InputKind::Inject => TapSource::Injected,
         _ => TapSource::InputTap,
     }
 }
@@ -143,6 +144,14 @@ fn android12_number_first_solves_with_tap_batch_and_stream() {
     for input in [InputKind::Tap, InputKind::Batch, InputKind::Stream] {
         solve_with_entries("numfirst", SMALL_SIZE, "android12", input);
     }
+}
+
+#[test]
+fn every_android_preset_solves_through_the_injector_cell_first_and_number_first() {
+    for latency in ["android9", "android10", "android12", "android14"] {
+        solve_with_entries("light", SMALL_SIZE, latency, InputKind::Inject);
+    }
+    solve_with_entries("numfirst", SMALL_SIZE, "android14", InputKind::Inject);
 }
 
 #[test]

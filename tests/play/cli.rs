@@ -63,8 +63,9 @@ fn play_device_sim_solves_through_the_adb_server_and_reports_device_time() {
             .chars()
             .all(|c| c.is_ascii_digit())
     );
-    // The default preset models a current phone: `cmd input tap` lines in one shell.
-    assert_eq!(json["input"], "stream", "{json}");
+    // The default preset models a current phone: the on-device injector, through
+    // InputManagerGlobal (Android 14).
+    assert_eq!(json["input"], "inject (InputManagerGlobal)", "{json}");
     assert!(json["device_time_ms"].as_f64().is_some(), "{json}");
     assert!(
         err.contains("of device time (virtual clock, latency preset instant)")
@@ -94,6 +95,8 @@ fn play_device_sim_number_first_on_android12_streams_its_taps() {
         "android12",
         "--sim-puzzle",
         "medium",
+        "--input",
+        "stream",
         "-P",
         &adb.port().to_string(),
         "--calibration",
@@ -295,8 +298,9 @@ fn visualize_device_sim_replays_the_search_through_the_adb_server() {
         &cal,
     ]));
     assert_eq!(code, 0, "{err}");
-    // The Android 9 preset lets the shell write the touchscreen: raw events, not `input`.
-    assert!(out.contains("via evdev"), "{out}");
+    // Auto prefers the on-device injector over raw events, even where the shell may write the
+    // touchscreen (Android 9).
+    assert!(out.contains("via inject (InputManager)"), "{out}");
     assert!(out.contains("the search took"), "{out}");
     assert!(
         err.contains("of device time (virtual clock, latency preset android9)"),

@@ -14,7 +14,7 @@ use sudoku_agent::plan::Move;
 use sudoku_agent::sudoku::{Board, Cell, SolveEvent, Strategy, replay};
 use sudoku_agent::visualize::record::record_search;
 use sudoku_sim::{
-    self as sim, Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, puzzles,
+    self as sim, Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, TapSource, puzzles,
 };
 use support::adb_server::{self, AdbServer};
 
@@ -152,6 +152,10 @@ fn replay_equals_the_event_list(skin: &str, puzzle: &str) {
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(log(&sim), moves(&search.events));
     assert!(sim.with_screen(|p| p.is_solved()));
+    assert!(
+        sim.taps().iter().all(|t| t.source == TapSource::Injected),
+        "auto replays through the on-device injector"
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains(&format!("the search took {} steps", search.steps)),
@@ -211,9 +215,16 @@ fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_mov
         .unwrap()
         .events;
 
-    // A reference run tells which command line carries the middle of the replay.
+    // A reference run tells which command line carries the middle of the replay (taps as shell
+    // command lines: the dropped-connection fault counts those).
     let reference = serve(phone("light", EASY2), None, &adb);
-    let out = visualize(&adb, &reference, "light", &dir, &["--check-every", "40"]);
+    let out = visualize(
+        &adb,
+        &reference,
+        "light",
+        &dir,
+        &["--check-every", "40", "--input", "stream"],
+    );
     assert!(out.status.success(), "{}", text(&out));
     let commands = reference.command_log();
     let taps_total = reference.taps().len();
@@ -227,7 +238,13 @@ fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_mov
         .unwrap() as u64;
 
     let first = serve(phone("light", EASY2), Some(drop_after), &adb);
-    let out = visualize(&adb, &first, "light", &dir, &["--check-every", "40"]);
+    let out = visualize(
+        &adb,
+        &first,
+        "light",
+        &dir,
+        &["--check-every", "40", "--input", "stream"],
+    );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("--resume"),

@@ -96,6 +96,17 @@ impl Shell<'_> {
             Ok(1)
         };
         let h = self.handset;
+        if h.injection_refused() && matches!(command.as_str(), "tap" | "swipe" | "motionevent") {
+            // What `cmd input` prints for an exception (Android 12+), status 255.
+            h.input_command().map_err(|Gone| Flow::Gone)?;
+            self.err(
+                ctx,
+                &format!(
+                    "Exception occurred while executing '{command}':\n{INJECT_EVENTS_REFUSAL}\n"
+                ),
+            )?;
+            return Ok(255);
+        }
         match command.as_str() {
             "tap" => {
                 let Some(p) = point(0).filter(|_| nums.len() == 2) else {
@@ -301,6 +312,9 @@ pub(super) fn atoi(s: &str) -> i32 {
     let n = if neg { -n } else { n };
     n.clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }
+
+/// The SecurityException a phone that refuses injection throws (scrcpy #1865, MIUI).
+pub(super) const INJECT_EVENTS_REFUSAL: &str = "java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS permission";
 
 #[cfg(test)]
 mod tests {

@@ -13,6 +13,7 @@
 //! `printf` (the evdev writer's byte encoder) in `printf`.
 
 mod android;
+mod app_process;
 mod printf;
 mod syntax;
 mod toybox;
@@ -24,6 +25,7 @@ pub use syntax::{
 
 use crate::handset::{Handset, InputWriteError};
 use std::io;
+use syntax::is_assignment;
 
 // ---------------------------------------------------------------------------------------------
 // Session I/O
@@ -252,6 +254,7 @@ impl<'a> Shell<'a> {
                 stdin: std::mem::replace(&mut stdin, Stdin::Empty),
                 fds: [Sink::Session(1), Sink::Session(1), Sink::Session(2)],
                 captured: Vec::new(),
+                env: Vec::new(),
             };
             ctx.fds[0] = Sink::Null;
             if !last {
@@ -270,9 +273,9 @@ impl<'a> Shell<'a> {
         let status = self.status;
         for r in &command.redirects {
             match r {
-                Redirect::Out { fd, path, .. } => {
+                Redirect::Out { fd, path, append } => {
                     let path = path.expand(status);
-                    match self.open_for_writing(&path) {
+                    match self.open_for_writing(&path, *append) {
                         Ok(sink) => {
                             if let Some(slot) = ctx.fds.get_mut(*fd as usize) {
                                 *slot = sink;
@@ -306,7 +309,16 @@ impl<'a> Shell<'a> {
                 }
             }
         }
-        let args: Vec<String> = command.words.iter().map(|w| w.expand(status)).collect();
+        let mut args: Vec<String> = command.words.iter().map(|w| w.expand(status)).collect();
+        // Leading `NAME=value` words set the command's environment (`CLASSPATH=... app_process`).
+        let assignments = args.iter().take_while(|w| is_assignment(w)).count();
+        ctx.env = args
+            .drain(..assignments)
+            .filter_map(|w| {
+                w.split_once('=')
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+            })
+            .collect();
         let Some(name) = args.first() else {
             return Ok(0);
         };
@@ -314,8 +326,9 @@ impl<'a> Shell<'a> {
         self.builtin(&name, &args[1..], ctx)
     }
 
-    /// Opens a redirection target; `Err` carries the errno text.
-    fn open_for_writing(&self, path: &str) -> Result<Sink, &'static str> {
+    /// Opens a redirection target, truncating a file unless `append` (`>>`); `Err` carries the
+    /// errno text.
+    fn open_for_writing(&self, path: &str, append: bool) -> Result<Sink, &'static str> {
         if path == "/dev/null" {
             return Ok(Sink::Null);
         }
@@ -327,7 +340,7 @@ impl<'a> Shell<'a> {
                 .map_err(InputWriteError::errno_text);
         }
         if Handset::is_writable_path(path) {
-            self.handset.write_file(path, &[], false);
+            self.handset.write_file(path, &[], append);
             return Ok(Sink::File {
                 path: path.to_string(),
             });
@@ -400,9 +413,16 @@ impl<'a> Shell<'a> {
             }
             "sleep" => self.cmd_sleep(args, ctx),
             "sh" => self.cmd_sh(args, ctx),
+            "app_process" => self.cmd_app_process(args, ctx),
             "screencap" => self.cmd_screencap(args, ctx),
             "input" => self.cmd_input(args, ctx),
             "cmd" => match args.first().map(String::as_str) {
+                Some("input") if !self.handset.latency().cmd_input => {
+                    // Before Android 12 the input service has no shell command: Binder's default
+                    // answer, status 0, nothing injected.
+                    self.err(ctx, "No shell command implementation.\n")?;
+                    Ok(0)
+                }
                 Some("input") => self.cmd_input(&args[1..], ctx),
                 Some(service) => {
                     self.err(ctx, &format!("cmd: Can't find service: {service}\n"))?;
@@ -459,11 +479,12 @@ impl<'a> Shell<'a> {
     }
 }
 
-/// One command's file descriptors and stdin.
+/// One command's file descriptors, stdin and environment assignments.
 struct Ctx {
     stdin: Stdin,
     fds: [Sink; 3],
     captured: Vec<u8>,
+    env: Vec<(String, String)>,
 }
 
 #[cfg(test)]
@@ -474,10 +495,10 @@ mod tests {
 
     /// Stdin given as chunks; stdout and stderr collected separately.
     #[derive(Default)]
-    struct TestIo {
-        stdin: std::collections::VecDeque<Vec<u8>>,
-        stdout: Vec<u8>,
-        stderr: Vec<u8>,
+    pub(super) struct TestIo {
+        pub(super) stdin: std::collections::VecDeque<Vec<u8>>,
+        pub(super) stdout: Vec<u8>,
+        pub(super) stderr: Vec<u8>,
     }
 
     impl ShellIo for TestIo {
@@ -498,7 +519,7 @@ mod tests {
         }
     }
 
-    fn run(
+    pub(super) fn run(
         preset: &str,
         command: &str,
         stdin: Vec<Vec<u8>>,
@@ -583,6 +604,37 @@ mod tests {
                 .1
                 .contains("ABS_MT_POSITION_Y")
         );
+    }
+
+    #[test]
+    fn appending_redirections_keep_what_the_file_held() {
+        let (_, out, _, _) = run(
+            "instant",
+            "echo a > /sdcard/f; echo b >> /sdcard/f; cat /sdcard/f; echo c > /sdcard/f; cat /sdcard/f",
+            vec![],
+        );
+        assert_eq!(out, "a\nb\nc\n");
+    }
+
+    #[test]
+    fn before_android12_cmd_input_has_no_shell_command_and_taps_nothing() {
+        let (ending, _, err, taps) = run("android10", "cmd input tap 1 2", vec![]);
+        assert_eq!(ending, Ending::Exit(0));
+        assert_eq!(err, "No shell command implementation.\n");
+        assert!(taps.is_empty());
+        let (_, _, _, taps) = run("android10", "input tap 1 2", vec![]);
+        assert_eq!(taps, vec![Point::new(1, 2)]);
+    }
+
+    #[test]
+    fn a_phone_refusing_injection_fails_input_commands_with_the_security_exception() {
+        let (screen, h) = test_screen::handset("android12");
+        h.set_injection_refused(true);
+        let mut io = TestIo::default();
+        let ending = Shell::new(&h, &mut io).run("cmd input tap 1 2");
+        assert_eq!(ending, Ending::Exit(255));
+        assert!(String::from_utf8_lossy(&io.stderr).contains("INJECT_EVENTS permission"));
+        assert!(screen.lock().unwrap().taps.is_empty());
     }
 
     #[test]
@@ -688,6 +740,10 @@ mod tests {
         assert!(!runs_without_stdin("cat > /dev/input/event2"));
         assert!(!runs_without_stdin("dumpsys window | cat"));
         assert!(!runs_without_stdin("/system/bin/sh"));
+        assert!(!runs_without_stdin(
+            "CLASSPATH=/data/local/tmp/i.dex app_process / a.B"
+        ));
+        assert!(runs_without_stdin("A=1 echo hi"));
         assert!(!runs_without_stdin("echo 'unfinished"));
         assert!(!runs_without_stdin(""));
     }

@@ -289,7 +289,17 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
 }
 
 /// Commands that may read stdin (or start an interactive shell).
-const STDIN_READERS: &[&str] = &["cat", "dd", "sh"];
+const STDIN_READERS: &[&str] = &["cat", "dd", "sh", "app_process"];
+
+/// `NAME=value` with a valid variable name: an assignment, not a command.
+pub(super) fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        name.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
 
 /// Whether `text` can run without any input from the host: it parses, and no command in it may
 /// read stdin. Such commands can be answered in one go.
@@ -299,7 +309,12 @@ pub fn runs_without_stdin(text: &str) -> bool {
     };
     !text.trim().is_empty()
         && script.iter().flat_map(|(_, p)| p).all(|command| {
-            match command.words.first().map(|w| w.0.as_slice()) {
+            // The command name is the first word that is not a `NAME=value` assignment.
+            let name = command
+                .words
+                .iter()
+                .find(|w| !matches!(w.0.as_slice(), [WordPart::Text(t)] if is_assignment(t)));
+            match name.map(|w| w.0.as_slice()) {
                 Some([WordPart::Text(name)]) => {
                     let name = name.rsplit('/').next().unwrap_or(name);
                     !STDIN_READERS.contains(&name)

@@ -94,7 +94,7 @@ impl Shell<'_> {
             }
         }
         if let Some(path) = &output {
-            match self.open_for_writing(path) {
+            match self.open_for_writing(path, false) {
                 Ok(sink) => ctx.fds[1] = sink,
                 Err(reason) => {
                     self.err(ctx, &format!("dd: {path}: {reason}\n"))?;

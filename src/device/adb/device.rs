@@ -1,6 +1,7 @@
 //! `AdbDevice`: the `Device` for a real phone, built on the server, the probe and the shell.
 
 use super::deadline::adb_timeout;
+use super::inject::{self, InjectError, Injector};
 use super::probe::{PhoneInfo, choose_method, describe, probe};
 use super::server::{AdbOptions, AdbServer, choose_device};
 use super::shell::{ShellOutput, ShellSession, run_shell, run_shell_within, shell_bytes, short};
@@ -49,6 +50,10 @@ pub struct AdbDevice {
     method: InputMethod,
     pacing: Pacing,
     shell: Option<ShellSession>,
+    /// The on-device injector's session (`inject` method).
+    injector: Option<Injector>,
+    /// The method asked for (`None` = auto: falls back when the phone refuses injection).
+    asked: Option<InputKind>,
     evdev_writer: EvdevWriter,
     screenshot_mode: ScreenshotMode,
     stats: AdbStats,
@@ -98,7 +103,7 @@ impl AdbDevice {
         let device = server.addr;
         let mut stats = AdbStats::default();
         let info = probe(device, serial, &mut stats)?;
-        let method = choose_method(device, &info, input, &mut stats)?;
+        let (method, injector) = inject::choose(server.addr, device, &info, input, &mut stats)?;
         let pacing = Pacing::default_for(method.kind());
         let evdev_writer = match &method {
             InputMethod::Evdev(_) => {
@@ -117,7 +122,7 @@ impl AdbDevice {
             info.sdk,
             info.screen(),
             info.rotation.degrees(),
-            describe(&method, evdev_writer)
+            description(&method, evdev_writer, injector.as_ref())
         );
         Ok(AdbDevice {
             server,
@@ -125,6 +130,8 @@ impl AdbDevice {
             method,
             pacing,
             shell: None,
+            injector,
+            asked: input,
             evdev_writer,
             screenshot_mode: ScreenshotMode::Raw,
             stats,
@@ -327,6 +334,40 @@ impl Device for AdbDevice {
         if taps.is_empty() {
             return Ok(());
         }
+        self.tap_all_with_method(taps)
+    }
+
+    fn input(&self) -> crate::device::Input {
+        crate::device::Input::Method(self.method.kind())
+    }
+
+    fn input_description(&self) -> String {
+        description(&self.method, self.evdev_writer, self.injector.as_ref())
+    }
+
+    fn pacing(&self) -> Option<Pacing> {
+        Some(self.pacing)
+    }
+
+    fn set_pacing(&mut self, pacing: Pacing) {
+        self.pacing = pacing;
+    }
+}
+
+/// [`describe`], with the input manager the injector found: `inject (InputManagerGlobal)`.
+fn description(method: &InputMethod, writer: EvdevWriter, injector: Option<&Injector>) -> String {
+    match (method, injector) {
+        (InputMethod::Inject, Some(i)) => format!(
+            "inject ({})",
+            crate::device::inject::short_manager(i.manager())
+        ),
+        _ => describe(method, writer),
+    }
+}
+
+impl AdbDevice {
+    /// `tap_all` with the current method (which a refused injection may change on the way).
+    fn tap_all_with_method(&mut self, taps: &[Point]) -> Result<()> {
         let screen = self.screen_size()?;
         if let Some(p) = taps
             .iter()
@@ -340,6 +381,7 @@ impl Device for AdbDevice {
             );
         }
         match (&self.method, self.evdev_writer) {
+            (InputMethod::Inject, _) => self.tap_injected(taps)?,
             (InputMethod::Evdev(target), EvdevWriter::RawStream) => {
                 let target = (**target).clone();
                 self.run_raw_stream(&target, taps)?
@@ -384,19 +426,42 @@ impl Device for AdbDevice {
         Ok(())
     }
 
-    fn input(&self) -> crate::device::Input {
-        crate::device::Input::Method(self.method.kind())
-    }
-
-    fn input_description(&self) -> String {
-        describe(&self.method, self.evdev_writer)
-    }
-
-    fn pacing(&self) -> Option<Pacing> {
-        Some(self.pacing)
-    }
-
-    fn set_pacing(&mut self, pacing: Pacing) {
-        self.pacing = pacing;
+    /// Taps through the injector, restarting it when its session has ended. When the phone
+    /// refuses injection and the method was chosen automatically, says so and continues with the
+    /// next method (nothing was injected).
+    fn tap_injected(&mut self, taps: &[Point]) -> Result<()> {
+        if self.injector.as_ref().is_none_or(Injector::is_closed) {
+            self.injector = None;
+            let injector = Injector::start(
+                self.server.addr,
+                &self.info.serial,
+                self.server.addr,
+                &mut self.stats,
+            )
+            .with_context(|| format!("restarting the injector on {}", self.info.serial))?;
+            self.injector = Some(injector);
+        }
+        let pacing = self.pacing;
+        let per_line =
+            Duration::from_millis((pacing.hold_ms + pacing.gap_ms + pacing.settle_ms) as u64)
+                + Duration::from_secs(10);
+        let injector = self.injector.as_mut().expect("started above");
+        let lines = crate::device::inject::encode(taps, &pacing, injector.next_sync_token());
+        self.stats.stream_lines += lines.len() as u64;
+        match injector.run(&lines, per_line) {
+            Ok(()) => Ok(()),
+            Err(InjectError::Refused(why)) if self.asked.is_none() => {
+                self.injector = None;
+                self.method = choose_method(self.server.addr, &self.info, None, &mut self.stats)?;
+                log::warn!(
+                    "{}: {why} Continuing with --input {} (slower).",
+                    self.info.serial,
+                    self.method.kind()
+                );
+                self.tap_all_with_method(taps)
+            }
+            Err(InjectError::Refused(why)) => bail!("{}: {why}", self.info.serial),
+            Err(InjectError::Other(e)) => Err(e),
+        }
     }
 }

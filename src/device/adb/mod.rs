@@ -22,6 +22,7 @@
 
 mod deadline;
 mod device;
+mod inject;
 mod probe;
 mod server;
 mod shell;

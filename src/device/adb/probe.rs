@@ -101,7 +101,8 @@ pub(super) fn writable_touchscreen(
     Ok(Ok(touch))
 }
 
-/// Picks the fastest method the phone allows, or checks the one asked for.
+/// Picks the fastest method the phone allows apart from the injector, or checks the one asked
+/// for.
 pub(super) fn choose_method(
     server: SocketAddrV4,
     info: &PhoneInfo,
@@ -138,7 +139,8 @@ pub(super) fn choose_method(
                 }
             ),
         },
-        None => {
+        // The injector is decided on before (`inject::choose`); here it has been ruled out.
+        None | Some(InputKind::Inject) => {
             if info.sdk <= EVDEV_MAX_SDK {
                 match writable_touchscreen(server, info, stats)? {
                     Ok(touch) => return Ok(evdev(touch)),

@@ -131,10 +131,10 @@ pub(super) fn adb_error(e: adb_client::RustADBError, serial: &str) -> anyhow::Er
 pub(super) const STREAM_WINDOW: usize = 4;
 
 /// A `Read` fed from a channel: the long-lived shell's stdin. EOF when the sender is dropped.
-struct ChannelReader {
-    rx: Receiver<Vec<u8>>,
-    buf: Vec<u8>,
-    pos: usize,
+pub(super) struct ChannelReader {
+    pub(super) rx: Receiver<Vec<u8>>,
+    pub(super) buf: Vec<u8>,
+    pub(super) pos: usize,
 }
 
 impl Read for ChannelReader {
@@ -157,9 +157,9 @@ impl Read for ChannelReader {
 
 /// The long-lived shell's stdout: forwards chunks, and signals on `Drop` that adb_client's copy
 /// thread is finished (the only completion signal `exec` gives).
-struct SignallingWriter {
-    tx: Sender<Vec<u8>>,
-    done: Arc<(Mutex<bool>, Condvar)>,
+pub(super) struct SignallingWriter {
+    pub(super) tx: Sender<Vec<u8>>,
+    pub(super) done: Arc<(Mutex<bool>, Condvar)>,
 }
 
 impl Write for SignallingWriter {

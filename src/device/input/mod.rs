@@ -1,7 +1,10 @@
-//! How taps reach the phone: the four `InputMethod` backends and their pure encodings into shell
-//! command lines. The inverse, `decode` (what taps and timing a command line makes), lives in
-//! the test-only `decode` module: only the tests here need it; the simulated phone has its own.
+//! How taps reach the phone: the five `InputMethod` backends and their pure encodings into shell
+//! command lines (for `inject`, the injector's protocol lines: `device/inject.rs`). The inverse,
+//! `decode` (what taps and timing a command line makes), lives in the test-only `decode` module:
+//! only the tests here need it; the simulated phone has its own.
 //!
+//! * `inject`: our own injector (`injector/`), run with `app_process`, fed `tap X Y HOLD` lines;
+//!   a few ms per tap on any Android, where the phone allows injection.
 //! * `tap`: one `input tap X Y` per shell command; works everywhere, slowest (a JVM per tap up to
 //!   Android 11).
 //! * `batch`: many taps joined with `&&` into one shell command (saves adb round trips; the
@@ -20,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 #[cfg(test)]
-mod decode;
+pub(crate) mod decode;
 
 /// Timings that make apps register every tap, in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,7 +63,7 @@ impl Pacing {
     }
 }
 
-/// The four ways of tapping, without their parameters; `--input` names these.
+/// The five ways of tapping, without their parameters; `--input` names these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum InputKind {
@@ -68,14 +71,16 @@ pub enum InputKind {
     Batch,
     Stream,
     Evdev,
+    Inject,
 }
 
 impl InputKind {
-    pub const ALL: [InputKind; 4] = [
+    pub const ALL: [InputKind; 5] = [
         InputKind::Tap,
         InputKind::Batch,
         InputKind::Stream,
         InputKind::Evdev,
+        InputKind::Inject,
     ];
 
     pub fn name(self) -> &'static str {
@@ -84,12 +89,16 @@ impl InputKind {
             InputKind::Batch => "batch",
             InputKind::Stream => "stream",
             InputKind::Evdev => "evdev",
+            InputKind::Inject => "inject",
         }
     }
 
-    /// True when the encoded lines go to one long-lived shell rather than one command each.
+    /// True when the encoded lines go to one long-lived session rather than one command each.
     pub fn is_streamed(self) -> bool {
-        matches!(self, InputKind::Stream | InputKind::Evdev)
+        matches!(
+            self,
+            InputKind::Stream | InputKind::Evdev | InputKind::Inject
+        )
     }
 }
 
@@ -105,7 +114,9 @@ impl std::str::FromStr for InputKind {
         InputKind::ALL
             .into_iter()
             .find(|k| k.name() == s)
-            .ok_or_else(|| format!("unknown input method '{s}' (use tap, batch, stream or evdev)"))
+            .ok_or_else(|| {
+                format!("unknown input method '{s}' (use inject, tap, batch, stream or evdev)")
+            })
     }
 }
 
@@ -295,6 +306,8 @@ pub enum InputMethod {
     Batch,
     Stream,
     Evdev(Box<EvdevTarget>),
+    /// The on-device injector (the session lives with the device).
+    Inject,
 }
 
 /// Longest `batch` command we send; old adbd refuses service strings over 4 KiB.
@@ -320,6 +333,7 @@ impl InputMethod {
             InputMethod::Batch => InputKind::Batch,
             InputMethod::Stream => InputKind::Stream,
             InputMethod::Evdev(_) => InputKind::Evdev,
+            InputMethod::Inject => InputKind::Inject,
         }
     }
 
@@ -354,8 +368,12 @@ impl InputMethod {
 
     /// Encodes taps as shell text. `tap`: one command per tap. `batch`: the same snippets joined
     /// with ` && ` into as few commands as fit [`MAX_BATCH_CHARS`]. `stream`, `evdev`: one line per
-    /// tap for a long-lived shell. The gap follows every tap but the last, the settle the last.
+    /// tap for a long-lived shell; `inject`: the injector's lines ending in `sync 0`. The gap
+    /// follows every tap but the last, the settle the last.
     pub fn encode(&self, taps: &[Point], pacing: &Pacing) -> Result<Vec<String>, EncodeError> {
+        if let InputMethod::Inject = self {
+            return Ok(crate::device::inject::encode(taps, pacing, 0));
+        }
         if let InputMethod::Evdev(t) = self
             && let Some(p) = taps
                 .iter()
