@@ -61,6 +61,15 @@ pub struct PlayArgs {
     /// Refuse instead of correcting player entries that disagree with the solution.
     #[arg(long)]
     pub keep_entries: bool,
+    /// Play on every phone attached to the adb server at once (a thread per phone) and print one
+    /// table; --calibration may then name a folder: each phone uses the first *.toml in it
+    /// that reads its screen.
+    #[arg(long)]
+    pub all: bool,
+    /// When an ad or a dialog covers the board mid-play: seconds to wait for it to be closed
+    /// (by hand; the agent never taps it) before giving up.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub wait: f64,
     /// Print a JSON summary on stdout.
     #[arg(long)]
     pub json: bool,
@@ -84,7 +93,7 @@ pub struct SimPhoneArgs {
     #[arg(long, value_name = "WxH", default_value = "1080x2340")]
     pub sim_size: crate::geometry::Size,
     /// With --device sim: faults to switch on, comma-separated: popup, drop-after=N,
-    /// mistake-limit=N.
+    /// mistake-limit=N, ad-after=N.
     #[arg(long, value_name = "FAULTS", value_delimiter = ',')]
     pub sim_faults: Vec<String>,
 }

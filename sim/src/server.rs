@@ -145,6 +145,13 @@ impl<S: Screen + 'static> SimServer<S> {
         &self.handset
     }
 
+    /// The freeze fault: the phone stops answering (every message from the host is read and
+    /// ignored, nothing is sent) but keeps its connections and port open, as a hung phone does.
+    /// The adb server still lists it as `device`; every command to it waits forever.
+    pub fn freeze(&self) {
+        self.adbd.remote().freeze();
+    }
+
     /// Stops listening and closes every connection.
     pub fn stop(&mut self) {
         self.adbd.stop();

@@ -12,8 +12,28 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// The options every phone of `play --all` shares (pacing comes from each one's calibration).
+fn fleet_options(args: &PlayArgs) -> Result<PlayOptions> {
+    Ok(PlayOptions {
+        dry_run: false,
+        keep_entries: args.keep_entries,
+        recheck_after: Duration::from_millis(500),
+        pacing: None,
+        moves_per_call: 0,
+        wait: Duration::try_from_secs_f64(args.wait).map_err(|_| {
+            anyhow::anyhow!(
+                "--wait {} is not a number of seconds: pass 0 or more",
+                args.wait
+            )
+        })?,
+    })
+}
+
 /// `play`: solve the game on the phone and verify it.
 pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
+    if args.all {
+        return super::fleet::run(&args, &fleet_options(&args)?);
+    }
     let cal = Calibration::load(&args.calibration)?;
     let templates = Templates::load(&cal.templates_dir(&args.calibration))?;
     // Declared before the device so that the device (its shell sessions) goes first.
@@ -32,6 +52,12 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
         recheck_after: Duration::from_millis(500),
         pacing: cal.pacing,
         moves_per_call: 0,
+        wait: Duration::try_from_secs_f64(args.wait).map_err(|_| {
+            anyhow::anyhow!(
+                "--wait {} is not a number of seconds: pass 0 or more",
+                args.wait
+            )
+        })?,
     };
     // The bar appears once the plan is known (a bar made before showed a full "0/0 moves"), and
     // the plan is said before the first tap: moves, input method, estimated time.
@@ -55,6 +81,9 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             taps_sent: 0,
             final_board: None,
             timings,
+            checks: 0,
+            interruptions: 0,
+            relearned_order: None,
         })
     } else {
         crate::play::play(
@@ -123,6 +152,9 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             "verified": report.final_board.is_some(),
             "timings_ms": report.timings,
             "total_ms": started.elapsed().as_secs_f64() * 1000.0,
+            "checks": report.checks,
+            "interruptions": report.interruptions,
+            "relearned_order": report.relearned_order.map(|o| format!("{o:?}")),
             "device_time_ms": device_time.map(|(c, _)| c.as_secs_f64() * 1000.0),
         });
         outln!("{}", serde_json::to_string_pretty(&json)?);

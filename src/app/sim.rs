@@ -89,6 +89,7 @@ impl SimSetup {
         let mut phone = SudokuApp::new(self.puzzle, self.skin.clone(), self.size.into())?;
         phone.set_popup(self.faults.popup);
         phone.set_mistake_limit(self.faults.mistake_limit);
+        phone.set_ad_after(self.faults.ad_after);
         Ok(phone)
     }
 }
