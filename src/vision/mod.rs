@@ -7,15 +7,18 @@
 //! checks, and `keypad` finds the digit buttons for calibration.
 
 pub mod cells;
+pub mod ink;
 pub mod keypad;
 pub mod locate;
 pub mod overlay;
 pub mod recognize;
+pub mod scan;
 pub mod templates;
 
 pub use cells::{CellInk, DigitPatch, cut_cells};
 pub use locate::{Grid, locate_grid, locate_grid_near};
 pub use recognize::{CellKind, ReadError, Reading, Recognition, read_board};
+pub use scan::{ScreenCells, find_grid_and_cells};
 pub use templates::Templates;
 
 use image::RgbaImage;
