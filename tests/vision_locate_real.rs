@@ -55,7 +55,11 @@ fn every_real_screenshot_has_its_grid_found_and_its_occupied_cells_exactly_right
                     .enumerate()
                     .filter(|(_, (ink, t))| ink.digit.is_some() != (*t != b'0'))
                     .map(|(i, (ink, t))| {
-                        let seen = if ink.digit.is_some() { "digit" } else { "empty" };
+                        let seen = if ink.digit.is_some() {
+                            "digit"
+                        } else {
+                            "empty"
+                        };
                         format!("r{}c{}={seen}(truth {})", i / 9 + 1, i % 9 + 1, t as char)
                     })
                     .collect();

@@ -1,6 +1,6 @@
 //! Givens vs player entries (placeholder, being built).
 
-use super::cells::CellInk;
+use super::cells::InkFeatures;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum InkSplit {
@@ -8,7 +8,7 @@ pub enum InkSplit {
 }
 
 impl InkSplit {
-    pub fn of(_cells: &[CellInk]) -> InkSplit {
+    pub fn of(_f: &[Option<InkFeatures>]) -> InkSplit {
         InkSplit::Indistinguishable
     }
     pub fn summary(&self) -> String {

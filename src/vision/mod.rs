@@ -15,8 +15,8 @@ pub mod recognize;
 pub mod scan;
 pub mod templates;
 
-pub use cells::{CellInk, DigitPatch, cut_cells};
-pub use locate::{Grid, locate_grid, locate_grid_near};
+pub use cells::{CellInk, DigitPatch, InkFeatures, cut_cells, cut_cells_adaptive};
+pub use locate::{Grid, locate_grid, locate_grid_candidates, locate_grid_near};
 pub use recognize::{CellKind, ReadError, Reading, Recognition, read_board};
 pub use scan::{ScreenCells, find_grid_and_cells};
 pub use templates::Templates;
