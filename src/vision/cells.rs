@@ -174,6 +174,13 @@ pub(crate) struct CellScan {
 
 /// Samples and segments one cell; `None` when it is too small or off the screen.
 pub(crate) fn scan_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> Option<CellScan> {
+    // Big cells are looked at every `stride` pixels: a digit 50 px tall holds all the detail the
+    // 24x32 patch keeps, and reading stays fast at 1440x3200.
+    scan_cell_every(img, rect, pitch, ((pitch / 50.0).floor() as u32).max(1))
+}
+
+/// [`scan_cell`] looking at every `stride`-th pixel.
+fn scan_cell_every(img: &RgbaImage, rect: Rect, pitch: f32, stride: u32) -> Option<CellScan> {
     // The dash band starts just inside the lines; the digit is looked for further in.
     let outer = (pitch * 0.025).round() as u32 + 1;
     let inner = (pitch * 0.07).round() as u32 + 1;
@@ -185,9 +192,6 @@ pub(crate) fn scan_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> Option<CellS
     if ox + ow > img.width() || oy + oh > img.height() {
         return None;
     }
-    // Big cells are looked at every `stride` pixels: a digit 50 px tall holds all the detail the
-    // 24x32 patch keeps, and reading stays fast at 1440x3200.
-    let stride = ((pitch / 50.0).floor() as u32).max(1);
     let lum = luma_sampled(img, (ox, oy), (ow, oh), stride);
     let (ow, oh) = (ow.div_ceil(stride) as usize, oh.div_ceil(stride) as usize);
     let small_pitch = pitch / stride as f32;
@@ -215,10 +219,20 @@ pub fn cut_cells_adaptive(
     grid: &Grid,
 ) -> (Vec<CellInk>, Vec<Option<InkFeatures>>) {
     let pitch = grid.pitch();
-    let scans: Vec<Option<CellScan>> = Cell::all()
+    let mut scans: Vec<Option<CellScan>> = Cell::all()
         .map(|c| scan_cell(img, grid.cell_rect(c), pitch))
         .collect();
     let big_min = big_digit_min(&scans);
+    // Small digits (in discs, say) need finer sampling to keep their shape: at least ~28
+    // samples from top to bottom.
+    let stride = scans.iter().flatten().map(|s| s.stride).max().unwrap_or(1);
+    let digit_px = big_min / 0.7 * pitch;
+    let fine = ((digit_px / 28.0).floor() as u32).max(1);
+    if fine < stride {
+        scans = Cell::all()
+            .map(|c| scan_cell_every(img, grid.cell_rect(c), pitch, fine))
+            .collect();
+    }
     scans
         .into_iter()
         .map(|s| match s {
@@ -252,6 +266,15 @@ pub struct InkFeatures {
     pub weight: f32,
     /// The digit's height as a fraction of the cell.
     pub height: f32,
+    /// Stroke thickness over the digit's height (median horizontal run of ink): bold givens
+    /// and regular entries differ here even in one colour.
+    pub stroke: f32,
+    /// The colour of a disc or badge drawn under the digit, when the digit's surroundings
+    /// differ from the cell's corners (a highlighted cell is tinted to its corners: no disc).
+    pub disc: Option<[u8; 3]>,
+    /// The digit's height in the samples the stroke was measured on: a stroke difference
+    /// below a sample or two is noise.
+    pub resolution: f32,
 }
 
 /// Brightness of every `stride`-th pixel of a `size` rectangle at `origin`, row-major.
@@ -507,12 +530,60 @@ impl CellScan {
         } else {
             ink
         };
+        // The cell's own colour, from the corner closest to the digit's surroundings (one corner
+        // may lie outside a rounded grid card).
+        let k = (w.min(h) / 10).max(2);
+        let corner = |cx: usize, cy: usize| {
+            let mut cs = [0u64; 3];
+            for y in cy..cy + k {
+                for x in cx..cx + k {
+                    let p = img.get_pixel(x0 + x as u32 * stride, y0 + y as u32 * stride);
+                    for i in 0..3 {
+                        cs[i] += p[i] as u64;
+                    }
+                }
+            }
+            cs.map(|v| (v / (k * k) as u64) as u8)
+        };
+        let to_cell = [(0, 0), (w - k, 0), (0, h - k), (w - k, h - k)]
+            .iter()
+            .map(|&(cx, cy)| super::recognize::colour_distance(background, corner(cx, cy)))
+            .fold(f64::MAX, f64::min);
+        let disc = (to_cell > 24.0).then_some(background);
+        // Stroke thickness, whatever the glyph: a stroke of width t and length L has area tL
+        // and about 2L edge pixels, so t = 2 * area / edge.
+        let solid = |x: usize, y: usize| strength[y * w + x] >= 0.5;
+        let mut edge = 0usize;
+        for y in bb.1..=bb.3 {
+            for x in bb.0..=bb.2 {
+                if solid(x, y)
+                    && (x == 0
+                        || y == 0
+                        || x + 1 == w
+                        || y + 1 == h
+                        || !solid(x - 1, y)
+                        || !solid(x + 1, y)
+                        || !solid(x, y - 1)
+                        || !solid(x, y + 1))
+                {
+                    edge += 1;
+                }
+            }
+        }
         let bh = (bb.3 - bb.1 + 1) as f32;
+        let stroke = if edge > 0 {
+            2.0 * area / edge as f32 / bh
+        } else {
+            0.0
+        };
         let features = InkFeatures {
             ink,
             background,
             weight: area / (bh * bh),
             height: bh / pitch,
+            stroke,
+            disc,
+            resolution: bh,
         };
         cell.digit = Some(DigitPatch {
             pixels: normalise(&strength, w, bb),

@@ -34,7 +34,7 @@ pub struct ScreenCells {
 impl ScreenCells {
     fn of(img: &RgbaImage, grid: Grid) -> ScreenCells {
         let (cells, features) = cut_cells_adaptive(img, &grid);
-        let split = InkSplit::of(&features);
+        let split = InkSplit::of(&cells, &features);
         ScreenCells {
             grid,
             cells,
