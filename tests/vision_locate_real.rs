@@ -5,7 +5,7 @@
 //! given/entry split) so a failure names the image and the cells.
 
 use std::path::PathBuf;
-use sudoku_agent::vision::{VisionError, find_grid_and_cells};
+use sudoku_agent::vision::{ScreenCells, VisionError, find_grid_and_cells};
 
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -13,6 +13,25 @@ fn dir() -> PathBuf {
         .map(|d| d.join("shared/real-screens"))
         .find(|d| d.is_dir())
         .unwrap_or_else(|| PathBuf::from("/work/shared/real-screens"))
+}
+
+/// Cells whose occupancy differs from the truth (81 digits, '0' empty), as "r1c2=digit".
+fn wrong_cells(screen: &ScreenCells, truth: &str) -> Vec<String> {
+    screen
+        .cells
+        .iter()
+        .zip(truth.bytes())
+        .enumerate()
+        .filter(|(_, (ink, t))| ink.digit.is_some() != (*t != b'0'))
+        .map(|(i, (ink, t))| {
+            let seen = if ink.digit.is_some() {
+                "digit"
+            } else {
+                "empty"
+            };
+            format!("r{}c{}={seen}(truth {})", i / 9 + 1, i % 9 + 1, t as char)
+        })
+        .collect()
 }
 
 /// (file name, 81 digits with '0' for empty) of each classic screenshot, and the killer shots.
@@ -91,6 +110,52 @@ fn every_real_screenshot_has_its_grid_found_and_its_occupied_cells_exactly_right
                 "{name}: a killer sudoku must be refused, got {:?}",
                 other.map(|s| s.grid.rect())
             )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A calibration made at one screen size must not stop reading at another: each screenshot is
+/// rescaled (to 70% and, for small ones, 150%), read with the grid of the original size as a
+/// stale hint, and must give the same occupancy. Every other screenshot, to keep debug test
+/// time down; `VISION_LOCATE_ALL=1` takes them all.
+#[test]
+fn a_rescaled_screenshot_has_its_grid_refound_even_with_a_stale_hint() {
+    let Some((classic, _)) = manifest() else {
+        eprintln!("skipped: {} is not on this machine", dir().display());
+        return;
+    };
+    let mut failures = Vec::new();
+    let step = if std::env::var_os("VISION_LOCATE_ALL").is_some() {
+        1
+    } else {
+        2
+    };
+    for (name, truth) in classic.iter().step_by(step) {
+        let img = image::open(dir().join(name)).unwrap().to_rgba8();
+        let Ok(original) = find_grid_and_cells(&img, None) else {
+            failures.push(format!("{name}: no grid at its own size"));
+            continue;
+        };
+        let scale = if img.width().min(img.height()) < 700 {
+            1.5
+        } else {
+            0.7
+        };
+        let (w, h) = (
+            (img.width() as f32 * scale) as u32,
+            (img.height() as f32 * scale) as u32,
+        );
+        let small = image::imageops::resize(&img, w, h, image::imageops::FilterType::Triangle);
+        match find_grid_and_cells(&small, Some(original.grid.rect())) {
+            Ok(screen) => {
+                let wrong = wrong_cells(&screen, truth);
+                eprintln!("{name:<48} at {w}x{h}: {} wrong", wrong.len());
+                if !wrong.is_empty() {
+                    failures.push(format!("{name} at {w}x{h}: {}", wrong.join(" ")));
+                }
+            }
+            Err(e) => failures.push(format!("{name} at {w}x{h}: {e}")),
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
