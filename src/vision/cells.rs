@@ -684,4 +684,38 @@ mod tests {
             .collect();
         assert_eq!(ink_cols, (4..20).collect::<Vec<_>>());
     }
+
+    #[test]
+    fn small_digits_are_big_digits_when_the_screen_shows_nothing_taller() {
+        // 40 px cells; 20 cells hold a 9 px tall mark (22% of the cell), 5 hold 3 px notes.
+        let mut img = RgbaImage::from_pixel(400, 400, Rgba([255; 4]));
+        let grid = Grid::from_rect(Rect::new(20, 20, 360, 360));
+        let mark = |img: &mut RgbaImage, i: usize, w: u32, h: u32| {
+            let r = grid.cell_rect(Cell::all().nth(i).unwrap());
+            let (x0, y0) = (r.x + (r.width - w) / 2, r.y + (r.height - h) / 2);
+            for y in y0..y0 + h {
+                for x in x0..x0 + w {
+                    img.put_pixel(x, y, Rgba([20, 20, 20, 255]));
+                }
+            }
+        };
+        for i in 0..20 {
+            mark(&mut img, i * 4, 4, 9);
+        }
+        for i in 0..5 {
+            mark(&mut img, i * 4 + 2, 2, 3);
+        }
+        let (cells, features) = cut_cells_adaptive(&img, &grid);
+        for (i, c) in cells.iter().enumerate() {
+            let digit = i % 4 == 0 && i < 80;
+            assert_eq!(c.digit.is_some(), digit, "cell {i}");
+            assert_eq!(features[i].is_some(), digit, "cell {i}");
+        }
+        assert!(cells[2].notes);
+        // The fixed rule (30% of the cell) sees none of them.
+        assert!(cut_cells(&img, &grid).iter().all(|c| c.digit.is_none()));
+        let f = features[0].unwrap();
+        assert_eq!(f.ink, [20, 20, 20]);
+        assert!(f.disc.is_none());
+    }
 }

@@ -172,3 +172,122 @@ impl InkSplit {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Rect;
+    use crate::vision::DigitPatch;
+
+    fn feat(ink: [u8; 3], disc: Option<[u8; 3]>, stroke: f32) -> InkFeatures {
+        InkFeatures {
+            ink,
+            background: disc.unwrap_or([255; 3]),
+            weight: 0.2,
+            height: 0.5,
+            stroke,
+            disc,
+            resolution: 40.0,
+        }
+    }
+
+    /// A digit patch whose shape is `glyph` (different glyphs do not correlate).
+    fn cell(glyph: usize) -> CellInk {
+        let pixels = (0..crate::vision::cells::PATCH_W * crate::vision::cells::PATCH_H)
+            .map(|i| {
+                if (i * 7 + glyph * 13) % (glyph + 3) == 0 {
+                    255
+                } else {
+                    0
+                }
+            })
+            .collect();
+        CellInk {
+            digit: Some(DigitPatch {
+                pixels,
+                bbox: Rect::new(0, 0, 10, 20),
+                ink: [0; 3],
+            }),
+            ..CellInk::default()
+        }
+    }
+
+    fn screen(styles: &[(usize, usize, InkFeatures)]) -> (Vec<CellInk>, Vec<Option<InkFeatures>>) {
+        let mut cells = vec![CellInk::default(); 81];
+        let mut features = vec![None; 81];
+        for &(i, glyph, f) in styles {
+            cells[i] = cell(glyph);
+            features[i] = Some(f);
+        }
+        (cells, features)
+    }
+
+    #[test]
+    fn digits_drawn_alike_are_indistinguishable_not_guessed() {
+        let black = feat([30; 3], None, 0.2);
+        let s: Vec<_> = (0..20).map(|i| (i * 4, i % 9, black)).collect();
+        let (cells, features) = screen(&s);
+        assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+    }
+
+    #[test]
+    fn a_second_ink_colour_marks_entries_whatever_the_theme() {
+        for (given, entry) in [([30; 3], [33, 150, 243]), ([158; 3], [232; 3])] {
+            let mut s: Vec<_> = (0..20)
+                .map(|i| (i * 4, i % 9, feat(given, None, 0.2)))
+                .collect();
+            s.push((1, 3, feat(entry, None, 0.2)));
+            s.push((2, 5, feat(entry, None, 0.2)));
+            let (cells, features) = screen(&s);
+            let split = InkSplit::of(&cells, &features);
+            assert_eq!(split.kind(0), Some(DigitKind::Given));
+            assert_eq!(split.kind(1), Some(DigitKind::Entry));
+            assert_eq!(split.kind(2), Some(DigitKind::Entry));
+            assert_eq!(split.kind(3), None);
+        }
+    }
+
+    #[test]
+    fn a_same_number_highlight_is_unknown_and_a_disc_alone_can_mark_givens() {
+        let grey_disc = Some([218, 228, 224]);
+        let mut s: Vec<_> = (0..20)
+            .map(|i| (i * 4, i % 7, feat([3; 3], grey_disc, 0.2)))
+            .collect();
+        // Entries: same ink, no disc. Highlight: every 3 in white on a teal disc.
+        s.push((1, 2, feat([3; 3], None, 0.2)));
+        s.push((2, 4, feat([3; 3], None, 0.2)));
+        for i in [5, 6, 7] {
+            s.push((i, 8, feat([238; 3], Some([0, 105, 96]), 0.2)));
+        }
+        let (cells, features) = screen(&s);
+        let split = InkSplit::of(&cells, &features);
+        assert_eq!(split.kind(0), Some(DigitKind::Given));
+        assert_eq!(split.kind(1), Some(DigitKind::Entry));
+        assert_eq!(split.kind(5), Some(DigitKind::Unknown));
+        assert!(
+            split.summary().contains("highlighted 3"),
+            "{}",
+            split.summary()
+        );
+    }
+
+    #[test]
+    fn bold_givens_and_regular_entries_of_one_colour_are_split_by_stroke() {
+        let mut s: Vec<_> = (0..20)
+            .map(|i| (i * 4, i % 9, feat([0; 3], None, 0.18 + 0.002 * i as f32)))
+            .collect();
+        for i in [1, 2, 3, 5] {
+            s.push((i, i, feat([0; 3], None, 0.12)));
+        }
+        let (cells, features) = screen(&s);
+        let split = InkSplit::of(&cells, &features);
+        assert_eq!(split.kind(0), Some(DigitKind::Given));
+        assert_eq!(split.kind(5), Some(DigitKind::Entry));
+        // A spread of strokes without two bands stays one style.
+        let s: Vec<_> = (0..30)
+            .map(|i| (i * 2, i % 9, feat([0; 3], None, 0.19 + 0.0015 * i as f32)))
+            .collect();
+        let (cells, features) = screen(&s);
+        assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+    }
+}

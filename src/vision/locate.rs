@@ -738,4 +738,31 @@ mod tests {
         );
         assert_eq!(grid.pitch(), 10.0);
     }
+
+    #[test]
+    fn a_grid_without_outer_lines_is_fixed_by_its_box_lines() {
+        // Lines 1..8 only (no border), box lines 3 px, thin lines 1 px, 30 px cells at (25, 140).
+        let mut img = RgbaImage::from_pixel(320, 600, Rgba([250, 250, 250, 255]));
+        for i in 1..9u32 {
+            let t = if i % 3 == 0 { 3 } else { 1 };
+            for k in 0..t {
+                let at = i * 30 + k;
+                for a in 0..=270 {
+                    img.put_pixel(25 + at - t / 2, 140 + a, Rgba([40, 40, 40, 255]));
+                    img.put_pixel(25 + a, 140 + at - t / 2, Rgba([40, 40, 40, 255]));
+                }
+            }
+        }
+        let grid = &locate_grid_candidates(&img)[0];
+        for i in 0..10 {
+            assert!(
+                (grid.xs[i] - (25.0 + 30.0 * i as f32)).abs() <= 1.5,
+                "{grid:?}"
+            );
+            assert!(
+                (grid.ys[i] - (140.0 + 30.0 * i as f32)).abs() <= 1.5,
+                "{grid:?}"
+            );
+        }
+    }
 }
