@@ -1,0 +1,4 @@
+mod cli;
+mod errors;
+mod real_screens;
+mod sim;
