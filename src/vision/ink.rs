@@ -195,7 +195,7 @@ mod tests {
     fn cell(glyph: usize) -> CellInk {
         let pixels = (0..crate::vision::cells::PATCH_W * crate::vision::cells::PATCH_H)
             .map(|i| {
-                if (i * 7 + glyph * 13) % (glyph + 3) == 0 {
+                if (i * 7 + glyph * 13).is_multiple_of(glyph + 3) {
                     255
                 } else {
                     0

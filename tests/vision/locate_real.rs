@@ -34,8 +34,11 @@ fn wrong_cells(screen: &ScreenCells, truth: &str) -> Vec<String> {
         .collect()
 }
 
-/// (file name, 81 digits with '0' for empty) of each classic screenshot, and the killer shots.
-fn manifest() -> Option<(Vec<(String, String)>, Vec<String>)> {
+/// (file name, 81 digits with '0' for empty) of each classic screenshot.
+type Classic = Vec<(String, String)>;
+
+/// The classic screenshots and the names of the killer-sudoku shots.
+fn manifest() -> Option<(Classic, Vec<String>)> {
     let text = std::fs::read_to_string(dir().join("MANIFEST.tsv")).ok()?;
     let (mut classic, mut killer) = (Vec::new(), Vec::new());
     for l in text.lines().skip(1) {
