@@ -190,3 +190,28 @@ pub fn draw_cells(
     }
     img
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Rect;
+    use crate::vision::InkSplit;
+
+    #[test]
+    fn the_cells_overlay_draws_the_grid_and_crosses_refused_cells() {
+        let screen = RgbaImage::from_pixel(200, 200, Rgba([255; 4]));
+        let grid = Grid::from_rect(Rect::new(10, 10, 180, 180));
+        let cells = ScreenCells {
+            grid: grid.clone(),
+            cells: vec![Default::default(); 81],
+            features: vec![None; 81],
+            split: InkSplit::Indistinguishable,
+        };
+        let out = draw_cells(&screen, &cells, None, &[40]);
+        assert_eq!(*out.get_pixel(10, 100), GRID);
+        // Cell 40 is r5c5, whose centre lies on both diagonals of its cross.
+        let c = grid.cell_rect(Cell::new(4, 4).unwrap()).center();
+        assert_eq!(*out.get_pixel(c.x, c.y), REFUSED);
+        assert_eq!(*out.get_pixel(25, 25), Rgba([255; 4]));
+    }
+}
