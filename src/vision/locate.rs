@@ -80,6 +80,17 @@ pub fn locate_grid(img: &RgbaImage) -> Result<Grid, VisionError> {
 /// a narrow band around its calibrated place (fast: a read costs a few hundred thousand pixel
 /// tests), and refused when the lines are not there (a popup, another screen, a moved grid).
 pub fn locate_grid_near(img: &RgbaImage, expected: Rect) -> Result<Grid, VisionError> {
+    near(img, expected, true)
+}
+
+/// [`locate_grid_near`] that also accepts a grid whose outer lines are missing (edge to edge,
+/// no border, a bar over a line): only the inner box lines 3 and 6 must be there. It proves
+/// less, so callers check the cells before trusting it (as `scan` does).
+pub fn locate_grid_near_relaxed(img: &RgbaImage, expected: Rect) -> Result<Grid, VisionError> {
+    near(img, expected, false)
+}
+
+fn near(img: &RgbaImage, expected: Rect, strict: bool) -> Result<Grid, VisionError> {
     let (iw, ih) = img.dimensions();
     if !expected.fits_in(crate::geometry::Size::new(iw, ih)) {
         return Err(VisionError::NoGrid(
@@ -124,9 +135,10 @@ pub fn locate_grid_near(img: &RgbaImage, expected: Rect) -> Result<Grid, VisionE
         }
         prof.map(|prof| {
             let peak = prof.iter().copied().max().unwrap_or(0);
-            if peak == 0 || samples == 0 {
-                // At the very image edge a line cannot be tested: trust calibration there.
-                let at_edge = c - d < 0 || c + d >= limit;
+            // At the very image edge a line cannot be tested (its far side is off the screen):
+            // trust calibration there, as the full search does.
+            let at_edge = c - d < 0 || c + d >= limit;
+            if at_edge || peak == 0 || samples == 0 {
                 return (at, if at_edge { 1.0 } else { 0.0 });
             }
             let (mut sw, mut swx) = (0f32, 0f32);
@@ -151,10 +163,12 @@ pub fn locate_grid_near(img: &RgbaImage, expected: Rect) -> Result<Grid, VisionE
     for (polarity, bright) in [false, true].into_iter().enumerate() {
         let v: Vec<(f32, f32)> = vs.iter().map(|l| l[polarity]).collect();
         let h: Vec<(f32, f32)> = hs.iter().map(|l| l[polarity]).collect();
-        let boxes_ok = [0, 3, 6, 9].iter().all(|&i| v[i].1 >= 0.5 && h[i].1 >= 0.5);
+        let boxes: &[usize] = if strict { &[0, 3, 6, 9] } else { &[3, 6] };
+        let boxes_ok = boxes.iter().all(|&i| v[i].1 >= 0.5 && h[i].1 >= 0.5);
         let score: f32 = v.iter().chain(&h).map(|l| (l.1 / 0.9).min(1.0)).sum();
         log::debug!("near grid (bright {bright}): score {score:.2} v {v:.2?} h {h:.2?}");
-        if boxes_ok && score >= 13.0 && best.as_ref().is_none_or(|(b, _)| score > *b) {
+        let min_score = if strict { 13.0 } else { 5.0 };
+        if boxes_ok && score >= min_score && best.as_ref().is_none_or(|(b, _)| score > *b) {
             let grid = Grid {
                 xs: std::array::from_fn(|i| v[i].0.clamp(0.0, iw as f32)),
                 ys: std::array::from_fn(|i| h[i].0.clamp(0.0, ih as f32)),
@@ -515,6 +529,44 @@ fn search(img: &RgbaImage, region: Rect, s_min: f32, s_max: f32) -> Result<Grid,
     best.map(|(_, g)| g).ok_or_else(|| {
         VisionError::NoGrid("no 10 x 10 equally spaced lines forming a square".into())
     })
+}
+
+/// The screen at half size (each pixel the mean of a 2x2 block): a 1 px line keeps half its
+/// contrast, and a full grid search costs a quarter.
+pub(crate) fn half_size(img: &RgbaImage) -> RgbaImage {
+    let (w, h) = (img.width() / 2, img.height() / 2);
+    let raw = img.as_raw();
+    let stride = img.width() as usize * 4;
+    let mut out = Vec::with_capacity(w as usize * h as usize * 4);
+    for y in 0..h as usize {
+        let (r0, r1) = (2 * y * stride, (2 * y + 1) * stride);
+        for x in 0..w as usize {
+            let i = 8 * x;
+            for k in 0..4 {
+                let sum = raw[r0 + i + k] as u16
+                    + raw[r0 + i + 4 + k] as u16
+                    + raw[r1 + i + k] as u16
+                    + raw[r1 + i + 4 + k] as u16;
+                out.push(((sum + 2) / 4) as u8);
+            }
+        }
+    }
+    RgbaImage::from_raw(w, h, out).expect("buffer sized to the image")
+}
+
+impl Grid {
+    /// This grid, found on a screen scaled down by `factor` (2 for [`half_size`]), in the
+    /// coordinates of the full screen.
+    pub(crate) fn scaled_up(&self, factor: f32, full: (u32, u32)) -> Grid {
+        let up = |v: [f32; 10], max: u32| {
+            v.map(|p| (p * factor + (factor - 1.0) / 2.0).clamp(0.0, max as f32))
+        };
+        Grid {
+            xs: up(self.xs, full.0),
+            ys: up(self.ys, full.1),
+            ..self.clone()
+        }
+    }
 }
 
 /// Strong line positions of one profile: local maxima, at least `gap` apart, strongest first.

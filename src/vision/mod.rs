@@ -17,7 +17,9 @@ pub mod templates;
 
 pub use cells::{CellInk, DigitPatch, InkFeatures, cut_cells, cut_cells_adaptive};
 pub use ink::{DigitKind, InkSplit};
-pub use locate::{Grid, locate_grid, locate_grid_candidates, locate_grid_near};
+pub use locate::{
+    Grid, locate_grid, locate_grid_candidates, locate_grid_near, locate_grid_near_relaxed,
+};
 pub use recognize::{CellKind, ReadError, Reading, Recognition, read_board};
 pub use scan::{ScreenCells, find_grid_and_cells};
 pub use templates::Templates;

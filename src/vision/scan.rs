@@ -16,7 +16,10 @@
 use super::VisionError;
 use super::cells::{CellInk, InkFeatures, cut_cells_adaptive};
 use super::ink::InkSplit;
-use super::locate::{Grid, locate_grid, locate_grid_candidates, locate_grid_near};
+use super::locate::{
+    Grid, half_size, locate_grid, locate_grid_candidates, locate_grid_near,
+    locate_grid_near_relaxed,
+};
 use crate::geometry::Rect;
 use crate::sudoku::Cell;
 use image::RgbaImage;
@@ -79,11 +82,52 @@ pub fn find_grid_and_cells(
     img: &RgbaImage,
     hint: Option<Rect>,
 ) -> Result<ScreenCells, VisionError> {
-    let near = hint.and_then(|h| locate_grid_near(img, h).ok());
-    let strict = near.map(Ok).unwrap_or_else(|| locate_grid(img));
-    let mut first_error = None;
-    if let Ok(grid) = strict {
+    // A calibrated place is cheap to check: the lines near it, then the cells.
+    if let Some(h) = hint
+        && let Ok(grid) = locate_grid_near_relaxed(img, h)
+    {
         let screen = ScreenCells::of(img, grid);
+        super::recognize::check_not_killer(&screen.cells)?;
+        if screen.plausible() {
+            return Ok(screen);
+        }
+    }
+    // Big screens are searched at half size, then each line is re-found at full size.
+    let short = img.width().min(img.height());
+    let small = (short >= 1000).then(|| half_size(img));
+    let search = small.as_ref().unwrap_or(img);
+    let full = |g: Grid, strict: bool| -> Grid {
+        if small.is_none() {
+            return g;
+        }
+        let g = g.scaled_up(2.0, img.dimensions());
+        let refound = if strict {
+            locate_grid_near(img, g.rect())
+        } else {
+            locate_grid_near_relaxed(img, g.rect())
+        };
+        // Each line moves to where it is seen at full size, if that is within a pixel or two
+        // of the half-size estimate (a line too faint to see stays where it was estimated).
+        let Ok(r) = refound else { return g };
+        let tol = (g.pitch() * 0.03).max(2.5);
+        let pick = |a: [f32; 10], b: [f32; 10]| {
+            std::array::from_fn(|i| {
+                if (a[i] - b[i]).abs() <= tol {
+                    b[i]
+                } else {
+                    a[i]
+                }
+            })
+        };
+        Grid {
+            xs: pick(g.xs, r.xs),
+            ys: pick(g.ys, r.ys),
+            ..g
+        }
+    };
+    let mut first_error = None;
+    if let Ok(grid) = locate_grid(search) {
+        let screen = ScreenCells::of(img, full(grid, true));
         super::recognize::check_not_killer(&screen.cells)?;
         if screen.plausible() {
             return Ok(screen);
@@ -93,8 +137,8 @@ pub fn find_grid_and_cells(
             screen.digits()
         )));
     }
-    for grid in locate_grid_candidates(img) {
-        let screen = ScreenCells::of(img, grid);
+    for grid in locate_grid_candidates(search) {
+        let screen = ScreenCells::of(img, full(grid, false));
         super::recognize::check_not_killer(&screen.cells)?;
         if screen.plausible() {
             return Ok(screen);
