@@ -2,7 +2,9 @@
 //! vision_locate`): for the real 1080x2400 screenshots (and every other real screenshot, for
 //! the spread), the median time after decode of `find_grid_and_cells` with no hint (full
 //! search), with the grid's own rectangle as a calibration hint, and of `locate_grid` alone.
-//! Wall-clock medians on a shared machine: compare rows of one run.
+//! Wall-clock medians, plus the mean CPU time of this thread (from /proc, so a busy shared
+//! machine inflates it less); compare rows of one run. `VISION_LOCATE_ONLY=1080x2400` keeps
+//! the screenshots whose name contains that text.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -19,6 +21,25 @@ fn median<T>(budget: Duration, mut f: impl FnMut() -> T) -> Duration {
     }
     times.sort();
     times[times.len() / 2]
+}
+
+/// CPU time this thread has used (from /proc, 10 ms ticks).
+fn thread_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(") ")?.1.split(' ').collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// Mean CPU time of `f` over enough runs to use about 1.5 s of CPU.
+fn cpu_mean<T>(mut f: impl FnMut() -> T) -> Option<Duration> {
+    let start = thread_cpu()?;
+    let mut n = 0u32;
+    while thread_cpu()? - start < Duration::from_millis(1500) {
+        black_box(f());
+        n += 1;
+    }
+    Some((thread_cpu()? - start) / n)
 }
 
 fn ms(d: Duration) -> String {
@@ -42,11 +63,14 @@ fn main() {
     names.sort();
     // The 1080x2400 screens first: the size the targets are set for.
     names.sort_by_key(|n| !n.contains("1080x2400"));
+    if let Ok(only) = std::env::var("VISION_LOCATE_ONLY") {
+        names.retain(|n| n.contains(&only));
+    }
     let budget = Duration::from_millis(1500);
     println!("grid + cells without calibration, real screenshots (release, wall-clock medians)");
     println!(
-        "{:<48} {:>10} {:>11} {:>11} {:>10}",
-        "screen", "size", "no hint ms", "hint ms", "locate ms"
+        "{:<48} {:>10} {:>11} {:>8} {:>9} {:>8} {:>10}",
+        "screen", "size", "no hint ms", "cpu", "hint ms", "cpu", "locate ms"
     );
     for name in names {
         let img = image::open(dir.join(&name)).unwrap().to_rgba8();
@@ -59,10 +83,15 @@ fn main() {
         let cold = median(budget, || find_grid_and_cells(&img, None));
         let warm = median(budget, || find_grid_and_cells(&img, Some(hint)));
         let locate = median(budget, || locate_grid(&img));
+        let cold_cpu = cpu_mean(|| find_grid_and_cells(&img, None));
+        let warm_cpu = cpu_mean(|| find_grid_and_cells(&img, Some(hint)));
+        let cpu = |d: Option<Duration>| d.map_or("-".into(), ms);
         println!(
-            "{name:<48} {size:>10} {:>11} {:>11} {:>10}",
+            "{name:<48} {size:>10} {:>11} {:>8} {:>9} {:>8} {:>10}",
             ms(cold),
+            cpu(cold_cpu),
             ms(warm),
+            cpu(warm_cpu),
             ms(locate)
         );
     }
