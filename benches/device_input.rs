@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use sudoku_agent::device::adb::{AdbDevice, AdbOptions};
 use sudoku_agent::device::{Device, InputKind, Pacing};
 use sudoku_agent::geometry::{Point, Size};
-use sudoku_agent::sim::{Key, Latency, Phone, SimConfig, SimServer, Skin};
 use sudoku_agent::sudoku::{Board, Cell, solve};
+use sudoku_sim::{Key, Latency, SimConfig, SimServer, Skin, SudokuApp};
 
 /// magictour top1465 #1 with 55 empty cells.
 const PUZZLE: &str =
@@ -40,15 +40,21 @@ struct Row {
 
 fn run(server: &adb_server::AdbServer, preset: &'static str, kind: InputKind) -> Row {
     let puzzle = Board::parse(PUZZLE).expect("puzzle");
-    let phone =
-        Phone::new(puzzle, Skin::named("light").unwrap(), Size::new(1080, 2340)).expect("phone");
+    let phone = SudokuApp::new(
+        puzzle.into(),
+        Skin::named("light").unwrap(),
+        Size::new(1080, 2340).into(),
+    )
+    .expect("phone");
     let solution = *solve(&puzzle).solution().expect("solvable");
     let taps: Vec<Point> = Cell::all()
         .filter(|&c| puzzle.get(c).is_none())
         .flat_map(|c| {
             [
-                phone.cell_center(c),
-                phone.key_center(Key::Digit(solution.get(c).unwrap())),
+                phone.cell_center(c.into()).into(),
+                phone
+                    .key_center(Key::Digit(solution.get(c).unwrap()))
+                    .into(),
             ]
         })
         .collect();

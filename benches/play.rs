@@ -294,7 +294,7 @@ impl Drop for PhoneProcess {
 }
 
 fn phone_mode(preset: &str) {
-    use sudoku_agent::sim::{Latency, SimConfig, SimServer};
+    use sudoku_sim::{Latency, SimConfig, SimServer};
     let phone = play_rig::phone(SKIN, play_rig::PHONE_SIZE, PUZZLE);
     let sim = SimServer::start(
         phone,

@@ -13,9 +13,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::geometry::Size;
-use sudoku_agent::sim::{Phone, SUPPORTED_SIZES, Screen, Skin, puzzles};
 use sudoku_agent::sudoku::{Cell, Outcome, solve};
 use sudoku_agent::vision::{locate_grid, read_board};
+use sudoku_sim::{SUPPORTED_SIZES, Screen, Skin, SudokuApp, puzzles};
 
 /// Median duration of `f` over runs filling about `budget` (at least 5 runs).
 fn median<T>(budget: Duration, mut f: impl FnMut() -> T) -> (Duration, usize) {
@@ -66,8 +66,12 @@ fn real_screen() -> Option<Vec<u8>> {
 
 fn sim_screen() -> (Vec<u8>, Vec<u8>) {
     let board = puzzles::parse(puzzles::named("medium").unwrap()).unwrap();
-    let mut phone =
-        Phone::new(board, Skin::named("light").unwrap(), Size::new(1080, 2340)).unwrap();
+    let mut phone = SudokuApp::new(
+        board,
+        Skin::named("light").unwrap(),
+        Size::new(1080, 2340).into(),
+    )
+    .unwrap();
     let encode = |img: image::RgbaImage| {
         let mut png = Vec::new();
         img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
@@ -75,18 +79,20 @@ fn sim_screen() -> (Vec<u8>, Vec<u8>) {
         png
     };
     let fresh = encode(phone.render());
-    let empty: Vec<Cell> = Cell::all().filter(|&c| board.get(c).is_none()).collect();
+    let empty: Vec<Cell> = Cell::all()
+        .filter(|&c| board.get(c.into()).is_none())
+        .collect();
     let Outcome::Solved {
         board: solution, ..
-    } = solve(&board)
+    } = solve(&board.into())
     else {
         panic!("the medium puzzle has a solution")
     };
     for &c in empty.iter().step_by(4) {
-        phone.set_entry(c, solution.get(c));
+        phone.set_entry(c.into(), solution.get(c));
     }
-    phone.set_notes(empty[1], 0b1010_1010);
-    phone.select(Some(empty[5]));
+    phone.set_notes(empty[1].into(), 0b1010_1010);
+    phone.select(Some(empty[5].into()));
     (fresh, encode(phone.render()))
 }
 
@@ -141,7 +147,7 @@ fn main() {
     let mut all_wrong = 0;
     for (i, skin) in Skin::names().iter().enumerate() {
         for (j, size) in SUPPORTED_SIZES.iter().enumerate() {
-            let s = sim_sweep::sweep(skin, *size, &puzzles, 77 + (i * 3 + j) as u64);
+            let s = sim_sweep::sweep(skin, (*size).into(), &puzzles, 77 + (i * 3 + j) as u64);
             let mut reads = s.reads.clone();
             reads.sort();
             let read = reads.get(reads.len() / 2).copied().unwrap_or_default();

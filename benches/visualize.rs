@@ -16,11 +16,11 @@ use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::device::Device;
 use sudoku_agent::device::adb::{AdbDevice, AdbOptions, AdbServer};
 use sudoku_agent::geometry::Size;
-use sudoku_agent::sim::{Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
 use sudoku_agent::sudoku::{Board, DEFAULT_MAX_STEPS, Strategy};
 use sudoku_agent::visualize::estimate::pacing_for;
 use sudoku_agent::visualize::record::{Search, record_search};
 use sudoku_agent::visualize::session::{self, ReplayOptions, Session};
+use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, puzzles};
 
 const SIZE: Size = Size::new(1080, 2340);
 /// Moves replayed per run; longer searches are extrapolated from this prefix.
@@ -70,12 +70,17 @@ fn replay(
     search: &Search,
     preset: &'static str,
 ) -> (String, usize, Duration, Duration) {
-    let mut phone = Phone::new(search.puzzle, Skin::named("light").unwrap(), SIZE).unwrap();
+    let mut phone = SudokuApp::new(
+        search.puzzle.into(),
+        Skin::named("light").unwrap(),
+        SIZE.into(),
+    )
+    .unwrap();
     let calibrated = calibrate_image(
         &phone.render(),
         &CalibrateOptions {
             profile: "default".into(),
-            erase: Some(phone.key_center(Key::Erase)),
+            erase: Some(phone.key_center(Key::Erase).into()),
             ..CalibrateOptions::default()
         },
     )
@@ -127,7 +132,7 @@ fn replay(
     let host = started.elapsed();
     let device_time = sim.clock() - clock_before;
     assert_eq!(report.done, n);
-    assert_eq!(sim.with_screen(|p| p.board()), report.final_board);
+    assert_eq!(sim.with_screen(|p| p.board()), report.final_board.into());
     (backend, n, device_time, host)
 }
 
@@ -136,7 +141,7 @@ fn main() {
     let adb = adb_server::AdbServer::start();
     let (label, seventeen) = seventeen_clue();
     let puzzles = [
-        ("L52".to_string(), puzzles::parse(L52).unwrap()),
+        ("L52".to_string(), Board::from(puzzles::parse(L52).unwrap())),
         (label, seventeen),
     ];
     let mut rows = Vec::new();

@@ -23,8 +23,9 @@
 //! Modules: `cli` (clap types), `app` (subcommands), `error` (stage errors, exit codes),
 //! `sudoku`, `vision`, `calibration` (what a profile holds) and `calibrate` (learning it),
 //! `plan` (moves to taps), `play`, `visualize` (record, estimate, replay, resume, gif),
-//! `device` (trait, adb, input encodings, parsers, file), `geometry`, and `sim`, the simulated
-//! phone (an independent peer the tests drive through the real adb server).
+//! `device` (trait, adb, input encodings, parsers, file, and the glue to the simulated phone),
+//! `geometry`. The simulated phone is its own crate, `sudoku_sim` (in `sim/`): an independent
+//! peer that never imports the agent, which the tests drive through the real adb server.
 
 pub mod app;
 pub mod calibrate;
@@ -35,7 +36,6 @@ pub mod error;
 pub mod geometry;
 pub mod plan;
 pub mod play;
-pub mod sim;
 pub mod sudoku;
 pub mod vision;
 pub mod visualize;

@@ -9,6 +9,10 @@ mod open;
 mod play;
 mod read;
 mod screenshot;
+#[cfg(feature = "sim")]
+mod sim;
+#[cfg(not(feature = "sim"))]
+#[path = "no_sim.rs"]
 mod sim;
 mod solve;
 mod visualize;

@@ -36,7 +36,7 @@ pub fn open_device(args: &DeviceArgs) -> Result<Box<dyn Device>> {
             Box::new(AdbDevice::open(&adb_options(args)?)?)
         }
         DeviceSpec::File(path) => Box::new(FileDevice::open(path)?),
-        DeviceSpec::Sim(skin) => Box::new(sim::open_in_process(skin.as_deref())?),
+        DeviceSpec::Sim(skin) => sim::open_in_process(skin.as_deref())?,
     })
 }
 

@@ -1,21 +1,22 @@
 //! Every place the command layer opens a simulated phone: `--device sim[:SKIN]` in-process (for
 //! `read`, `calibrate`, `screenshot`) or served through the adb server (for `play` and
 //! `visualize`), and the `sim` subcommand that serves one until Ctrl-C. The only file here that
-//! names `crate::sim`.
+//! names the `sudoku_sim` crate.
 
 use super::open::adb_options;
 use crate::cli::{DeviceArgs, SimArgs, SimPhoneArgs};
 use crate::device::Device;
 use crate::device::adb::AdbOptions;
+use crate::device::sim::SimDevice;
+use crate::device::sim_adb::{AdbSim, NoAdb};
 use crate::geometry::Size;
-use crate::sim::adb_session::{AdbSim, NoAdb};
-use crate::sim::faults::Faults;
-use crate::sim::{Latency, Phone, SimConfig, SimDevice, SimServer, Skin, puzzles};
 use anyhow::{Context, Result, anyhow};
 use std::process::ExitCode;
+use sudoku_sim::faults::Faults;
+use sudoku_sim::{Latency, SimConfig, SimServer, Skin, SudokuApp, puzzles};
 
 /// The in-process simulated phone showing the built-in "easy" puzzle on a 1080x2340 screen.
-pub(super) fn open_in_process(skin: Option<&str>) -> Result<SimDevice> {
+pub(super) fn open_in_process(skin: Option<&str>) -> Result<Box<dyn Device>> {
     let name = skin.unwrap_or(Skin::names()[0]);
     let skin = Skin::named(name).with_context(|| {
         format!(
@@ -26,11 +27,11 @@ pub(super) fn open_in_process(skin: Option<&str>) -> Result<SimDevice> {
     let puzzle = puzzles::named("easy")
         .and_then(puzzles::parse)
         .context("the built-in puzzle 'easy' is missing")?;
-    Ok(SimDevice::new(Phone::new(
+    Ok(Box::new(SimDevice::new(SudokuApp::new(
         puzzle,
         skin,
-        Size::new(1080, 2340),
-    )?))
+        sudoku_sim::Size::new(1080, 2340),
+    )?)))
 }
 
 /// A running simulated phone served through the adb server, with its latency preset's name.
@@ -38,7 +39,7 @@ pub(super) type SimSession = (AdbSim, &'static str);
 
 /// The simulated phone that `sim` and `--device sim` options describe, checked once.
 struct SimSetup {
-    puzzle: crate::sudoku::Board,
+    puzzle: sudoku_sim::Board,
     skin: Skin,
     size: Size,
     latency: Latency,
@@ -84,8 +85,8 @@ impl SimSetup {
     }
 
     /// A fresh phone showing the puzzle, with the app-side faults switched on.
-    fn phone(&self) -> Result<Phone> {
-        let mut phone = Phone::new(self.puzzle, self.skin.clone(), self.size)?;
+    fn phone(&self) -> Result<SudokuApp> {
+        let mut phone = SudokuApp::new(self.puzzle, self.skin.clone(), self.size.into())?;
         phone.set_popup(self.faults.popup);
         phone.set_mistake_limit(self.faults.mistake_limit);
         Ok(phone)

@@ -103,6 +103,10 @@ pub mod adb;
 pub mod file;
 pub mod input;
 pub mod parse;
+#[cfg(feature = "sim")]
+pub mod sim;
+#[cfg(feature = "sim")]
+pub mod sim_adb;
 pub mod spec;
 
 pub use spec::DeviceSpec;

@@ -262,19 +262,20 @@ pub fn check_board(expected: &Board, seen: &Board, done: usize, total: usize) ->
 mod tests {
     use super::*;
     use crate::calibration::InputOrder;
+    use crate::device::sim::SimDevice;
     use crate::device::{Input, InputKind};
     use crate::geometry::Rect;
-    use crate::sim::{Phone, SimDevice, Skin, puzzles};
     use crate::sudoku::{Cell, Strategy};
     use crate::visualize::estimate::estimate;
     use crate::visualize::record::record_search;
+    use sudoku_sim::{Skin, SudokuApp, puzzles};
 
     const EASY2: &str =
         "040100050107003960520008000000000017000906800803050620090060543600080700250097100";
 
     #[test]
     fn batches_of_a_number_first_replay_join_up_without_extra_key_taps() {
-        let puzzle = puzzles::parse(EASY2).unwrap();
+        let puzzle = Board::from(puzzles::parse(EASY2).unwrap());
         let search = record_search(&puzzle, Strategy::Naive, None).unwrap();
         let moves = search.moves();
         let lay = Layout {
@@ -347,16 +348,16 @@ mod tests {
 
     /// The in-process phone showing `puzzle`, and a calibration measured on its screen.
     fn sim_phone(puzzle: &Board) -> (SimDevice, crate::calibrate::Calibrated) {
-        use crate::sim::Screen;
-        let mut phone = Phone::new(
-            *puzzle,
+        use sudoku_sim::Screen;
+        let mut phone = SudokuApp::new(
+            (*puzzle).into(),
             Skin::named("light").unwrap(),
-            crate::geometry::Size::new(720, 1280),
+            sudoku_sim::Size::new(720, 1280),
         )
         .unwrap();
         let options = crate::calibrate::CalibrateOptions {
             profile: "default".into(),
-            erase: Some(phone.key_center(crate::sim::Key::Erase)),
+            erase: Some(phone.key_center(sudoku_sim::Key::Erase).into()),
             ..Default::default()
         };
         let done = crate::calibrate::calibrate_image(&phone.render(), &options).unwrap();
@@ -365,7 +366,7 @@ mod tests {
 
     #[test]
     fn the_in_process_phone_shows_every_move_of_the_search() {
-        let puzzle = puzzles::parse(EASY2).unwrap();
+        let puzzle = Board::from(puzzles::parse(EASY2).unwrap());
         let search = record_search(&puzzle, Strategy::Naive, None).unwrap();
         let moves = search.moves();
         let (mut device, done) = sim_phone(&puzzle);
@@ -399,9 +400,14 @@ mod tests {
             .moves()
             .iter()
             .map(|m| match *m {
-                crate::sim::Move::Set { cell, digit } => Move::Set { cell, digit },
-                crate::sim::Move::Erase { cell } => Move::Erase { cell },
-                crate::sim::Move::Rejected { .. } => panic!("nothing is rejected without a limit"),
+                sudoku_sim::AppMove::Set { cell, digit } => Move::Set {
+                    cell: cell.into(),
+                    digit,
+                },
+                sudoku_sim::AppMove::Erase { cell } => Move::Erase { cell: cell.into() },
+                sudoku_sim::AppMove::Rejected { .. } => {
+                    panic!("nothing is rejected without a limit")
+                }
             })
             .collect();
         assert_eq!(log, moves);
@@ -409,7 +415,7 @@ mod tests {
 
     #[test]
     fn a_stop_request_ends_the_replay_between_batches_and_saves_the_progress() {
-        let puzzle = puzzles::parse(EASY2).unwrap();
+        let puzzle = Board::from(puzzles::parse(EASY2).unwrap());
         let search = record_search(&puzzle, Strategy::Naive, None).unwrap();
         let moves = search.moves();
         let (mut device, done) = sim_phone(&puzzle);

@@ -11,34 +11,38 @@ use sudoku_agent::calibration::{Calibration, InputOrder};
 use sudoku_agent::device::Device;
 use sudoku_agent::device::adb::{AdbDevice, AdbOptions};
 use sudoku_agent::geometry::{Point, Size};
-use sudoku_agent::sim::{self, Hit, Key, Phone, SimConfig, SimServer, Skin, puzzles};
 use sudoku_agent::sudoku::{Board, Cell};
+use sudoku_sim::{self as sim, Hit, Key, SimConfig, SimServer, Skin, SudokuApp, puzzles};
 use support::adb_server::{self, AdbServer};
 
 /// The tests run on the 720x1280 screen: vision in debug builds is slow on bigger ones.
 const SMALL: Size = Size::new(720, 1280);
 
 /// A game in progress: the "easy" puzzle with two correct entries and pencil notes in two cells.
-fn game(skin: &str, size: Size) -> Phone {
+fn game(skin: &str, size: Size) -> SudokuApp {
     let puzzle = puzzles::parse(puzzles::named("easy").unwrap()).unwrap();
-    let solution = *sudoku_agent::sudoku::solve(&puzzle).solution().unwrap();
-    let mut phone = Phone::new(puzzle, Skin::named(skin).unwrap(), size).unwrap();
-    let empty: Vec<Cell> = Cell::all().filter(|&c| puzzle.get(c).is_none()).collect();
+    let solution = *sudoku_agent::sudoku::solve(&puzzle.into())
+        .solution()
+        .unwrap();
+    let mut phone = SudokuApp::new(puzzle, Skin::named(skin).unwrap(), size.into()).unwrap();
+    let empty: Vec<Cell> = Cell::all()
+        .filter(|&c| puzzle.get(c.into()).is_none())
+        .collect();
     for &c in &empty[3..5] {
-        phone.set_entry(c, solution.get(c));
+        phone.set_entry(c.into(), solution.get(c));
     }
-    phone.set_notes(empty[0], 0b10_0100);
-    phone.set_notes(empty[7], 0b100_0010);
+    phone.set_notes(empty[0].into(), 0b10_0100);
+    phone.set_notes(empty[7].into(), 0b100_0010);
     phone
 }
 
-fn connected(adb: &AdbServer, skin: &str, size: Size) -> SimServer<Phone> {
+fn connected(adb: &AdbServer, skin: &str, size: Size) -> SimServer<SudokuApp> {
     let sim = SimServer::start(game(skin, size), SimConfig::default()).unwrap();
     adb.connect(&sim.serial());
     sim
 }
 
-fn open(adb: &AdbServer, sim: &SimServer<Phone>) -> AdbDevice {
+fn open(adb: &AdbServer, sim: &SimServer<SudokuApp>) -> AdbDevice {
     AdbDevice::open(&AdbOptions {
         port: Some(adb.port()),
         serial: Some(sim.serial()),
@@ -48,10 +52,7 @@ fn open(adb: &AdbServer, sim: &SimServer<Phone>) -> AdbDevice {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("probe-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::support::temp_dir(&format!("probe-{name}"))
 }
 
 fn agent(adb: &AdbServer, args: &[&str]) -> Output {
@@ -64,12 +65,12 @@ fn agent(adb: &AdbServer, args: &[&str]) -> Output {
 }
 
 /// Board, entries and notes of every cell: what "the board as it was" means.
-fn state(sim: &SimServer<Phone>) -> (Board, Board, Vec<u16>) {
+fn state(sim: &SimServer<SudokuApp>) -> (Board, Board, Vec<u16>) {
     sim.with_screen(|p| {
         (
-            p.board(),
-            p.entries(),
-            Cell::all().map(|c| p.notes(c)).collect(),
+            p.board().into(),
+            p.entries().into(),
+            Cell::all().map(|c| p.notes(c.into())).collect(),
         )
     })
 }
@@ -77,7 +78,7 @@ fn state(sim: &SimServer<Phone>) -> (Board, Board, Vec<u16>) {
 /// What a tap at `at` lands on in a fresh phone of `skin`.
 fn hit_on(skin: &str, at: Point) -> Hit {
     let mut phone = game(skin, SMALL);
-    sim::Screen::tap(&mut phone, at);
+    sim::Screen::tap(&mut phone, at.into());
     *phone.hits().last().unwrap()
 }
 
@@ -98,8 +99,8 @@ fn probe_finds_the_controls_and_restores_the_board(skin: &str, notes_required: b
             .unwrap_or_else(|e| panic!("{skin}: {e:#}"));
 
     let order = match sim.with_screen(|p| p.input_order()) {
-        sim::InputOrder::CellFirst => InputOrder::CellFirst,
-        sim::InputOrder::NumberFirst => InputOrder::NumberFirst,
+        sim::EntryOrder::CellFirst => InputOrder::CellFirst,
+        sim::EntryOrder::NumberFirst => InputOrder::NumberFirst,
     };
     assert_eq!(found.input_order, order, "{skin}");
     assert_eq!(hit_on(skin, found.erase), Hit::Key(Key::Erase), "{skin}");
@@ -113,7 +114,7 @@ fn probe_finds_the_controls_and_restores_the_board(skin: &str, notes_required: b
     let hits = sim.with_screen(|p| p.hits().to_vec());
     assert!(
         hits.iter().all(|h| match h {
-            Hit::Cell(c) => *c == found.cell,
+            Hit::Cell(c) => *c == found.cell.into(),
             Hit::Key(_) => true,
             _ => false,
         }),
@@ -291,7 +292,7 @@ fn one_screenshot_source_at_a_time_read_uses_the_phone_and_probe_needs_one_to_ta
 /// opens a menu.
 struct PopupAfter<'a> {
     phone: AdbDevice,
-    sim: &'a SimServer<Phone>,
+    sim: &'a SimServer<SudokuApp>,
     after: usize,
     taps: usize,
 }

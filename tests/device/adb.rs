@@ -13,10 +13,8 @@ use std::sync::Arc;
 use sudoku_agent::device::adb::{AdbDevice, AdbOptions, NO_DEVICE_HINT, ScreenshotMode};
 use sudoku_agent::device::{Device, InputKind, Pacing};
 use sudoku_agent::geometry::{Point, Size};
-use sudoku_agent::sim::{
-    Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, TapSource, puzzles,
-};
 use sudoku_agent::sudoku::Cell;
+use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, TapSource, puzzles};
 
 const SCREEN: Size = Size::new(360, 640);
 const DOT: Rgba<u8> = Rgba([200, 0, 30, 255]);
@@ -27,8 +25,8 @@ struct DotScreen {
 }
 
 impl Screen for DotScreen {
-    fn size(&self) -> Size {
-        SCREEN
+    fn size(&self) -> sudoku_sim::Size {
+        SCREEN.into()
     }
 
     fn render(&mut self) -> RgbaImage {
@@ -48,8 +46,8 @@ impl Screen for DotScreen {
         img
     }
 
-    fn tap(&mut self, at: Point) {
-        self.taps.push(at);
+    fn tap(&mut self, at: sudoku_sim::Point) {
+        self.taps.push(at.into());
     }
 }
 
@@ -104,7 +102,10 @@ fn assert_taps_landed(
 ) {
     let recorded = sim.taps();
     assert_eq!(
-        recorded.iter().map(|t| t.at).collect::<Vec<_>>(),
+        recorded
+            .iter()
+            .map(|t| Point::from(t.at))
+            .collect::<Vec<_>>(),
         taps,
         "{}",
         device.input_description()
@@ -184,8 +185,7 @@ fn raw_and_png_screenshots_match_the_phone_render_pixel_for_pixel() {
     );
     assert!(sim.command_log().iter().any(|c| c == "screencap -p"));
 
-    let dir = std::env::temp_dir().join(format!("sudoku-agent-device-adb-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::temp_dir("device-adb");
     let out_png = dir.join("shot.png");
     let serial = sim.serial();
     for extra in [&[][..], &["--png"][..]] {
@@ -290,7 +290,10 @@ fn held_taps_and_pacing_reach_the_phone_as_sleeps_on_its_clock() {
     // Two 40 ms holds, one 100 ms gap, 250 ms settle, plus the modelled `cmd input` cost.
     assert!(spent.as_millis() >= 430, "{spent:?}");
     assert_eq!(
-        sim.taps().iter().map(|t| t.at).collect::<Vec<_>>(),
+        sim.taps()
+            .iter()
+            .map(|t| Point::from(t.at))
+            .collect::<Vec<_>>(),
         [Point::new(10, 10), Point::new(20, 20)]
     );
 }
@@ -377,27 +380,33 @@ fn a_phone_that_vanishes_mid_stream_gives_a_clear_error_and_no_more_taps() {
     let landed = sim.taps();
     assert!(landed.len() < taps.len());
     assert_eq!(
-        landed.iter().map(|t| t.at).collect::<Vec<_>>(),
+        landed.iter().map(|t| Point::from(t.at)).collect::<Vec<_>>(),
         taps[..landed.len()]
     );
 }
 
 /// The real simulated app (light skin, cell-first, 1080x2340) with the built-in easy puzzle.
-fn app() -> (Phone, Vec<Point>) {
+fn app() -> (SudokuApp, Vec<Point>) {
     let puzzle = puzzles::named("easy")
         .and_then(puzzles::parse)
         .expect("built-in puzzle");
-    let phone =
-        Phone::new(puzzle, Skin::named("light").unwrap(), Size::new(1080, 2340)).expect("phone");
-    let solution = *sudoku_agent::sudoku::solve(&puzzle)
+    let phone = SudokuApp::new(
+        puzzle,
+        Skin::named("light").unwrap(),
+        Size::new(1080, 2340).into(),
+    )
+    .expect("phone");
+    let solution = *sudoku_agent::sudoku::solve(&puzzle.into())
         .solution()
         .expect("solvable");
     let taps = Cell::all()
-        .filter(|&c| puzzle.get(c).is_none())
+        .filter(|&c| puzzle.get(c.into()).is_none())
         .flat_map(|c| {
             [
-                phone.cell_center(c),
-                phone.key_center(Key::Digit(solution.get(c).unwrap())),
+                phone.cell_center(c.into()).into(),
+                phone
+                    .key_center(Key::Digit(solution.get(c).unwrap()))
+                    .into(),
             ]
         })
         .collect();
@@ -437,4 +446,142 @@ fn the_simulated_app_is_solved_through_adb_with_the_fastest_method_of_each_prese
             "{preset}: pixels differ"
         );
     }
+}
+
+// Moved here from the simulated phone's own tests when it became the `sudoku-sim` crate: these
+// drive it with the agent (its `sim` command and its `AdbDevice`), which that crate never links.
+
+/// The sudoku app on the default skin, served and connected to the private adb server.
+fn connected_app(server: &PrivateServer, latency: &str) -> SimServer<SudokuApp> {
+    let puzzle = puzzles::parse(puzzles::named("easy").unwrap()).unwrap();
+    let phone = SudokuApp::new(puzzle, Skin::default(), sudoku_sim::Size::new(1080, 2340)).unwrap();
+    let sim = SimServer::start(
+        phone,
+        SimConfig {
+            latency: Latency::named(latency).unwrap(),
+            ..SimConfig::default()
+        },
+    )
+    .unwrap();
+    server.connect(&sim.serial());
+    sim
+}
+
+/// The first empty cell of the app's puzzle and a digit for it.
+fn empty_cell(sim: &SimServer<SudokuApp>) -> (sudoku_sim::Cell, u8) {
+    let board = sim.with_screen(|p| p.board());
+    let cell = sudoku_sim::Cell::all()
+        .find(|&c| board.get(c).is_none())
+        .unwrap();
+    (cell, 5)
+}
+
+#[test]
+fn sim_subcommand_prints_the_connect_line_and_stops_cleanly_on_ctrl_c() {
+    let adb = adb_server::shared();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-agent"))
+        .args([
+            "sim",
+            "--skin",
+            "dark",
+            "--size",
+            "720x1280",
+            "--latency",
+            "android9",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Read;
+    let mut stdout = child.stdout.take().unwrap();
+    let mut text = String::new();
+    let mut buf = [0u8; 256];
+    while !text.contains("adb connect") {
+        let n = stdout.read(&mut buf).unwrap();
+        assert!(n > 0, "sim exited early: {text}");
+        text.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    while !text.ends_with('\n') {
+        let n = stdout.read(&mut buf).unwrap();
+        text.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    let serial = text
+        .lines()
+        .find_map(|l| l.strip_prefix("adb connect "))
+        .unwrap()
+        .trim()
+        .to_string();
+    adb.connect(&serial);
+    let out = adb.device(
+        &serial,
+        &["shell", "wm size; getprop ro.build.version.release"],
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Physical size: 720x1280\n9\n"
+    );
+
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let status = child.wait().unwrap();
+    assert!(
+        status.success(),
+        "sim should exit 0 on Ctrl-C, got {status:?}"
+    );
+}
+
+#[test]
+fn the_device_layer_takes_the_printf_evdev_path_on_android9_and_its_taps_land() {
+    let adb = adb_server::shared();
+    let sim = connected_app(&adb, "android9");
+    let mut device = AdbDevice::open(&AdbOptions {
+        port: Some(adb.port()),
+        serial: Some(sim.serial()),
+        ..AdbOptions::default()
+    })
+    .unwrap();
+    // The phone's shell has printf, so the adapter writes records with `printf | dd`, not the
+    // host-timed `dd` stream it keeps for phones without printf.
+    let description = device.input_description();
+    assert!(description.ends_with("printf)"), "{description}");
+    let (cell, digit) = empty_cell(&sim);
+    let (at, key) = sim.with_screen(|p| (p.cell_center(cell), p.key_center(Key::Digit(digit))));
+    device.tap_all(&[at.into(), key.into()]).unwrap();
+    assert_eq!(sim.with_screen(|p| p.board().get(cell)), Some(digit));
+    let taps = sim.taps();
+    assert_eq!(taps.iter().map(|t| t.at).collect::<Vec<_>>(), [at, key]);
+    assert!(taps.iter().all(|t| t.source == TapSource::RawEvents));
+    let log = sim.command_log();
+    assert!(
+        log.iter()
+            .any(|l| l.starts_with("printf '\\") && l.contains("| dd of=/dev/input/event")),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn a_phone_without_printf_gets_the_dd_stream_fallback_and_its_taps_land() {
+    let adb = adb_server::shared();
+    let sim = connected_app(&adb, "android9");
+    sim.handset().set_printf(false);
+    let mut device = AdbDevice::open(&AdbOptions {
+        port: Some(adb.port()),
+        serial: Some(sim.serial()),
+        ..AdbOptions::default()
+    })
+    .unwrap();
+    let description = device.input_description();
+    assert!(description.ends_with("dd stream)"), "{description}");
+    let (cell, digit) = empty_cell(&sim);
+    let (at, key) = sim.with_screen(|p| (p.cell_center(cell), p.key_center(Key::Digit(digit))));
+    device.tap_all(&[at.into(), key.into()]).unwrap();
+    assert_eq!(sim.with_screen(|p| p.board().get(cell)), Some(digit));
+    let taps = sim.taps();
+    assert_eq!(taps.iter().map(|t| t.at).collect::<Vec<_>>(), [at, key]);
+    assert!(taps.iter().all(|t| t.source == TapSource::RawEvents));
 }

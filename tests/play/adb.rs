@@ -7,15 +7,15 @@ use crate::support;
 
 use sudoku_agent::device::{Device, InputKind};
 use sudoku_agent::geometry::{Point, Size};
-use sudoku_agent::sim::{Phone, SimServer, TapSource};
 use sudoku_agent::sudoku::{Board, Cell, Outcome, solve};
 use sudoku_agent::vision::read_board;
+use sudoku_sim::{SimServer, SudokuApp, TapSource};
 use support::adb_server;
 use support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
 
 /// The solution of the phone's puzzle.
-fn solution_of(sim: &SimServer<Phone>) -> Board {
-    match solve(&sim.with_screen(|p| p.givens())) {
+fn solution_of(sim: &SimServer<SudokuApp>) -> Board {
+    match solve(&Board::from(sim.with_screen(|p| p.givens()))) {
         Outcome::Solved { board, .. } => board,
         other => panic!("the test puzzle must have one solution: {other:?}"),
     }
@@ -28,26 +28,26 @@ fn allows(board: &Board, cell: Cell, digit: u8) -> bool {
 
 /// Two player entries: one right, one wrong (a digit that breaks no rule on its own, so the
 /// app keeps it and play must erase it).
-fn add_right_and_wrong_entries(sim: &SimServer<Phone>) -> (Cell, Cell) {
+fn add_right_and_wrong_entries(sim: &SimServer<SudokuApp>) -> (Cell, Cell) {
     let solution = solution_of(sim);
     let board = sim.with_screen(|p| p.board());
-    let mut empty = Cell::all().filter(|&c| board.get(c).is_none());
+    let mut empty = Cell::all().filter(|&c| board.get(c.into()).is_none());
     let right = empty.next().unwrap();
     let wrong = empty
-        .find(|&c| (1..=9).any(|d| Some(d) != solution.get(c) && allows(&board, c, d)))
+        .find(|&c| (1..=9).any(|d| Some(d) != solution.get(c) && allows(&board.into(), c, d)))
         .unwrap();
     let digit = (1..=9)
-        .find(|&d| Some(d) != solution.get(wrong) && allows(&board, wrong, d))
+        .find(|&d| Some(d) != solution.get(wrong) && allows(&board.into(), wrong, d))
         .unwrap();
     sim.with_screen(|p| {
-        p.set_entry(right, solution.get(right));
-        p.set_entry(wrong, Some(digit));
+        p.set_entry(right.into(), solution.get(right));
+        p.set_entry(wrong.into(), Some(digit));
     });
     (right, wrong)
 }
 
 /// Checks the end state: solved in the app, and solved in the pixels adb carries.
-fn assert_solved(sim: &SimServer<Phone>, device: &mut dyn Device, skin: &str, size: Size) {
+fn assert_solved(sim: &SimServer<SudokuApp>, device: &mut dyn Device, skin: &str, size: Size) {
     assert!(
         sim.with_screen(|p| p.is_solved()),
         "{skin}: the app is not solved: {}",
@@ -92,7 +92,7 @@ fn solve_with_entries(skin: &str, size: Size, latency: &str, input: InputKind) {
     // Every tap the app got is a planned one, in order, by the expected path.
     let taps = sim.taps();
     let planned: Vec<Point> = a.plan.taps.iter().map(|t| t.at).collect();
-    let got: Vec<Point> = taps.iter().map(|t| t.at).collect();
+    let got: Vec<Point> = taps.iter().map(|t| t.at.into()).collect();
     assert_eq!(got, planned, "{skin} {input:?}: taps as planned");
     assert!(
         taps.iter().all(|t| t.source == expected_source(input)),
@@ -112,7 +112,7 @@ fn every_skin_ends_solved_with_right_and_wrong_entries_corrected() {
         InputKind::Stream,
         InputKind::Evdev,
     ];
-    for (skin, input) in sudoku_agent::sim::Skin::names().iter().zip(inputs) {
+    for (skin, input) in sudoku_sim::Skin::names().iter().zip(inputs) {
         solve_with_entries(skin, PHONE_SIZE, "instant", input);
     }
 }
@@ -209,7 +209,7 @@ fn drop_mid_play_then_rerun(input: InputKind) {
     assert_eq!(sudoku_agent::error::exit_code_for(&err), 2, "{text}");
     assert!(sim.is_gone());
     // No stray taps: what the app got is a prefix of the plan, and nothing after the drop.
-    let got: Vec<Point> = sim.taps().iter().map(|t| t.at).collect();
+    let got: Vec<Point> = sim.taps().iter().map(|t| t.at.into()).collect();
     assert!(!got.is_empty(), "{input:?}: the drop should come mid-play");
     assert!(
         got.len() < planned.taps.len(),
@@ -223,15 +223,15 @@ fn drop_mid_play_then_rerun(input: InputKind) {
     drop(sim);
 
     // The phone comes back (same game state, new connection): a re-run finishes the board.
-    let mut phone = Phone::new(
+    let mut phone = SudokuApp::new(
         givens,
-        sudoku_agent::sim::Skin::named("light").unwrap(),
-        SMALL_SIZE,
+        sudoku_sim::Skin::named("light").unwrap(),
+        SMALL_SIZE.into(),
     )
     .unwrap();
     for c in Cell::all() {
-        if let Some(d) = entries.get(c) {
-            phone.set_entry(c, Some(d));
+        if let Some(d) = entries.get(c.into()) {
+            phone.set_entry(c.into(), Some(d));
         }
     }
     let sim = rig::serve(phone, "instant", None, adb.addr());
@@ -292,14 +292,14 @@ fn an_unsolvable_read_is_refused_without_a_tap() {
     let solution = solution_of(&sim);
     let board = sim.with_screen(|p| p.board());
     let (cell, digit) = Cell::all()
-        .filter(|&c| board.get(c).is_none())
+        .filter(|&c| board.get(c.into()).is_none())
         .find_map(|c| {
             (1..=9)
-                .find(|&d| Some(d) != solution.get(c) && allows(&board, c, d))
+                .find(|&d| Some(d) != solution.get(c) && allows(&board.into(), c, d))
                 .map(|d| (c, d))
         })
         .unwrap();
-    sim.with_screen(|p| p.set_entry(cell, Some(digit)));
+    sim.with_screen(|p| p.set_entry(cell.into(), Some(digit)));
     let mut device = rig::open(&sim, adb.addr(), InputKind::Stream);
     let err = rig::play(&mut device, &cal, &templates, &rig::options(&cal)).unwrap_err();
     assert_eq!(sudoku_agent::error::exit_code_for(&err), 1, "{err:#}");

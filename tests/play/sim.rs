@@ -6,9 +6,9 @@ use crate::support;
 use image::RgbaImage;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use sudoku_agent::device::sim::SimDevice;
 use sudoku_agent::device::{Device, Input, InputKind, Pacing};
 use sudoku_agent::geometry::{Point, Size};
-use sudoku_agent::sim::SimDevice;
 use support::play_rig::{self as rig, SMALL_SIZE};
 
 /// The simulated phone, recording every `tap_all` call with the pacing in force.

@@ -17,23 +17,25 @@ use sudoku_agent::device::Pacing;
 use sudoku_agent::device::adb::{AdbDevice, AdbServer};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::play::{PlayOptions, PlayReport};
-use sudoku_agent::sim::{Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
 use sudoku_agent::sudoku::Board;
 use sudoku_agent::vision::Templates;
+use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, puzzles};
 
 pub const PHONE_SIZE: Size = Size::new(1080, 2340);
 pub const SMALL_SIZE: Size = Size::new(720, 1280);
 
 /// A puzzle by built-in name or as 81 characters.
 pub fn puzzle(name_or_line: &str) -> Board {
-    puzzles::parse(puzzles::named(name_or_line).unwrap_or(name_or_line)).expect("a puzzle")
+    puzzles::parse(puzzles::named(name_or_line).unwrap_or(name_or_line))
+        .expect("a puzzle")
+        .into()
 }
 
-pub fn phone(skin: &str, size: Size, puzzle_text: &str) -> Phone {
-    Phone::new(
-        puzzle(puzzle_text),
+pub fn phone(skin: &str, size: Size, puzzle_text: &str) -> SudokuApp {
+    SudokuApp::new(
+        puzzle(puzzle_text).into(),
         Skin::named(skin).expect("a skin"),
-        size,
+        size.into(),
     )
     .expect("a phone")
 }
@@ -53,11 +55,11 @@ pub fn calibration(skin: &str, size: Size) -> (Calibration, Templates) {
     let options = CalibrateOptions {
         profile: skin.to_string(),
         givens: None,
-        erase: Some(phone.key_center(Key::Erase)),
+        erase: Some(phone.key_center(Key::Erase).into()),
         notes: None,
         input_order: match phone.input_order() {
-            sudoku_agent::sim::InputOrder::CellFirst => InputOrder::CellFirst,
-            sudoku_agent::sim::InputOrder::NumberFirst => InputOrder::NumberFirst,
+            sudoku_sim::EntryOrder::CellFirst => InputOrder::CellFirst,
+            sudoku_sim::EntryOrder::NumberFirst => InputOrder::NumberFirst,
         },
     };
     let done = calibrate_image(&screen, &options)
@@ -85,20 +87,13 @@ pub fn write_calibration(dir: &Path, skin: &str, size: Size) -> PathBuf {
     path
 }
 
-/// A fresh folder under the system temp dir for this process.
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sudoku-agent-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// A simulated phone serving `phone`, connected to the adb server at `adb`.
 pub fn serve(
-    phone: Phone,
+    phone: SudokuApp,
     latency: &str,
     drop_after: Option<u64>,
     adb: SocketAddrV4,
-) -> SimServer<Phone> {
+) -> SimServer<SudokuApp> {
     let sim = SimServer::start(
         phone,
         SimConfig {
@@ -113,7 +108,7 @@ pub fn serve(
 }
 
 /// The phone as the product opens it: `AdbDevice` through the adb server.
-pub fn open(sim: &SimServer<Phone>, adb: SocketAddrV4, input: InputKind) -> AdbDevice {
+pub fn open(sim: &SimServer<SudokuApp>, adb: SocketAddrV4, input: InputKind) -> AdbDevice {
     AdbDevice::open_serial(AdbServer { addr: adb }, &sim.serial(), Some(input))
         .unwrap_or_else(|e| panic!("open {} with {input:?}: {e:#}", sim.serial()))
 }

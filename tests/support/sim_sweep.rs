@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use sudoku_agent::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
 use sudoku_agent::geometry::Size;
-use sudoku_agent::sim::{Hit, Key, Phone, Screen, Skin};
 use sudoku_agent::sudoku::{Board, Cell, Outcome, puzzle_lines, solve};
 use sudoku_agent::vision::{CellKind, read_board};
+use sudoku_sim::{Hit, Key, Screen, Skin, SudokuApp};
 
 /// xorshift64*: small, seeded, good enough to pick puzzles and cells.
 pub struct Rng(u64);
@@ -57,9 +57,10 @@ pub fn random_puzzles(n: usize, seed: u64) -> Vec<(Board, Board)> {
     }
     if pools.iter().all(|p| p.is_empty()) {
         pools = vec![
-            sudoku_agent::sim::puzzles::builtin()
+            sudoku_sim::puzzles::builtin()
                 .iter()
-                .filter_map(|(_, p)| sudoku_agent::sim::puzzles::parse(p))
+                .filter_map(|(_, p)| sudoku_sim::puzzles::parse(p))
+                .map(Board::from)
                 .collect(),
         ];
     }
@@ -100,7 +101,7 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
         min_score: 1.0,
         min_margin: 1.0,
     };
-    let mut phone = Phone::new(puzzles[0].0, skin.clone(), size).unwrap();
+    let mut phone = SudokuApp::new(puzzles[0].0.into(), skin.clone(), size.into()).unwrap();
     let fresh = phone.render();
     let t = Instant::now();
     let done = match calibrate_image(
@@ -126,7 +127,7 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
     match &done.calibration.keypad {
         Some(k) => {
             for &point in &k.digits {
-                phone.tap(point);
+                phone.tap(point.into());
             }
             let want: Vec<Hit> = (1..=9).map(|d| Hit::Key(Key::Digit(d))).collect();
             if phone.hits() != &want[..] {
@@ -138,24 +139,24 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
         None => result.wrong.push("calibrate found no keypad".into()),
     }
     for (k, (puzzle, solution)) in puzzles.iter().enumerate() {
-        let mut phone = Phone::new(*puzzle, skin.clone(), size).unwrap();
+        let mut phone = SudokuApp::new((*puzzle).into(), skin.clone(), size.into()).unwrap();
         let mut expected = *puzzle;
         let mut noted = Vec::new();
         for cell in Cell::all().filter(|&c| puzzle.get(c).is_none()) {
             match rng.below(10) {
                 0..=2 => {
-                    phone.set_entry(cell, solution.get(cell));
+                    phone.set_entry(cell.into(), solution.get(cell));
                     expected.set(cell, solution.get(cell));
                 }
                 3..=5 => {
                     let mask = (rng.next() as u16 & 0x1ff).max(1) << 1;
-                    phone.set_notes(cell, mask);
+                    phone.set_notes(cell.into(), mask);
                     noted.push(cell);
                 }
                 _ => {}
             }
         }
-        phone.select(Cell::from_index(rng.below(81)));
+        phone.select(Cell::from_index(rng.below(81)).map(Into::into));
         let shot = phone.render();
         let t = Instant::now();
         let read = read_board(&shot, &done.calibration, &done.templates);

@@ -7,28 +7,27 @@ use crate::support;
 use std::path::{Path, PathBuf};
 use sudoku_agent::calibration::Calibration;
 use sudoku_agent::geometry::Size;
-use sudoku_agent::sim::{Hit, Key, Phone, Screen, Skin, puzzles};
 use sudoku_agent::sudoku::{Board, Cell};
+use sudoku_sim::{Hit, Key, Screen, Skin, SudokuApp, puzzles};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("vision-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::support::temp_dir(&format!("vision-cli-{name}"))
 }
 
 fn medium() -> Board {
-    puzzles::parse(puzzles::named("medium").unwrap()).unwrap()
+    puzzles::parse(puzzles::named("medium").unwrap())
+        .unwrap()
+        .into()
 }
 
 /// The screen the shipped calibration is made from: light skin, 1080x2340, a fresh "medium".
-fn light_phone() -> Phone {
-    Phone::new(
-        medium(),
+fn light_phone() -> SudokuApp {
+    SudokuApp::new(
+        medium().into(),
         Skin::named("light").unwrap(),
-        Size::new(1080, 2340),
+        Size::new(1080, 2340).into(),
     )
     .unwrap()
 }
@@ -131,11 +130,11 @@ fn the_shipped_keypad_erase_and_notes_points_hit_those_buttons_on_the_phone() {
     let mut phone = light_phone();
     let mut expected = Vec::new();
     for (d, &point) in keypad.digits.iter().enumerate() {
-        phone.tap(point);
+        phone.tap(point.into());
         expected.push(Hit::Key(Key::Digit(d as u8 + 1)));
     }
     for (point, key) in [(keypad.erase, Key::Erase), (keypad.notes, Key::Notes)] {
-        phone.tap(point.expect("erase and notes are calibrated"));
+        phone.tap(point.expect("erase and notes are calibrated").into());
         expected.push(Hit::Key(key));
     }
     assert_eq!(phone.hits(), &expected[..]);
@@ -146,9 +145,9 @@ fn read_prints_the_board_the_grid_and_json_with_the_shipped_calibration() {
     let dir = scratch("read");
     let mut phone = light_phone();
     let entry = Cell::new(0, 1).unwrap();
-    phone.set_entry(entry, Some(1));
-    phone.set_notes(Cell::new(0, 2).unwrap(), 0b0010_0110);
-    phone.select(Some(entry));
+    phone.set_entry(entry.into(), Some(1));
+    phone.set_notes(Cell::new(0, 2).unwrap().into(), 0b0010_0110);
+    phone.select(Some(entry.into()));
     let shot = dir.join("busy.png");
     phone.render().save(&shot).unwrap();
     let cal = Path::new(ROOT).join("calibration.toml");

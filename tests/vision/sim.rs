@@ -6,7 +6,7 @@
 //! vision::sim -- --ignored`) and also run by `cargo bench --bench vision`, which prints a table.
 
 use crate::support::sim_sweep::{random_puzzles, sweep};
-use sudoku_agent::sim::{SUPPORTED_SIZES, Skin};
+use sudoku_sim::{SUPPORTED_SIZES, Skin};
 
 fn run(puzzles_per_screen: usize, every_size: bool) {
     let puzzles = random_puzzles(puzzles_per_screen, 0x5eed_0001);
@@ -16,7 +16,7 @@ fn run(puzzles_per_screen: usize, every_size: bool) {
             if !every_size && j != i % SUPPORTED_SIZES.len() {
                 continue;
             }
-            let s = sweep(skin, *size, &puzzles, 77 + (i * 3 + j) as u64);
+            let s = sweep(skin, (*size).into(), &puzzles, 77 + (i * 3 + j) as u64);
             eprintln!(
                 "{skin:>9} {size:>10}: {} of {} boards, {} cells exact; min score {:.3}, min margin {:.3}",
                 s.boards_read,

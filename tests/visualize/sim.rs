@@ -11,9 +11,11 @@ use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::calibration::InputOrder;
 use sudoku_agent::geometry::Size;
 use sudoku_agent::plan::Move;
-use sudoku_agent::sim::{self, Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
 use sudoku_agent::sudoku::{Board, Cell, SolveEvent, Strategy, replay};
 use sudoku_agent::visualize::record::record_search;
+use sudoku_sim::{
+    self as sim, Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, puzzles,
+};
 use support::adb_server::{self, AdbServer};
 
 /// The smallest screen the simulator offers: every frame rendered, sent and read costs less.
@@ -25,21 +27,18 @@ const EASY: &str =
 const EASY2: &str =
     "040100050107003960520008000000000017000906800803050620090060543600080700250097100";
 
-fn phone(skin: &str, puzzle: &str) -> Phone {
-    Phone::new(
+fn phone(skin: &str, puzzle: &str) -> SudokuApp {
+    SudokuApp::new(
         puzzles::parse(puzzle).unwrap(),
         Skin::named(skin).unwrap(),
-        SIZE,
+        SIZE.into(),
     )
     .unwrap()
 }
 
 /// A scratch folder per test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sa-visualize-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::support::temp_dir(&format!("sa-visualize-{name}"))
 }
 
 /// Calibrates the skin from a rendered screenshot, as a user would with `calibrate`, once per
@@ -53,10 +52,10 @@ fn calibration(skin: &str) -> PathBuf {
     let mut p = phone(skin, EASY);
     let options = CalibrateOptions {
         profile: "default".into(),
-        erase: Some(p.key_center(Key::Erase)),
+        erase: Some(p.key_center(Key::Erase).into()),
         input_order: match p.input_order() {
-            sim::InputOrder::CellFirst => InputOrder::CellFirst,
-            sim::InputOrder::NumberFirst => InputOrder::NumberFirst,
+            sim::EntryOrder::CellFirst => InputOrder::CellFirst,
+            sim::EntryOrder::NumberFirst => InputOrder::NumberFirst,
         },
         ..CalibrateOptions::default()
     };
@@ -71,7 +70,7 @@ fn calibration(skin: &str) -> PathBuf {
     path
 }
 
-fn serve(phone: Phone, drop_after: Option<u64>, adb: &AdbServer) -> SimServer<Phone> {
+fn serve(phone: SudokuApp, drop_after: Option<u64>, adb: &AdbServer) -> SimServer<SudokuApp> {
     let sim = SimServer::start(
         phone,
         SimConfig {
@@ -87,7 +86,7 @@ fn serve(phone: Phone, drop_after: Option<u64>, adb: &AdbServer) -> SimServer<Ph
 
 fn visualize(
     adb: &AdbServer,
-    sim: &SimServer<Phone>,
+    sim: &SimServer<SudokuApp>,
     skin: &str,
     dir: &Path,
     extra: &[&str],
@@ -117,14 +116,17 @@ fn text(out: &Output) -> String {
 }
 
 /// The phone's move log in the solver's terms (a rejected digit is kept as its own marker).
-fn log(sim: &SimServer<Phone>) -> Vec<Result<Move, (Cell, u8)>> {
+fn log(sim: &SimServer<SudokuApp>) -> Vec<Result<Move, (Cell, u8)>> {
     sim.with_screen(|p| {
         p.moves()
             .iter()
             .map(|m| match *m {
-                sim::Move::Set { cell, digit } => Ok(Move::Set { cell, digit }),
-                sim::Move::Erase { cell } => Ok(Move::Erase { cell }),
-                sim::Move::Rejected { cell, digit } => Err((cell, digit)),
+                sim::AppMove::Set { cell, digit } => Ok(Move::Set {
+                    cell: cell.into(),
+                    digit,
+                }),
+                sim::AppMove::Erase { cell } => Ok(Move::Erase { cell: cell.into() }),
+                sim::AppMove::Rejected { cell, digit } => Err((cell.into(), digit)),
             })
             .collect()
     })
@@ -139,7 +141,12 @@ fn replay_equals_the_event_list(skin: &str, puzzle: &str) {
     let adb = adb_server::shared();
     let dir = scratch(skin);
     let sim = serve(phone(skin, puzzle), None, &adb);
-    let search = record_search(&puzzles::parse(puzzle).unwrap(), Strategy::Naive, None).unwrap();
+    let search = record_search(
+        &Board::from(puzzles::parse(puzzle).unwrap()),
+        Strategy::Naive,
+        None,
+    )
+    .unwrap();
     assert!(search.cancels > 20, "the search must take digits back");
     let out = visualize(&adb, &sim, skin, &dir, &["--check-every", "100"]);
     assert!(out.status.success(), "{}", text(&out));
@@ -184,10 +191,14 @@ fn a_phone_with_a_mistake_limit_stops_the_replay_with_advice_to_turn_it_off() {
     assert!(rejected >= 1, "the phone rejected digits");
     // It stopped at the first checkpoint that saw a refused digit, not at the end.
     let taps = sim.taps().len();
-    let all = 2 * record_search(&puzzles::parse(EASY).unwrap(), Strategy::Naive, None)
-        .unwrap()
-        .events
-        .len();
+    let all = 2 * record_search(
+        &Board::from(puzzles::parse(EASY).unwrap()),
+        Strategy::Naive,
+        None,
+    )
+    .unwrap()
+    .events
+    .len();
     assert!(taps < all, "{taps} of {all} taps sent");
 }
 
@@ -196,7 +207,7 @@ fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_mov
     let adb = adb_server::shared();
     let dir = scratch("resume");
     let puzzle = puzzles::parse(EASY2).unwrap();
-    let events = record_search(&puzzle, Strategy::Naive, None)
+    let events = record_search(&puzzle.into(), Strategy::Naive, None)
         .unwrap()
         .events;
 
@@ -231,8 +242,8 @@ fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_mov
     let entries = first.with_screen(|p| p.entries());
     let mut again = phone("light", EASY2);
     for c in Cell::all() {
-        if let Some(d) = entries.get(c) {
-            again.set_entry(c, Some(d));
+        if let Some(d) = entries.get(c.into()) {
+            again.set_entry(c.into(), Some(d));
         }
     }
     let second = serve(again, None, &adb);
@@ -255,9 +266,12 @@ fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_mov
     let b = events.len() - after.len();
     assert!(b >= a, "{} moves repeated", a - b);
     assert_eq!(after, moves(&events[b..]));
-    assert_eq!(replay(&puzzle, &events[..a]), replay(&puzzle, &events[..b]));
+    assert_eq!(
+        replay(&puzzle.into(), &events[..a]),
+        replay(&puzzle.into(), &events[..b])
+    );
     assert!(b - a <= 2, "skipped {} moves", b - a);
-    let _: Board = replay(&puzzle, &events);
+    let _: Board = replay(&puzzle.into(), &events);
 }
 
 /// Fassor "medium": thousands of naive moves, far beyond two minutes on a phone.
@@ -306,7 +320,7 @@ fn an_unreadable_screen_or_a_board_with_entries_is_refused_before_any_tap() {
     assert!(sim.taps().is_empty());
 
     let mut played = phone("light", EASY2);
-    played.set_entry(Cell::new(0, 0).unwrap(), Some(3));
+    played.set_entry(Cell::new(0, 0).unwrap().into(), Some(3));
     let sim = serve(played, None, &adb);
     let out = visualize(&adb, &sim, "light", &dir, &[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));

@@ -4,16 +4,16 @@
 //! travels the same path as with a phone on a cable. Dropping the session disconnects the phone
 //! from the adb server and stops it.
 
-use super::{Phone, SimConfig, SimServer};
 use crate::device::InputKind;
 use crate::device::adb::{AdbDevice, AdbOptions, AdbServer};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 use std::time::Duration;
+use sudoku_sim::{SimConfig, SimServer, SudokuApp};
 
 /// A simulated phone connected to an adb server.
 pub struct AdbSim {
-    sim: SimServer<Phone>,
+    sim: SimServer<SudokuApp>,
     adb: AdbServer,
 }
 
@@ -27,7 +27,7 @@ pub struct NoAdb;
 impl AdbSim {
     /// Serves `phone` on a free port and connects the adb server of `options` (host, port) to
     /// it. Fails with [`NoAdb`] in the chain when no server runs and `adb` is not on `PATH`.
-    pub fn start(phone: Phone, config: SimConfig, options: &AdbOptions) -> Result<AdbSim> {
+    pub fn start(phone: SudokuApp, config: SimConfig, options: &AdbOptions) -> Result<AdbSim> {
         let adb = match AdbServer::connect(options) {
             Ok(adb) => adb,
             Err(e) if options.adb_program.is_none() && find_on_path("adb").is_none() => {
@@ -47,7 +47,7 @@ impl AdbSim {
     }
 
     /// The running phone: its app state, taps, command log and virtual clock.
-    pub fn sim(&self) -> &SimServer<Phone> {
+    pub fn sim(&self) -> &SimServer<SudokuApp> {
         &self.sim
     }
 

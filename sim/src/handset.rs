@@ -6,7 +6,7 @@
 
 use super::Screen;
 use super::latency::{Latency, VirtualClock};
-use super::touch::{self, InputEvent, MotionPointer, RECORD_SIZE, TouchDecoder};
+use super::touch::{self, EvdevEvent, MotionPointer, RECORD_SIZE, TouchReader};
 use crate::geometry::{Point, Size};
 use image::RgbaImage;
 use std::collections::HashMap;
@@ -74,9 +74,9 @@ pub struct HandsetConfig {
 }
 
 /// Everything that changes, behind one lock.
-struct State {
+struct HandsetState {
     clock: VirtualClock,
-    touch: TouchDecoder,
+    touch: TouchReader,
     pointer: MotionPointer,
     taps: Vec<TapRecord>,
     log: Vec<String>,
@@ -100,7 +100,7 @@ pub struct Handset {
     screen: Arc<Mutex<dyn Screen>>,
     size: Size,
     density: u32,
-    state: Mutex<State>,
+    state: Mutex<HandsetState>,
     frame: Mutex<FrameCache>,
     gone: AtomicBool,
     on_vanish: Mutex<Option<Vanish>>,
@@ -118,9 +118,9 @@ impl Handset {
             screen,
             size,
             density,
-            state: Mutex::new(State {
+            state: Mutex::new(HandsetState {
                 clock: VirtualClock::default(),
-                touch: TouchDecoder::new(size, slop),
+                touch: TouchReader::new(size, slop),
                 pointer: MotionPointer::default(),
                 taps: Vec::new(),
                 log: Vec::new(),
@@ -257,7 +257,7 @@ impl Handset {
         Ok(())
     }
 
-    fn deliver(&self, st: &mut State, at: Point, source: TapSource) {
+    fn deliver(&self, st: &mut HandsetState, at: Point, source: TapSource) {
         let before = st.clock.now();
         let time = st.clock.deliver_tap(self.config.latency.frame);
         st.taps.push(TapRecord { at, time, source });
@@ -331,7 +331,7 @@ impl Handset {
         if path == touch::TOUCHSCREEN {
             let mut st = self.state.lock().unwrap();
             for record in data[..whole].chunks_exact(RECORD_SIZE) {
-                let ev = InputEvent::from_record(record.try_into().unwrap());
+                let ev = EvdevEvent::from_record(record.try_into().unwrap());
                 for at in st.touch.feed(ev) {
                     self.deliver(&mut st, at, TapSource::RawEvents);
                 }
@@ -612,7 +612,7 @@ mod tests {
     #[test]
     fn android12_refuses_input_device_writes() {
         let (_, h) = handset("android12");
-        let rec = InputEvent::new(0, 0, 0).to_record();
+        let rec = EvdevEvent::new(0, 0, 0).to_record();
         assert_eq!(
             h.write_input(touch::TOUCHSCREEN, &rec),
             Err(InputWriteError::PermissionDenied)

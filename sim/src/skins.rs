@@ -6,7 +6,7 @@ use image::Rgba;
 
 /// How the app takes a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum InputOrder {
+pub enum EntryOrder {
     /// Tap a cell, then a keypad digit.
     CellFirst,
     /// Tap a keypad digit (or the eraser), then cells.
@@ -83,7 +83,7 @@ pub struct Skin {
     pub(super) name: &'static str,
     pub(super) app_title: &'static str,
     pub(super) level: &'static str,
-    pub(super) input: InputOrder,
+    pub(super) input: EntryOrder,
     pub(super) keypad: KeypadShape,
     pub(super) ui_face: Face,
     pub(super) title_face: Face,
@@ -140,7 +140,7 @@ impl Skin {
     }
 
     /// Whether the app wants cell then digit, or digit then cells.
-    pub fn input_order(&self) -> InputOrder {
+    pub fn input_order(&self) -> EntryOrder {
         self.input
     }
 
@@ -150,7 +150,7 @@ impl Skin {
             name: "light",
             app_title: "Sudoku",
             level: "Medium",
-            input: InputOrder::CellFirst,
+            input: EntryOrder::CellFirst,
             keypad: KeypadShape::Row9,
             ui_face: Face::RobotoRegular,
             title_face: Face::RobotoMedium,
@@ -200,7 +200,7 @@ impl Skin {
             name: "dark",
             app_title: "Sudoku Night",
             level: "Hard",
-            input: InputOrder::CellFirst,
+            input: EntryOrder::CellFirst,
             keypad: KeypadShape::Row9,
             ui_face: Face::DejaVu,
             title_face: Face::DejaVuBold,
@@ -250,7 +250,7 @@ impl Skin {
             name: "thick",
             app_title: "Sudoku Classic",
             level: "Expert",
-            input: InputOrder::CellFirst,
+            input: EntryOrder::CellFirst,
             keypad: KeypadShape::Grid3x3,
             ui_face: Face::RobotoRegular,
             title_face: Face::RobotoMedium,
@@ -300,7 +300,7 @@ impl Skin {
             name: "numfirst",
             app_title: "Sudoku Free",
             level: "Hard #12",
-            input: InputOrder::NumberFirst,
+            input: EntryOrder::NumberFirst,
             keypad: KeypadShape::Grid2x5,
             ui_face: Face::RobotoRegular,
             title_face: Face::RobotoMedium,
@@ -351,7 +351,7 @@ impl Skin {
             name: "wood",
             app_title: "Sudoku Duel",
             level: "Ranked",
-            input: InputOrder::NumberFirst,
+            input: EntryOrder::NumberFirst,
             keypad: KeypadShape::Row9,
             ui_face: Face::SerifBold,
             title_face: Face::SerifBold,
@@ -415,8 +415,8 @@ mod tests {
             .iter()
             .filter_map(|n| Skin::named(n))
             .collect();
-        assert!(skins.iter().any(|s| s.input == InputOrder::NumberFirst));
-        assert!(skins.iter().any(|s| s.input == InputOrder::CellFirst));
+        assert!(skins.iter().any(|s| s.input == EntryOrder::NumberFirst));
+        assert!(skins.iter().any(|s| s.input == EntryOrder::CellFirst));
         for shape in [
             KeypadShape::Row9,
             KeypadShape::Grid3x3,

@@ -2,14 +2,14 @@
 //! cells, keys, banner and popup, in pixels. Both the renderer and the tap hit-test read it, so
 //! what is drawn is exactly what can be touched. Private to `sim`.
 
-use super::phone::Key;
+use super::model::Key;
 use super::skins::{KeypadShape, NavBar, Skin};
+use crate::board::Cell;
 use crate::geometry::{Point, Rect, Size};
-use crate::sudoku::Cell;
 
 /// The pixel layout of one skin at one screen size.
 #[derive(Debug, Clone)]
-pub(super) struct Layout {
+pub(super) struct AppLayout {
     /// Pixels per dp (Android density-independent pixel).
     pub dp: f32,
     pub size: Size,
@@ -55,8 +55,8 @@ fn rect_f(x: f32, y: f32, w: f32, h: f32) -> Rect {
     )
 }
 
-impl Layout {
-    pub fn new(skin: &Skin, size: Size) -> Layout {
+impl AppLayout {
+    pub fn new(skin: &Skin, size: Size) -> AppLayout {
         let dp = density(size);
         let (w, h) = (size.width as f32, size.height as f32);
         // A 16:9 screen is short for a sudoku app: bars and keys shrink, as apps do there.
@@ -192,7 +192,7 @@ impl Layout {
             button_h,
         );
 
-        Layout {
+        AppLayout {
             dp,
             size,
             status,
@@ -253,13 +253,13 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::SUPPORTED_SIZES;
+    use crate::SUPPORTED_SIZES;
 
-    fn all_layouts() -> impl Iterator<Item = (String, Layout)> {
+    fn all_layouts() -> impl Iterator<Item = (String, AppLayout)> {
         Skin::names().iter().flat_map(|name| {
             SUPPORTED_SIZES.iter().map(move |&size| {
                 let skin = Skin::named(name).unwrap();
-                (format!("{name}@{size}"), Layout::new(&skin, size))
+                (format!("{name}@{size}"), AppLayout::new(&skin, size))
             })
         })
     }

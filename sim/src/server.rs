@@ -4,12 +4,11 @@
 //! it. This is also what the `sim` subcommand runs in the foreground.
 //!
 //! ```no_run
-//! # use sudoku_agent::sim::{Phone, SimConfig, SimServer, Skin, puzzles};
-//! # use sudoku_agent::geometry::Size;
+//! # use sudoku_sim::{SudokuApp, SimConfig, SimServer, Size, Skin, puzzles};
 //! # fn main() -> anyhow::Result<()> {
 //! # let adb_server = std::net::SocketAddrV4::new(std::net::Ipv4Addr::LOCALHOST, 5037);
 //! let puzzle = puzzles::parse(puzzles::named("easy").unwrap()).unwrap();
-//! let phone = Phone::new(puzzle, Skin::default(), Size::new(1080, 2340))?;
+//! let phone = SudokuApp::new(puzzle, Skin::default(), Size::new(1080, 2340))?;
 //! let sim = SimServer::start(phone, SimConfig::default())?; // free port on 127.0.0.1
 //! sim.connect_adb_server(adb_server)?; // = `adb -P PORT connect 127.0.0.1:SIMPORT`
 //! // ... then `ADBServerDevice::new(sim.serial(), Some(adb_server))` as with any phone.

@@ -4,15 +4,12 @@
 //!
 //! Goldens live in `tests/golden/` (one per skin at 1080x2340, plus light at 720x1280). They are
 //! regenerated only on request, after a deliberate change to the look:
-//! `SUDOKU_AGENT_BLESS=1 cargo test --test sim_app goldens`, then review the PNGs and commit them.
+//! `SUDOKU_AGENT_BLESS=1 cargo test -p sudoku-sim --test app goldens`, then review the PNGs and commit them.
 
 use image::{Rgba, RgbaImage};
 use std::path::PathBuf;
 use std::time::Duration;
-use sudoku_agent::device::Device;
-use sudoku_agent::geometry::{Point, Size};
-use sudoku_agent::sim::{Key, Move, Phone, Screen, SimDevice, Skin, puzzles};
-use sudoku_agent::sudoku::{Board, Cell};
+use sudoku_sim::{AppMove, Board, Cell, Key, Screen, Size, Skin, SudokuApp, puzzles};
 
 const MEDIUM: &str =
     "900400000008029400007800003170500040000098007850007600603901000000000009400200080";
@@ -28,12 +25,12 @@ fn cell(r: usize, c: usize) -> Cell {
 }
 
 /// Cell pitch in pixels, from the centres the phone reports.
-fn pitch(p: &Phone) -> u32 {
+fn pitch(p: &SudokuApp) -> u32 {
     p.cell_center(cell(0, 1)).x - p.cell_center(cell(0, 0)).x
 }
 
 /// The square around a cell's centre, a little inside its lines.
-fn cell_patch(img: &RgbaImage, p: &Phone, c: Cell) -> Vec<Rgba<u8>> {
+fn cell_patch(img: &RgbaImage, p: &SudokuApp, c: Cell) -> Vec<Rgba<u8>> {
     let centre = p.cell_center(c);
     let half = pitch(p) * 2 / 5;
     let mut out = Vec::new();
@@ -46,7 +43,7 @@ fn cell_patch(img: &RgbaImage, p: &Phone, c: Cell) -> Vec<Rgba<u8>> {
 }
 
 /// How many pixels of a cell differ between two frames.
-fn changed(a: &RgbaImage, b: &RgbaImage, p: &Phone, c: Cell) -> usize {
+fn changed(a: &RgbaImage, b: &RgbaImage, p: &SudokuApp, c: Cell) -> usize {
     let (pa, pb) = (cell_patch(a, p, c), cell_patch(b, p, c));
     pa.iter().zip(&pb).filter(|(x, y)| x != y).count()
 }
@@ -64,11 +61,11 @@ fn ink(patch: &[Rgba<u8>]) -> Rgba<u8> {
     *patch.iter().max_by_key(|&&px| distance(px, bg)).unwrap()
 }
 
-fn solution_digit(p: &Phone, c: Cell) -> u8 {
+fn solution_digit(p: &SudokuApp, c: Cell) -> u8 {
     // The only digit the app accepts under a mistake limit is the solution's.
     (1..=9u8)
         .find(|&d| {
-            let mut probe = Phone::new(p.givens(), Skin::default(), SMALL).unwrap();
+            let mut probe = SudokuApp::new(p.givens(), Skin::default(), SMALL).unwrap();
             probe.set_mistake_limit(Some(9));
             probe.select(Some(c));
             let at = probe.key_center(Key::Digit(d));
@@ -80,7 +77,7 @@ fn solution_digit(p: &Phone, c: Cell) -> u8 {
 
 #[test]
 fn tapping_a_cell_then_a_digit_draws_the_digit_in_that_cell_only() {
-    let mut p = Phone::new(medium(), Skin::default(), SMALL).unwrap();
+    let mut p = SudokuApp::new(medium(), Skin::default(), SMALL).unwrap();
     let target = cell(4, 3);
     let at = p.cell_center(target);
     p.tap(at);
@@ -93,7 +90,7 @@ fn tapping_a_cell_then_a_digit_draws_the_digit_in_that_cell_only() {
     assert_eq!(changed(&before, &after, &p, cell(0, 0)), 0);
     assert_eq!(
         p.moves(),
-        &[Move::Set {
+        &[AppMove::Set {
             cell: target,
             digit: 3
         }]
@@ -103,7 +100,7 @@ fn tapping_a_cell_then_a_digit_draws_the_digit_in_that_cell_only() {
 #[test]
 fn entries_are_drawn_in_another_colour_than_givens_on_every_skin() {
     for name in Skin::names() {
-        let mut p = Phone::new(medium(), Skin::named(name).unwrap(), SMALL).unwrap();
+        let mut p = SudokuApp::new(medium(), Skin::named(name).unwrap(), SMALL).unwrap();
         // r1c2 is empty, r1c1 holds a given 9.
         p.set_entry(cell(0, 1), Some(9));
         let img = p.render();
@@ -117,32 +114,24 @@ fn entries_are_drawn_in_another_colour_than_givens_on_every_skin() {
 }
 
 #[test]
-fn number_first_through_the_device_trait_changes_the_screenshot() {
-    let phone = Phone::new(medium(), Skin::named("numfirst").unwrap(), SMALL).unwrap();
+fn number_first_taps_through_the_screen_seam_change_the_screenshot() {
+    let mut p = SudokuApp::new(medium(), Skin::named("numfirst").unwrap(), SMALL).unwrap();
     let target = cell(0, 1);
-    let digit = solution_digit(&phone, target);
-    let (key, at) = (
-        phone.key_center(Key::Digit(digit)),
-        phone.cell_center(target),
-    );
-    let mut device = SimDevice::new(phone);
-    assert_eq!(device.screen_size().unwrap(), SMALL);
-    let before = device.screenshot().unwrap();
-    device.tap_all(&[key, at]).unwrap();
-    let after = device.screenshot().unwrap();
+    let digit = solution_digit(&p, target);
+    let (key, at) = (p.key_center(Key::Digit(digit)), p.cell_center(target));
+    assert_eq!(Screen::size(&p), SMALL);
+    let before = Screen::render(&mut p);
+    Screen::tap(&mut p, key);
+    Screen::tap(&mut p, at);
+    let after = Screen::render(&mut p);
     assert_eq!(after.dimensions(), (720, 1280));
-    let p = device.phone();
     assert_eq!(p.board().get(target), Some(digit));
-    assert!(changed(&before, &after, p, target) > 50, "no digit drawn");
-    assert!(
-        device.tap_all(&[Point::new(720, 5)]).is_err(),
-        "off-screen taps are refused"
-    );
+    assert!(changed(&before, &after, &p, target) > 50, "no digit drawn");
 }
 
 #[test]
 fn the_popup_darkens_the_grid_and_takes_taps_until_closed() {
-    let mut p = Phone::new(medium(), Skin::default(), SMALL).unwrap();
+    let mut p = SudokuApp::new(medium(), Skin::default(), SMALL).unwrap();
     let plain = p.render();
     p.set_popup(true);
     let covered = p.render();
@@ -166,7 +155,7 @@ fn the_popup_darkens_the_grid_and_takes_taps_until_closed() {
 
 #[test]
 fn completing_the_board_replaces_the_keypad_with_the_solved_banner() {
-    let mut p = Phone::new(medium(), Skin::default(), SMALL).unwrap();
+    let mut p = SudokuApp::new(medium(), Skin::default(), SMALL).unwrap();
     let before = p.render();
     let empty: Vec<Cell> = Cell::all()
         .filter(|&c| p.givens().get(c).is_none())
@@ -190,7 +179,7 @@ fn completing_the_board_replaces_the_keypad_with_the_solved_banner() {
 
 #[test]
 fn pencil_notes_are_drawn_small_in_their_own_ninth_of_the_cell() {
-    let mut p = Phone::new(medium(), Skin::default(), SMALL).unwrap();
+    let mut p = SudokuApp::new(medium(), Skin::default(), SMALL).unwrap();
     let c = cell(0, 1);
     let plain = p.render();
     p.set_notes(c, 1 << 1);
@@ -233,7 +222,7 @@ fn pencil_notes_are_drawn_small_in_their_own_ninth_of_the_cell() {
 
 #[test]
 fn selecting_a_cell_tints_its_row_column_and_box_only() {
-    let mut p = Phone::new(medium(), Skin::default(), SMALL).unwrap();
+    let mut p = SudokuApp::new(medium(), Skin::default(), SMALL).unwrap();
     let plain = p.render();
     let at = p.cell_center(cell(4, 3));
     p.tap(at);
@@ -252,7 +241,7 @@ fn selecting_a_cell_tints_its_row_column_and_box_only() {
 
 #[test]
 fn the_largest_screen_renders_at_its_full_size() {
-    let mut p = Phone::new(
+    let mut p = SudokuApp::new(
         medium(),
         Skin::named("thick").unwrap(),
         Size::new(1440, 3200),
@@ -272,8 +261,8 @@ fn golden_dir() -> PathBuf {
 
 /// A game in progress that shows every drawing path: entries, notes, a selection with its
 /// highlights, the notes toggle, a mistake counter and a running timer.
-fn busy_phone(skin: &str, size: Size) -> Phone {
-    let mut p = Phone::new(medium(), Skin::named(skin).unwrap(), size).unwrap();
+fn busy_phone(skin: &str, size: Size) -> SudokuApp {
+    let mut p = SudokuApp::new(medium(), Skin::named(skin).unwrap(), size).unwrap();
     p.set_mistake_limit(Some(3));
     p.set_elapsed(Duration::from_secs(127));
     for (c, d) in [
@@ -289,7 +278,7 @@ fn busy_phone(skin: &str, size: Size) -> Phone {
     p.set_notes(cell(7, 4), 1 << 3 | 1 << 5 | 1 << 8);
     let at = p.cell_center(cell(4, 4));
     p.tap(at);
-    if p.input_order() == sudoku_agent::sim::InputOrder::NumberFirst {
+    if p.input_order() == sudoku_sim::EntryOrder::NumberFirst {
         let at = p.key_center(Key::Digit(6));
         p.tap(at);
     }

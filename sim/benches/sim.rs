@@ -1,4 +1,4 @@
-//! Simulated phone benchmark (`cargo bench --bench sim`): host-side tap rate and screenshot
+//! Simulated phone benchmark (`cargo bench -p sudoku-sim --bench sim`): host-side tap rate and screenshot
 //! transfer time through a private `adb` server with adb_client's `ADBServerDevice`, against
 //! the measured floors in notes/adb-protocol.md section 6, and the virtual device clock each
 //! latency preset charges for one fixed tap sequence on every input path.
@@ -13,24 +13,22 @@ use std::io::{self, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use sudoku_agent::geometry::{Point, Size};
-use sudoku_agent::sim::adbd::{
-    A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_WRTE, Message, packet, shell_packet,
-};
-use sudoku_agent::sim::latency::PRESETS;
-use sudoku_agent::sim::shell::{Ending, Shell, ShellIo};
-use sudoku_agent::sim::touch::{self, TOUCHSCREEN};
-use sudoku_agent::sim::{Key, Latency, Phone, SimConfig, SimServer, Skin, puzzles};
-use sudoku_agent::sudoku::Cell;
+use sudoku_sim::Cell;
+use sudoku_sim::adbd::{A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_WRTE, Message, packet, shell_packet};
+use sudoku_sim::geometry::{Point, Size};
+use sudoku_sim::latency::PRESETS;
+use sudoku_sim::shell::{Ending, Shell, ShellIo};
+use sudoku_sim::touch::{self, TOUCHSCREEN};
+use sudoku_sim::{Key, Latency, SimConfig, SimServer, Skin, SudokuApp, puzzles};
 
 const SIZE: Size = Size::new(1080, 2340);
 /// Floors measured on this hardware against an instant fake (notes/adb-protocol.md 6), p50.
 const FLOOR_TAP_MS: f64 = 0.88;
 const FLOOR_PNG_MS: f64 = 1.96;
 
-fn phone() -> Phone {
+fn phone() -> SudokuApp {
     let puzzle = puzzles::parse(puzzles::named("easy").unwrap()).unwrap();
-    Phone::new(puzzle, Skin::default(), SIZE).unwrap()
+    SudokuApp::new(puzzle, Skin::default(), SIZE).unwrap()
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
@@ -68,7 +66,7 @@ fn stats(mut times: Vec<Duration>) -> Stats {
 }
 
 /// The fixed sequence: 20 moves on the first 20 empty cells, cell then digit (40 taps).
-fn tap_sequence(phone: &Phone) -> Vec<Point> {
+fn tap_sequence(phone: &SudokuApp) -> Vec<Point> {
     let board = phone.board();
     Cell::all()
         .filter(|&c| board.get(c).is_none())

@@ -1,6 +1,6 @@
 //! Faults to switch on in the simulated phone, parsed from `--faults popup,drop-after=5`:
 //! a popup dialog over the grid and a mistake limit that rejects wrong digits (both the app's,
-//! set through `Phone`'s setters), and a dropped connection after N command lines (the device's:
+//! set through `SudokuApp`'s setters), and a dropped connection after N command lines (the device's:
 //! `SimConfig::drop_after`).
 
 use std::str::FromStr;

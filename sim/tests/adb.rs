@@ -1,6 +1,6 @@
 //! The simulated phone through the real ADB stack: the Debian `adb` 29.0.6 binary (a private
 //! server per test binary) and adb_client 3.2.3's `ADBServerDevice`, driving the real sudoku app
-//! (`Phone`) behind the fake adbd. Screens are checked by their pixels, not only by state.
+//! (`SudokuApp`) behind the fake adbd. Screens are checked by their pixels, not only by state.
 
 mod support {
     pub mod adb_server;
@@ -13,22 +13,21 @@ use std::io::{Read, Write};
 use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
-use sudoku_agent::geometry::{Point, Size};
-use sudoku_agent::sim::touch::{self, TOUCHSCREEN};
-use sudoku_agent::sim::{
-    Hit, Key, Latency, Move, Phone, SimConfig, SimServer, Skin, TapSource, puzzles,
+use sudoku_sim::touch::{self, TOUCHSCREEN};
+use sudoku_sim::{
+    AppMove, Cell, Hit, Key, Latency, Point, SimConfig, SimServer, Size, Skin, SudokuApp,
+    TapSource, puzzles,
 };
-use sudoku_agent::sudoku::Cell;
 use support::adb_server::{self, AdbServer};
 
 const SIZE: Size = Size::new(1080, 2340);
 
-fn phone() -> Phone {
+fn phone() -> SudokuApp {
     let puzzle = puzzles::parse(puzzles::named("easy").unwrap()).unwrap();
-    Phone::new(puzzle, Skin::default(), SIZE).unwrap()
+    SudokuApp::new(puzzle, Skin::default(), SIZE).unwrap()
 }
 
-fn start(latency: &str, drop_after: Option<u64>) -> SimServer<Phone> {
+fn start(latency: &str, drop_after: Option<u64>) -> SimServer<SudokuApp> {
     SimServer::start(
         phone(),
         SimConfig {
@@ -41,7 +40,7 @@ fn start(latency: &str, drop_after: Option<u64>) -> SimServer<Phone> {
 }
 
 /// A simulated phone connected to the private adb server.
-fn connected(latency: &str) -> (std::sync::Arc<AdbServer>, SimServer<Phone>) {
+fn connected(latency: &str) -> (std::sync::Arc<AdbServer>, SimServer<SudokuApp>) {
     let adb = adb_server::shared();
     let sim = start(latency, None);
     adb.connect(&sim.serial());
@@ -49,7 +48,7 @@ fn connected(latency: &str) -> (std::sync::Arc<AdbServer>, SimServer<Phone>) {
 }
 
 /// The first empty cell of the puzzle and a digit for it.
-fn empty_cell(sim: &SimServer<Phone>) -> (Cell, u8) {
+fn empty_cell(sim: &SimServer<SudokuApp>) -> (Cell, u8) {
     let board = sim.with_screen(|p| p.board());
     let cell = Cell::all().find(|&c| board.get(c).is_none()).unwrap();
     (cell, 5)
@@ -80,7 +79,7 @@ fn changed_pixels(a: &RgbaImage, b: &RgbaImage, center: Point, side: u32) -> usi
 }
 
 /// The cell pitch, from the centres of two neighbouring cells.
-fn pitch(sim: &SimServer<Phone>) -> u32 {
+fn pitch(sim: &SimServer<SudokuApp>) -> u32 {
     sim.with_screen(|p| {
         p.cell_center(Cell::new(0, 1).unwrap()).x - p.cell_center(Cell::new(0, 0).unwrap()).x
     })
@@ -90,7 +89,7 @@ fn pitch(sim: &SimServer<Phone>) -> u32 {
 /// selection alone leaves the cell's middle as it was; the digit draws into it.
 fn enter_digit_and_check_pixels(
     adb: &AdbServer,
-    sim: &SimServer<Phone>,
+    sim: &SimServer<SudokuApp>,
     cell: Cell,
     digit: u8,
     tap: impl Fn(Point),
@@ -108,7 +107,7 @@ fn enter_digit_and_check_pixels(
     );
     assert_eq!(sim.with_screen(|p| p.board().get(cell)), Some(digit));
     // What adb carried is exactly what the app renders.
-    assert!(sim.with_screen(sudoku_agent::sim::Screen::render) == entered);
+    assert!(sim.with_screen(sudoku_sim::Screen::render) == entered);
 }
 
 #[test]
@@ -282,7 +281,7 @@ fn popup_and_mistake_limit_faults_show_through_adb() {
     tap(key);
     assert_eq!(
         sim.with_screen(|p| p.moves().to_vec()),
-        vec![Move::Rejected { cell, digit: wrong }]
+        vec![AppMove::Rejected { cell, digit: wrong }]
     );
     assert_eq!(sim.with_screen(|p| p.board().get(cell)), None);
 }
@@ -348,7 +347,7 @@ fn a_person_typing_in_adb_shell_gets_a_prompt_and_echo() {
         }
     });
     let mut text = Vec::new();
-    let mut read_until = |suffix: &[u8], text: &mut Vec<u8>| {
+    let read_until = |suffix: &[u8], text: &mut Vec<u8>| {
         while !text.ends_with(suffix) {
             match rx.recv_timeout(Duration::from_secs(20)) {
                 Ok(chunk) => text.extend_from_slice(&chunk),
@@ -400,7 +399,7 @@ fn adb_client_drives_the_phone_through_the_server() {
     let pixels = (SIZE.width * SIZE.height * 4) as usize;
     assert_eq!(raw.len(), 16 + pixels);
     assert_eq!(&raw[..12], &[0x38, 4, 0, 0, 0x24, 9, 0, 0, 1, 0, 0, 0]);
-    let rendered = sim.with_screen(sudoku_agent::sim::Screen::render);
+    let rendered = sim.with_screen(sudoku_sim::Screen::render);
     assert!(raw[16..] == rendered.as_raw()[..]);
 
     let (cell, digit) = empty_cell(&sim);
@@ -506,115 +505,4 @@ fn the_drop_fault_makes_the_device_vanish_mid_command() {
         std::net::TcpStream::connect(sim.addr()).is_err()
     });
     assert!(closed, "the port should be closed");
-}
-
-#[test]
-fn sim_subcommand_prints_the_connect_line_and_stops_cleanly_on_ctrl_c() {
-    let adb = adb_server::shared();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-agent"))
-        .args([
-            "sim",
-            "--skin",
-            "dark",
-            "--size",
-            "720x1280",
-            "--latency",
-            "android9",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let mut text = String::new();
-    let mut buf = [0u8; 256];
-    while !text.contains("adb connect") {
-        let n = stdout.read(&mut buf).unwrap();
-        assert!(n > 0, "sim exited early: {text}");
-        text.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
-    while !text.ends_with('\n') {
-        let n = stdout.read(&mut buf).unwrap();
-        text.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
-    let serial = text
-        .lines()
-        .find_map(|l| l.strip_prefix("adb connect "))
-        .unwrap()
-        .trim()
-        .to_string();
-    adb.connect(&serial);
-    let out = adb.device(
-        &serial,
-        &["shell", "wm size; getprop ro.build.version.release"],
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        "Physical size: 720x1280\n9\n"
-    );
-
-    let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let status = child.wait().unwrap();
-    assert!(
-        status.success(),
-        "sim should exit 0 on Ctrl-C, got {status:?}"
-    );
-}
-
-#[test]
-fn the_device_layer_takes_the_printf_evdev_path_on_android9_and_its_taps_land() {
-    use sudoku_agent::device::Device;
-    use sudoku_agent::device::adb::{AdbDevice, AdbOptions};
-    let (adb, sim) = connected("android9");
-    let mut device = AdbDevice::open(&AdbOptions {
-        port: Some(adb.port()),
-        serial: Some(sim.serial()),
-        ..AdbOptions::default()
-    })
-    .unwrap();
-    // The phone's shell has printf, so the adapter writes records with `printf | dd`, not the
-    // host-timed `dd` stream it keeps for phones without printf.
-    let description = device.input_description();
-    assert!(description.ends_with("printf)"), "{description}");
-    let (cell, digit) = empty_cell(&sim);
-    let (at, key) = sim.with_screen(|p| (p.cell_center(cell), p.key_center(Key::Digit(digit))));
-    device.tap_all(&[at, key]).unwrap();
-    assert_eq!(sim.with_screen(|p| p.board().get(cell)), Some(digit));
-    let taps = sim.taps();
-    assert_eq!(taps.iter().map(|t| t.at).collect::<Vec<_>>(), [at, key]);
-    assert!(taps.iter().all(|t| t.source == TapSource::RawEvents));
-    let log = sim.command_log();
-    assert!(
-        log.iter()
-            .any(|l| l.starts_with("printf '\\") && l.contains("| dd of=/dev/input/event")),
-        "{log:?}"
-    );
-}
-
-#[test]
-fn a_phone_without_printf_gets_the_dd_stream_fallback_and_its_taps_land() {
-    use sudoku_agent::device::Device;
-    use sudoku_agent::device::adb::{AdbDevice, AdbOptions};
-    let (adb, sim) = connected("android9");
-    sim.handset().set_printf(false);
-    let mut device = AdbDevice::open(&AdbOptions {
-        port: Some(adb.port()),
-        serial: Some(sim.serial()),
-        ..AdbOptions::default()
-    })
-    .unwrap();
-    let description = device.input_description();
-    assert!(description.ends_with("dd stream)"), "{description}");
-    let (cell, digit) = empty_cell(&sim);
-    let (at, key) = sim.with_screen(|p| (p.cell_center(cell), p.key_center(Key::Digit(digit))));
-    device.tap_all(&[at, key]).unwrap();
-    assert_eq!(sim.with_screen(|p| p.board().get(cell)), Some(digit));
-    let taps = sim.taps();
-    assert_eq!(taps.iter().map(|t| t.at).collect::<Vec<_>>(), [at, key]);
-    assert!(taps.iter().all(|t| t.source == TapSource::RawEvents));
 }

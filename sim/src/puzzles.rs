@@ -2,7 +2,7 @@
 //! digits (real apps know their answer). The project's observable solver lives in `sudoku`; this
 //! one only has to be correct and quick, so the simulator does not depend on it.
 
-use crate::sudoku::{Board, Cell};
+use crate::board::{Board, Cell};
 
 /// Built-in puzzles as (name, 81 chars with `0` for empty), easiest first.
 pub fn builtin() -> &'static [(&'static str, &'static str)] {

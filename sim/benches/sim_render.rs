@@ -2,12 +2,12 @@
 //! (which also draws the cached background) and the median of later frames of a game in
 //! progress. Each is also given as a ratio to copying a frame-sized buffer, measured side by side,
 //! so the figures compare across machines. Target: a 1080x2340 frame well under 30 ms.
-//! `cargo bench --bench sim_render`
+//! `cargo bench -p sudoku-sim --bench sim_render`
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use sudoku_agent::sim::{Key, Phone, SUPPORTED_SIZES, Screen, Skin, puzzles};
-use sudoku_agent::sudoku::Cell;
+use sudoku_sim::Cell;
+use sudoku_sim::{Key, SUPPORTED_SIZES, Screen, Skin, SudokuApp, puzzles};
 
 const RUNS: usize = 15;
 
@@ -21,7 +21,7 @@ fn ms(d: Duration) -> f64 {
 }
 
 /// A game in progress: entries, notes, a selected cell, notes mode.
-fn busy(phone: &mut Phone) {
+fn busy(phone: &mut SudokuApp) {
     let empty: Vec<Cell> = Cell::all()
         .filter(|&c| phone.givens().get(c).is_none())
         .collect();
@@ -46,7 +46,7 @@ fn main() {
     for name in Skin::names() {
         for size in SUPPORTED_SIZES {
             let skin = Skin::named(name).expect("listed");
-            let mut phone = Phone::new(board, skin, size).expect("supported");
+            let mut phone = SudokuApp::new(board, skin, size).expect("supported");
             busy(&mut phone);
             let t = Instant::now();
             black_box(phone.render());

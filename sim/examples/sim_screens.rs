@@ -1,10 +1,10 @@
 //! Renders the simulated phone in every skin and size, plain and in a busy game state (selection,
 //! entries, notes, popup...), to PNGs in a folder, and prints how long each render took.
-//! `cargo run --release --example sim_screens -- /tmp/screens [puzzle-name] [skin]`
+//! `cargo run --release -p sudoku-sim --example sim_screens -- /tmp/screens [puzzle-name] [skin]`
 
 use std::time::{Duration, Instant};
-use sudoku_agent::sim::{Key, Phone, SUPPORTED_SIZES, Screen, Skin, puzzles};
-use sudoku_agent::sudoku::Cell;
+use sudoku_sim::Cell;
+use sudoku_sim::{Key, SUPPORTED_SIZES, Screen, Skin, SudokuApp, puzzles};
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
@@ -23,7 +23,7 @@ fn main() -> anyhow::Result<()> {
         .filter(|n| only.as_deref().is_none_or(|o| o == **n))
     {
         for size in SUPPORTED_SIZES {
-            let mut phone = Phone::new(board, Skin::named(name).unwrap(), size)?;
+            let mut phone = SudokuApp::new(board, Skin::named(name).unwrap(), size)?;
             let t = Instant::now();
             let plain = phone.render();
             let first = t.elapsed();
@@ -60,7 +60,7 @@ fn ms(d: Duration) -> f64 {
 }
 
 /// Picks a cell, writes a few digits, notes some candidates, so every drawing path shows.
-fn play_a_little(phone: &mut Phone) {
+fn play_a_little(phone: &mut SudokuApp) {
     let empty: Vec<Cell> = Cell::all()
         .filter(|&c| phone.givens().get(c).is_none())
         .collect();
@@ -80,11 +80,11 @@ fn play_a_little(phone: &mut Phone) {
 }
 
 /// Fills every empty cell with the one digit the app accepts under a mistake limit.
-fn solve_by_probing(phone: &mut Phone) {
+fn solve_by_probing(phone: &mut SudokuApp) {
     let givens = phone.givens();
     for c in Cell::all().filter(|&c| givens.get(c).is_none()) {
         let digit = (1..=9u8).find(|&d| {
-            let mut probe = Phone::new(givens, Skin::default(), SUPPORTED_SIZES[0]).unwrap();
+            let mut probe = SudokuApp::new(givens, Skin::default(), SUPPORTED_SIZES[0]).unwrap();
             probe.set_mistake_limit(Some(9));
             probe.select(Some(c));
             let at = probe.key_center(Key::Digit(d));

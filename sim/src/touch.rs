@@ -25,20 +25,20 @@ pub const RECORD_SIZE: usize = 24;
 
 /// One `struct input_event` (the timestamp is ignored: the kernel stamps events itself).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct InputEvent {
+pub struct EvdevEvent {
     pub kind: u16,
     pub code: u16,
     pub value: i32,
 }
 
-impl InputEvent {
+impl EvdevEvent {
     pub const fn new(kind: u16, code: u16, value: i32) -> Self {
-        InputEvent { kind, code, value }
+        EvdevEvent { kind, code, value }
     }
 
     /// Decodes a 64-bit `input_event`: `i64 tv_sec, i64 tv_usec, u16 type, u16 code, i32 value`.
     pub fn from_record(record: &[u8; RECORD_SIZE]) -> Self {
-        InputEvent {
+        EvdevEvent {
             kind: u16::from_le_bytes([record[16], record[17]]),
             code: u16::from_le_bytes([record[18], record[19]]),
             value: i32::from_le_bytes([record[20], record[21], record[22], record[23]]),
@@ -273,7 +273,7 @@ impl Default for Slot {
 /// when it has a tracking id, BTN_TOUCH is 1 and pressure is above 0 (the panel declares both,
 /// so Android treats anything else as hovering); a tap is emitted when the touch ends.
 #[derive(Debug, Clone)]
-pub struct TouchDecoder {
+pub struct TouchReader {
     screen: Size,
     slop: u32,
     slots: [Slot; SLOTS],
@@ -281,10 +281,10 @@ pub struct TouchDecoder {
     btn_touch: bool,
 }
 
-impl TouchDecoder {
+impl TouchReader {
     /// `slop` is the touch slop in pixels (8 dp on Android).
     pub fn new(screen: Size, slop: u32) -> Self {
-        TouchDecoder {
+        TouchReader {
             screen,
             slop,
             slots: [Slot::default(); SLOTS],
@@ -294,7 +294,7 @@ impl TouchDecoder {
     }
 
     /// Feeds one event; returns the taps completed by it (only `SYN_REPORT` completes any).
-    pub fn feed(&mut self, ev: InputEvent) -> Vec<Point> {
+    pub fn feed(&mut self, ev: EvdevEvent) -> Vec<Point> {
         match (ev.kind, ev.code) {
             // The kernel ignores out-of-range slots; so do we (later axes go to the old slot).
             (EV_ABS, ABS_MT_SLOT) if (0..SLOTS as i32).contains(&ev.value) => {
@@ -366,20 +366,20 @@ impl MotionPointer {
 
 /// The event sequence of one tap at `p` on the touchscreen (protocol B), as frames ending in
 /// `SYN_REPORT`. Used by tests and the benchmark to drive the raw path like a host would.
-pub fn tap_events(p: Point, screen: Size, tracking_id: i32) -> Vec<InputEvent> {
+pub fn tap_events(p: Point, screen: Size, tracking_id: i32) -> Vec<EvdevEvent> {
     let (x, y) = pixel_to_raw(p, screen);
     vec![
-        InputEvent::new(EV_ABS, ABS_MT_SLOT, 0),
-        InputEvent::new(EV_ABS, ABS_MT_TRACKING_ID, tracking_id),
-        InputEvent::new(EV_ABS, ABS_MT_POSITION_X, x),
-        InputEvent::new(EV_ABS, ABS_MT_POSITION_Y, y),
-        InputEvent::new(EV_ABS, ABS_MT_PRESSURE, 60),
-        InputEvent::new(EV_ABS, ABS_MT_TOUCH_MAJOR, 6),
-        InputEvent::new(EV_KEY, BTN_TOUCH, 1),
-        InputEvent::new(EV_SYN, SYN_REPORT, 0),
-        InputEvent::new(EV_ABS, ABS_MT_TRACKING_ID, -1),
-        InputEvent::new(EV_KEY, BTN_TOUCH, 0),
-        InputEvent::new(EV_SYN, SYN_REPORT, 0),
+        EvdevEvent::new(EV_ABS, ABS_MT_SLOT, 0),
+        EvdevEvent::new(EV_ABS, ABS_MT_TRACKING_ID, tracking_id),
+        EvdevEvent::new(EV_ABS, ABS_MT_POSITION_X, x),
+        EvdevEvent::new(EV_ABS, ABS_MT_POSITION_Y, y),
+        EvdevEvent::new(EV_ABS, ABS_MT_PRESSURE, 60),
+        EvdevEvent::new(EV_ABS, ABS_MT_TOUCH_MAJOR, 6),
+        EvdevEvent::new(EV_KEY, BTN_TOUCH, 1),
+        EvdevEvent::new(EV_SYN, SYN_REPORT, 0),
+        EvdevEvent::new(EV_ABS, ABS_MT_TRACKING_ID, -1),
+        EvdevEvent::new(EV_KEY, BTN_TOUCH, 0),
+        EvdevEvent::new(EV_SYN, SYN_REPORT, 0),
     ]
 }
 
@@ -389,16 +389,16 @@ mod tests {
 
     const SCREEN: Size = Size::new(1080, 2340);
 
-    fn feed_all(d: &mut TouchDecoder, events: &[InputEvent]) -> Vec<Point> {
+    fn feed_all(d: &mut TouchReader, events: &[EvdevEvent]) -> Vec<Point> {
         events.iter().flat_map(|&e| d.feed(e)).collect()
     }
 
     #[test]
     fn input_event_record_is_24_little_endian_bytes() {
-        let ev = InputEvent::new(EV_ABS, ABS_MT_TRACKING_ID, -1);
+        let ev = EvdevEvent::new(EV_ABS, ABS_MT_TRACKING_ID, -1);
         let r = ev.to_record();
         assert_eq!(&r[16..], &[3, 0, 57, 0, 0xff, 0xff, 0xff, 0xff]);
-        assert_eq!(InputEvent::from_record(&r), ev);
+        assert_eq!(EvdevEvent::from_record(&r), ev);
     }
 
     #[test]
@@ -420,7 +420,7 @@ mod tests {
 
     #[test]
     fn a_protocol_b_tap_is_reported_when_the_finger_lifts() {
-        let mut d = TouchDecoder::new(SCREEN, 22);
+        let mut d = TouchReader::new(SCREEN, 22);
         let events = tap_events(Point::new(300, 900), SCREEN, 7);
         let (down, up) = events.split_at(8);
         assert!(feed_all(&mut d, down).is_empty());
@@ -429,7 +429,7 @@ mod tests {
 
     #[test]
     fn two_taps_in_a_row_are_two_taps() {
-        let mut d = TouchDecoder::new(SCREEN, 22);
+        let mut d = TouchReader::new(SCREEN, 22);
         let mut events = tap_events(Point::new(10, 20), SCREEN, 1);
         events.extend(tap_events(Point::new(500, 600), SCREEN, 2));
         assert_eq!(
@@ -440,7 +440,7 @@ mod tests {
 
     #[test]
     fn a_contact_without_btn_touch_or_pressure_only_hovers() {
-        let mut d = TouchDecoder::new(SCREEN, 22);
+        let mut d = TouchReader::new(SCREEN, 22);
         let no_btn: Vec<_> = tap_events(Point::new(300, 900), SCREEN, 1)
             .into_iter()
             .filter(|e| e.code != BTN_TOUCH)
@@ -450,32 +450,32 @@ mod tests {
             .into_iter()
             .filter(|e| e.code != ABS_MT_PRESSURE)
             .collect();
-        let mut d = TouchDecoder::new(SCREEN, 22);
+        let mut d = TouchReader::new(SCREEN, 22);
         assert!(feed_all(&mut d, &no_pressure).is_empty());
     }
 
     #[test]
     fn position_sent_in_a_later_frame_than_the_tracking_id_makes_a_swipe_not_a_tap() {
-        let mut d = TouchDecoder::new(SCREEN, 22);
+        let mut d = TouchReader::new(SCREEN, 22);
         let (x, y) = pixel_to_raw(Point::new(800, 2000), SCREEN);
         let events = [
-            InputEvent::new(EV_ABS, ABS_MT_TRACKING_ID, 1),
-            InputEvent::new(EV_ABS, ABS_MT_PRESSURE, 50),
-            InputEvent::new(EV_KEY, BTN_TOUCH, 1),
-            InputEvent::new(EV_SYN, SYN_REPORT, 0),
-            InputEvent::new(EV_ABS, ABS_MT_POSITION_X, x),
-            InputEvent::new(EV_ABS, ABS_MT_POSITION_Y, y),
-            InputEvent::new(EV_SYN, SYN_REPORT, 0),
-            InputEvent::new(EV_ABS, ABS_MT_TRACKING_ID, -1),
-            InputEvent::new(EV_KEY, BTN_TOUCH, 0),
-            InputEvent::new(EV_SYN, SYN_REPORT, 0),
+            EvdevEvent::new(EV_ABS, ABS_MT_TRACKING_ID, 1),
+            EvdevEvent::new(EV_ABS, ABS_MT_PRESSURE, 50),
+            EvdevEvent::new(EV_KEY, BTN_TOUCH, 1),
+            EvdevEvent::new(EV_SYN, SYN_REPORT, 0),
+            EvdevEvent::new(EV_ABS, ABS_MT_POSITION_X, x),
+            EvdevEvent::new(EV_ABS, ABS_MT_POSITION_Y, y),
+            EvdevEvent::new(EV_SYN, SYN_REPORT, 0),
+            EvdevEvent::new(EV_ABS, ABS_MT_TRACKING_ID, -1),
+            EvdevEvent::new(EV_KEY, BTN_TOUCH, 0),
+            EvdevEvent::new(EV_SYN, SYN_REPORT, 0),
         ];
         assert!(feed_all(&mut d, &events).is_empty());
     }
 
     #[test]
     fn nothing_happens_before_syn_report() {
-        let mut d = TouchDecoder::new(SCREEN, 22);
+        let mut d = TouchReader::new(SCREEN, 22);
         let events: Vec<_> = tap_events(Point::new(1, 1), SCREEN, 1)
             .into_iter()
             .filter(|e| e.kind != EV_SYN)

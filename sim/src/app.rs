@@ -2,112 +2,34 @@
 //! mistakes, popup), the rules that turn taps into moves, and a log of every tap and move for
 //! tests. It implements `Screen`, so the fake adbd and the in-process device drive it the same way.
 
-use super::layout::Layout;
+use super::layout::AppLayout;
+pub use super::model::{AppMove, Hit, Key};
+use super::model::{GameState, Tool};
 use super::puzzles::{self, Answer};
 use super::render::Renderer;
-use super::skins::{InputOrder, Skin};
+use super::skins::{EntryOrder, Skin};
 use super::{SUPPORTED_SIZES, Screen};
+use crate::board::{Board, Cell};
 use crate::geometry::{Point, Size};
-use crate::sudoku::{Board, Cell};
 use anyhow::{Context, Result, bail};
 use image::RgbaImage;
 use std::time::Duration;
 
-/// A control on the screen other than a cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Key {
-    /// A keypad digit, 1..=9.
-    Digit(u8),
-    /// Erase the selected cell (cell-first) or pick the eraser tool (number-first).
-    Erase,
-    /// Toggle pencil-note mode.
-    Notes,
-    /// The button that closes the popup dialog.
-    PopupClose,
-}
-
-/// What a tap landed on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Hit {
-    Cell(Cell),
-    Key(Key),
-    /// The popup was open and took the tap without acting.
-    Popup,
-    /// No control: the tap did nothing.
-    Nothing,
-}
-
-/// A change to the board made by taps, in order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Move {
-    /// `digit` was written into `cell`.
-    Set { cell: Cell, digit: u8 },
-    /// The digit in `cell` was removed.
-    Erase { cell: Cell },
-    /// The app refused `digit` in `cell` as a mistake (only with a mistake limit).
-    Rejected { cell: Cell, digit: u8 },
-}
-
-/// The number-first tool in hand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Tool {
-    Digit(u8),
-    Eraser,
-}
-
-/// The app's state, as the renderer needs it.
-#[derive(Debug, Clone)]
-pub(super) struct GameState {
-    pub givens: Board,
-    pub entries: Board,
-    pub notes: [u16; 81],
-    pub selected: Option<Cell>,
-    pub tool: Option<Tool>,
-    pub notes_mode: bool,
-    pub mistakes: u32,
-    pub mistake_limit: Option<u32>,
-    pub popup: bool,
-    pub elapsed: Duration,
-}
-
-impl GameState {
-    /// Givens and entries together.
-    pub fn board(&self) -> Board {
-        let mut b = self.givens;
-        for c in Cell::all() {
-            if let Some(d) = self.entries.get(c) {
-                b.set(c, Some(d));
-            }
-        }
-        b
-    }
-
-    pub fn is_solved(&self) -> bool {
-        let b = self.board();
-        b.is_complete() && puzzles::first_conflict(&b).is_none()
-    }
-
-    pub fn is_lost(&self) -> bool {
-        self.mistake_limit
-            .is_some_and(|limit| self.mistakes >= limit)
-    }
-}
-
 /// The simulated sudoku app at one screen size.
-pub struct Phone {
+pub struct SudokuApp {
     skin: Skin,
-    layout: Layout,
+    layout: AppLayout,
     answer: Answer,
     state: GameState,
     taps: Vec<Point>,
     hits: Vec<Hit>,
-    moves: Vec<Move>,
+    moves: Vec<AppMove>,
     renderer: Renderer,
 }
 
-impl std::fmt::Debug for Phone {
+impl std::fmt::Debug for SudokuApp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Phone")
+        f.debug_struct("SudokuApp")
             .field("skin", &self.skin.name())
             .field("size", &self.layout.size)
             .field("board", &self.state.board())
@@ -116,10 +38,10 @@ impl std::fmt::Debug for Phone {
     }
 }
 
-impl Phone {
+impl SudokuApp {
     /// A phone showing `puzzle` (its digits become the givens) in `skin` at `size`. Fails on a
     /// size the simulator does not offer and on a puzzle with conflicts or no solution.
-    pub fn new(puzzle: Board, skin: Skin, size: Size) -> Result<Phone> {
+    pub fn new(puzzle: Board, skin: Skin, size: Size) -> Result<SudokuApp> {
         if !SUPPORTED_SIZES.contains(&size) {
             let offered: Vec<String> = SUPPORTED_SIZES.iter().map(|s| s.to_string()).collect();
             bail!(
@@ -133,8 +55,8 @@ impl Phone {
                 puzzle.to_line()
             )
         })?;
-        let layout = Layout::new(&skin, size);
-        Ok(Phone {
+        let layout = AppLayout::new(&skin, size);
+        Ok(SudokuApp {
             renderer: Renderer::new(&skin, &layout),
             skin,
             layout,
@@ -161,7 +83,7 @@ impl Phone {
         &self.skin
     }
 
-    pub fn input_order(&self) -> InputOrder {
+    pub fn input_order(&self) -> EntryOrder {
         self.skin.input_order()
     }
 
@@ -219,7 +141,7 @@ impl Phone {
     }
 
     /// Every digit placed, erased or refused by taps, in order.
-    pub fn moves(&self) -> &[Move] {
+    pub fn moves(&self) -> &[AppMove] {
         &self.moves
     }
 
@@ -228,7 +150,7 @@ impl Phone {
         &self.taps
     }
 
-    /// What each tap of [`Phone::taps`] landed on.
+    /// What each tap of [`SudokuApp::taps`] landed on.
     pub fn hits(&self) -> &[Hit] {
         &self.hits
     }
@@ -310,7 +232,7 @@ impl Phone {
 
     fn tap_cell(&mut self, cell: Cell) {
         self.state.selected = Some(cell);
-        if self.skin.input != InputOrder::NumberFirst || self.state.givens.get(cell).is_some() {
+        if self.skin.input != EntryOrder::NumberFirst || self.state.givens.get(cell).is_some() {
             return;
         }
         match self.state.tool {
@@ -326,9 +248,9 @@ impl Phone {
         match (self.skin.input, key) {
             (_, Key::Notes) => self.state.notes_mode = !self.state.notes_mode,
             (_, Key::PopupClose) => {}
-            (InputOrder::NumberFirst, Key::Digit(d)) => self.state.tool = Some(Tool::Digit(d)),
-            (InputOrder::NumberFirst, Key::Erase) => self.state.tool = Some(Tool::Eraser),
-            (InputOrder::CellFirst, Key::Digit(d)) => {
+            (EntryOrder::NumberFirst, Key::Digit(d)) => self.state.tool = Some(Tool::Digit(d)),
+            (EntryOrder::NumberFirst, Key::Erase) => self.state.tool = Some(Tool::Eraser),
+            (EntryOrder::CellFirst, Key::Digit(d)) => {
                 let Some(cell) = self.state.selected else {
                     return;
                 };
@@ -341,7 +263,7 @@ impl Phone {
                     self.place(cell, d);
                 }
             }
-            (InputOrder::CellFirst, Key::Erase) => {
+            (EntryOrder::CellFirst, Key::Erase) => {
                 if let Some(cell) = self.state.selected {
                     self.erase(cell);
                 }
@@ -368,7 +290,7 @@ impl Phone {
         if self.is_wrong(cell, digit) {
             self.state.mistakes += 1;
             if self.state.mistake_limit.is_some() {
-                self.moves.push(Move::Rejected { cell, digit });
+                self.moves.push(AppMove::Rejected { cell, digit });
                 return;
             }
         }
@@ -378,13 +300,13 @@ impl Phone {
         for p in puzzles::peers(cell) {
             self.state.notes[p.index()] &= !(1 << digit);
         }
-        self.moves.push(Move::Set { cell, digit });
+        self.moves.push(AppMove::Set { cell, digit });
     }
 
     fn erase(&mut self, cell: Cell) {
         if self.state.entries.get(cell).is_some() {
             self.state.entries.set(cell, None);
-            self.moves.push(Move::Erase { cell });
+            self.moves.push(AppMove::Erase { cell });
         } else {
             self.state.notes[cell.index()] = 0;
         }
@@ -397,7 +319,7 @@ impl Phone {
     }
 }
 
-impl Screen for Phone {
+impl Screen for SudokuApp {
     fn size(&self) -> Size {
         self.layout.size
     }
@@ -422,26 +344,26 @@ mod tests {
     const MEDIUM: &str =
         "900400000008029400007800003170500040000098007850007600603901000000000009400200080";
 
-    fn phone(skin: &str, puzzle: &str) -> Phone {
+    fn phone(skin: &str, puzzle: &str) -> SudokuApp {
         let board = puzzles::parse(puzzle).unwrap();
-        Phone::new(board, Skin::named(skin).unwrap(), Size::new(720, 1280)).unwrap()
+        SudokuApp::new(board, Skin::named(skin).unwrap(), Size::new(720, 1280)).unwrap()
     }
 
     fn cell(r: usize, c: usize) -> Cell {
         Cell::new(r, c).unwrap()
     }
 
-    fn tap_cell(p: &mut Phone, c: Cell) {
+    fn tap_cell(p: &mut SudokuApp, c: Cell) {
         let at = p.cell_center(c);
         p.tap(at);
     }
 
-    fn tap_key(p: &mut Phone, k: Key) {
+    fn tap_key(p: &mut SudokuApp, k: Key) {
         let at = p.key_center(k);
         p.tap(at);
     }
 
-    fn solution(p: &Phone) -> Board {
+    fn solution(p: &SudokuApp) -> Board {
         match p.answer {
             Answer::Unique(s) => s,
             Answer::Several => panic!("test puzzle must be unique"),
@@ -451,7 +373,7 @@ mod tests {
     #[test]
     fn the_phone_can_move_to_the_device_thread() {
         fn assert_send<T: Send + 'static>() {}
-        assert_send::<Phone>();
+        assert_send::<SudokuApp>();
         let boxed: Box<dyn Screen> = Box::new(phone("light", MEDIUM));
         assert_eq!(boxed.size(), Size::new(720, 1280));
     }
@@ -459,11 +381,11 @@ mod tests {
     #[test]
     fn unsupported_sizes_and_bad_puzzles_are_refused() {
         let board = puzzles::parse(MEDIUM).unwrap();
-        let err = Phone::new(board, Skin::default(), Size::new(800, 600)).unwrap_err();
+        let err = SudokuApp::new(board, Skin::default(), Size::new(800, 600)).unwrap_err();
         assert!(err.to_string().contains("800x600"), "{err}");
         let mut bad = board;
         bad.set(cell(0, 1), Some(9));
-        assert!(Phone::new(bad, Skin::default(), Size::new(720, 1280)).is_err());
+        assert!(SudokuApp::new(bad, Skin::default(), Size::new(720, 1280)).is_err());
     }
 
     #[test]
@@ -479,7 +401,10 @@ mod tests {
         assert_eq!(p.board().get(c), None);
         assert_eq!(
             p.moves(),
-            &[Move::Set { cell: c, digit: d }, Move::Erase { cell: c }]
+            &[
+                AppMove::Set { cell: c, digit: d },
+                AppMove::Erase { cell: c }
+            ]
         );
         assert_eq!(
             p.hits(),
@@ -537,10 +462,10 @@ mod tests {
         assert_eq!(
             p.moves(),
             &[
-                Move::Set { cell: a, digit: d },
-                Move::Erase { cell: a },
-                Move::Set { cell: b, digit: e },
-                Move::Erase { cell: b },
+                AppMove::Set { cell: a, digit: d },
+                AppMove::Erase { cell: a },
+                AppMove::Set { cell: b, digit: e },
+                AppMove::Erase { cell: b },
             ]
         );
     }
@@ -602,7 +527,7 @@ mod tests {
         assert_eq!(p.mistakes(), 1);
         assert_eq!(
             p.moves(),
-            &[Move::Rejected {
+            &[AppMove::Rejected {
                 cell: c,
                 digit: wrong[0]
             }]

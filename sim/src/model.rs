@@ -1,0 +1,87 @@
+//! The sudoku app's model: its state (givens, entries, notes, selection, tool, mistakes, popup)
+//! and the vocabulary of what is on screen (keys) and what taps do (hits, moves). The layout,
+//! the renderer and the app's rules (`phone`) all read it; it depends on none of them.
+
+use crate::board::{Board, Cell};
+use crate::puzzles;
+use std::time::Duration;
+
+/// A control on the screen other than a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// A keypad digit, 1..=9.
+    Digit(u8),
+    /// Erase the selected cell (cell-first) or pick the eraser tool (number-first).
+    Erase,
+    /// Toggle pencil-note mode.
+    Notes,
+    /// The button that closes the popup dialog.
+    PopupClose,
+}
+
+/// What a tap landed on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Hit {
+    Cell(Cell),
+    Key(Key),
+    /// The popup was open and took the tap without acting.
+    Popup,
+    /// No control: the tap did nothing.
+    Nothing,
+}
+
+/// A change to the board made by taps, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AppMove {
+    /// `digit` was written into `cell`.
+    Set { cell: Cell, digit: u8 },
+    /// The digit in `cell` was removed.
+    Erase { cell: Cell },
+    /// The app refused `digit` in `cell` as a mistake (only with a mistake limit).
+    Rejected { cell: Cell, digit: u8 },
+}
+
+/// The number-first tool in hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tool {
+    Digit(u8),
+    Eraser,
+}
+
+/// The app's state, as the renderer needs it.
+#[derive(Debug, Clone)]
+pub(crate) struct GameState {
+    pub givens: Board,
+    pub entries: Board,
+    pub notes: [u16; 81],
+    pub selected: Option<Cell>,
+    pub tool: Option<Tool>,
+    pub notes_mode: bool,
+    pub mistakes: u32,
+    pub mistake_limit: Option<u32>,
+    pub popup: bool,
+    pub elapsed: Duration,
+}
+
+impl GameState {
+    /// Givens and entries together.
+    pub fn board(&self) -> Board {
+        let mut b = self.givens;
+        for c in Cell::all() {
+            if let Some(d) = self.entries.get(c) {
+                b.set(c, Some(d));
+            }
+        }
+        b
+    }
+
+    pub fn is_solved(&self) -> bool {
+        let b = self.board();
+        b.is_complete() && puzzles::first_conflict(&b).is_none()
+    }
+
+    pub fn is_lost(&self) -> bool {
+        self.mistake_limit
+            .is_some_and(|limit| self.mistakes >= limit)
+    }
+}

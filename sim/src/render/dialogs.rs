@@ -1,0 +1,108 @@
+//! What covers the app: the end-of-game banner and the popup fault.
+
+use super::paint::*;
+use super::text::*;
+use super::*;
+
+impl Frame<'_> {
+    pub(super) fn end_banner(&mut self, title: &str, detail: &str, bg: Rgba<u8>) {
+        let c = self.skin.colors;
+        let r = self.l.controls;
+        let (x, y, w, h) = (r.x as f32, r.y as f32, r.width as f32, r.height as f32);
+        Shape::new()
+            .rounded(x, y, w, h, self.dp(16.0), false)
+            .fill(self.img, bg);
+        let (cx, cy) = centre(r);
+        self.text(
+            self.skin.title_face,
+            30.0,
+            title,
+            (cx, cy - self.dp(14.0)),
+            Align::Center,
+            c.banner_fg,
+        );
+        self.text(
+            self.skin.ui_face,
+            14.0,
+            detail,
+            (cx, cy + self.dp(22.0)),
+            Align::Center,
+            c.banner_fg,
+        );
+    }
+
+    pub(super) fn popup(&mut self) {
+        let c = self.skin.colors;
+        let dark = luma(c.grid_bg) < 128.0;
+        // A 45 % black scrim over everything, in integer maths on the raw buffer.
+        for px in self.img.chunks_exact_mut(4) {
+            for v in &mut px[..3] {
+                *v = (*v as u16 * 141 / 256) as u8;
+            }
+        }
+        let p = self.l.popup;
+        let (x, y, w, h) = (p.x as f32, p.y as f32, p.width as f32, p.height as f32);
+        let (card, fg, muted) = if dark {
+            (
+                rgba(0x2A2C30, 255),
+                rgba(0xE8EAED, 255),
+                rgba(0xBDC1C6, 255),
+            )
+        } else {
+            (
+                rgba(0xFFFFFF, 255),
+                rgba(0x202124, 255),
+                rgba(0x5F6368, 255),
+            )
+        };
+        Shape::new()
+            .rounded(x, y, w, h, self.dp(20.0), false)
+            .fill(self.img, card);
+        let cx = x + w / 2.0;
+        let face = self.skin.title_face;
+        self.text(
+            face,
+            20.0,
+            "Daily Challenge",
+            (cx, y + self.dp(36.0)),
+            Align::Center,
+            fg,
+        );
+        let b = self.l.popup_button;
+        let mid = (y + self.dp(56.0) + b.y as f32) / 2.0;
+        let ui = self.skin.ui_face;
+        self.text(
+            ui,
+            14.0,
+            "A new puzzle is waiting for you.",
+            (cx, mid - self.dp(10.0)),
+            Align::Center,
+            muted,
+        );
+        self.text(
+            ui,
+            14.0,
+            "Come back any time today!",
+            (cx, mid + self.dp(10.0)),
+            Align::Center,
+            muted,
+        );
+        let (bx, by, bw, bh) = (b.x as f32, b.y as f32, b.width as f32, b.height as f32);
+        Shape::new()
+            .rounded(bx, by, bw, bh, bh / 2.0, false)
+            .fill(self.img, c.accent);
+        let label = if dark {
+            rgba(0x121212, 255)
+        } else {
+            rgba(0xFFFFFF, 255)
+        };
+        self.text(
+            Face::RobotoMedium,
+            15.0,
+            "LATER",
+            (bx + bw / 2.0, by + bh / 2.0),
+            Align::Center,
+            label,
+        );
+    }
+}

@@ -1,0 +1,317 @@
+//! The Android commands the phone's shell offers hosts: `screencap`, `input` and `cmd input`,
+//! `wm`, `getprop`, `getevent`, `dumpsys window` and `sendevent`, answering as Android does.
+
+use super::{CmdResult, Ctx, Flow, Shell};
+use crate::geometry::Point;
+use crate::handset::{Gone, Handset, InputWriteError, TapSource};
+use crate::touch::{self, EvdevEvent};
+use std::time::Duration;
+
+impl Shell<'_> {
+    pub(super) fn cmd_getprop(&mut self, args: &[String], ctx: &mut Ctx) -> CmdResult {
+        let text = match args.first() {
+            None => self.handset.all_props(),
+            Some(key) => {
+                let value = self
+                    .handset
+                    .prop(key)
+                    .or_else(|| args.get(1).cloned())
+                    .unwrap_or_default();
+                format!("{value}\n")
+            }
+        };
+        self.out(ctx, &text)?;
+        Ok(0)
+    }
+
+    pub(super) fn cmd_screencap(&mut self, args: &[String], ctx: &mut Ctx) -> CmdResult {
+        let mut png = false;
+        let mut file = None;
+        let mut iter = args.iter();
+        while let Some(a) = iter.next() {
+            match a.as_str() {
+                "-p" => png = true,
+                "-d" => {
+                    iter.next();
+                }
+                "-h" | "--help" => {
+                    self.err(
+                        ctx,
+                        "usage: screencap [-hp] [-d display-id] [FILENAME]\n   -h: this message\n   -p: save the file as a png.\n   -d: specify the physical display ID to capture\nIf FILENAME ends with .png it will be saved as a png.\nIf FILENAME is not given, the results will be printed to stdout.\n",
+                    )?;
+                    return Ok(1);
+                }
+                f => file = Some(f.to_string()),
+            }
+        }
+        if let Some(f) = &file {
+            png |= f.ends_with(".png");
+        }
+        let data = self.handset.screencap(png).map_err(|Gone| Flow::Gone)?;
+        match file {
+            None => {
+                self.write(ctx, 1, &data)?.ok();
+                Ok(0)
+            }
+            Some(path) if Handset::is_writable_path(&path) => {
+                self.handset.write_file(&path, &data, false);
+                Ok(0)
+            }
+            Some(path) => {
+                self.err(
+                    ctx,
+                    &format!("Error opening file: {path} (Permission denied)\n"),
+                )?;
+                Ok(1)
+            }
+        }
+    }
+
+    pub(super) fn cmd_input(&mut self, args: &[String], ctx: &mut Ctx) -> CmdResult {
+        // `input [<source>] [-d DISPLAY] <command> ...`
+        let mut rest = args;
+        if let Some(first) = rest.first()
+            && INPUT_SOURCES.contains(&first.as_str())
+        {
+            rest = &rest[1..];
+        }
+        if rest.first().map(String::as_str) == Some("-d") {
+            rest = rest.get(2..).unwrap_or(&[]);
+        }
+        let Some(command) = rest.first() else {
+            self.err(ctx, INPUT_USAGE)?;
+            return Ok(1);
+        };
+        let nums: Vec<Option<f32>> = rest[1..].iter().map(|a| a.parse::<f32>().ok()).collect();
+        let point = |i: usize| -> Option<Point> {
+            let x = nums.get(i).copied().flatten()?;
+            let y = nums.get(i + 1).copied().flatten()?;
+            (x >= 0.0 && y >= 0.0).then(|| Point::new(x as u32, y as u32))
+        };
+        let invalid = |this: &mut Self, ctx: &mut Ctx| -> CmdResult {
+            this.err(
+                ctx,
+                &format!("Error: Invalid arguments for command: {command}\n{INPUT_USAGE}"),
+            )?;
+            Ok(1)
+        };
+        let h = self.handset;
+        match command.as_str() {
+            "tap" => {
+                let Some(p) = point(0).filter(|_| nums.len() == 2) else {
+                    return invalid(self, ctx);
+                };
+                h.input_command().map_err(|Gone| Flow::Gone)?;
+                h.tap(p, TapSource::InputTap).map_err(|Gone| Flow::Gone)?;
+                Ok(0)
+            }
+            "swipe" => {
+                let (Some(from), Some(to)) = (point(0), point(2)) else {
+                    return invalid(self, ctx);
+                };
+                let ms = nums.get(4).copied().flatten().unwrap_or(300.0);
+                // A swipe longer than a minute is a typo, not a gesture.
+                let duration = Duration::try_from_secs_f32(ms / 1000.0)
+                    .unwrap_or_default()
+                    .min(Duration::from_secs(60));
+                h.input_command().map_err(|Gone| Flow::Gone)?;
+                h.swipe(from, to, duration).map_err(|Gone| Flow::Gone)?;
+                Ok(0)
+            }
+            "motionevent" => {
+                let action = rest.get(1).map(|a| a.to_ascii_uppercase());
+                let nums = &nums[1..];
+                let p = match (
+                    nums.first().copied().flatten(),
+                    nums.get(1).copied().flatten(),
+                ) {
+                    (Some(x), Some(y)) if x >= 0.0 && y >= 0.0 => {
+                        Some(Point::new(x as u32, y as u32))
+                    }
+                    _ => None,
+                };
+                let (Some(action), Some(p)) = (action, p) else {
+                    return invalid(self, ctx);
+                };
+                if !matches!(action.as_str(), "DOWN" | "UP" | "MOVE" | "CANCEL") {
+                    return invalid(self, ctx);
+                }
+                h.input_command().map_err(|Gone| Flow::Gone)?;
+                h.motion(&action, p).map_err(|Gone| Flow::Gone)?;
+                Ok(0)
+            }
+            "keyevent" | "text" | "press" | "roll" | "keycombination" => {
+                if rest.len() < 2 && command != "press" {
+                    return invalid(self, ctx);
+                }
+                // Accepted and paid for; the sudoku app has no keyboard handling.
+                h.input_command().map_err(|Gone| Flow::Gone)?;
+                Ok(0)
+            }
+            _ => {
+                self.err(
+                    ctx,
+                    &format!("Error: Unknown command: {command}\n{INPUT_USAGE}"),
+                )?;
+                Ok(1)
+            }
+        }
+    }
+
+    pub(super) fn cmd_wm(&mut self, args: &[String], ctx: &mut Ctx) -> CmdResult {
+        let size = self.handset.size();
+        match args.first().map(String::as_str) {
+            Some("size") if args.len() == 1 => {
+                self.out(
+                    ctx,
+                    &format!("Physical size: {}x{}\n", size.width, size.height),
+                )?;
+                Ok(0)
+            }
+            Some("density") if args.len() == 1 => {
+                self.out(
+                    ctx,
+                    &format!("Physical density: {}\n", self.handset.density()),
+                )?;
+                Ok(0)
+            }
+            Some("size" | "density") if args.get(1).map(String::as_str) == Some("reset") => Ok(0),
+            Some("size" | "density") => {
+                self.err(ctx, "Error: the simulated display cannot be resized\n")?;
+                Ok(1)
+            }
+            _ => {
+                self.err(ctx, "usage: wm [size|density] ...\n")?;
+                Ok(1)
+            }
+        }
+    }
+
+    pub(super) fn cmd_getevent(&mut self, args: &[String], ctx: &mut Ctx) -> CmdResult {
+        let mut labels = false;
+        let mut list = false;
+        let mut device = None;
+        for a in args {
+            if let Some(flags) = a.strip_prefix('-') {
+                labels |= flags.contains('l');
+                list |= flags.contains('p') || flags.contains('i');
+            } else {
+                device = Some(a.clone());
+            }
+        }
+        if !list {
+            // Streaming events would block until the host hangs up; no real finger ever
+            // touches the simulated glass, so there is nothing to stream.
+            self.err(
+                ctx,
+                "getevent: the simulated phone has no live events; use -p or -lp\n",
+            )?;
+            return Ok(1);
+        }
+        let devices: Vec<_> = touch::input_devices()
+            .into_iter()
+            .filter(|d| device.as_deref().is_none_or(|p| p == d.path))
+            .collect();
+        if devices.is_empty() {
+            let path = device.unwrap_or_default();
+            self.err(
+                ctx,
+                &format!("could not open {path}, No such file or directory\n"),
+            )?;
+            return Ok(1);
+        }
+        let text = touch::getevent_listing(&devices, labels);
+        self.out(ctx, &text)?;
+        Ok(0)
+    }
+
+    pub(super) fn cmd_dumpsys(&mut self, args: &[String], ctx: &mut Ctx) -> CmdResult {
+        match args.first().map(String::as_str) {
+            Some("window") => {
+                let text = self.handset.dumpsys_window();
+                self.out(ctx, &text)?;
+                Ok(0)
+            }
+            Some(service) => {
+                self.err(ctx, &format!("Can't find service: {service}\n"))?;
+                Ok(0)
+            }
+            None => {
+                self.err(ctx, "dumpsys: the simulated phone only dumps 'window'\n")?;
+                Ok(1)
+            }
+        }
+    }
+
+    pub(super) fn cmd_sendevent(&mut self, args: &[String], ctx: &mut Ctx) -> CmdResult {
+        if args.len() != 4 {
+            self.err(ctx, "usage: sendevent DEVICE TYPE CODE VALUE\n")?;
+            return Ok(1);
+        }
+        let h = self.handset;
+        h.sendevent_process().map_err(|Gone| Flow::Gone)?;
+        if let Err(e) = h.check_input_writable(&args[0]) {
+            self.err(
+                ctx,
+                &format!("sendevent: {}: {}\n", args[0], e.errno_text()),
+            )?;
+            return Ok(1);
+        }
+        // toybox parses with atoi(): decimal only, hex silently becomes 0.
+        let ev = EvdevEvent::new(atoi(&args[1]) as u16, atoi(&args[2]) as u16, atoi(&args[3]));
+        match h.write_input(&args[0], &ev.to_record()) {
+            Ok(()) => Ok(0),
+            Err(InputWriteError::Gone) => Err(Flow::Gone),
+            Err(e) => {
+                self.err(ctx, &format!("sendevent: write: {}\n", e.errno_text()))?;
+                Ok(1)
+            }
+        }
+    }
+}
+
+const INPUT_SOURCES: &[&str] = &[
+    "keyboard",
+    "mouse",
+    "joystick",
+    "touchnavigation",
+    "touchpad",
+    "trackball",
+    "dpad",
+    "stylus",
+    "gamepad",
+    "touchscreen",
+    "rotaryencoder",
+];
+
+const INPUT_USAGE: &str = "Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n\nThe commands and default sources are:\n      text <string> (Default: touchscreen)\n      keyevent [--longpress|--doubletap] <key code number or name> ... (Default: keyboard)\n      tap <x> <y> (Default: touchscreen)\n      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n      motionevent <DOWN|UP|MOVE|CANCEL> <x> <y> (Default: touchscreen)\n";
+
+/// C `atoi`: optional sign and leading decimal digits; anything else ends the number.
+pub(super) fn atoi(s: &str) -> i32 {
+    let s = s.trim_start();
+    let (neg, digits) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let mut n: i64 = 0;
+    for b in digits.bytes().take_while(u8::is_ascii_digit) {
+        n = (n * 10 + (b - b'0') as i64).min(i64::from(i32::MAX) + 1);
+    }
+    let n = if neg { -n } else { n };
+    n.clamp(i32::MIN as i64, i32::MAX as i64) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atoi_reads_decimal_only_like_toybox() {
+        assert_eq!(atoi("57"), 57);
+        assert_eq!(atoi("-1"), -1);
+        assert_eq!(atoi("0x39"), 0);
+        assert_eq!(atoi("ffffffff"), 0);
+        assert_eq!(atoi("12abc"), 12);
+    }
+}

@@ -1,0 +1,106 @@
+//! A private `adb` server for one test or benchmark binary: started on a free port with
+//! `adb -P PORT start-server`, shared by the tests that run at the same time, and killed with
+//! `adb -P PORT kill-server` when the last user drops it (also when a test fails). Several
+//! engineers run tests on this machine at once, so no fixed ports.
+
+#![allow(dead_code)]
+
+use std::net::{Ipv4Addr, SocketAddrV4, TcpListener};
+use std::process::{Command, Output, Stdio};
+use std::sync::{Arc, Mutex, Weak};
+
+pub struct AdbServer {
+    port: u16,
+}
+
+static SHARED: Mutex<Weak<AdbServer>> = Mutex::new(Weak::new());
+
+/// The running private server, started if no test holds one.
+pub fn shared() -> Arc<AdbServer> {
+    let mut slot = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(server) = slot.upgrade() {
+        return server;
+    }
+    let server = Arc::new(AdbServer::start());
+    *slot = Arc::downgrade(&server);
+    server
+}
+
+impl AdbServer {
+    /// Starts a server on a free port (never 5037, never the emulator range 5555-5585).
+    pub fn start() -> AdbServer {
+        let port = loop {
+            let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+                .expect("bind a free port")
+                .local_addr()
+                .unwrap()
+                .port();
+            if port != 5037 && !(5555..=5585).contains(&port) {
+                break port;
+            }
+        };
+        // The daemon would inherit piped stdio and keep it open: give it none.
+        let status = Command::new("adb")
+            .args(["-P", &port.to_string(), "start-server"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("run adb (Debian package `adb`)");
+        assert!(status.success(), "adb start-server failed");
+        AdbServer { port }
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Where adb_client should talk to this server.
+    pub fn addr(&self) -> SocketAddrV4 {
+        SocketAddrV4::new(Ipv4Addr::LOCALHOST, self.port)
+    }
+
+    /// `adb -P PORT` with stdin closed.
+    pub fn command(&self) -> Command {
+        let mut c = Command::new("adb");
+        c.args(["-P", &self.port.to_string()]).stdin(Stdio::null());
+        c
+    }
+
+    /// Runs `adb -P PORT ARGS...` to completion.
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.command().args(args).output().expect("run adb")
+    }
+
+    /// `adb connect SERIAL`, asserting that it worked.
+    pub fn connect(&self, serial: &str) {
+        let out = self.run(&["connect", serial]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains(&format!("connected to {serial}")),
+            "adb connect {serial}: {text} {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// `adb -s SERIAL ARGS...`.
+    pub fn device(&self, serial: &str, args: &[&str]) -> Output {
+        self.command()
+            .arg("-s")
+            .arg(serial)
+            .args(args)
+            .output()
+            .expect("run adb")
+    }
+}
+
+impl Drop for AdbServer {
+    fn drop(&mut self) {
+        let _ = Command::new("adb")
+            .args(["-P", &self.port.to_string(), "kill-server"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
