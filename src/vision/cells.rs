@@ -229,9 +229,12 @@ pub fn cut_cells_adaptive(
     let digit_px = big_min / 0.7 * pitch;
     let fine = ((digit_px / 28.0).floor() as u32).max(1);
     if fine < stride {
-        scans = Cell::all()
-            .map(|c| scan_cell_every(img, grid.cell_rect(c), pitch, fine))
-            .collect();
+        // Only cells with ink are worth a second look.
+        for (scan, c) in scans.iter_mut().zip(Cell::all()) {
+            if scan.as_ref().is_some_and(|s| !s.comps.is_empty()) {
+                *scan = scan_cell_every(img, grid.cell_rect(c), pitch, fine);
+            }
+        }
     }
     scans
         .into_iter()
