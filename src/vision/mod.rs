@@ -4,7 +4,9 @@
 //! Everything here is a pure function of pixels: nothing knows which app (or which simulated
 //! skin) drew the screen. `locate` finds the grid lines, `cells` turns each cell into a
 //! normalised ink patch, `templates` stores the reference digits, `recognize` classifies and
-//! checks, and `keypad` finds the digit buttons for calibration.
+//! checks, and `keypad` finds the digit buttons for calibration. With no calibration,
+//! `scan::find_grid_and_cells` finds the grid (outer lines optional) and the cells, and `ink`
+//! tells givens from entries by how each screen draws them.
 
 pub mod cells;
 pub mod ink;
