@@ -1,4 +1,5 @@
 mod cli;
 mod errors;
+mod locate_real;
 mod real_screens;
 mod sim;
