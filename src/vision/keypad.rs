@@ -242,3 +242,101 @@ pub fn find_keypad(
     }
     Some(std::array::from_fn(|d| glyphs[pick[d]].clone()))
 }
+
+/// Orders of reading a keypad's glyphs: rows top to bottom (each left to right), columns left to
+/// right (each top to bottom), for 1x9, 2x5, 5+4, 3x3 and two-column landscape layouts.
+fn reading_orders(glyphs: &[&Glyph]) -> Vec<Vec<usize>> {
+    let mut orders = Vec::new();
+    let h = glyphs.iter().map(|g| g.bbox.height).max().unwrap_or(1) as f32;
+    for by_rows in [true, false] {
+        // Primary coordinate groups glyphs into lines; the secondary orders within a line.
+        let key = |g: &Glyph| {
+            let c = g.centre();
+            if by_rows {
+                (c.y as f32, c.x as f32)
+            } else {
+                (c.x as f32, c.y as f32)
+            }
+        };
+        let mut idx: Vec<usize> = (0..glyphs.len()).collect();
+        idx.sort_by(|&a, &b| key(glyphs[a]).0.total_cmp(&key(glyphs[b]).0));
+        let mut lines: Vec<Vec<usize>> = Vec::new();
+        for i in idx {
+            let p = key(glyphs[i]).0;
+            match lines.last_mut() {
+                Some(l) if (key(glyphs[l[0]]).0 - p).abs() < h * 0.5 => l.push(i),
+                _ => lines.push(vec![i]),
+            }
+        }
+        for l in &mut lines {
+            l.sort_by(|&a, &b| key(glyphs[a]).1.total_cmp(&key(glyphs[b]).1));
+        }
+        orders.push(lines.concat());
+    }
+    orders.dedup();
+    orders
+}
+
+/// The keypad's nine digit shapes in digit order 1..=9, only when two independent sources agree
+/// on that order: the keypad's layout (read by rows or by columns) and the glyph bank's joint
+/// labelling of the nine glyphs. `board` are the board's digit patches (they tell keypad glyphs
+/// from other text of the same size); `cells` hold them.
+pub fn verified_keypad(
+    img: &RgbaImage,
+    grid: &Grid,
+    board: &[&[u8]],
+    cells: &[crate::sudoku::Cell],
+) -> Option<[Vec<u8>; 9]> {
+    let glyphs = glyphs_outside(img, grid);
+    let bank = super::bank::bank();
+    // Glyphs the bank takes for a clear digit, each with its best digit score.
+    let digit_like: Vec<(usize, [f32; 9])> = glyphs
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (i, bank.best_per_digit(&super::bank::feature(&g.patch))))
+        .filter(|(_, s)| s.iter().cloned().fold(-1f32, f32::max) >= super::glyphs::MIN_SCORE)
+        .collect();
+    let _ = (board, cells);
+    let mut best: Option<(f32, [Vec<u8>; 9])> = None;
+    for &(seed, _) in &digit_like {
+        let hs = glyphs[seed].bbox.height as f32;
+        let same: Vec<(usize, [f32; 9])> = digit_like
+            .iter()
+            .filter(|(i, _)| {
+                (glyphs[*i].bbox.height as f32 - hs).abs() <= 0.15 * hs
+                    && glyphs[*i].bright == glyphs[seed].bright
+            })
+            .cloned()
+            .collect();
+        if same.len() < 9 {
+            continue;
+        }
+        let members: Vec<&Glyph> = same.iter().map(|(i, _)| &glyphs[*i]).collect();
+        for order in reading_orders(&members) {
+            // Nine glyphs in a row of the reading order; the bank must label them 1..=9 in turn.
+            for window in order.windows(9) {
+                let scores: Vec<[f32; 9]> = window.iter().map(|&g| same[g].1).collect();
+                let Some(a) = super::glyphs::assign(&scores) else {
+                    continue;
+                };
+                let clear = a.margin.iter().all(|&m| m >= super::glyphs::MIN_MARGIN);
+                let agrees = a
+                    .digit
+                    .iter()
+                    .enumerate()
+                    .all(|(d, &x)| x as usize == d + 1);
+                if !(clear && agrees) {
+                    continue;
+                }
+                let total: f32 = a.margin.iter().sum();
+                if best.as_ref().is_none_or(|(b, _)| total > *b) {
+                    best = Some((
+                        total,
+                        std::array::from_fn(|d| members[window[d]].patch.clone()),
+                    ));
+                }
+            }
+        }
+    }
+    best.map(|(_, k)| k)
+}

@@ -6,7 +6,9 @@
 //! normalised ink patch, `templates` stores the reference digits, `recognize` classifies and
 //! checks, and `keypad` finds the digit buttons for calibration.
 
+pub mod bank;
 pub mod cells;
+pub mod glyphs;
 pub mod keypad;
 pub mod locate;
 pub mod overlay;
@@ -15,7 +17,7 @@ pub mod templates;
 
 pub use cells::{CellInk, DigitPatch, cut_cells};
 pub use locate::{Grid, locate_grid, locate_grid_near};
-pub use recognize::{CellKind, ReadError, Reading, Recognition, read_board};
+pub use recognize::{CellKind, Hints, ReadError, Reading, Recognition, read_any, read_board};
 pub use templates::Templates;
 
 use image::RgbaImage;
