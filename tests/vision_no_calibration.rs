@@ -63,3 +63,109 @@ fn real_screenshots_read_exactly_or_are_refused_without_calibration_never_wrong(
         "{counts:?}"
     );
 }
+
+/// Unseen typefaces: for each screen, the bank loses the quarter of its typefaces that look most
+/// like the screen's digits (the app's own font and its near relatives), and the labels must
+/// still be right or refused, never wrong. Prints how many screens stay exact.
+#[test]
+fn without_the_typefaces_nearest_the_apps_font_labels_stay_right_or_are_refused() {
+    use sudoku_agent::sudoku::Cell;
+    use sudoku_agent::vision::bank::{bank, feature};
+    use sudoku_agent::vision::glyphs::label_with;
+    use sudoku_agent::vision::recognize::locate_and_cut;
+    let Some(manifest) = manifest() else {
+        eprintln!("skipped: {} is not on this machine", dir().display());
+        return;
+    };
+    let full = bank();
+    let (mut exact, mut refused, mut wrong) = (0, 0, Vec::new());
+    for (name, truth) in manifest.iter().filter(|(_, t)| t.len() == 81) {
+        let img = image::open(dir().join(name)).unwrap().to_rgba8();
+        let Ok((_, inks)) = locate_and_cut(&img) else {
+            continue;
+        };
+        let cells: Vec<Cell> = Cell::all()
+            .filter(|c| inks[c.index()].digit.is_some())
+            .collect();
+        if cells.len() < 17 {
+            continue;
+        }
+        let patches: Vec<&[u8]> = cells
+            .iter()
+            .map(|c| inks[c.index()].digit.as_ref().unwrap().pixels.as_slice())
+            .collect();
+        let digits: Vec<u8> = cells
+            .iter()
+            .map(|c| truth.as_bytes()[c.index()] - b'0')
+            .collect();
+        // How like the screen's digits each typeface is, under the true labels.
+        let mut likeness: Vec<(f32, usize)> = (0..full.faces())
+            .map(|f| {
+                let s: f32 = patches
+                    .iter()
+                    .zip(&digits)
+                    .map(|(p, &d)| {
+                        let a = feature(p);
+                        let b = full.feature_of(f, d);
+                        a.iter().zip(&b).map(|(x, y)| x * y).sum::<f32>()
+                    })
+                    .sum();
+                (s, f)
+            })
+            .collect();
+        likeness.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let drop: Vec<usize> = likeness[..full.faces() / 4].iter().map(|x| x.1).collect();
+        let reduced = full.without(&drop);
+        let labels = label_with(&reduced, &patches, &cells, &[]);
+        let bad: Vec<String> = labels
+            .iter()
+            .zip(&digits)
+            .zip(&cells)
+            .filter(|((l, d), _)| l.sure && l.digit != **d)
+            .map(|((l, d), c)| format!("{c}={d} read {}", l.digit))
+            .collect();
+        let unsure = labels.iter().filter(|l| !l.sure).count();
+        let verdict = if !bad.is_empty() {
+            wrong.push(format!("{name}: {}", bad.join(", ")));
+            "WRONG".to_string()
+        } else if unsure > 0 {
+            refused += 1;
+            format!("refused ({unsure} cells)")
+        } else {
+            exact += 1;
+            "exact".to_string()
+        };
+        eprintln!("{name:50} nearest quarter of typefaces left out: {verdict}");
+    }
+    eprintln!(
+        "unseen-typeface check: {exact} exact, {refused} refused, {} wrong",
+        wrong.len()
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn read_with_no_calibration_file_prints_the_board() {
+    let name = "dan4am_fassor_test_image.png";
+    let Some(manifest) = manifest() else {
+        eprintln!("skipped: {} is not on this machine", dir().display());
+        return;
+    };
+    let truth = &manifest.iter().find(|(n, _)| n == name).unwrap().1;
+    let cwd = std::env::temp_dir().join(format!("no-calibration-{}", std::process::id()));
+    std::fs::create_dir_all(&cwd).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-agent"))
+        .args(["read", "--image"])
+        .arg(dir().join(name))
+        .current_dir(&cwd)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&cwd).unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout.lines().next().unwrap(), truth.replace('0', "."));
+}

@@ -5,7 +5,7 @@
 //! keypad) likes best. A group whose digit could change at little cost, or on which two
 //! independent sources disagree, is a doubt: the caller refuses and names its cells.
 
-use super::bank::{bank, feature};
+use super::bank::{Bank, bank, dot, feature};
 use super::cells::ncc;
 use crate::sudoku::Cell;
 
@@ -119,10 +119,10 @@ pub fn cluster(patches: &[&[u8]], cells: &[Cell]) -> Clusters {
 pub type Scores = Vec<[f32; 9]>;
 
 /// Bank scores of each centroid: the best correlation with any typeface's drawing of the digit.
-pub fn bank_scores(centroids: &[Vec<u8>]) -> Scores {
+pub fn bank_scores(bank: &Bank, centroids: &[Vec<u8>]) -> Scores {
     centroids
         .iter()
-        .map(|c| bank().best_per_digit(&feature(c)))
+        .map(|c| bank.best_per_digit(&feature(c)))
         .collect()
 }
 
@@ -261,7 +261,7 @@ fn reference_scores(centroids: &[Vec<u8>], r: &Reference) -> Scores {
                 feats
                     .get(d)
                     .and_then(|t| t.as_ref())
-                    .map_or(-1.0, |t| t.iter().zip(&f).map(|(a, b)| a * b).sum())
+                    .map_or(-1.0, |t| dot(t, &f))
             })
         })
         .collect()
@@ -304,11 +304,21 @@ fn share_digits(scores: &Scores, a: &mut Assignment, groups: &[Vec<Cell>]) {
 /// `reference` that is given. A label is sure when no reference disagrees and either the bank
 /// or an agreeing reference is clear (score and margin).
 pub fn label(patches: &[&[u8]], cells: &[Cell], references: &[Reference]) -> Vec<Label> {
+    label_with(bank(), patches, cells, references)
+}
+
+/// [`label`] with another glyph bank (to measure how the reader copes with unseen typefaces).
+pub fn label_with(
+    bank: &Bank,
+    patches: &[&[u8]],
+    cells: &[Cell],
+    references: &[Reference],
+) -> Vec<Label> {
     let clusters = cluster(patches, cells);
     let groups: Vec<Vec<Cell>> = (0..clusters.len())
         .map(|k| clusters.members(k).map(|i| cells[i]).collect())
         .collect();
-    let bank = bank_scores(&clusters.centroids);
+    let bank = bank_scores(bank, &clusters.centroids);
     let Some(mut by_bank) = assign(&bank) else {
         // More than nine shapes that cannot merge: nothing is sure.
         let none = Label {

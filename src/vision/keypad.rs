@@ -25,9 +25,12 @@ impl Glyph {
 
 /// All plausible digit-sized glyphs outside the grid, in both polarities.
 pub fn glyphs_outside(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
-    let (w, h) = (img.width() as usize, img.height() as usize);
-    let pitch = grid.pitch();
-    let lum = super::luma_region(img, 0, 0, w as u32, h as u32);
+    // Large screens are looked at in `s` x `s` blocks: keys stay tens of samples tall, and the
+    // whole-screen passes below cost a quarter or less.
+    let s = ((grid.pitch() / 40.0) as usize).max(1);
+    let (w, h) = (img.width() as usize / s, img.height() as usize / s);
+    let pitch = grid.pitch() / s as f32;
+    let lum = block_luma(img, s);
     // Integral image for the local mean over about one cell.
     let mut integral = vec![0u32; (w + 1) * (h + 1)];
     for y in 0..h {
@@ -48,9 +51,10 @@ pub fn glyphs_outside(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
     };
     let gr = grid.rect();
     let inside_grid = |x: usize, y: usize| {
-        x + 3 >= gr.x as usize
+        let (x, y) = (x * s, y * s);
+        x + 3 + s >= gr.x as usize
             && x <= gr.right() as usize + 3
-            && y + 3 >= gr.y as usize
+            && y + 3 + s >= gr.y as usize
             && y <= gr.bottom() as usize + 3
     };
     let diff: Vec<f32> = (0..w * h)
@@ -126,15 +130,39 @@ pub fn glyphs_outside(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
             debug_assert_eq!(patch.len(), PATCH_W * PATCH_H);
             out.push(Glyph {
                 bbox: Rect::new(
-                    c.x0 as u32,
-                    c.y0 as u32,
-                    c.width() as u32,
-                    c.height() as u32,
+                    (c.x0 * s) as u32,
+                    (c.y0 * s) as u32,
+                    (c.width() * s) as u32,
+                    (c.height() * s) as u32,
                 ),
                 patch,
                 bright: sign > 0.0,
             });
         }
+    }
+    out
+}
+
+/// Mean brightness of each `s` x `s` block of `img`, row-major (the screen at 1/s size).
+fn block_luma(img: &RgbaImage, s: usize) -> Vec<u8> {
+    let (iw, ih) = (img.width() as usize, img.height() as usize);
+    if s == 1 {
+        return super::luma_region(img, 0, 0, iw as u32, ih as u32);
+    }
+    let (w, h) = (iw / s, ih / s);
+    let raw = img.as_raw();
+    let mut sums = vec![0u32; w];
+    let mut out = Vec::with_capacity(w * h);
+    for by in 0..h {
+        sums.iter_mut().for_each(|v| *v = 0);
+        for y in by * s..(by + 1) * s {
+            let row = &raw[y * iw * 4..(y * iw + w * s) * 4];
+            for (x, p) in row.chunks_exact(4).enumerate() {
+                sums[x / s] += (p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8;
+            }
+        }
+        let n = (s * s) as u32;
+        out.extend(sums.iter().map(|v| (v / n) as u8));
     }
     out
 }
@@ -279,38 +307,47 @@ fn reading_orders(glyphs: &[&Glyph]) -> Vec<Vec<usize>> {
 
 /// The keypad's nine digit shapes in digit order 1..=9, only when two independent sources agree
 /// on that order: the keypad's layout (read by rows or by columns) and the glyph bank's joint
-/// labelling of the nine glyphs. `board` are the board's digit patches (they tell keypad glyphs
-/// from other text of the same size); `cells` hold them.
-pub fn verified_keypad(
-    img: &RgbaImage,
-    grid: &Grid,
-    board: &[&[u8]],
-    cells: &[crate::sudoku::Cell],
-) -> Option<[Vec<u8>; 9]> {
-    let glyphs = glyphs_outside(img, grid);
+/// labelling of the nine glyphs. A keypad in any other order (or none) gives `None`.
+pub fn verified_keypad(img: &RgbaImage, grid: &Grid) -> Option<[Vec<u8>; 9]> {
+    order_keypad(&glyphs_outside(img, grid))
+}
+
+/// [`verified_keypad`] over glyphs already found outside the grid.
+pub fn order_keypad(glyphs: &[Glyph]) -> Option<[Vec<u8>; 9]> {
     let bank = super::bank::bank();
-    // Glyphs the bank takes for a clear digit, each with its best digit score.
-    let digit_like: Vec<(usize, [f32; 9])> = glyphs
+    // Glyphs the bank takes for a clear digit, each with its best score per digit.
+    let top = |s: &[f32; 9]| s.iter().cloned().fold(-1f32, f32::max);
+    let mut digit_like: Vec<(usize, [f32; 9])> = glyphs
         .iter()
         .enumerate()
         .map(|(i, g)| (i, bank.best_per_digit(&super::bank::feature(&g.patch))))
-        .filter(|(_, s)| s.iter().cloned().fold(-1f32, f32::max) >= super::glyphs::MIN_SCORE)
+        .filter(|(_, s)| top(s) >= super::glyphs::MIN_SCORE)
         .collect();
-    let _ = (board, cells);
+    // A highlighted key draws its digit in the other polarity; where both polarities found
+    // something at one place, the more digit-like one is the digit.
+    digit_like.sort_by(|a, b| top(&b.1).total_cmp(&top(&a.1)));
+    let mut kept: Vec<(usize, [f32; 9])> = Vec::new();
+    for (i, s) in digit_like {
+        let c = glyphs[i].centre();
+        if !kept.iter().any(|(k, _)| glyphs[*k].bbox.contains(c)) {
+            kept.push((i, s));
+        }
+    }
+    let digit_like = kept;
     let mut best: Option<(f32, [Vec<u8>; 9])> = None;
+    let mut seen_sets: Vec<Vec<usize>> = Vec::new();
     for &(seed, _) in &digit_like {
         let hs = glyphs[seed].bbox.height as f32;
         let same: Vec<(usize, [f32; 9])> = digit_like
             .iter()
-            .filter(|(i, _)| {
-                (glyphs[*i].bbox.height as f32 - hs).abs() <= 0.15 * hs
-                    && glyphs[*i].bright == glyphs[seed].bright
-            })
+            .filter(|(i, _)| (glyphs[*i].bbox.height as f32 - hs).abs() <= 0.15 * hs)
             .cloned()
             .collect();
-        if same.len() < 9 {
+        let set: Vec<usize> = same.iter().map(|(i, _)| *i).collect();
+        if same.len() < 9 || seen_sets.contains(&set) {
             continue;
         }
+        seen_sets.push(set);
         let members: Vec<&Glyph> = same.iter().map(|(i, _)| &glyphs[*i]).collect();
         for order in reading_orders(&members) {
             // Nine glyphs in a row of the reading order; the bank must label them 1..=9 in turn.

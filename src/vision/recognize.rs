@@ -231,7 +231,7 @@ pub fn read_any(img: &RgbaImage, hints: Hints) -> Result<Recognition, ReadError>
                 .collect(),
         });
     }
-    if let Some(keys) = keypad::verified_keypad(img, &grid, &patches, &digit_cells) {
+    if let Some(keys) = keypad::verified_keypad(img, &grid) {
         references.push(Reference {
             name: "the keypad",
             shapes: keys.into_iter().map(Some).collect(),
