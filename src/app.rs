@@ -198,11 +198,20 @@ fn load_screenshot(path: &std::path::Path) -> Result<image::RgbaImage> {
 /// `read`: prints the board on a screenshot (81 chars, then a grid; `--json` for every cell).
 pub fn read(args: crate::cli::ReadArgs) -> Result<ExitCode> {
     use crate::vision::{CellKind, Templates, read_board};
-    let cal = crate::calibration::Calibration::load(&args.calibration)?;
-    let templates = Templates::load(&cal.templates_dir(&args.calibration))?;
     let (img, source) = screen_source(args.image.as_deref(), &args.device)?;
-    let rec = read_board(&img, &cal, &templates)
-        .map_err(|e| anyhow::Error::new(BoardProblem(format!("cannot read {source}: {e}"))))?;
+    // No --calibration and no calibration.toml here: read any app's screen with no calibration.
+    let default = std::path::PathBuf::from("calibration.toml");
+    let rec = match args
+        .calibration
+        .or_else(|| default.exists().then_some(default))
+    {
+        Some(path) => {
+            let cal = crate::calibration::Calibration::load(&path)?;
+            read_board(&img, &cal, &Templates::load(&cal.templates_dir(&path))?)
+        }
+        None => crate::vision::read_any(&img, crate::vision::Hints::default()),
+    }
+    .map_err(|e| anyhow::Error::new(BoardProblem(format!("cannot read {source}: {e}"))))?;
     if let Some(path) = &args.overlay {
         use anyhow::Context;
         crate::vision::overlay::draw_reading(&img, &rec)
