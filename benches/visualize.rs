@@ -18,9 +18,9 @@ use sudoku_agent::device::adb::{AdbDevice, AdbOptions, AdbServer};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::sim::{Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
 use sudoku_agent::sudoku::{Board, DEFAULT_MAX_STEPS, Strategy};
-use sudoku_agent::visualize::session::{
-    self, ReplayOptions, Search, Session, pacing_for, record_search,
-};
+use sudoku_agent::visualize::estimate::pacing_for;
+use sudoku_agent::visualize::record::{Search, record_search};
+use sudoku_agent::visualize::session::{self, ReplayOptions, Session};
 
 const SIZE: Size = Size::new(1080, 2340);
 /// Moves replayed per run; longer searches are extrapolated from this prefix.
@@ -96,7 +96,7 @@ fn replay(
     .unwrap();
     let mut device = AdbDevice::open_serial(server, &sim.serial(), None).unwrap();
     let backend = device.input_description();
-    let pacing = pacing_for(&calibrated.calibration, &backend);
+    let pacing = pacing_for(&calibrated.calibration, device.input());
     let moves = search.moves();
     let n = moves.len().min(PREFIX);
     let options = ReplayOptions {
@@ -180,9 +180,9 @@ fn main() {
         let rate = r.replayed as f64 / r.device.as_secs_f64();
         let full = r.device.mul_f64(r.moves as f64 / r.replayed as f64);
         let full = if r.replayed < r.moves {
-            format!("~{} (extrap.)", session::human_duration(full))
+            format!("~{} (extrap.)", sudoku_agent::app::format::duration(full))
         } else {
-            session::human_duration(full)
+            sudoku_agent::app::format::duration(full)
         };
         println!(
             "{:<14} {:<6} {:>9} {:>9} {:<10} {:<8} {:>9} {:>11.2} {:>8.1} {:>16} {:>9.2}",

@@ -2,6 +2,7 @@
 //! rectangle, keypad buttons, input order, digit templates, recognition thresholds, tap pacing).
 //! Load, validate, save, and `check_frame` to refuse screenshots of another size or rotation.
 
+use crate::device::Pacing;
 use crate::geometry::{Point, Rect, Size};
 use anyhow::{Context, Result, bail, ensure};
 use serde::{Deserialize, Serialize};
@@ -44,24 +45,6 @@ pub struct Recognition {
     pub entry_ink: Option<[u8; 3]>,
     /// Digits farther than this (RGB distance) from `given_ink` are player entries.
     pub kind_distance: f64,
-}
-
-/// Tap timing, in milliseconds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Pacing {
-    pub hold_ms: u32,
-    pub gap_ms: u32,
-    pub settle_ms: u32,
-}
-
-impl Default for Pacing {
-    fn default() -> Self {
-        Pacing {
-            hold_ms: 40,
-            gap_ms: 60,
-            settle_ms: 400,
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

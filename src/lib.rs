@@ -5,24 +5,36 @@
 //!   -> vision::locate_grid            -> Grid (pixel rect of the 81 cells)
 //!   -> vision::read_board(&img, &Calibration, &Templates)
 //!                                     -> Recognition { board, readings[81] }
-//!   -> sudoku::solve_with(&board, strategy, &mut observer)
-//!                                     -> Outcome::Solved(board) | NoSolution | Multiple | Stopped
+//!   -> sudoku::solve_with(&board, SolveOptions, &mut observer)
+//!                                     -> Outcome::Solved { board } | NoSolution | Multiple | Stopped
 //!        observer receives SolveEvent::Set { cell, digit } / Cancel { cell } as the search runs
-//!   -> replay::plan(moves, &Calibration) -> Vec<Tap>
-//!   -> Device::tap_all(&taps)          (encoded by an InputMethod into shell commands)
-//!   -> screenshot again, read again, compare: verified or a clear error
+//!   -> plan::moves_to_fill(&board, &solution) -> Vec<Move>
+//!   -> plan::plan(&moves, &Layout)    -> Plan { taps: Vec<Tap>, move_ends }
+//!        (Layout = play::layout(&Calibration): grid, keypad, erase, input order)
+//!   -> Device::tap_all(&points)       (encoded by an InputMethod into shell commands; the
+//!                                      device's typed `Input` decides batching and pacing)
+//!   -> screenshot again, read again, Board::diff: verified or a clear error
 //! ```
-//! Only the two ends touch the outside world; every stage between is a pure function.
+//! Only the two ends touch the outside world; every stage between is a pure function. `play`
+//! and `visualize` are the two workflows over these stages; `app` (one file per subcommand) wires
+//! them to the command line and is the one place that picks a device; stages report errors
+//! through `error`, never through `app`.
+//!
+//! Modules: `cli` (clap types), `app` (subcommands), `error` (stage errors, exit codes),
+//! `sudoku`, `vision`, `calibration` (what a profile holds) and `calibrate` (learning it),
+//! `plan` (moves to taps), `play`, `visualize` (record, estimate, replay, resume, gif),
+//! `device` (trait, adb, input encodings, parsers, file), `geometry`, and `sim`, the simulated
+//! phone (an independent peer the tests drive through the real adb server).
 
 pub mod app;
 pub mod calibrate;
 pub mod calibration;
 pub mod cli;
 pub mod device;
+pub mod error;
 pub mod geometry;
+pub mod plan;
 pub mod play;
-pub mod probe;
-pub mod replay;
 pub mod sim;
 pub mod sudoku;
 pub mod vision;

@@ -3,7 +3,7 @@
 
 use clap::Parser;
 use std::process::ExitCode;
-use sudoku_agent::{app, cli::Cli};
+use sudoku_agent::{app, cli::Cli, error};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -12,7 +12,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) => {
             eprintln!("error: {err:#}");
-            ExitCode::from(app::exit_code_for(&err))
+            ExitCode::from(error::exit_code_for(&err))
         }
     }
 }

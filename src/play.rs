@@ -1,16 +1,16 @@
 //! The `play` workflow: capture, read, solve, plan, tap, verify, on any `Device`.
 //!
 //! Safety rules it keeps: it taps only cell centres and calibrated keypad buttons (the plan is
-//! built from the calibration, see `replay`); it never taps when the screen cannot be read or
+//! built from the calibration, see `plan`); it never taps when the screen cannot be read or
 //! no longer shows the board it read; it sends taps a few whole moves at a time (see
-//! [`moves_per_call`]) so Ctrl-C or a lost device stops cleanly between moves; and it re-reads
+//! `Input::moves_per_call`) so Ctrl-C or a lost device stops cleanly between moves; and it re-reads
 //! the screen afterwards and names every cell that does not show what it should.
 
-use crate::app::BoardProblem;
 use crate::calibration::{Calibration, InputOrder};
 use crate::device::{Device, Pacing};
+use crate::error::BoardProblem;
 use crate::geometry::Point;
-use crate::replay::{self, Layout, Move, Plan};
+use crate::plan::{self, Layout, Move, Plan};
 use crate::sudoku::{Board, Cell, Outcome, SolveOptions, Strategy, solve_with};
 use crate::vision::{Recognition, Templates, read_board};
 use anyhow::{Context, Result, anyhow};
@@ -31,22 +31,9 @@ pub struct PlayOptions {
     /// last call, before the verifying screenshot; between calls the ordinary gap applies. `None`
     /// leaves the device's own pacing (settle after every call).
     pub pacing: Option<Pacing>,
-    /// Moves sent per `tap_all` call; 0 picks per input method (see [`moves_per_call`]). Ctrl-C
+    /// Moves sent per `tap_all` call; 0 picks per input method (see `Input::moves_per_call`). Ctrl-C
     /// and a lost device are noticed between calls.
     pub moves_per_call: usize,
-}
-
-/// Moves per `tap_all` call for an input method (by its description). `tap`: one move per call,
-/// so Ctrl-C stops after the current cell (every tap is its own command anyway). `batch`: a few
-/// moves share one shell command. `stream` and `evdev`: each call ends by waiting for the phone
-/// to acknowledge (or, for a raw event stream, to drain) its last line, so eight moves (16 taps,
-/// about 0.3 s with evdev, 0.8 s with `cmd input` on Android 12) share one wait.
-pub fn moves_per_call(input_description: &str) -> usize {
-    match input_description.split_whitespace().next() {
-        Some("batch") => 4,
-        Some("stream" | "evdev") => 8,
-        _ => 1,
-    }
 }
 
 /// The board as it was found, and what was decided about it.
@@ -113,7 +100,7 @@ pub fn assess(
     let (solution, multiple) = solve_board(&recognition)?;
     timings.solve_ms = ms(started.elapsed());
 
-    let (moves, wrong_entries) = replay::moves_to_fill(&recognition.board, &solution);
+    let (moves, wrong_entries) = plan::moves_to_fill(&recognition.board, &solution);
     if options.keep_entries && !wrong_entries.is_empty() {
         return Err(BoardProblem(format!(
             "player entries disagree with the solution at {}; nothing was tapped (drop --keep-entries to correct them)",
@@ -124,9 +111,9 @@ pub fn assess(
     let layout = layout(cal)?;
     let moves = match layout.order {
         InputOrder::CellFirst => moves,
-        InputOrder::NumberFirst => replay::group_by_digit(&moves),
+        InputOrder::NumberFirst => plan::group_by_digit(&moves),
     };
-    let plan = replay::plan(&moves, &layout).with_context(|| {
+    let plan = plan::plan(&moves, &layout).with_context(|| {
         format!(
             "wrong entries at {} must be erased",
             list_cells(&wrong_entries)
@@ -196,7 +183,7 @@ pub fn play(
         let again = device.screenshot().context("cannot take a screenshot")?;
         let now = read_board(&again, cal, templates)
             .map_err(|e| BoardProblem(format!("the screen changed, nothing was tapped: {e}")))?;
-        let differ = differing_cells(&report.assessment.recognition.board, &now.board);
+        let differ = report.assessment.recognition.board.diff(&now.board);
         if !differ.is_empty() {
             return Err(BoardProblem(format!(
                 "the screen changed since it was read (cells {}); nothing was tapped",
@@ -210,7 +197,7 @@ pub fn play(
     let plan = &report.assessment.plan;
     let total = report.assessment.moves.len();
     let per_call = match options.moves_per_call {
-        0 => moves_per_call(&device.input_description()),
+        0 => device.input().moves_per_call(),
         n => n,
     };
     let mut first_tap = 0;
@@ -260,11 +247,11 @@ pub fn play(
         ))
     })?;
     report.timings.verify_ms = ms(started.elapsed());
-    let expected = replay::apply(
+    let expected = plan::apply(
         &report.assessment.recognition.board,
         &report.assessment.moves,
     );
-    let differ = differing_cells(&expected, &seen.board);
+    let differ = expected.diff(&seen.board);
     report.final_board = Some(seen.board);
     if !differ.is_empty() {
         return Err(BoardProblem(format!(
@@ -288,7 +275,7 @@ pub fn play(
 /// The planned taps drawn over the screenshot: a numbered ring per tap, cells in blue, keys in
 /// orange, so a dry run can be checked by eye.
 pub fn draw_plan(screen: &image::RgbaImage, plan: &Plan) -> image::RgbaImage {
-    use crate::replay::Target;
+    use crate::plan::Target;
     use imageproc::drawing::draw_hollow_circle_mut;
     let mut img = screen.clone();
     let r = (img.width() / 60).max(6) as i32;
@@ -302,11 +289,6 @@ pub fn draw_plan(screen: &image::RgbaImage, plan: &Plan) -> image::RgbaImage {
         }
     }
     img
-}
-
-/// Cells whose content differs between two boards.
-pub fn differing_cells(a: &Board, b: &Board) -> Vec<Cell> {
-    Cell::all().filter(|&c| a.get(c) != b.get(c)).collect()
 }
 
 fn show(d: Option<u8>) -> String {
@@ -338,24 +320,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn moves_per_call_keeps_tap_per_move_and_groups_pipelined_methods() {
-        assert_eq!(moves_per_call("tap"), 1);
-        assert_eq!(moves_per_call("batch"), 4);
-        assert_eq!(moves_per_call("stream"), 8);
-        assert_eq!(
-            moves_per_call("evdev /dev/input/event2 (protocol B, 24-byte events, dd stream)"),
-            8
-        );
-        assert_eq!(moves_per_call("direct"), 1);
-    }
-
-    #[test]
     fn differing_cells_names_exactly_the_changed_cells() {
         let mut a = Board::empty();
         let mut b = a;
         a.set(Cell::new(0, 1).unwrap(), Some(3));
         b.set(Cell::new(8, 8).unwrap(), Some(4));
-        let d = differing_cells(&a, &b);
+        let d = a.diff(&b);
         assert_eq!(d, [Cell::new(0, 1).unwrap(), Cell::new(8, 8).unwrap()]);
         assert_eq!(list_cells(&d), "r1c2, r9c9");
     }

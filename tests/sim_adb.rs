@@ -334,20 +334,44 @@ fn a_person_typing_in_adb_shell_gets_a_prompt_and_echo() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"wm sizx\x7fe\rexit 7\r")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    // Typed ahead in one go: the pty echoes it all first, then the commands run.
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    // How `adb shell -tt` splits typed-ahead bytes into packets is not fixed, so echo and output
+    // could interleave either way: type each line only after its prompt, as a person does.
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 256];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut text = Vec::new();
+    let mut read_until = |suffix: &[u8], text: &mut Vec<u8>| {
+        while !text.ends_with(suffix) {
+            match rx.recv_timeout(Duration::from_secs(20)) {
+                Ok(chunk) => text.extend_from_slice(&chunk),
+                Err(_) => panic!(
+                    "no {:?} after {:?}",
+                    String::from_utf8_lossy(suffix),
+                    String::from_utf8_lossy(text)
+                ),
+            }
+        }
+    };
+    read_until(b"simphone:/ $ ", &mut text);
+    stdin.write_all(b"wm sizx\x7fe\r").unwrap();
+    read_until(b"\r\nsimphone:/ $ ", &mut text);
+    stdin.write_all(b"exit 7\r").unwrap();
+    read_until(b"exit 7\r\n", &mut text);
+    drop(stdin);
+    let status = child.wait().unwrap();
     assert_eq!(
-        text,
-        "simphone:/ $ wm sizx\x08 \x08e\r\nexit 7\r\nPhysical size: 1080x2340\r\nsimphone:/ $ "
+        String::from_utf8_lossy(&text),
+        "simphone:/ $ wm sizx\x08 \x08e\r\nPhysical size: 1080x2340\r\nsimphone:/ $ exit 7\r\n"
     );
-    assert_eq!(out.status.code(), Some(7));
+    assert_eq!(status.code(), Some(7));
 }
 
 #[test]

@@ -6,6 +6,7 @@ use crate::geometry::{Point, Size};
 use anyhow::Result;
 use image::RgbaImage;
 pub use input::{InputKind, InputMethod, Pacing};
+use std::time::Duration;
 
 /// A screen we can look at and touch.
 pub trait Device {
@@ -15,7 +16,12 @@ pub trait Device {
     fn screen_size(&mut self) -> Result<Size>;
     /// Taps each point in order, waiting until the device has taken every tap.
     fn tap_all(&mut self, taps: &[Point]) -> Result<()>;
-    /// How taps are delivered, for progress output and reports (`stream`, `evdev /dev/input/event1 ...`).
+    /// How taps are delivered, as callers decide on it (cost per tap, batching).
+    fn input(&self) -> Input {
+        Input::Direct
+    }
+    /// How taps are delivered, for people only: progress output and reports (`stream`,
+    /// `evdev /dev/input/event1 ...`). Decide on [`Device::input`], never on this text.
     fn input_description(&self) -> String {
         "direct".to_string()
     }
@@ -29,6 +35,70 @@ pub trait Device {
     }
 }
 
+/// How a device takes taps, and what that means for the callers that pace, batch and estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    /// Taps land at once, in-process (the simulated phone, a file): nothing to pace or batch.
+    Direct,
+    /// Taps are shell commands on a phone, encoded by this input method.
+    Method(InputKind),
+}
+
+impl Input {
+    /// The input method, for a phone.
+    pub fn kind(self) -> Option<InputKind> {
+        match self {
+            Input::Direct => None,
+            Input::Method(kind) => Some(kind),
+        }
+    }
+
+    /// Moves per `tap_all` call in `play`. `tap`: one move per call, so Ctrl-C stops after the
+    /// current cell (every tap is its own command anyway). `batch`: a few moves share one shell
+    /// command. `stream` and `evdev`: each call ends by waiting for the phone to acknowledge (or,
+    /// for a raw event stream, to drain) its last line, so eight moves (16 taps, about 0.3 s with
+    /// evdev, 0.8 s with `cmd input` on Android 12) share one wait.
+    pub fn moves_per_call(self) -> usize {
+        match self.kind() {
+            Some(InputKind::Batch) => 4,
+            Some(InputKind::Stream | InputKind::Evdev) => 8,
+            _ => 1,
+        }
+    }
+
+    /// Pacing as fast as the input method allows: its own defaults, or none without timing.
+    pub fn fastest_pacing(self) -> Pacing {
+        match self.kind() {
+            Some(kind) => Pacing::default_for(kind),
+            None => Pacing::NONE,
+        }
+    }
+
+    /// What one tap costs on the phone (figures from notes/android-input.md: one display frame
+    /// for raw events, a binder call and fork for `cmd input`, a JVM start for `input` before
+    /// Android 12), at least the pacing's hold and gap.
+    pub fn tap_cost(self, pacing: &Pacing) -> Duration {
+        let method = match self.kind() {
+            Some(InputKind::Evdev) => Duration::from_micros(16_667),
+            Some(InputKind::Stream) => Duration::from_millis(50),
+            Some(InputKind::Batch) => Duration::from_millis(300),
+            Some(InputKind::Tap) => Duration::from_millis(320),
+            None => Duration::from_micros(100),
+        };
+        method.max(Duration::from_millis(u64::from(
+            pacing.hold_ms + pacing.gap_ms,
+        )))
+    }
+
+    /// Screenshot, transfer and read at a checkpoint.
+    pub fn checkpoint_cost(self) -> Duration {
+        match self {
+            Input::Method(_) => Duration::from_millis(600),
+            Input::Direct => Duration::from_millis(50),
+        }
+    }
+}
+
 pub mod adb;
 pub mod file;
 pub mod input;
@@ -36,3 +106,17 @@ pub mod parse;
 pub mod spec;
 
 pub use spec::DeviceSpec;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_per_call_keeps_tap_per_move_and_groups_pipelined_methods() {
+        assert_eq!(Input::Method(InputKind::Tap).moves_per_call(), 1);
+        assert_eq!(Input::Method(InputKind::Batch).moves_per_call(), 4);
+        assert_eq!(Input::Method(InputKind::Stream).moves_per_call(), 8);
+        assert_eq!(Input::Method(InputKind::Evdev).moves_per_call(), 8);
+        assert_eq!(Input::Direct.moves_per_call(), 1);
+    }
+}

@@ -9,15 +9,19 @@
 pub mod bank;
 pub mod cells;
 pub mod glyphs;
+pub mod ink;
 pub mod keypad;
 pub mod locate;
 pub mod overlay;
 pub mod recognize;
+pub mod scan;
 pub mod templates;
 
-pub use cells::{CellInk, DigitPatch, cut_cells};
-pub use locate::{Grid, locate_grid, locate_grid_near};
+pub use cells::{CellInk, DigitPatch, InkFeatures, cut_cells, cut_cells_adaptive};
+pub use ink::{DigitKind, InkSplit};
+pub use locate::{Grid, locate_grid, locate_grid_candidates, locate_grid_near};
 pub use recognize::{CellKind, Hints, ReadError, Reading, Recognition, read_any, read_board};
+pub use scan::{ScreenCells, find_grid_and_cells};
 pub use templates::Templates;
 
 use image::RgbaImage;

@@ -5,8 +5,10 @@
 
 use super::cells::{CellInk, cut_cells};
 use super::glyphs::{Reference, label, mean_patch};
+use super::ink::DigitKind;
 use super::keypad;
 use super::locate::{Grid, locate_grid_near};
+use super::scan::find_grid_and_cells;
 use super::templates::Templates;
 use super::{VisionError, locate};
 use crate::calibration::{Calibration, Recognition as Thresholds};
@@ -192,7 +194,8 @@ pub struct Hints<'a> {
 /// the keypad (when one is found) and the hints. Refuses, naming the cells and their two best
 /// candidates, whenever the evidence is not clear.
 pub fn read_any(img: &RgbaImage, hints: Hints) -> Result<Recognition, ReadError> {
-    let (grid, inks) = locate_and_cut(img)?;
+    let screen = find_grid_and_cells(img, None)?;
+    let (grid, inks) = (screen.grid, screen.cells);
     let digit_cells: Vec<Cell> = Cell::all()
         .filter(|c| inks[c.index()].digit.is_some())
         .collect();
@@ -255,12 +258,15 @@ pub fn read_any(img: &RgbaImage, hints: Hints) -> Result<Recognition, ReadError>
     if !doubts.is_empty() {
         return Err(ReadError::Unsure(doubts));
     }
-    let kinds = ink_kinds(
-        &digit_cells
-            .iter()
-            .filter_map(|c| inks[c.index()].digit.as_ref().map(|p| p.ink))
-            .collect::<Vec<_>>(),
-    );
+    // Entries only where this screen's inks tell them apart; a digit whose kind is hidden (a
+    // same-number highlight) or a screen drawing both alike counts as a given.
+    let kinds: Vec<CellKind> = digit_cells
+        .iter()
+        .map(|c| match screen.split.kind(c.index()) {
+            Some(DigitKind::Entry) => CellKind::Entry,
+            _ => CellKind::Given,
+        })
+        .collect();
     let mut readings: Vec<Reading> = Cell::all()
         .map(|cell| Reading {
             cell: cell.to_string(),
@@ -298,66 +304,6 @@ pub fn read_any(img: &RgbaImage, hints: Hints) -> Result<Recognition, ReadError>
         grid,
     })
 }
-
-/// Givens or entries by ink colour on this screen: two clearly different colours split the
-/// digits, the larger group being the givens; one colour makes them all givens.
-fn ink_kinds(inks: &[[u8; 3]]) -> Vec<CellKind> {
-    let mean = |cs: &[[u8; 3]]| -> [u8; 3] {
-        let n = cs.len().max(1) as u32;
-        std::array::from_fn(|k| ((cs.iter().map(|c| c[k] as u32).sum::<u32>() + n / 2) / n) as u8)
-    };
-    let all = mean(inks);
-    let far = |from: [u8; 3]| {
-        inks.iter()
-            .copied()
-            .max_by(|a, b| colour_distance(*a, from).total_cmp(&colour_distance(*b, from)))
-    };
-    let (Some(a), Some(_)) = (far(all), inks.first()) else {
-        return vec![CellKind::Given; inks.len()];
-    };
-    let Some(b) = far(a) else {
-        return vec![CellKind::Given; inks.len()];
-    };
-    let (mut c0, mut c1) = (a, b);
-    let mut side = vec![false; inks.len()];
-    for _ in 0..8 {
-        for (s, &i) in side.iter_mut().zip(inks) {
-            *s = colour_distance(i, c1) < colour_distance(i, c0);
-        }
-        let g0: Vec<[u8; 3]> = inks
-            .iter()
-            .zip(&side)
-            .filter(|(_, s)| !**s)
-            .map(|(i, _)| *i)
-            .collect();
-        let g1: Vec<[u8; 3]> = inks
-            .iter()
-            .zip(&side)
-            .filter(|(_, s)| **s)
-            .map(|(i, _)| *i)
-            .collect();
-        if g0.is_empty() || g1.is_empty() {
-            return vec![CellKind::Given; inks.len()];
-        }
-        (c0, c1) = (mean(&g0), mean(&g1));
-    }
-    if colour_distance(c0, c1) < KIND_DISTANCE {
-        return vec![CellKind::Given; inks.len()];
-    }
-    let entries_side = side.iter().filter(|s| **s).count() * 2 < side.len();
-    side.iter()
-        .map(|&s| {
-            if s == entries_side {
-                CellKind::Entry
-            } else {
-                CellKind::Given
-            }
-        })
-        .collect()
-}
-
-/// Two ink colours at least this far apart (RGB distance) are givens and entries.
-const KIND_DISTANCE: f64 = 60.0;
 
 /// Refuses cage grids: classic cells never hold dashed outlines.
 pub(crate) fn check_not_killer(inks: &[CellInk]) -> Result<(), VisionError> {

@@ -1,217 +1,20 @@
-//! The `visualize` workflow on any `Device`: record the search, estimate what replaying it costs,
-//! then send every move as taps in short batches (so Ctrl-C stops within a fraction of a second),
+//! The replay loop of `visualize` on any `Device` (the search comes from `record`, its cost from
+//! `estimate`): every move is sent as taps in short batches (so Ctrl-C stops within a fraction of a second),
 //! with checkpoints that re-read the screen and compare it with the replayed board, and a state
 //! file so an interrupted run can continue where the screen is.
 
 use super::resume::State;
-use crate::app::BoardProblem;
-use crate::calibration::{Calibration, InputOrder};
-use crate::device::{Device, InputKind, Pacing};
+use crate::calibration::Calibration;
+use crate::device::{Device, Pacing};
+use crate::error::BoardProblem;
 use crate::geometry::Point;
-use crate::replay::{self, Layout, Move};
-use crate::sudoku::{
-    Board, Cell, Outcome, Recorder, SolveEvent, SolveOptions, StopReason, Strategy, solve_with,
-};
-use crate::vision::{Recognition, Templates, read_board};
-use anyhow::{Context, Result, anyhow, bail};
+use crate::plan::{self, Layout, Move};
+use crate::sudoku::Board;
+use crate::vision::{Templates, read_board};
+use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// A recorded search, ready to replay.
-#[derive(Debug, Clone)]
-pub struct Search {
-    pub puzzle: Board,
-    pub strategy: Strategy,
-    pub max_steps: Option<u64>,
-    pub events: Vec<SolveEvent>,
-    pub solution: Board,
-    /// `Set` events: the steps people count.
-    pub steps: u64,
-    pub cancels: u64,
-}
-
-impl Search {
-    /// The events as moves for the phone.
-    pub fn moves(&self) -> Vec<Move> {
-        self.events.iter().map(|&e| Move::from(e)).collect()
-    }
-}
-
-/// Runs the search from `puzzle`, recording every event; refuses puzzles without a solution and
-/// searches beyond the step budget.
-pub fn record_search(puzzle: &Board, strategy: Strategy, max_steps: Option<u64>) -> Result<Search> {
-    let mut recorder = Recorder::new();
-    let options = SolveOptions {
-        strategy,
-        max_steps,
-        unique: false,
-    };
-    let outcome = solve_with(puzzle, options, &mut recorder);
-    let stats = *outcome.stats();
-    let solution = match outcome {
-        Outcome::Solved { board, .. } | Outcome::Multiple { first: board, .. } => board,
-        Outcome::NoSolution { .. } => {
-            return Err(BoardProblem(format!(
-                "the puzzle as read has no solution ({}); check the screen, or re-run `sudoku-agent calibrate` if digits were misread; nothing was tapped",
-                puzzle.to_line()
-            ))
-            .into());
-        }
-        Outcome::Stopped {
-            reason: StopReason::StepBudget { max_steps },
-            ..
-        } => {
-            return Err(BoardProblem(format!(
-                "the {strategy} search needs more than {max_steps} steps; raise --max-steps (0 = no limit) or use --strategy fast; nothing was tapped"
-            ))
-            .into());
-        }
-        Outcome::Stopped { .. } => bail!("the search stopped early"),
-    };
-    Ok(Search {
-        puzzle: *puzzle,
-        strategy,
-        max_steps,
-        events: recorder.events,
-        solution,
-        steps: stats.sets,
-        cancels: stats.cancels,
-    })
-}
-
-/// Taps needed for `moves` in this input order (number-first taps a key only when it changes).
-pub fn count_taps(moves: &[Move], order: InputOrder) -> usize {
-    match order {
-        InputOrder::CellFirst => 2 * moves.len(),
-        InputOrder::NumberFirst => {
-            let mut tool = None;
-            let mut n = 0;
-            for m in moves {
-                let wanted = match *m {
-                    Move::Set { digit, .. } => digit,
-                    Move::Erase { .. } => 0,
-                };
-                if tool != Some(wanted) {
-                    n += 1;
-                    tool = Some(wanted);
-                }
-                n += 1;
-            }
-            n
-        }
-    }
-}
-
-/// The input method named at the start of a device's description (`evdev /dev/input/...`).
-pub fn input_kind(description: &str) -> Option<InputKind> {
-    description.split_whitespace().next()?.parse().ok()
-}
-
-/// Pacing that is as fast as the input method allows: its own defaults, or none for a device
-/// without timing (the in-process simulator).
-pub fn fastest_pacing(description: &str) -> Pacing {
-    match input_kind(description) {
-        Some(kind) => Pacing::default_for(kind),
-        None => Pacing {
-            hold_ms: 0,
-            gap_ms: 0,
-            settle_ms: 0,
-        },
-    }
-}
-
-/// What one tap costs on the phone with this input method (figures from
-/// notes/android-input.md: one display frame for raw events, a binder call and fork for
-/// `cmd input`, a JVM start for `input` before Android 12), at least the pacing's hold and gap.
-pub fn tap_cost(description: &str, pacing: &Pacing) -> Duration {
-    let method = match input_kind(description) {
-        Some(InputKind::Evdev) => Duration::from_micros(16_667),
-        Some(InputKind::Stream) => Duration::from_millis(50),
-        Some(InputKind::Batch) => Duration::from_millis(300),
-        Some(InputKind::Tap) => Duration::from_millis(320),
-        None => Duration::from_micros(100),
-    };
-    method.max(Duration::from_millis(u64::from(
-        pacing.hold_ms + pacing.gap_ms,
-    )))
-}
-
-/// The pacing to replay with: the calibration's when the app needs one (it is written only
-/// then), else the input method's fastest.
-pub fn pacing_for(calibration: &Calibration, description: &str) -> Pacing {
-    match &calibration.pacing {
-        Some(p) => Pacing {
-            hold_ms: p.hold_ms,
-            gap_ms: p.gap_ms,
-            settle_ms: p.settle_ms,
-        },
-        None => fastest_pacing(description),
-    }
-}
-
-/// Screenshot, transfer and read at a checkpoint.
-pub fn checkpoint_cost(description: &str) -> Duration {
-    match input_kind(description) {
-        Some(_) => Duration::from_millis(600),
-        None => Duration::from_millis(50),
-    }
-}
-
-/// What a replay will take, said before the phone is touched.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Estimate {
-    pub moves: usize,
-    pub taps: usize,
-    pub checkpoints: usize,
-    pub per_move: Duration,
-    pub total: Duration,
-}
-
-/// Estimates replaying `moves` with checkpoints every `check_every` moves, paced by the input
-/// method or by `moves_per_second`, whichever is slower.
-pub fn estimate(
-    moves: &[Move],
-    order: InputOrder,
-    description: &str,
-    pacing: &Pacing,
-    check_every: usize,
-    moves_per_second: Option<f64>,
-) -> Estimate {
-    let taps = count_taps(moves, order);
-    let checkpoints = moves.len().div_ceil(check_every.max(1));
-    let tapping = tap_cost(description, pacing).mul_f64(taps as f64);
-    let paced = moves_per_second
-        .filter(|r| *r > 0.0)
-        .map_or(Duration::ZERO, |r| {
-            Duration::from_secs_f64(moves.len() as f64 / r)
-        });
-    let total = tapping.max(paced) + checkpoint_cost(description) * checkpoints as u32;
-    let per_move = if moves.is_empty() {
-        Duration::ZERO
-    } else {
-        total / moves.len() as u32
-    };
-    Estimate {
-        moves: moves.len(),
-        taps,
-        checkpoints,
-        per_move,
-        total,
-    }
-}
-
-/// `1 h 02 min`, `4 min 05 s`, `12.3 s`.
-pub fn human_duration(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s < 60.0 {
-        format!("{s:.1} s")
-    } else if s < 3600.0 {
-        format!("{} min {:02} s", s as u64 / 60, s as u64 % 60)
-    } else {
-        format!("{} h {:02} min", s as u64 / 3600, s as u64 % 3600 / 60)
-    }
-}
 
 /// How to replay.
 #[derive(Debug, Clone)]
@@ -235,11 +38,7 @@ impl Default for ReplayOptions {
         ReplayOptions {
             check_every: 200,
             moves_per_second: None,
-            pacing: Pacing {
-                hold_ms: 0,
-                gap_ms: 0,
-                settle_ms: 0,
-            },
+            pacing: Pacing::NONE,
             checkpoint_settle_ms: 100,
             batch_time: Duration::from_millis(250),
             state_file: None,
@@ -288,7 +87,7 @@ pub fn replay_moves(
             .iter()
             .any(|m| matches!(m, Move::Erase { .. }))
     {
-        return Err(replay::NoEraseButton)
+        return Err(plan::NoEraseButton)
             .context("the search takes digits back with the erase button; nothing was tapped");
     }
     let check_every = options.check_every.max(1);
@@ -305,13 +104,13 @@ pub fn replay_moves(
         s.sending = start;
         s.confirmed = s.confirmed.min(start);
     })?;
-    let mut expected = replay::apply(puzzle, &moves[..start]);
+    let mut expected = plan::apply(puzzle, &moves[..start]);
     let mut done = start;
     let mut taps_sent = 0;
     let mut checkpoints = 0;
     let mut final_board = expected;
     // The first batch is sized from the input method's known cost, later ones from measurements.
-    let per_move_guess = tap_cost(&session.device.input_description(), &options.pacing) * 2;
+    let per_move_guess = session.device.input().tap_cost(&options.pacing) * 2;
     let mut batch = moves_per_batch(options, per_move_guess);
     while done < total {
         if stop.load(Ordering::SeqCst) {
@@ -340,7 +139,7 @@ pub fn replay_moves(
         })?;
         let took = t.elapsed();
         taps_sent += points.len();
-        expected = replay::apply(&expected, &moves[done..end]);
+        expected = plan::apply(&expected, &moves[done..end]);
         let sent_now = end - done;
         done = end;
         save(&mut state, &|s| s.sent = end)?;
@@ -398,7 +197,7 @@ fn batch_taps(
     layout: &Layout,
 ) -> Result<Vec<Point>> {
     let from = if a > first { a - 1 } else { a };
-    let plan = replay::plan(&moves[from..b], layout)?;
+    let plan = plan::plan(&moves[from..b], layout)?;
     let skip = if from < a { plan.move_ends[0] + 1 } else { 0 };
     Ok(plan.taps[skip..].iter().map(|t| t.at).collect())
 }
@@ -423,9 +222,7 @@ const ADVICE: &str = "turn off the app's mistake limit / auto-check (\"stop mist
 /// Compares the screen with the replayed board: a digit the search set but the screen lacks
 /// means the app refused it (or missed the tap).
 pub fn check_board(expected: &Board, seen: &Board, done: usize, total: usize) -> Result<()> {
-    let differ: Vec<Cell> = Cell::all()
-        .filter(|&c| expected.get(c) != seen.get(c))
-        .collect();
+    let differ = expected.diff(seen);
     if differ.is_empty() {
         return Ok(());
     }
@@ -461,111 +258,19 @@ pub fn check_board(expected: &Board, seen: &Board, done: usize, total: usize) ->
     .into())
 }
 
-/// The error for a screen that shows entries before a fresh run.
-pub fn refuse_entries(entries: &[Cell]) -> anyhow::Error {
-    let cells: Vec<String> = entries.iter().take(8).map(Cell::to_string).collect();
-    anyhow!(BoardProblem(format!(
-        "the board already has {} player entries ({}{}); if an earlier visualize run was interrupted continue it with --resume, else clear them in the app (or start a new game) and retry; if they are really the puzzle's givens, the calibration belongs to another app: re-run `sudoku-agent calibrate`; nothing was tapped",
-        entries.len(),
-        cells.join(", "),
-        if entries.len() > 8 { ", ..." } else { "" }
-    )))
-}
-
-/// What to replay, decided from the screen before anything is tapped.
-#[derive(Debug, Clone)]
-pub struct Prepared {
-    pub search: Search,
-    /// Moves already on the screen (0 for a fresh run).
-    pub start: usize,
-    /// For a resumed run: whether the screen matched where the state file said.
-    pub as_recorded: bool,
-}
-
-/// A fresh run: the screen must show the givens only; the search starts from them.
-pub fn prepare_fresh(
-    screen: &Recognition,
-    strategy: Strategy,
-    max_steps: Option<u64>,
-) -> Result<Prepared> {
-    let givens = screen.givens();
-    let entries: Vec<Cell> = Cell::all()
-        .filter(|&c| screen.board.get(c) != givens.get(c))
-        .collect();
-    if !entries.is_empty() {
-        return Err(refuse_entries(&entries));
-    }
-    Ok(Prepared {
-        search: record_search(&givens, strategy, max_steps)?,
-        start: 0,
-        as_recorded: true,
-    })
-}
-
-/// A resumed run: the same search again, continued from the step the screen shows.
-pub fn prepare_resume(screen: &Recognition, state: &State) -> Result<Prepared> {
-    let (puzzle, strategy) = state.search()?;
-    if screen.givens() != puzzle {
-        return Err(BoardProblem(format!(
-            "the screen shows another puzzle than the interrupted run ({} instead of {}); open that puzzle again, or start without --resume",
-            screen.givens().to_line(),
-            puzzle.to_line()
-        ))
-        .into());
-    }
-    let search = record_search(&puzzle, strategy, state.max_steps)?;
-    if search.events.len() != state.moves {
-        bail!(
-            "this build's {strategy} search has {} moves but the interrupted run had {}; start without --resume",
-            search.events.len(),
-            state.moves
-        );
-    }
-    let point = super::resume::find_resume_point(&puzzle, &search.events, &screen.board, state)
-        .ok_or_else(|| {
-            BoardProblem(format!(
-                "the board on screen matches no step of the {strategy} search (progress file: {} of {} moves sent); start again without --resume on a fresh puzzle",
-                state.sent, state.moves
-            ))
-        })?;
-    Ok(Prepared {
-        search,
-        start: point.index,
-        as_recorded: point.as_recorded,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::calibration::InputOrder;
+    use crate::device::{Input, InputKind};
     use crate::geometry::Rect;
     use crate::sim::{Phone, SimDevice, Skin, puzzles};
+    use crate::sudoku::{Cell, Strategy};
+    use crate::visualize::estimate::estimate;
+    use crate::visualize::record::record_search;
 
     const EASY2: &str =
         "040100050107003960520008000000000017000906800803050620090060543600080700250097100";
-
-    #[test]
-    fn number_first_taps_a_key_only_when_it_changes() {
-        let c = |i| Cell::from_index(i).unwrap();
-        let moves = [
-            Move::Set {
-                cell: c(0),
-                digit: 3,
-            },
-            Move::Set {
-                cell: c(1),
-                digit: 3,
-            },
-            Move::Erase { cell: c(1) },
-            Move::Erase { cell: c(0) },
-            Move::Set {
-                cell: c(0),
-                digit: 4,
-            },
-        ];
-        assert_eq!(count_taps(&moves, InputOrder::CellFirst), 10);
-        assert_eq!(count_taps(&moves, InputOrder::NumberFirst), 8);
-    }
 
     #[test]
     fn batches_of_a_number_first_replay_join_up_without_extra_key_taps() {
@@ -578,7 +283,7 @@ mod tests {
             erase: Some(Point::new(50, 1100)),
             order: InputOrder::NumberFirst,
         };
-        let whole = replay::plan(&moves, &lay).unwrap();
+        let whole = plan::plan(&moves, &lay).unwrap();
         let mut joined = Vec::new();
         for a in (0..moves.len()).step_by(7) {
             joined.extend(batch_taps(&moves, a, (a + 7).min(moves.len()), 0, &lay).unwrap());
@@ -591,15 +296,11 @@ mod tests {
     fn estimates_follow_the_input_method_and_the_rate_limit() {
         let c = Cell::from_index(0).unwrap();
         let moves = vec![Move::Set { cell: c, digit: 1 }; 300];
-        let fast = fastest_pacing("evdev /dev/input/event1 (protocol B)");
-        let e = estimate(
-            &moves,
-            InputOrder::CellFirst,
-            "evdev /dev/input/event1",
-            &fast,
-            200,
-            None,
-        );
+        let evdev = Input::Method(InputKind::Evdev);
+        let stream = Input::Method(InputKind::Stream);
+        let batch = Input::Method(InputKind::Batch);
+        let fast = evdev.fastest_pacing();
+        let e = estimate(&moves, InputOrder::CellFirst, evdev, &fast, 200, None);
         assert_eq!((e.taps, e.checkpoints), (600, 2));
         assert!(
             e.total > Duration::from_secs(10) && e.total < Duration::from_secs(12),
@@ -608,29 +309,20 @@ mod tests {
         let s = estimate(
             &moves,
             InputOrder::CellFirst,
-            "stream",
-            &fastest_pacing("stream"),
+            stream,
+            &stream.fastest_pacing(),
             200,
             None,
         );
         assert!(s.total > e.total * 2);
-        let slow = estimate(
-            &moves,
-            InputOrder::CellFirst,
-            "stream",
-            &fast,
-            200,
-            Some(1.0),
-        );
+        let slow = estimate(&moves, InputOrder::CellFirst, stream, &fast, 200, Some(1.0));
         assert!(slow.total >= Duration::from_secs(300));
-        assert_eq!(human_duration(Duration::from_secs(3725)), "1 h 02 min");
         // Batches stay short: one move for `input tap` per JVM, several for raw events.
         let options = ReplayOptions::default();
-        let slow = tap_cost("batch", &fastest_pacing("batch")) * 2;
+        let slow = batch.tap_cost(&batch.fastest_pacing()) * 2;
         assert_eq!(moves_per_batch(&options, slow), 1);
-        let quick = tap_cost("evdev /dev/input/event1", &fast) * 2;
+        let quick = evdev.tap_cost(&fast) * 2;
         assert_eq!(moves_per_batch(&options, quick), 7);
-        assert_eq!(human_duration(Duration::from_secs(245)), "4 min 05 s");
     }
 
     #[test]
@@ -651,15 +343,6 @@ mod tests {
             .to_string();
         assert!(err.contains("did not take every tap"), "{err}");
         assert!(check_board(&expected, &expected, 1, 1).is_ok());
-    }
-
-    #[test]
-    fn a_search_past_the_step_budget_is_refused_before_any_tap() {
-        let puzzle = puzzles::parse(EASY2).unwrap();
-        let err = record_search(&puzzle, Strategy::Naive, Some(5))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("more than 5 steps"), "{err}");
     }
 
     /// The in-process phone showing `puzzle`, and a calibration measured on its screen.

@@ -11,8 +11,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
-use sudoku_agent::calibration::{Calibration, InputOrder, Pacing};
+use sudoku_agent::calibration::{Calibration, InputOrder};
 use sudoku_agent::device::InputKind;
+use sudoku_agent::device::Pacing;
 use sudoku_agent::device::adb::{AdbDevice, AdbServer};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::play::{PlayOptions, PlayReport};
@@ -122,11 +123,7 @@ pub fn options(cal: &Calibration) -> PlayOptions {
         dry_run: false,
         keep_entries: false,
         recheck_after: Duration::from_millis(500),
-        pacing: cal.pacing.as_ref().map(|p| sudoku_agent::device::Pacing {
-            hold_ms: p.hold_ms,
-            gap_ms: p.gap_ms,
-            settle_ms: p.settle_ms,
-        }),
+        pacing: cal.pacing,
         moves_per_call: 0,
     }
 }

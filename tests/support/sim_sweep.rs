@@ -1,4 +1,4 @@
-//! The simulated-phone sweep shared by `tests/vision_sim.rs` and `benches/vision.rs`: for one
+//! The simulated-phone sweep shared by `tests/vision/sim.rs` and `benches/vision.rs`: for one
 //! skin and screen size, calibrate once on a fresh puzzle (keypad labels, no help), then read
 //! random puzzles in busy states (player entries, pencil notes, a selected cell with its
 //! highlights) and compare every cell with what the phone was told to show. The vision code only

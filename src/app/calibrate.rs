@@ -1,0 +1,117 @@
+//! `calibrate`: measures the app on a screenshot (and, with `--probe`, by tapping the phone) and
+//! writes the calibration, its templates and an overlay.
+
+use super::open::{load_screenshot, open_device};
+use crate::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
+use crate::calibration::InputOrder;
+use crate::cli::{CalibrateArgs, InputOrderArg};
+use anyhow::{Context, Result, bail};
+use std::process::ExitCode;
+
+/// `calibrate`: measures the app on a screenshot and writes calibration, templates and overlay.
+pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
+    let mut phone = None;
+    let (img, source) = match &args.image {
+        Some(path) => (load_screenshot(path)?, path.display().to_string()),
+        None => {
+            let mut device = open_device(&args.device)?;
+            let img = device
+                .screenshot()
+                .with_context(|| format!("cannot take a screenshot of {}", args.device.device))?;
+            phone = Some(device);
+            (img, format!("the screen of {}", args.device.device))
+        }
+    };
+    let opts = CalibrateOptions {
+        profile: args.profile.clone(),
+        givens: args
+            .givens
+            .as_deref()
+            .map(|g| crate::sudoku::Board::parse(g).map_err(|e| anyhow::anyhow!("--givens: {e}")))
+            .transpose()?,
+        erase: args.erase,
+        notes: args.notes,
+        input_order: match args.input_order {
+            InputOrderArg::CellFirst => InputOrder::CellFirst,
+            InputOrderArg::NumberFirst => InputOrder::NumberFirst,
+        },
+    };
+    let mut done =
+        calibrate_image(&img, &opts).with_context(|| format!("cannot calibrate on {source}"))?;
+    if args.probe {
+        let Some(phone) = phone.as_deref_mut() else {
+            bail!("--probe needs a phone to tap (--device), not --image");
+        };
+        let found = crate::calibrate::probe::probe(phone, &done.calibration, &done.templates)
+            .context("calibrate --probe")?;
+        eprintln!(
+            "probed with {} in {}: {} taps, {} screenshots",
+            found.digit, found.cell, found.taps, found.screenshots
+        );
+        done.set_controls(&img, Some(found.erase), found.notes, found.input_order)?;
+    }
+    let cal = &done.calibration;
+    done.calibration.save(&args.out)?;
+    let tdir = cal.templates_dir(&args.out);
+    done.templates.save(&tdir)?;
+    let overlay = args.overlay.clone().unwrap_or_else(|| {
+        let stem = args
+            .out
+            .file_stem()
+            .map_or("calibration".into(), |s| s.to_string_lossy().into_owned());
+        args.out.with_file_name(format!("{stem}-overlay.png"))
+    });
+    done.overlay
+        .save(&overlay)
+        .with_context(|| format!("cannot write overlay {}", overlay.display()))?;
+    let g = cal.grid;
+    println!(
+        "grid: {}x{} at {},{} (cell {:.1} px) on a {} screen",
+        g.width,
+        g.height,
+        g.x,
+        g.y,
+        done.grid.pitch(),
+        cal.screen
+    );
+    match &cal.keypad {
+        Some(k) => {
+            let keys: Vec<String> = k
+                .digits
+                .iter()
+                .enumerate()
+                .map(|(d, p)| format!("{}@{},{}", d + 1, p.x, p.y))
+                .collect();
+            println!("keypad: {}", keys.join(" "));
+            if let Some(e) = k.erase {
+                println!("erase: {},{}", e.x, e.y);
+            }
+            if let Some(n) = k.notes {
+                println!("notes: {},{}", n.x, n.y);
+            }
+            if args.probe {
+                let order = match cal.input_order {
+                    InputOrder::CellFirst => "cell-first",
+                    InputOrder::NumberFirst => "number-first",
+                };
+                println!("input order: {order} (probed)");
+            }
+        }
+        None => println!("keypad: not found (this calibration can read boards but not tap digits)"),
+    }
+    let source = match done.labelled_by {
+        LabelSource::Keypad => "labelled through the keypad glyphs",
+        LabelSource::Givens => "labelled by --givens",
+    };
+    let extra = if done.from_keypad.is_empty() {
+        String::new()
+    } else {
+        let ds: Vec<String> = done.from_keypad.iter().map(|d| d.to_string()).collect();
+        format!("; digits {} taken from keypad glyphs", ds.join(","))
+    };
+    println!("board: {} ({source}{extra})", done.board.to_line());
+    println!("wrote {}", args.out.display());
+    println!("wrote {}/1.png..9.png", tdir.display());
+    println!("wrote {}", overlay.display());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,421 @@
+//! `calibrate --probe`: finds the input order (cell-first or number-first), the erase button and
+//! the notes toggle of an app by trying them on the phone, and leaves the board as it was. It only
+//! ever taps one empty cell of the grid and buttons seen outside it (digit keys and glyph/icon
+//! blobs near the keypad), looks after every step, stops as soon as the screen is not the board it
+//! read, and checks at the end that a fresh read equals the first one.
+
+use crate::calibration::{Calibration, InputOrder, Keypad};
+use crate::device::Device;
+use crate::geometry::Point;
+use crate::sudoku::{Board, Cell};
+use crate::vision::keypad::{Glyph, glyphs_outside};
+use crate::vision::{Grid, Recognition, Templates, read_board};
+use anyhow::{Context, Result, anyhow, bail};
+use image::RgbaImage;
+
+/// What the probe found, and what it cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Probed {
+    pub input_order: InputOrder,
+    pub erase: Point,
+    /// The notes (pencil) toggle, when a button turned out to switch notes on.
+    pub notes: Option<Point>,
+    /// The empty cell and the digit used for the trials.
+    pub cell: Cell,
+    pub digit: u8,
+    pub taps: usize,
+    pub screenshots: usize,
+}
+
+/// Buttons worth trying as erase or notes: glyphs outside the grid, in the band from the grid's
+/// bottom to just below the keypad (so never the status, app or navigation bar, nor an ad), not
+/// part of a digit key, not a thin separator line; one per button, in reading order.
+pub fn button_candidates(glyphs: &[Glyph], grid: &Grid, keypad: &Keypad) -> Vec<Point> {
+    let keys = &keypad.digits;
+    let dist = |a: Point, b: Point| {
+        let (dx, dy) = (a.x as f32 - b.x as f32, a.y as f32 - b.y as f32);
+        (dx * dx + dy * dy).sqrt()
+    };
+    // Half the spacing of neighbouring digit keys: closer than that is part of a key.
+    let spacing = (0..9)
+        .flat_map(|i| (i + 1..9).map(move |j| (i, j)))
+        .map(|(i, j)| dist(keys[i], keys[j]))
+        .fold(f32::MAX, f32::min);
+    let top = grid.rect().bottom() as f32;
+    let bottom = keys.iter().map(|k| k.y).max().unwrap_or(0) as f32 + 0.75 * spacing;
+    let mut sorted: Vec<&Glyph> = glyphs
+        .iter()
+        .filter(|g| {
+            let c = g.centre();
+            (c.y as f32) > top
+                && (c.y as f32) < bottom
+                && g.bbox.width * 10 >= g.bbox.height * 3
+                && keys.iter().all(|&k| dist(k, c) > 0.55 * spacing)
+        })
+        .collect();
+    // The biggest blob of a button stands for it.
+    sorted.sort_by_key(|g| std::cmp::Reverse(g.bbox.width * g.bbox.height));
+    let mut picked: Vec<Point> = Vec::new();
+    let merge = 0.6 * grid.pitch();
+    for g in sorted {
+        if picked.iter().all(|&p| dist(p, g.centre()) > merge) {
+            picked.push(g.centre());
+        }
+    }
+    picked.sort_by_key(|p| (p.y, p.x));
+    picked
+}
+
+/// A digit that can go into `cell`: the solution's when the board solves, else one that breaks
+/// no rule (so apps that count or refuse mistakes are not upset).
+fn digit_for(board: &Board, cell: Cell) -> Option<u8> {
+    if let Some(d) = crate::sudoku::solve(board)
+        .solution()
+        .and_then(|s| s.get(cell))
+    {
+        return Some(d);
+    }
+    (1..=9u8).find(|&d| {
+        Cell::all().all(|o| {
+            let sees =
+                o.row() == cell.row() || o.col() == cell.col() || o.box_index() == cell.box_index();
+            o == cell || !sees || board.get(o) != Some(d)
+        })
+    })
+}
+
+/// Pixels that changed noticeably in a square of side `side` around `at`, as a fraction.
+fn changed_around(a: &RgbaImage, b: &RgbaImage, at: Point, side: u32) -> f32 {
+    let half = side / 2;
+    let (x0, y0) = (at.x.saturating_sub(half), at.y.saturating_sub(half));
+    let x1 = (at.x + half).min(a.width().min(b.width()));
+    let y1 = (at.y + half).min(a.height().min(b.height()));
+    let mut changed = 0u32;
+    let mut total = 0u32;
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let (p, q) = (a.get_pixel(x, y).0, b.get_pixel(x, y).0);
+            total += 1;
+            if (0..3).any(|k| p[k].abs_diff(q[k]) > 40) {
+                changed += 1;
+            }
+        }
+    }
+    changed as f32 / total.max(1) as f32
+}
+
+/// The phone, the first read, and a count of what was done.
+struct Session<'a> {
+    device: &'a mut dyn Device,
+    cal: &'a Calibration,
+    templates: &'a Templates,
+    first: Recognition,
+    cell: Cell,
+    /// The probe cell's digit at the last look (at first the one about to be tried), for the
+    /// message when we stop.
+    shown: Option<u8>,
+    taps: usize,
+    screenshots: usize,
+}
+
+impl Session<'_> {
+    /// What the user must clean up when the probe stops now.
+    fn leftover(&self) -> String {
+        match self.shown {
+            Some(d) => format!(" ({} may hold the probe's {d}: erase it if so)", self.cell),
+            None => String::new(),
+        }
+    }
+
+    fn tap(&mut self, points: &[Point]) -> Result<()> {
+        self.taps += points.len();
+        self.device.tap_all(points)
+    }
+
+    /// A screenshot and its reading; an error when the grid is gone or a cell other than the
+    /// probe cell changed (the last tap did something we cannot undo).
+    fn look(&mut self, after: &str) -> Result<(RgbaImage, Recognition)> {
+        self.screenshots += 1;
+        let img = self
+            .device
+            .screenshot()
+            .context("cannot take a screenshot")?;
+        let rec = read_board(&img, self.cal, self.templates).map_err(|e| {
+            anyhow!(
+                "after {after} the board can no longer be read ({e}); the probe stopped{}: go back to the puzzle in the app and check it, then re-run or pass --erase and --input-order",
+                self.leftover()
+            )
+        })?;
+        let moved: Vec<String> = self
+            .first
+            .board
+            .diff(&rec.board)
+            .into_iter()
+            .filter(|&c| c != self.cell)
+            .map(|c| c.to_string())
+            .collect();
+        if !moved.is_empty() {
+            bail!(
+                "after {after} the app changed {} (not the probe cell {}); the probe stopped{}: undo that in the app, then re-run or pass --erase and --input-order",
+                moved.join(", "),
+                self.cell,
+                self.leftover()
+            );
+        }
+        self.shown = rec.board.get(self.cell);
+        Ok((img, rec))
+    }
+}
+
+/// Finds input order, erase and notes on `device`, whose screen `cal` and `templates` read.
+pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) -> Result<Probed> {
+    let keypad = cal.keypad.as_ref().ok_or_else(|| {
+        anyhow!("no keypad was found on this screen, so there is nothing to probe; pass --input-order and --erase")
+    })?;
+    let img = device.screenshot().context("cannot take a screenshot")?;
+    let first = read_board(&img, cal, templates)
+        .map_err(|e| anyhow!("cannot read the board before probing: {e}"))?;
+    let cell = Cell::all()
+        .find(|&c| first.board.get(c).is_none() && !first.readings[c.index()].notes)
+        .ok_or_else(|| anyhow!("the board has no empty cell without notes to probe with"))?;
+    let digit = digit_for(&first.board, cell)
+        .ok_or_else(|| anyhow!("no digit fits {cell} by the rules; check the board"))?;
+    let at = first.grid.cell_rect(cell).center();
+    let key = keypad.digits[digit as usize - 1];
+    let candidates = button_candidates(&glyphs_outside(&img, &first.grid), &first.grid, keypad);
+    let side = first.grid.pitch() as u32;
+    log::info!("probe: {digit} into {cell}; candidate buttons {candidates:?}");
+    let mut s = Session {
+        device,
+        cal,
+        templates,
+        first,
+        cell,
+        shown: Some(digit),
+        taps: 0,
+        screenshots: 1,
+    };
+
+    // Input order: cell then digit; else digit then cell (the digit tap may already have picked
+    // the digit, so first just the cell).
+    s.tap(&[at, key])?;
+    let (_, r) = s.look("tapping the cell and a digit")?;
+    let order = if r.board.get(cell) == Some(digit) {
+        InputOrder::CellFirst
+    } else {
+        if r.readings[cell.index()].notes {
+            bail!(
+                "the digit went into {cell} as a pencil note: turn notes mode off in the app, clear that note, and re-run"
+            );
+        }
+        s.tap(&[at])?;
+        let (_, r) = s.look("tapping the cell again")?;
+        if r.board.get(cell) == Some(digit) {
+            InputOrder::NumberFirst
+        } else {
+            s.tap(&[key, at])?;
+            let (_, r) = s.look("tapping a digit and the cell")?;
+            if r.board.get(cell) != Some(digit) {
+                bail!(
+                    "neither cell-then-digit nor digit-then-cell put {digit} into {cell}; pass --input-order and --erase"
+                );
+            }
+            InputOrder::NumberFirst
+        }
+    };
+    let with = |button: Point| match order {
+        InputOrder::CellFirst => vec![at, button],
+        InputOrder::NumberFirst => vec![button, at],
+    };
+
+    // Erase: the button that clears the cell. Buttons that only change their own look are
+    // toggles (notes, perhaps): tapped again at once, and tried as notes below.
+    let mut erase = None;
+    let mut toggles = Vec::new();
+    let (mut before, _) = s.look("entering the digit")?;
+    for &button in &candidates {
+        let what = format!("tapping the button at {},{}", button.x, button.y);
+        s.tap(&with(button))?;
+        let (img, r) = s.look(&what)?;
+        match r.board.get(cell) {
+            None if order == InputOrder::NumberFirst => {
+                // A picked digit also clears a cell holding it: the eraser keeps it empty on a
+                // second tap, a digit puts itself back.
+                s.tap(&[at])?;
+                let (img, r) = s.look(&what)?;
+                match r.board.get(cell) {
+                    None => {
+                        erase = Some(button);
+                        before = img;
+                        break;
+                    }
+                    Some(d) if d == digit => before = img,
+                    Some(d) => bail!("{what} and {cell} put {d} there; erase it in the app"),
+                }
+            }
+            None => {
+                erase = Some(button);
+                before = img;
+                break;
+            }
+            Some(d) if d == digit => {
+                if changed_around(&before, &img, button, side) > 0.05 {
+                    s.tap(&[button])?;
+                    let (again, _) = s.look(&what)?;
+                    if changed_around(&before, &again, button, side) > 0.05 {
+                        bail!(
+                            "{what} changed it and a second tap did not change it back; check the app, then re-run or pass --erase"
+                        );
+                    }
+                    toggles.push(button);
+                    before = again;
+                } else {
+                    before = img;
+                }
+            }
+            Some(d) => bail!("{what} turned {digit} in {cell} into {d}; erase it in the app"),
+        }
+    }
+    // Buttons after erase: toggles show by their own look changing; a tap alone tells.
+    let tried = candidates
+        .iter()
+        .position(|&c| Some(c) == erase)
+        .map_or(candidates.len(), |i| i + 1);
+    for &button in &candidates[tried..] {
+        let what = format!("tapping the button at {},{}", button.x, button.y);
+        s.tap(&[button])?;
+        let (img, _) = s.look(&what)?;
+        if changed_around(&before, &img, button, side) > 0.05 {
+            s.tap(&[button])?;
+            let (again, _) = s.look(&what)?;
+            if changed_around(&before, &again, button, side) > 0.05 {
+                bail!("{what} changed it and a second tap did not change it back; check the app");
+            }
+            toggles.push(button);
+            before = again;
+        } else {
+            before = img;
+        }
+    }
+    let Some(erase) = erase else {
+        bail!(
+            "none of the {} buttons near the keypad cleared {cell}; the probe left {digit} there: erase it in the app and pass --erase X,Y",
+            candidates.len()
+        );
+    };
+
+    // Notes: a toggle that makes the digit go in small. Cleared with erase, toggled back off.
+    let mut notes = None;
+    for &toggle in &toggles {
+        let enter = match order {
+            InputOrder::CellFirst => vec![toggle, at, key],
+            InputOrder::NumberFirst => vec![toggle, key, at],
+        };
+        s.tap(&enter)?;
+        let (_, r) = s.look("trying the toggle as notes")?;
+        let noted = r.board.get(cell).is_none() && r.readings[cell.index()].notes;
+        if r.board.get(cell).is_some() || noted {
+            s.tap(&with(erase))?;
+        }
+        s.tap(&[toggle])?;
+        let (_, r) = s.look("turning the toggle back off")?;
+        if r.board.get(cell).is_some() || r.readings[cell.index()].notes {
+            bail!("erase did not clear {cell} after trying notes; clear it in the app");
+        }
+        if noted {
+            notes = Some(toggle);
+            break;
+        }
+    }
+
+    let (_, last) = s.look("probing")?;
+    let differ: Vec<String> = Cell::all()
+        .filter(|&c| {
+            last.board.get(c) != s.first.board.get(c)
+                || last.readings[c.index()].notes != s.first.readings[c.index()].notes
+        })
+        .map(|c| c.to_string())
+        .collect();
+    if !differ.is_empty() {
+        bail!(
+            "after probing the board differs at {}; fix it in the app",
+            differ.join(", ")
+        );
+    }
+    Ok(Probed {
+        input_order: order,
+        erase,
+        notes,
+        cell,
+        digit,
+        taps: s.taps,
+        screenshots: s.screenshots,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Rect;
+
+    fn glyph(x: u32, y: u32, w: u32, h: u32) -> Glyph {
+        Glyph {
+            bbox: Rect::new(x, y, w, h),
+            patch: Vec::new(),
+            bright: false,
+        }
+    }
+
+    #[test]
+    fn candidates_are_near_the_keypad_and_never_a_digit_key_a_bar_or_a_separator() {
+        let grid = Grid::from_rect(Rect::new(0, 300, 900, 900));
+        let keypad = Keypad {
+            digits: std::array::from_fn(|d| Point::new(50 + 100 * d as u32, 1500)),
+            erase: None,
+            notes: None,
+        };
+        let glyphs = [
+            glyph(300, 1350, 50, 50), // erase icon in the tool row
+            glyph(310, 1360, 10, 10), // another blob of the same icon
+            glyph(600, 1360, 40, 40), // notes icon
+            glyph(130, 1470, 30, 60), // the "2" of a digit key
+            glyph(95, 1470, 6, 60),   // separator between keys
+            glyph(500, 2200, 50, 50), // navigation bar
+            glyph(40, 20, 20, 30),    // status bar
+        ];
+        let c = button_candidates(&glyphs, &grid, &keypad);
+        assert_eq!(c, vec![Point::new(325, 1375), Point::new(620, 1380)]);
+    }
+
+    #[test]
+    fn a_button_that_changed_its_look_is_told_apart_from_one_that_did_not() {
+        let a = RgbaImage::from_pixel(100, 100, image::Rgba([250, 250, 250, 255]));
+        let mut b = a.clone();
+        for y in 10..30 {
+            for x in 10..30 {
+                b.put_pixel(x, y, image::Rgba([30, 90, 220, 255]));
+            }
+        }
+        assert_eq!(changed_around(&a, &a, Point::new(20, 20), 40), 0.0);
+        assert!(changed_around(&a, &b, Point::new(20, 20), 40) > 0.2);
+        assert_eq!(changed_around(&a, &b, Point::new(80, 80), 30), 0.0);
+        // Near the edge the square is clipped, not read out of bounds.
+        assert!(changed_around(&a, &b, Point::new(2, 2), 60) > 0.0);
+    }
+
+    #[test]
+    fn the_probe_digit_is_the_solution_or_at_least_legal() {
+        let board = Board::parse(
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        )
+        .unwrap();
+        let cell = Cell::new(0, 2).unwrap();
+        assert_eq!(digit_for(&board, cell), Some(4));
+        // Two solutions: any digit the rules allow.
+        let open = Board::parse(&".".repeat(81)).unwrap();
+        assert_eq!(
+            digit_for(&open, cell).map(|d| (1..=9).contains(&d)),
+            Some(true)
+        );
+    }
+}

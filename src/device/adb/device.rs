@@ -1,0 +1,395 @@
+//! `AdbDevice`: the `Device` for a real phone, built on the server, the probe and the shell.
+
+use super::probe::{PhoneInfo, choose_method, describe, probe};
+use super::server::{AdbOptions, AdbServer, choose_device};
+use super::shell::{ShellOutput, ShellSession, adb_error, run_shell, short};
+use crate::device::Device;
+use crate::device::input::{self, EncodeError, EvdevTarget, InputKind, InputMethod, Pacing};
+use crate::device::parse;
+use crate::geometry::{Point, Size};
+use adb_client::ADBDeviceExt;
+use adb_client::server_device::ADBServerDevice;
+use anyhow::{Context, Result, anyhow, bail};
+use image::RgbaImage;
+use std::time::Duration;
+
+/// Counters for benchmarks and `-v` output.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AdbStats {
+    /// `shell_command` calls (each one adb round trip).
+    pub shell_commands: u64,
+    /// Long-lived shell sessions opened.
+    pub sessions: u64,
+    /// Lines run in long-lived shells (pipelined, not one round trip each).
+    pub stream_lines: u64,
+    pub screenshots: u64,
+    pub taps: u64,
+}
+
+impl AdbStats {
+    /// Requests that waited for the phone's answer: one per shell command, one per session
+    /// opened (lines in a session are pipelined).
+    pub fn round_trips(&self) -> u64 {
+        self.shell_commands + self.sessions
+    }
+}
+
+/// Screenshot transfer format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScreenshotMode {
+    /// `screencap` raw pixels (no PNG encoding on the phone): fast.
+    Raw,
+    /// `screencap -p`: slower, for phones whose raw output we cannot read.
+    Png,
+}
+
+/// A phone through the adb server.
+pub struct AdbDevice {
+    server: AdbServer,
+    device: ADBServerDevice,
+    info: PhoneInfo,
+    method: InputMethod,
+    pacing: Pacing,
+    shell: Option<ShellSession>,
+    evdev_writer: EvdevWriter,
+    screenshot_mode: ScreenshotMode,
+    stats: AdbStats,
+}
+
+/// How raw touch events reach the node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvdevWriter {
+    /// `printf '\ooo..' | dd of=NODE` lines in a long-lived shell: timed on the phone (`sleep`),
+    /// each tap acknowledged.
+    PrintfLines,
+    /// A long-lived `dd of=NODE` fed records, timed by the host; for phones without `printf`.
+    RawStream,
+}
+
+impl std::fmt::Debug for AdbDevice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AdbDevice")
+            .field("server", &self.server.addr)
+            .field("info", &self.info)
+            .field("input", &self.method.kind())
+            .field("pacing", &self.pacing)
+            .finish()
+    }
+}
+
+impl AdbDevice {
+    /// Opens the phone chosen by `options` and probes it (Android version, screen, rotation,
+    /// touchscreen) to pick the input method.
+    pub fn open(options: &AdbOptions) -> Result<AdbDevice> {
+        let server = AdbServer::connect(options)?;
+        let wanted = options.serial.clone().or_else(|| {
+            std::env::var("ANDROID_SERIAL")
+                .ok()
+                .filter(|s| !s.is_empty())
+        });
+        let serial = choose_device(&server.devices()?, wanted.as_deref())?;
+        Self::open_serial(server, &serial, options.input)
+    }
+
+    /// Opens a device already known by serial on `server`.
+    pub fn open_serial(
+        server: AdbServer,
+        serial: &str,
+        input: Option<InputKind>,
+    ) -> Result<AdbDevice> {
+        let mut device = ADBServerDevice::new(serial.to_string(), Some(server.addr));
+        let mut stats = AdbStats::default();
+        let info = probe(&mut device, serial, &mut stats)?;
+        let method = choose_method(&mut device, &info, input, &mut stats)?;
+        let pacing = Pacing::default_for(method.kind());
+        let evdev_writer = match &method {
+            InputMethod::Evdev(_) => {
+                stats.shell_commands += 1;
+                match run_shell(&mut device, serial, "printf '\\101\\102'") {
+                    Ok(out) if out.status == 0 && out.stdout == b"AB" => EvdevWriter::PrintfLines,
+                    _ => EvdevWriter::RawStream,
+                }
+            }
+            _ => EvdevWriter::PrintfLines,
+        };
+        log::info!(
+            "{serial}: {} Android {} (API {}), screen {} rotation {}, input {}",
+            info.model,
+            info.release,
+            info.sdk,
+            info.screen(),
+            info.rotation.degrees(),
+            describe(&method, evdev_writer)
+        );
+        Ok(AdbDevice {
+            server,
+            device,
+            info,
+            method,
+            pacing,
+            shell: None,
+            evdev_writer,
+            screenshot_mode: ScreenshotMode::Raw,
+            stats,
+        })
+    }
+
+    pub fn info(&self) -> &PhoneInfo {
+        &self.info
+    }
+
+    pub fn input_method(&self) -> &InputMethod {
+        &self.method
+    }
+
+    pub fn pacing(&self) -> Pacing {
+        self.pacing
+    }
+
+    pub fn stats(&self) -> AdbStats {
+        self.stats
+    }
+
+    pub fn server(&self) -> &AdbServer {
+        &self.server
+    }
+
+    /// Forces the screenshot format (raw by default, falling back to PNG by itself).
+    pub fn set_screenshot_mode(&mut self, mode: ScreenshotMode) {
+        self.screenshot_mode = mode;
+    }
+
+    fn shell(&mut self, command: &str) -> Result<ShellOutput> {
+        self.stats.shell_commands += 1;
+        run_shell(&mut self.device, &self.info.serial, command)
+    }
+
+    /// Runs a binary-output command (no status marker, which would corrupt the bytes).
+    fn shell_binary(&mut self, command: &str) -> Result<(Vec<u8>, Vec<u8>)> {
+        self.stats.shell_commands += 1;
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        self.device
+            .shell_command(&command, Some(&mut stdout), Some(&mut stderr))
+            .map_err(|e| adb_error(e, &self.info.serial))
+            .with_context(|| format!("`{command}` on {}", self.info.serial))?;
+        Ok((stdout, stderr))
+    }
+
+    fn screenshot_as(&mut self, mode: ScreenshotMode) -> Result<RgbaImage> {
+        let command = match mode {
+            ScreenshotMode::Raw => "screencap",
+            ScreenshotMode::Png => "screencap -p",
+        };
+        let (bytes, stderr) = self.shell_binary(command)?;
+        let decoded = match mode {
+            ScreenshotMode::Raw => parse::raw_screencap(&bytes),
+            ScreenshotMode::Png => parse::png_screencap(&bytes),
+        };
+        decoded.map_err(|e| {
+            let serial = &self.info.serial;
+            let why = String::from_utf8_lossy(&stderr)
+                .trim()
+                .chars()
+                .take(200)
+                .collect::<String>();
+            if bytes.is_empty() && why.is_empty() {
+                anyhow!("no screenshot data from {serial}: is it still connected? (`adb devices`)")
+            } else if why.is_empty() {
+                anyhow!("`{command}` on {serial}: {e}")
+            } else {
+                anyhow!("`{command}` on {serial}: {e} ({why})")
+            }
+        })
+    }
+
+    /// Sends encoded lines through the long-lived shell, opening it on first use.
+    fn run_streamed(&mut self, lines: &[String]) -> Result<()> {
+        if self.shell.as_ref().is_some_and(|s| s.is_closed()) {
+            self.shell = None;
+        }
+        if self.shell.is_none() {
+            let mut session = ShellSession::open(self.server.addr, &self.info.serial, "sh")?;
+            self.stats.sessions += 1;
+            if let InputMethod::Evdev(t) = &self.method {
+                // Clear a contact left down by an earlier, interrupted run.
+                session.run(&[t.write_command(&t.up_frame())], Duration::from_secs(10))?;
+            }
+            self.shell = Some(session);
+        }
+        let pacing = self.pacing;
+        let per_line =
+            Duration::from_millis((pacing.hold_ms + pacing.gap_ms + pacing.settle_ms) as u64)
+                + Duration::from_secs(10);
+        let session = self.shell.as_mut().expect("opened above");
+        self.stats.stream_lines += lines.len() as u64;
+        let result = session.run(lines, per_line);
+        if result.is_err() {
+            self.shell = None;
+        }
+        result
+    }
+
+    /// Taps through a long-lived `dd of=NODE`, timing holds and gaps on the host.
+    fn run_raw_stream(&mut self, target: &EvdevTarget, taps: &[Point]) -> Result<()> {
+        let writes = target
+            .encode_raw(taps, &self.pacing)
+            .map_err(|e| anyhow!("{e}"))?;
+        if self.shell.as_ref().is_some_and(|s| s.is_closed()) {
+            self.shell = None;
+        }
+        if self.shell.is_none() {
+            let mut session = ShellSession::open(
+                self.server.addr,
+                &self.info.serial,
+                &target.stream_command(),
+            )?;
+            self.stats.sessions += 1;
+            session.write_raw(&input::event_bytes(&target.up_frame(), target.layout))?;
+            self.shell = Some(session);
+        }
+        let session = self.shell.as_mut().expect("opened above");
+        for (i, w) in writes.iter().enumerate() {
+            if let Err(e) = session.write_raw(&w.bytes) {
+                self.shell = None;
+                return Err(e).with_context(|| format!("after {} of {} taps", i / 2, taps.len()));
+            }
+            self.stats.stream_lines += 1;
+            // The settle after the last tap also lets the bytes drain to the phone.
+            let wait = if i + 1 == writes.len() {
+                w.then_wait_ms.max(RAW_STREAM_DRAIN_MS)
+            } else {
+                w.then_wait_ms
+            };
+            std::thread::sleep(Duration::from_millis(wait as u64));
+        }
+        session.check_alive()
+    }
+}
+
+/// Least wait after the last raw write before the taps count as delivered (no acknowledgement
+/// exists on that path).
+const RAW_STREAM_DRAIN_MS: u32 = 30;
+
+impl Device for AdbDevice {
+    fn screenshot(&mut self) -> Result<RgbaImage> {
+        self.stats.screenshots += 1;
+        let img = match self.screenshot_as(self.screenshot_mode) {
+            Ok(img) => img,
+            Err(raw_err) if self.screenshot_mode == ScreenshotMode::Raw => {
+                log::info!("raw screencap failed ({raw_err:#}); trying PNG");
+                let img = self
+                    .screenshot_as(ScreenshotMode::Png)
+                    .map_err(|png_err| anyhow!("{raw_err:#}; PNG fallback: {png_err:#}"))?;
+                self.screenshot_mode = ScreenshotMode::Png;
+                img
+            }
+            Err(e) => return Err(e),
+        };
+        let frame = Size::new(img.width(), img.height());
+        if frame != self.info.screen() {
+            // Rotated since we probed, or a `wm size` override the frame does not follow: taps
+            // are given in the frame's pixels, so the frame is the truth.
+            log::info!(
+                "{}: screenshot is {frame}, expected {}; re-reading rotation",
+                self.info.serial,
+                self.info.screen()
+            );
+            let rotation = self
+                .shell("dumpsys window displays")
+                .ok()
+                .and_then(|o| parse::rotation(&o.text()));
+            if let Some(r) = rotation {
+                self.info.rotation = r;
+            }
+            if let InputMethod::Evdev(t) = &mut self.method {
+                t.rotation = self.info.rotation;
+                t.screen = frame;
+            }
+        }
+        Ok(img)
+    }
+
+    fn screen_size(&mut self) -> Result<Size> {
+        Ok(match &self.method {
+            InputMethod::Evdev(t) => t.screen,
+            _ => self.info.screen(),
+        })
+    }
+
+    fn tap_all(&mut self, taps: &[Point]) -> Result<()> {
+        if taps.is_empty() {
+            return Ok(());
+        }
+        let screen = self.screen_size()?;
+        if let Some(p) = taps
+            .iter()
+            .find(|p| p.x >= screen.width || p.y >= screen.height)
+        {
+            bail!(
+                "refusing to tap at ({}, {}): outside the {screen} screen of {}",
+                p.x,
+                p.y,
+                self.info.serial
+            );
+        }
+        match (&self.method, self.evdev_writer) {
+            (InputMethod::Evdev(target), EvdevWriter::RawStream) => {
+                let target = (**target).clone();
+                self.run_raw_stream(&target, taps)?
+            }
+            (InputMethod::Tap | InputMethod::Batch, _) => {
+                for line in self
+                    .method
+                    .encode(taps, &self.pacing)
+                    .map_err(|e: EncodeError| anyhow!("{e}"))?
+                {
+                    let out = self.shell(&line)?;
+                    let text = format!("{}{}", out.text(), String::from_utf8_lossy(&out.stderr));
+                    if text.contains("INJECT_EVENTS") {
+                        bail!(
+                            "{} refused to inject taps (INJECT_EVENTS): on Xiaomi/MIUI enable \"USB debugging (Security settings)\" in Developer options",
+                            self.info.serial
+                        );
+                    }
+                    if out.status != 0 {
+                        bail!(
+                            "`{}` failed on {} (exit {}): {}",
+                            short(&line),
+                            self.info.serial,
+                            out.status,
+                            out.diagnostics()
+                        );
+                    }
+                }
+            }
+            (InputMethod::Stream | InputMethod::Evdev(_), _) => {
+                let lines = self
+                    .method
+                    .encode(taps, &self.pacing)
+                    .map_err(|e: EncodeError| anyhow!("{e}"))?;
+                self.run_streamed(&lines)?
+            }
+        }
+        if let InputMethod::Evdev(t) = &mut self.method {
+            t.first_tracking_id = t.first_tracking_id.wrapping_add(taps.len() as i32) & 0x7fff_ffff;
+        }
+        self.stats.taps += taps.len() as u64;
+        Ok(())
+    }
+
+    fn input(&self) -> crate::device::Input {
+        crate::device::Input::Method(self.method.kind())
+    }
+
+    fn input_description(&self) -> String {
+        describe(&self.method, self.evdev_writer)
+    }
+
+    fn pacing(&self) -> Option<Pacing> {
+        Some(self.pacing)
+    }
+
+    fn set_pacing(&mut self, pacing: Pacing) {
+        self.pacing = pacing;
+    }
+}

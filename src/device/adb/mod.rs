@@ -1,0 +1,30 @@
+//! A real phone through the adb server, with `adb_client` 3.2.3 as the transport: I/O only, the
+//! parsing and encoding live in `parse` and `input`. This adapter owns the workarounds for
+//! adb_client's known problems (`notes/adb-protocol.md`) so nothing above it has to know:
+//!
+//! * `shell_command` returns no exit status: every command whose status matters ends in
+//!   `; echo __rc=$?`, and a missing marker means the device went away mid-command.
+//! * `ADBServer` spawns `adb start-server` (ignoring our port) on every call: we start the server
+//!   ourselves with `adb -P PORT start-server` and hand `ADBServer` a no-op program to spawn.
+//! * `exec`/`shell` return before their output has arrived and lose it if the same
+//!   `ADBServerDevice` is used again: the long-lived shell of the `stream` and `evdev` methods
+//!   runs on its own thread with its own `ADBServerDevice`, and completion is the output writer
+//!   being dropped.
+//! * Screenshots use raw `screencap` through `shell_command` (binary-safe with shell v2), not
+//!   adb_client's framebuffer decoder, which ignores the pixel format.
+//!
+//! `server` finds or starts the adb server and picks the phone; `probe` learns what the phone is
+//! and which input method suits it; `shell` runs commands and long-lived shell sessions; `device`
+//! is the `Device` built on them.
+
+mod device;
+mod probe;
+mod server;
+mod shell;
+
+pub use device::{AdbDevice, AdbStats, EvdevWriter, ScreenshotMode};
+pub use probe::{EVDEV_MAX_SDK, PhoneInfo, STREAM_MIN_SDK, describe};
+pub use server::{
+    AdbOptions, AdbServer, DEFAULT_SERVER_PORT, ListedDevice, NO_DEVICE_HINT, choose_device,
+    find_on_path, server_address,
+};

@@ -1,0 +1,893 @@
+//! How taps reach the phone: the four `InputMethod` backends and their pure encodings into shell
+//! command lines. The inverse, `decode` (what taps and timing a command line makes), lives in
+//! the test-only `decode` module: only the tests here need it; the simulated phone has its own.
+//!
+//! * `tap`: one `input tap X Y` per shell command; works everywhere, slowest (a JVM per tap up to
+//!   Android 11).
+//! * `batch`: many taps joined with `&&` into one shell command (saves adb round trips; the
+//!   first failure stops the rest).
+//! * `stream`: `cmd input tap X Y` lines fed to one long-lived shell (Android 12+, no `sh`
+//!   wrapper, no JVM).
+//! * `evdev`: raw `input_event` records for the touchscreen node, protocol A or B, written with
+//!   `printf '\ooo...' | dd of=/dev/input/eventN ibs=4096 obs=24` (dd re-blocks so every
+//!   `write()` is a whole record); only where the shell user may write the node (Android <= 9).
+//!
+//! Pacing is encoded as `sleep` commands on the phone, so timings do not depend on the link.
+
+use crate::device::parse::{AbsInfo, Rotation, Touchscreen, codes::*};
+use crate::geometry::{Point, Size};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[cfg(test)]
+mod decode;
+
+/// Timings that make apps register every tap, in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pacing {
+    /// Finger down to finger up. `input tap` has no hold; with `hold_ms > 0` the command
+    /// backends send a zero-length `input swipe X Y X Y HOLD` instead.
+    pub hold_ms: u32,
+    /// Finger up to the next finger down.
+    pub gap_ms: u32,
+    /// After the last tap of a call, so the app has redrawn before the next screenshot.
+    pub settle_ms: u32,
+}
+
+impl Pacing {
+    /// No hold, gap or settle: for devices without real timing.
+    pub const NONE: Pacing = Pacing {
+        hold_ms: 0,
+        gap_ms: 0,
+        settle_ms: 0,
+    };
+
+    /// Sensible defaults per method: `input tap` already waits until the app handled each event,
+    /// raw events need a real hold (a DOWN and UP in one instant is missed by frame-polling apps).
+    pub fn default_for(kind: InputKind) -> Pacing {
+        match kind {
+            InputKind::Evdev => Pacing {
+                hold_ms: 10,
+                gap_ms: 5,
+                settle_ms: 100,
+            },
+            _ => Pacing {
+                hold_ms: 0,
+                gap_ms: 0,
+                settle_ms: 100,
+            },
+        }
+    }
+}
+
+/// The four ways of tapping, without their parameters; `--input` names these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InputKind {
+    Tap,
+    Batch,
+    Stream,
+    Evdev,
+}
+
+impl InputKind {
+    pub const ALL: [InputKind; 4] = [
+        InputKind::Tap,
+        InputKind::Batch,
+        InputKind::Stream,
+        InputKind::Evdev,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            InputKind::Tap => "tap",
+            InputKind::Batch => "batch",
+            InputKind::Stream => "stream",
+            InputKind::Evdev => "evdev",
+        }
+    }
+
+    /// True when the encoded lines go to one long-lived shell rather than one command each.
+    pub fn is_streamed(self) -> bool {
+        matches!(self, InputKind::Stream | InputKind::Evdev)
+    }
+}
+
+impl fmt::Display for InputKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for InputKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        InputKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| format!("unknown input method '{s}' (use tap, batch, stream or evdev)"))
+    }
+}
+
+/// Size of one `struct input_event` as written by the process calling `write()` (`dd` here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventLayout {
+    /// 64-bit userspace (arm64-v8a, x86_64): 24 bytes.
+    Bits64,
+    /// 32-bit userspace (armeabi-v7a, x86): 16 bytes.
+    Bits32,
+}
+
+impl EventLayout {
+    /// From `getprop ro.product.cpu.abi`: 32-bit only for a known 32-bit ABI, since every
+    /// phone sold for years runs 64-bit userspace.
+    pub fn for_abi(abi: &str) -> EventLayout {
+        let abi = abi.trim();
+        let bits32 = !abi.contains("64")
+            && ["armeabi", "x86", "mips"]
+                .iter()
+                .any(|a| abi.starts_with(a));
+        if bits32 {
+            EventLayout::Bits32
+        } else {
+            EventLayout::Bits64
+        }
+    }
+
+    pub fn record_len(self) -> usize {
+        match self {
+            EventLayout::Bits64 => 24,
+            EventLayout::Bits32 => 16,
+        }
+    }
+}
+
+/// One `struct input_event` without its timestamp (zero: the kernel stamps events).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InputEvent {
+    pub kind: u16,
+    pub code: u16,
+    pub value: i32,
+}
+
+impl InputEvent {
+    pub const fn new(kind: u16, code: u16, value: i32) -> Self {
+        InputEvent { kind, code, value }
+    }
+}
+
+/// Serialises events as little-endian `input_event` records with zero timestamps.
+pub fn event_bytes(events: &[InputEvent], layout: EventLayout) -> Vec<u8> {
+    let time_len = layout.record_len() - 8;
+    let mut out = Vec::with_capacity(events.len() * layout.record_len());
+    for e in events {
+        out.extend(std::iter::repeat_n(0u8, time_len));
+        out.extend_from_slice(&e.kind.to_le_bytes());
+        out.extend_from_slice(&e.code.to_le_bytes());
+        out.extend_from_slice(&e.value.to_le_bytes());
+    }
+    out
+}
+
+/// Everything needed to turn screen pixels into raw touchscreen events.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvdevTarget {
+    pub touchscreen: Touchscreen,
+    pub layout: EventLayout,
+    /// The screen in its current orientation, in the pixels taps are given in (the screenshot's).
+    pub screen: Size,
+    pub rotation: Rotation,
+    /// Tracking id of the first tap of the next `encode`; each tap takes a new one.
+    pub first_tracking_id: i32,
+}
+
+impl EvdevTarget {
+    fn natural(&self) -> Size {
+        self.rotation.apply(self.screen)
+    }
+
+    /// Screen pixel (current orientation) to raw panel coordinates, through the pixel centre so
+    /// that `raw_to_screen` inverts it exactly whenever the panel has at least one raw step per
+    /// pixel.
+    pub fn screen_to_raw(&self, p: Point) -> (i32, i32) {
+        let n = self.natural();
+        let (nx, ny) = match self.rotation {
+            Rotation::R0 => (p.x, p.y),
+            Rotation::R90 => (n.width - 1 - p.y, p.x),
+            Rotation::R180 => (n.width - 1 - p.x, n.height - 1 - p.y),
+            Rotation::R270 => (p.y, n.height - 1 - p.x),
+        };
+        let axis = |v: u32, len: u32, a: &AbsInfo| {
+            a.min + ((2 * v as u64 + 1) * a.span() as u64 / (2 * len as u64)) as i32
+        };
+        (
+            axis(nx, n.width, &self.touchscreen.x),
+            axis(ny, n.height, &self.touchscreen.y),
+        )
+    }
+
+    fn tracking_id(&self, i: usize) -> i32 {
+        let (min, max) = self
+            .touchscreen
+            .tracking_id
+            .map_or((0, 65535), |t| (t.min.max(0), t.max.max(0)));
+        let span = (max as i64 - min as i64 + 1).max(1);
+        (min as i64 + (self.first_tracking_id as i64 + i as i64 - min as i64).rem_euclid(span))
+            as i32
+    }
+
+    /// The DOWN frame of a tap: tracking id and position in the same frame, then SYN_REPORT.
+    pub fn down_frame(&self, p: Point, tracking_id: i32) -> Vec<InputEvent> {
+        let t = &self.touchscreen;
+        let (x, y) = self.screen_to_raw(p);
+        let mut f = Vec::new();
+        let abs = |code, value| InputEvent::new(EV_ABS, code, value);
+        if t.protocol_b() {
+            f.push(abs(ABS_MT_SLOT, 0));
+        }
+        if t.protocol_b() || t.tracking_id.is_some() {
+            f.push(abs(ABS_MT_TRACKING_ID, tracking_id));
+        }
+        f.push(abs(ABS_MT_POSITION_X, x));
+        f.push(abs(ABS_MT_POSITION_Y, y));
+        // Android treats a contact as hovering when a declared pressure is <= 0.
+        if let Some(m) = t.touch_major {
+            f.push(abs(
+                ABS_MT_TOUCH_MAJOR,
+                (m.min + (m.max - m.min) / 8).max(m.min + 1).min(m.max),
+            ));
+        }
+        if let Some(p) = t.pressure {
+            f.push(abs(
+                ABS_MT_PRESSURE,
+                (p.min + (p.max - p.min) / 2).max(1).min(p.max.max(1)),
+            ));
+        }
+        if !t.protocol_b() {
+            f.push(InputEvent::new(EV_SYN, SYN_MT_REPORT, 0));
+        }
+        if t.btn_touch {
+            f.push(InputEvent::new(EV_KEY, BTN_TOUCH, 1));
+        }
+        if t.btn_tool_finger {
+            f.push(InputEvent::new(EV_KEY, BTN_TOOL_FINGER, 1));
+        }
+        f.push(InputEvent::new(EV_SYN, SYN_REPORT, 0));
+        f
+    }
+
+    /// The UP frame: release the contact (tracking id -1, or an empty MT report in protocol A).
+    pub fn up_frame(&self) -> Vec<InputEvent> {
+        let t = &self.touchscreen;
+        let mut f = Vec::new();
+        if t.protocol_b() {
+            f.push(InputEvent::new(EV_ABS, ABS_MT_SLOT, 0));
+            f.push(InputEvent::new(EV_ABS, ABS_MT_TRACKING_ID, -1));
+        } else {
+            f.push(InputEvent::new(EV_SYN, SYN_MT_REPORT, 0));
+        }
+        if t.btn_touch {
+            f.push(InputEvent::new(EV_KEY, BTN_TOUCH, 0));
+        }
+        if t.btn_tool_finger {
+            f.push(InputEvent::new(EV_KEY, BTN_TOOL_FINGER, 0));
+        }
+        f.push(InputEvent::new(EV_SYN, SYN_REPORT, 0));
+        f
+    }
+
+    /// Shell command writing one frame to the node (see the module doc for why `dd`).
+    pub fn write_command(&self, frame: &[InputEvent]) -> String {
+        let bytes = event_bytes(frame, self.layout);
+        let escaped: String = bytes.iter().map(|b| format!("\\{b:03o}")).collect();
+        format!(
+            "printf '{escaped}' | dd of={} ibs=4096 obs={} 2>/dev/null",
+            self.touchscreen.path,
+            self.layout.record_len()
+        )
+    }
+}
+
+/// A way of tapping, with what it needs to know about the phone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputMethod {
+    Tap,
+    Batch,
+    Stream,
+    Evdev(Box<EvdevTarget>),
+}
+
+/// Longest `batch` command we send; old adbd refuses service strings over 4 KiB.
+pub const MAX_BATCH_CHARS: usize = 3800;
+
+/// A tap that cannot be encoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EncodeError {
+    #[error("tap at ({x}, {y}) is outside the {screen} screen")]
+    OffScreen { x: u32, y: u32, screen: Size },
+}
+
+/// `sleep` argument for a duration in ms: `0.04`, `1.5`, `2`.
+pub fn sleep_arg(ms: u32) -> String {
+    let s = format!("{}.{:03}", ms / 1000, ms % 1000);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+impl InputMethod {
+    pub fn kind(&self) -> InputKind {
+        match self {
+            InputMethod::Tap => InputKind::Tap,
+            InputMethod::Batch => InputKind::Batch,
+            InputMethod::Stream => InputKind::Stream,
+            InputMethod::Evdev(_) => InputKind::Evdev,
+        }
+    }
+
+    /// One tap (with its hold) as a shell snippet.
+    fn tap_snippet(&self, p: Point, i: usize, pacing: &Pacing) -> String {
+        let prefix = if matches!(self, InputMethod::Stream) {
+            "cmd input"
+        } else {
+            "input"
+        };
+        match self {
+            InputMethod::Evdev(t) => {
+                let down = t.write_command(&t.down_frame(p, t.tracking_id(i)));
+                let up = t.write_command(&t.up_frame());
+                if pacing.hold_ms > 0 {
+                    format!("{down} && sleep {} && {up}", sleep_arg(pacing.hold_ms))
+                } else {
+                    format!("{down} && {up}")
+                }
+            }
+            _ if pacing.hold_ms > 0 => {
+                format!(
+                    "{prefix} swipe {x} {y} {x} {y} {}",
+                    pacing.hold_ms,
+                    x = p.x,
+                    y = p.y
+                )
+            }
+            _ => format!("{prefix} tap {} {}", p.x, p.y),
+        }
+    }
+
+    /// Encodes taps as shell text. `tap`: one command per tap. `batch`: the same snippets joined
+    /// with ` && ` into as few commands as fit [`MAX_BATCH_CHARS`]. `stream`, `evdev`: one line per
+    /// tap for a long-lived shell. The gap follows every tap but the last, the settle the last.
+    pub fn encode(&self, taps: &[Point], pacing: &Pacing) -> Result<Vec<String>, EncodeError> {
+        if let InputMethod::Evdev(t) = self
+            && let Some(p) = taps
+                .iter()
+                .find(|p| p.x >= t.screen.width || p.y >= t.screen.height)
+        {
+            return Err(EncodeError::OffScreen {
+                x: p.x,
+                y: p.y,
+                screen: t.screen,
+            });
+        }
+        let per_tap: Vec<String> = taps
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| {
+                let mut s = self.tap_snippet(p, i, pacing);
+                let wait = if i + 1 == taps.len() {
+                    pacing.settle_ms
+                } else {
+                    pacing.gap_ms
+                };
+                if wait > 0 {
+                    s.push_str(" && sleep ");
+                    s.push_str(&sleep_arg(wait));
+                }
+                s
+            })
+            .collect();
+        if !matches!(self, InputMethod::Batch) {
+            return Ok(per_tap);
+        }
+        let mut commands: Vec<String> = Vec::new();
+        for snippet in per_tap {
+            match commands.last_mut() {
+                Some(c) if c.len() + 2 + snippet.len() <= MAX_BATCH_CHARS => {
+                    c.push_str(" && ");
+                    c.push_str(&snippet);
+                }
+                _ => commands.push(snippet),
+            }
+        }
+        Ok(commands)
+    }
+}
+
+/// One `write()` of a raw event stream and the wait after it (the `evdev` fallback for phones
+/// without `printf`: a long-lived `dd of=NODE` fed records, timed by the host).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawWrite {
+    pub bytes: Vec<u8>,
+    pub then_wait_ms: u32,
+}
+
+impl EvdevTarget {
+    /// The command that receives a raw stream: `dd` re-blocks whatever arrives into whole records.
+    pub fn stream_command(&self) -> String {
+        format!(
+            "dd of={} ibs=4096 obs={}",
+            self.touchscreen.path,
+            self.layout.record_len()
+        )
+    }
+
+    /// Taps as raw frame writes: DOWN, hold, UP, gap (settle after the last).
+    pub fn encode_raw(
+        &self,
+        taps: &[Point],
+        pacing: &Pacing,
+    ) -> Result<Vec<RawWrite>, EncodeError> {
+        if let Some(p) = taps
+            .iter()
+            .find(|p| p.x >= self.screen.width || p.y >= self.screen.height)
+        {
+            return Err(EncodeError::OffScreen {
+                x: p.x,
+                y: p.y,
+                screen: self.screen,
+            });
+        }
+        let mut out = Vec::with_capacity(taps.len() * 2);
+        for (i, &p) in taps.iter().enumerate() {
+            out.push(RawWrite {
+                bytes: event_bytes(&self.down_frame(p, self.tracking_id(i)), self.layout),
+                then_wait_ms: pacing.hold_ms,
+            });
+            let last = i + 1 == taps.len();
+            out.push(RawWrite {
+                bytes: event_bytes(&self.up_frame(), self.layout),
+                then_wait_ms: if last {
+                    pacing.settle_ms
+                } else {
+                    pacing.gap_ms
+                },
+            });
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decode::*;
+    use super::*;
+    use crate::device::parse::{getevent_devices, touchscreen};
+
+    fn pts(v: &[(u32, u32)]) -> Vec<Point> {
+        v.iter().map(|&(x, y)| Point::new(x, y)).collect()
+    }
+
+    const NO_PACING: Pacing = Pacing {
+        hold_ms: 0,
+        gap_ms: 0,
+        settle_ms: 0,
+    };
+    const PACED: Pacing = Pacing {
+        hold_ms: 40,
+        gap_ms: 20,
+        settle_ms: 150,
+    };
+
+    #[test]
+    fn tap_method_sends_one_input_tap_per_command() {
+        let taps = pts(&[(100, 200), (300, 400)]);
+        assert_eq!(
+            InputMethod::Tap.encode(&taps, &NO_PACING).unwrap(),
+            ["input tap 100 200", "input tap 300 400"]
+        );
+        assert_eq!(
+            InputMethod::Tap.encode(&taps, &PACED).unwrap(),
+            [
+                "input swipe 100 200 100 200 40 && sleep 0.02",
+                "input swipe 300 400 300 400 40 && sleep 0.15"
+            ]
+        );
+        assert!(InputMethod::Tap.encode(&[], &PACED).unwrap().is_empty());
+    }
+
+    #[test]
+    fn batch_method_joins_taps_and_splits_long_batches() {
+        let pacing = Pacing {
+            hold_ms: 0,
+            gap_ms: 50,
+            settle_ms: 1000,
+        };
+        assert_eq!(
+            InputMethod::Batch
+                .encode(&pts(&[(1, 2), (3, 4), (5, 6)]), &pacing)
+                .unwrap(),
+            [
+                "input tap 1 2 && sleep 0.05 && input tap 3 4 && sleep 0.05 && input tap 5 6 && sleep 1"
+            ]
+        );
+        let many: Vec<Point> = (0..500).map(|i| Point::new(1000 + i, 2000 + i)).collect();
+        let commands = InputMethod::Batch.encode(&many, &NO_PACING).unwrap();
+        assert!(commands.len() > 1);
+        assert!(commands.iter().all(|c| c.len() <= MAX_BATCH_CHARS));
+        assert_eq!(InputMethod::Batch.decode(&commands).unwrap(), many);
+    }
+
+    #[test]
+    fn stream_method_writes_cmd_input_lines() {
+        assert_eq!(
+            InputMethod::Stream
+                .encode(
+                    &pts(&[(10, 20), (30, 40)]),
+                    &Pacing {
+                        hold_ms: 0,
+                        gap_ms: 5,
+                        settle_ms: 0
+                    }
+                )
+                .unwrap(),
+            ["cmd input tap 10 20 && sleep 0.005", "cmd input tap 30 40"]
+        );
+    }
+
+    #[test]
+    fn sleep_arguments_are_short_and_exact() {
+        assert_eq!(sleep_arg(40), "0.04");
+        assert_eq!(sleep_arg(5), "0.005");
+        assert_eq!(sleep_arg(1000), "1");
+        assert_eq!(sleep_arg(1500), "1.5");
+        for ms in [0, 1, 9, 10, 99, 100, 999, 1001, 12345] {
+            assert_eq!(parse_sleep(&sleep_arg(ms)), Some(ms as u64));
+        }
+        assert_eq!(parse_sleep("0.0001"), None);
+    }
+
+    const MIX2: &str = "add device 7: /dev/input/event1
+  name:     \"synaptics_dsx\"
+  events:
+    KEY (0001): KEY_WAKEUP            BTN_TOOL_FINGER       BTN_TOUCH
+    ABS (0003): ABS_MT_SLOT           : value 0, min 0, max 9, fuzz 0, flat 0, resolution 0
+                ABS_MT_TOUCH_MAJOR    : value 0, min 0, max 255, fuzz 0, flat 0, resolution 0
+                ABS_MT_POSITION_X     : value 0, min 0, max 1079, fuzz 0, flat 0, resolution 0
+                ABS_MT_POSITION_Y     : value 0, min 0, max 2159, fuzz 0, flat 0, resolution 0
+                ABS_MT_TRACKING_ID    : value 0, min 0, max 65535, fuzz 0, flat 0, resolution 0
+  input props:
+    INPUT_PROP_DIRECT
+";
+
+    fn target(
+        getevent: &str,
+        screen: Size,
+        rotation: Rotation,
+        layout: EventLayout,
+    ) -> EvdevTarget {
+        EvdevTarget {
+            touchscreen: touchscreen(&getevent_devices(getevent)).unwrap(),
+            layout,
+            screen,
+            rotation,
+            first_tracking_id: 7,
+        }
+    }
+
+    #[test]
+    fn evdev_frames_follow_protocol_b_byte_for_byte() {
+        let t = target(
+            MIX2,
+            Size::new(1080, 2160),
+            Rotation::R0,
+            EventLayout::Bits64,
+        );
+        let down = t.down_frame(Point::new(540, 1200), 7);
+        assert_eq!(
+            down,
+            [
+                InputEvent::new(3, 47, 0),
+                InputEvent::new(3, 57, 7),
+                InputEvent::new(3, 53, 540),
+                InputEvent::new(3, 54, 1200),
+                InputEvent::new(3, 48, 31),
+                InputEvent::new(1, 330, 1),
+                InputEvent::new(1, 325, 1),
+                InputEvent::new(0, 0, 0),
+            ]
+        );
+        assert_eq!(
+            t.up_frame(),
+            [
+                InputEvent::new(3, 47, 0),
+                InputEvent::new(3, 57, -1),
+                InputEvent::new(1, 330, 0),
+                InputEvent::new(1, 325, 0),
+                InputEvent::new(0, 0, 0),
+            ]
+        );
+        let bytes = event_bytes(&down[1..2], EventLayout::Bits64);
+        assert_eq!(
+            bytes,
+            [
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 57, 0, 7, 0, 0, 0
+            ]
+        );
+        let bytes32 = event_bytes(&t.up_frame()[1..2], EventLayout::Bits32);
+        assert_eq!(
+            bytes32,
+            [0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 57, 0, 255, 255, 255, 255]
+        );
+        assert_eq!(
+            parse_events(&bytes32, EventLayout::Bits32).unwrap(),
+            [InputEvent::new(3, 57, -1)]
+        );
+        assert_eq!(parse_events(&bytes[..23], EventLayout::Bits64), None);
+    }
+
+    #[test]
+    fn evdev_lines_write_whole_records_through_dd_with_the_hold_between_frames() {
+        let t = target(
+            MIX2,
+            Size::new(1080, 2160),
+            Rotation::R0,
+            EventLayout::Bits64,
+        );
+        let lines = InputMethod::Evdev(Box::new(t.clone()))
+            .encode(&pts(&[(1, 2)]), &PACED)
+            .unwrap();
+        assert_eq!(lines.len(), 1);
+        let parts: Vec<&str> = lines[0].split(" && ").collect();
+        assert_eq!(parts.len(), 4);
+        assert!(parts[0].starts_with("printf '\\000\\000"));
+        assert!(parts[0].ends_with("' | dd of=/dev/input/event1 ibs=4096 obs=24 2>/dev/null"));
+        assert_eq!(
+            printf_bytes(parts[0]).unwrap(),
+            event_bytes(&t.down_frame(Point::new(1, 2), 7), EventLayout::Bits64)
+        );
+        assert_eq!(parts[1], "sleep 0.04");
+        assert_eq!(parts[2], t.write_command(&t.up_frame()));
+        assert_eq!(parts[3], "sleep 0.15");
+        let tl = InputMethod::Evdev(Box::new(t)).timeline(&lines).unwrap();
+        assert_eq!(
+            tl.taps,
+            [TimedTap {
+                at: Point::new(1, 2),
+                down_ms: 0,
+                hold_ms: 40
+            }]
+        );
+        assert_eq!(tl.end_ms, 190);
+    }
+
+    #[test]
+    fn evdev_gives_each_tap_a_new_tracking_id_within_the_declared_range() {
+        let mut t = target(
+            MIX2,
+            Size::new(1080, 2160),
+            Rotation::R0,
+            EventLayout::Bits64,
+        );
+        t.first_tracking_id = 65534;
+        assert_eq!(
+            [t.tracking_id(0), t.tracking_id(1), t.tracking_id(2)],
+            [65534, 65535, 0]
+        );
+    }
+
+    #[test]
+    fn evdev_maps_pixels_to_a_finer_panel_and_back() {
+        // Android 14 goodix panel: 144000 x 320000 raw steps on a 1080x2400 screen.
+        let goodix = MIX2
+            .replace("max 1079", "max 143999")
+            .replace("max 2159", "max 319999");
+        let t = target(
+            &goodix,
+            Size::new(1080, 2400),
+            Rotation::R0,
+            EventLayout::Bits64,
+        );
+        assert_eq!(t.screen_to_raw(Point::new(0, 0)), (66, 66));
+        assert_eq!(t.screen_to_raw(Point::new(1079, 2399)), (143933, 319933));
+        for p in [
+            Point::new(0, 0),
+            Point::new(540, 1200),
+            Point::new(1079, 2399),
+            Point::new(7, 13),
+        ] {
+            assert_eq!(t.raw_to_screen(t.screen_to_raw(p)), p);
+        }
+    }
+
+    #[test]
+    fn evdev_rotation_follows_the_android_input_table() {
+        // Natural portrait 1080x2160 panel, 1:1 raw; screen rotated to landscape 2160x1080.
+        let land = Size::new(2160, 1080);
+        let r90 = target(MIX2, land, Rotation::R90, EventLayout::Bits64);
+        let r270 = target(MIX2, land, Rotation::R270, EventLayout::Bits64);
+        let r180 = target(
+            MIX2,
+            Size::new(1080, 2160),
+            Rotation::R180,
+            EventLayout::Bits64,
+        );
+        // (sx, sy) = (10, 20): 90 -> (W_nat-1-sy, sx), 270 -> (sy, H_nat-1-sx), 180 -> both flipped.
+        assert_eq!(r90.screen_to_raw(Point::new(10, 20)), (1079 - 20, 10));
+        assert_eq!(r270.screen_to_raw(Point::new(10, 20)), (20, 2159 - 10));
+        assert_eq!(
+            r180.screen_to_raw(Point::new(10, 20)),
+            (1079 - 10, 2159 - 20)
+        );
+        for t in [&r90, &r270] {
+            for p in [
+                Point::new(0, 0),
+                Point::new(2159, 1079),
+                Point::new(10, 20),
+                Point::new(2000, 3),
+            ] {
+                assert_eq!(t.raw_to_screen(t.screen_to_raw(p)), p);
+            }
+        }
+    }
+
+    #[test]
+    fn evdev_refuses_taps_off_the_screen() {
+        let t = target(
+            MIX2,
+            Size::new(1080, 2160),
+            Rotation::R0,
+            EventLayout::Bits64,
+        );
+        assert_eq!(
+            InputMethod::Evdev(Box::new(t)).encode(&pts(&[(5, 5), (1080, 5)]), &NO_PACING),
+            Err(EncodeError::OffScreen {
+                x: 1080,
+                y: 5,
+                screen: Size::new(1080, 2160)
+            })
+        );
+    }
+
+    #[test]
+    fn evdev_protocol_a_panels_get_mt_reports_and_decode_back() {
+        let old = "add device 1: /dev/input/event0
+  name:     \"old_ts\"
+  events:
+    ABS (0003): ABS_MT_POSITION_X     : value 0, min 0, max 479, fuzz 0, flat 0, resolution 0
+                ABS_MT_POSITION_Y     : value 0, min 0, max 799, fuzz 0, flat 0, resolution 0
+                ABS_MT_PRESSURE       : value 0, min 0, max 255, fuzz 0, flat 0, resolution 0
+  input props:
+    <none>
+";
+        let t = target(old, Size::new(480, 800), Rotation::R0, EventLayout::Bits32);
+        assert_eq!(
+            t.down_frame(Point::new(3, 4), 0),
+            [
+                InputEvent::new(3, 53, 3),
+                InputEvent::new(3, 54, 4),
+                InputEvent::new(3, 58, 127),
+                InputEvent::new(0, 2, 0),
+                InputEvent::new(0, 0, 0),
+            ]
+        );
+        assert_eq!(
+            t.up_frame(),
+            [InputEvent::new(0, 2, 0), InputEvent::new(0, 0, 0)]
+        );
+        let m = InputMethod::Evdev(Box::new(t));
+        let taps = pts(&[(3, 4), (479, 799), (240, 400)]);
+        let lines = m.encode(&taps, &PACED).unwrap();
+        assert!(lines[0].contains("obs=16"));
+        assert_eq!(m.decode(&lines).unwrap(), taps);
+    }
+
+    #[test]
+    fn every_method_round_trips_taps_and_timing() {
+        let screen = Size::new(1080, 2160);
+        let methods = [
+            InputMethod::Tap,
+            InputMethod::Batch,
+            InputMethod::Stream,
+            InputMethod::Evdev(Box::new(target(
+                MIX2,
+                screen,
+                Rotation::R0,
+                EventLayout::Bits64,
+            ))),
+            InputMethod::Evdev(Box::new(target(
+                MIX2,
+                Size::new(2160, 1080),
+                Rotation::R90,
+                EventLayout::Bits32,
+            ))),
+        ];
+        let taps = pts(&[(0, 0), (540, 1000), (1079, 1079), (77, 901), (540, 1000)]);
+        for m in &methods {
+            for pacing in [NO_PACING, PACED] {
+                let lines = m.encode(&taps, &pacing).unwrap();
+                let tl = m.timeline(&lines).unwrap();
+                assert_eq!(
+                    tl.taps.iter().map(|t| t.at).collect::<Vec<_>>(),
+                    taps,
+                    "{:?}",
+                    m.kind()
+                );
+                assert!(tl.taps.iter().all(|t| t.hold_ms == pacing.hold_ms));
+                let n = taps.len() as u64;
+                let expected = n * pacing.hold_ms as u64
+                    + (n - 1) * pacing.gap_ms as u64
+                    + pacing.settle_ms as u64;
+                assert_eq!(tl.end_ms, expected, "{:?}", m.kind());
+            }
+        }
+    }
+
+    #[test]
+    fn evdev_raw_stream_writes_whole_frames_and_round_trips() {
+        let t = target(
+            MIX2,
+            Size::new(1080, 2160),
+            Rotation::R0,
+            EventLayout::Bits64,
+        );
+        assert_eq!(
+            t.stream_command(),
+            "dd of=/dev/input/event1 ibs=4096 obs=24"
+        );
+        let taps = pts(&[(1, 2), (1079, 2159), (540, 1080)]);
+        let writes = t.encode_raw(&taps, &PACED).unwrap();
+        assert_eq!(writes.len(), 6);
+        assert_eq!(
+            writes[0].bytes,
+            event_bytes(&t.down_frame(Point::new(1, 2), 7), EventLayout::Bits64)
+        );
+        assert_eq!(
+            writes[1].bytes,
+            event_bytes(&t.up_frame(), EventLayout::Bits64)
+        );
+        assert_eq!(
+            writes.iter().map(|w| w.then_wait_ms).collect::<Vec<_>>(),
+            [40, 20, 40, 20, 40, 150]
+        );
+        let tl = t.decode_raw(&writes).unwrap();
+        assert_eq!(tl.taps.iter().map(|t| t.at).collect::<Vec<_>>(), taps);
+        assert!(tl.taps.iter().all(|t| t.hold_ms == 40));
+        assert_eq!(tl.end_ms, 3 * 40 + 2 * 20 + 150);
+        assert!(t.encode_raw(&pts(&[(0, 2160)]), &PACED).is_err());
+    }
+
+    #[test]
+    fn decode_accepts_status_markers_and_rejects_other_commands() {
+        let lines = vec!["input tap 5 6; echo __rc=$?".to_string()];
+        assert_eq!(InputMethod::Tap.decode(&lines).unwrap(), pts(&[(5, 6)]));
+        assert!(matches!(
+            InputMethod::Tap.decode(&["rm -rf /".to_string()]),
+            Err(DecodeError::Unknown(_))
+        ));
+        assert!(
+            InputMethod::Tap
+                .decode(&["input tap 5".to_string()])
+                .is_err()
+        );
+        assert!(
+            InputMethod::Tap
+                .decode(&["printf '\\000' | dd of=/dev/input/event1".to_string()])
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn event_layout_follows_the_abi_and_defaults_to_64_bit() {
+        assert_eq!(EventLayout::for_abi("arm64-v8a"), EventLayout::Bits64);
+        assert_eq!(EventLayout::for_abi("x86_64"), EventLayout::Bits64);
+        assert_eq!(EventLayout::for_abi("armeabi-v7a"), EventLayout::Bits32);
+        assert_eq!(EventLayout::for_abi("x86"), EventLayout::Bits32);
+        assert_eq!(EventLayout::for_abi(""), EventLayout::Bits64);
+    }
+
+    #[test]
+    fn input_kinds_parse_from_their_names() {
+        for k in InputKind::ALL {
+            assert_eq!(k.name().parse::<InputKind>(), Ok(k));
+        }
+        assert!("adb".parse::<InputKind>().is_err());
+    }
+}

@@ -1,0 +1,162 @@
+//! Recording the search to replay and deciding, from the screen, where the replay starts: a
+//! fresh run from the givens, or a resumed one at the step the screen shows.
+
+use super::resume::{State, find_resume_point};
+use crate::error::BoardProblem;
+use crate::plan::Move;
+use crate::sudoku::{
+    Board, Cell, Outcome, Recorder, SolveEvent, SolveOptions, StopReason, Strategy, solve_with,
+};
+use crate::vision::Recognition;
+use anyhow::{Result, anyhow, bail};
+
+/// A recorded search, ready to replay.
+#[derive(Debug, Clone)]
+pub struct Search {
+    pub puzzle: Board,
+    pub strategy: Strategy,
+    pub max_steps: Option<u64>,
+    pub events: Vec<SolveEvent>,
+    pub solution: Board,
+    /// `Set` events: the steps people count.
+    pub steps: u64,
+    pub cancels: u64,
+}
+
+impl Search {
+    /// The events as moves for the phone.
+    pub fn moves(&self) -> Vec<Move> {
+        self.events.iter().map(|&e| Move::from(e)).collect()
+    }
+}
+
+/// Runs the search from `puzzle`, recording every event; refuses puzzles without a solution and
+/// searches beyond the step budget.
+pub fn record_search(puzzle: &Board, strategy: Strategy, max_steps: Option<u64>) -> Result<Search> {
+    let mut recorder = Recorder::new();
+    let options = SolveOptions {
+        strategy,
+        max_steps,
+        unique: false,
+    };
+    let outcome = solve_with(puzzle, options, &mut recorder);
+    let stats = *outcome.stats();
+    let solution = match outcome {
+        Outcome::Solved { board, .. } | Outcome::Multiple { first: board, .. } => board,
+        Outcome::NoSolution { .. } => {
+            return Err(BoardProblem(format!(
+                "the puzzle as read has no solution ({}); check the screen, or re-run `sudoku-agent calibrate` if digits were misread; nothing was tapped",
+                puzzle.to_line()
+            ))
+            .into());
+        }
+        Outcome::Stopped {
+            reason: StopReason::StepBudget { max_steps },
+            ..
+        } => {
+            return Err(BoardProblem(format!(
+                "the {strategy} search needs more than {max_steps} steps; raise --max-steps (0 = no limit) or use --strategy fast; nothing was tapped"
+            ))
+            .into());
+        }
+        Outcome::Stopped { .. } => bail!("the search stopped early"),
+    };
+    Ok(Search {
+        puzzle: *puzzle,
+        strategy,
+        max_steps,
+        events: recorder.events,
+        solution,
+        steps: stats.sets,
+        cancels: stats.cancels,
+    })
+}
+
+/// The error for a screen that shows entries before a fresh run.
+pub fn refuse_entries(entries: &[Cell]) -> anyhow::Error {
+    let cells: Vec<String> = entries.iter().take(8).map(Cell::to_string).collect();
+    anyhow!(BoardProblem(format!(
+        "the board already has {} player entries ({}{}); if an earlier visualize run was interrupted continue it with --resume, else clear them in the app (or start a new game) and retry; if they are really the puzzle's givens, the calibration belongs to another app: re-run `sudoku-agent calibrate`; nothing was tapped",
+        entries.len(),
+        cells.join(", "),
+        if entries.len() > 8 { ", ..." } else { "" }
+    )))
+}
+
+/// What to replay, decided from the screen before anything is tapped.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub search: Search,
+    /// Moves already on the screen (0 for a fresh run).
+    pub start: usize,
+    /// For a resumed run: whether the screen matched where the state file said.
+    pub as_recorded: bool,
+}
+
+/// A fresh run: the screen must show the givens only; the search starts from them.
+pub fn prepare_fresh(
+    screen: &Recognition,
+    strategy: Strategy,
+    max_steps: Option<u64>,
+) -> Result<Prepared> {
+    let givens = screen.givens();
+    let entries = givens.diff(&screen.board);
+    if !entries.is_empty() {
+        return Err(refuse_entries(&entries));
+    }
+    Ok(Prepared {
+        search: record_search(&givens, strategy, max_steps)?,
+        start: 0,
+        as_recorded: true,
+    })
+}
+
+/// A resumed run: the same search again, continued from the step the screen shows.
+pub fn prepare_resume(screen: &Recognition, state: &State) -> Result<Prepared> {
+    let (puzzle, strategy) = state.search()?;
+    if screen.givens() != puzzle {
+        return Err(BoardProblem(format!(
+            "the screen shows another puzzle than the interrupted run ({} instead of {}); open that puzzle again, or start without --resume",
+            screen.givens().to_line(),
+            puzzle.to_line()
+        ))
+        .into());
+    }
+    let search = record_search(&puzzle, strategy, state.max_steps)?;
+    if search.events.len() != state.moves {
+        bail!(
+            "this build's {strategy} search has {} moves but the interrupted run had {}; start without --resume",
+            search.events.len(),
+            state.moves
+        );
+    }
+    let point = find_resume_point(&puzzle, &search.events, &screen.board, state)
+        .ok_or_else(|| {
+            BoardProblem(format!(
+                "the board on screen matches no step of the {strategy} search (progress file: {} of {} moves sent); start again without --resume on a fresh puzzle",
+                state.sent, state.moves
+            ))
+        })?;
+    Ok(Prepared {
+        search,
+        start: point.index,
+        as_recorded: point.as_recorded,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EASY2: &str =
+        "040100050107003960520008000000000017000906800803050620090060543600080700250097100";
+
+    #[test]
+    fn a_search_past_the_step_budget_is_refused_before_any_tap() {
+        let puzzle = Board::parse(EASY2).unwrap();
+        let err = record_search(&puzzle, Strategy::Naive, Some(5))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("more than 5 steps"), "{err}");
+    }
+}

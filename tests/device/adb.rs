@@ -1,0 +1,440 @@
+//! The device layer through the real `adb` server: a simulated phone (`SimServer`, the fake adbd
+//! on 127.0.0.1) is `adb connect`ed to a private server, and `AdbDevice` (adb_client) lists it,
+//! takes screenshots (raw and PNG) and taps it with every input method the phone allows. The
+//! app on the phone is a small test screen that draws a dot where it is tapped, so each check
+//! looks both at what the phone recorded and at the pixels that come back.
+
+use crate::support;
+use crate::support::adb_server;
+
+use adb_server::AdbServer as PrivateServer;
+use image::{Rgba, RgbaImage};
+use std::sync::Arc;
+use sudoku_agent::device::adb::{AdbDevice, AdbOptions, NO_DEVICE_HINT, ScreenshotMode};
+use sudoku_agent::device::{Device, InputKind, Pacing};
+use sudoku_agent::geometry::{Point, Size};
+use sudoku_agent::sim::{
+    Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, TapSource, puzzles,
+};
+use sudoku_agent::sudoku::Cell;
+
+const SCREEN: Size = Size::new(360, 640);
+const DOT: Rgba<u8> = Rgba([200, 0, 30, 255]);
+
+/// A screen with a gradient (so pixel order and channels are checked) and a 3x3 dot per tap.
+struct DotScreen {
+    taps: Vec<Point>,
+}
+
+impl Screen for DotScreen {
+    fn size(&self) -> Size {
+        SCREEN
+    }
+
+    fn render(&mut self) -> RgbaImage {
+        let mut img = RgbaImage::from_fn(SCREEN.width, SCREEN.height, |x, y| {
+            Rgba([(x % 256) as u8, (y % 256) as u8, ((x + y) % 199) as u8, 255])
+        });
+        for p in &self.taps {
+            for dy in 0..3 {
+                for dx in 0..3 {
+                    let (x, y) = ((p.x + dx).saturating_sub(1), (p.y + dy).saturating_sub(1));
+                    if x < SCREEN.width && y < SCREEN.height {
+                        img.put_pixel(x, y, DOT);
+                    }
+                }
+            }
+        }
+        img
+    }
+
+    fn tap(&mut self, at: Point) {
+        self.taps.push(at);
+    }
+}
+
+/// A simulated phone with the `preset` latency, connected to `server`.
+fn phone(server: &PrivateServer, preset: &str) -> SimServer<DotScreen> {
+    let config = SimConfig {
+        latency: Latency::named(preset).expect("known preset"),
+        ..SimConfig::default()
+    };
+    let sim = SimServer::start(DotScreen { taps: Vec::new() }, config)
+        .expect("start the simulated phone");
+    server.connect(&sim.serial());
+    sim
+}
+
+fn options(server: &PrivateServer, serial: &str, input: Option<InputKind>) -> AdbOptions {
+    AdbOptions {
+        port: Some(server.port()),
+        serial: Some(serial.to_string()),
+        input,
+        ..AdbOptions::default()
+    }
+}
+
+fn agent(server: &PrivateServer, args: &[&str]) -> std::process::Output {
+    support::agent()
+        .args(args)
+        .args(["-P", &server.port().to_string()])
+        .env_remove("ANDROID_SERIAL")
+        .env_remove("ANDROID_ADB_SERVER_PORT")
+        .output()
+        .expect("run sudoku-agent")
+}
+
+/// Points spread over the screen, including its corners.
+fn sample_taps() -> Vec<Point> {
+    vec![
+        Point::new(0, 0),
+        Point::new(359, 639),
+        Point::new(180, 320),
+        Point::new(17, 600),
+        Point::new(300, 41),
+        Point::new(180, 320),
+    ]
+}
+
+fn assert_taps_landed(
+    sim: &SimServer<DotScreen>,
+    device: &mut AdbDevice,
+    taps: &[Point],
+    source: TapSource,
+) {
+    let recorded = sim.taps();
+    assert_eq!(
+        recorded.iter().map(|t| t.at).collect::<Vec<_>>(),
+        taps,
+        "{}",
+        device.input_description()
+    );
+    assert!(recorded.iter().all(|t| t.source == source), "{recorded:?}");
+    let img = device.screenshot().expect("screenshot after tapping");
+    for p in taps {
+        assert_eq!(
+            img.get_pixel(p.x, p.y),
+            &DOT,
+            "no dot at {p:?} with {}",
+            device.input_description()
+        );
+    }
+}
+
+#[test]
+fn devices_lists_the_simulated_phone_with_its_version_screen_and_input() {
+    let server = adb_server::shared();
+    let sim = phone(&server, "android12");
+    let out = agent(&server, &["devices"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let row = text
+        .lines()
+        .find(|l| l.starts_with(&sim.serial()))
+        .unwrap_or_else(|| panic!("{text}"));
+    let cols: Vec<&str> = row
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert_eq!(
+        cols,
+        [
+            sim.serial().as_str(),
+            "device",
+            "SimPhone",
+            "12 (API 31)",
+            "360x640",
+            "stream"
+        ]
+    );
+
+    let out = agent(&server, &["devices", "--json"]);
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let row = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["serial"] == sim.serial().as_str())
+        .unwrap();
+    assert_eq!(
+        (row["sdk"].as_u64(), row["screen"].as_str()),
+        (Some(31), Some("360x640"))
+    );
+}
+
+#[test]
+fn raw_and_png_screenshots_match_the_phone_render_pixel_for_pixel() {
+    let server = adb_server::shared();
+    let sim = phone(&server, "android12");
+    let expected = sim.with_screen(|s| s.render());
+    let mut device = AdbDevice::open(&options(&server, &sim.serial(), None)).expect("open");
+    assert_eq!(device.screen_size().unwrap(), SCREEN);
+    assert_eq!(device.screenshot().unwrap(), expected);
+    device.set_screenshot_mode(ScreenshotMode::Png);
+    assert_eq!(device.screenshot().unwrap(), expected);
+    assert!(
+        sim.command_log().iter().any(|c| c == "screencap"),
+        "{:?}",
+        sim.command_log()
+    );
+    assert!(sim.command_log().iter().any(|c| c == "screencap -p"));
+
+    let dir = std::env::temp_dir().join(format!("sudoku-agent-device-adb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_png = dir.join("shot.png");
+    let serial = sim.serial();
+    for extra in [&[][..], &["--png"][..]] {
+        let mut args = vec!["screenshot", "-s", &serial, "-o", out_png.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let out = agent(&server, &args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(image::open(&out_png).unwrap().to_rgba8(), expected);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_input_method_android9_allows_lands_its_taps() {
+    let server = adb_server::shared();
+    for (kind, source) in [
+        (None, TapSource::RawEvents),
+        (Some(InputKind::Evdev), TapSource::RawEvents),
+        (Some(InputKind::Batch), TapSource::InputTap),
+        (Some(InputKind::Tap), TapSource::InputTap),
+    ] {
+        let sim = phone(&server, "android9");
+        let mut device = AdbDevice::open(&options(&server, &sim.serial(), kind)).expect("open");
+        assert_eq!(
+            device.input_method().kind(),
+            kind.unwrap_or(InputKind::Evdev),
+            "auto picks evdev on Android 9"
+        );
+        if device.input_method().kind() == InputKind::Evdev {
+            // The phone's shell has printf: the main path, not the dd-stream fallback.
+            let description = device.input_description();
+            assert!(description.ends_with("printf)"), "{description}");
+        }
+        device.set_pacing(Pacing {
+            hold_ms: 0,
+            gap_ms: 0,
+            settle_ms: 0,
+        });
+        device.tap_all(&sample_taps()).expect("tap");
+        assert_taps_landed(&sim, &mut device, &sample_taps(), source);
+    }
+}
+
+#[test]
+fn every_input_method_android12_allows_lands_its_taps_and_evdev_is_refused() {
+    let server = adb_server::shared();
+    for (kind, source) in [
+        (None, TapSource::InputTap),
+        (Some(InputKind::Stream), TapSource::InputTap),
+        (Some(InputKind::Batch), TapSource::InputTap),
+        (Some(InputKind::Tap), TapSource::InputTap),
+    ] {
+        let sim = phone(&server, "android12");
+        let mut device = AdbDevice::open(&options(&server, &sim.serial(), kind)).expect("open");
+        assert_eq!(
+            device.input_method().kind(),
+            kind.unwrap_or(InputKind::Stream),
+            "auto picks stream on Android 12"
+        );
+        device.set_pacing(Pacing {
+            hold_ms: 0,
+            gap_ms: 0,
+            settle_ms: 0,
+        });
+        device.tap_all(&sample_taps()).expect("tap");
+        // A second call reuses the long-lived shell.
+        device.tap_all(&[Point::new(5, 6)]).expect("tap again");
+        let mut all = sample_taps();
+        all.push(Point::new(5, 6));
+        assert_taps_landed(&sim, &mut device, &all, source);
+    }
+    let sim = phone(&server, "android12");
+    let err =
+        AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Evdev))).unwrap_err();
+    let msg = format!("{err:#}");
+    assert!(
+        msg.contains("--input evdev is not possible") && msg.contains("use --input stream"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn held_taps_and_pacing_reach_the_phone_as_sleeps_on_its_clock() {
+    let server = adb_server::shared();
+    let sim = phone(&server, "android12");
+    let mut device =
+        AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Stream))).expect("open");
+    device.set_pacing(Pacing {
+        hold_ms: 40,
+        gap_ms: 100,
+        settle_ms: 250,
+    });
+    let before = sim.clock();
+    device
+        .tap_all(&[Point::new(10, 10), Point::new(20, 20)])
+        .expect("tap");
+    let spent = sim.clock() - before;
+    // Two 40 ms holds, one 100 ms gap, 250 ms settle, plus the modelled `cmd input` cost.
+    assert!(spent.as_millis() >= 430, "{spent:?}");
+    assert_eq!(
+        sim.taps().iter().map(|t| t.at).collect::<Vec<_>>(),
+        [Point::new(10, 10), Point::new(20, 20)]
+    );
+}
+
+#[test]
+fn taps_outside_the_screen_are_refused_before_anything_is_sent() {
+    let server = adb_server::shared();
+    let sim = phone(&server, "android9");
+    let mut device = AdbDevice::open(&options(&server, &sim.serial(), None)).expect("open");
+    let err = device
+        .tap_all(&[Point::new(1, 1), Point::new(360, 5)])
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("refusing to tap at (360, 5)"), "{err}");
+    assert!(sim.taps().is_empty());
+}
+
+#[test]
+fn no_device_and_two_devices_say_what_to_do() {
+    // A server of our own: the shared one has other tests' phones attached.
+    let server = Arc::new(PrivateServer::start());
+    let err = AdbDevice::open(&AdbOptions {
+        port: Some(server.port()),
+        ..AdbOptions::default()
+    })
+    .unwrap_err();
+    assert_eq!(err.to_string(), NO_DEVICE_HINT);
+    let out = agent(
+        &server,
+        &["screenshot", "-o", "/nonexistent/never-written.png"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        format!("error: {NO_DEVICE_HINT}")
+    );
+
+    let a = phone(&server, "instant");
+    let b = phone(&server, "instant");
+    let err = AdbDevice::open(&AdbOptions {
+        port: Some(server.port()),
+        ..AdbOptions::default()
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.starts_with("2 devices attached: ") && err.ends_with("pass -s SERIAL to pick one"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&a.serial()) && err.contains(&b.serial()),
+        "{err}"
+    );
+    let mut device = AdbDevice::open(&options(&server, &b.serial(), None)).expect("open by serial");
+    device.tap_all(&[Point::new(3, 4)]).unwrap();
+    assert_eq!(b.taps().len(), 1);
+    assert!(a.taps().is_empty());
+}
+
+#[test]
+fn a_phone_that_vanishes_mid_stream_gives_a_clear_error_and_no_more_taps() {
+    let server = adb_server::shared();
+    let config = SimConfig {
+        latency: Latency::named("android12").unwrap(),
+        drop_after: Some(8),
+        ..SimConfig::default()
+    };
+    let sim = SimServer::start(DotScreen { taps: Vec::new() }, config).expect("start");
+    server.connect(&sim.serial());
+    let mut device =
+        AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Stream))).expect("open");
+    device.set_pacing(Pacing {
+        hold_ms: 0,
+        gap_ms: 0,
+        settle_ms: 0,
+    });
+    let taps: Vec<Point> = (0..20).map(|i| Point::new(10 + i, 10)).collect();
+    let err = format!("{:#}", device.tap_all(&taps).unwrap_err());
+    assert!(
+        err.contains("lost") || err.contains("gone") || err.contains("ended"),
+        "{err}"
+    );
+    assert!(sim.is_gone());
+    let landed = sim.taps();
+    assert!(landed.len() < taps.len());
+    assert_eq!(
+        landed.iter().map(|t| t.at).collect::<Vec<_>>(),
+        taps[..landed.len()]
+    );
+}
+
+/// The real simulated app (light skin, cell-first, 1080x2340) with the built-in easy puzzle.
+fn app() -> (Phone, Vec<Point>) {
+    let puzzle = puzzles::named("easy")
+        .and_then(puzzles::parse)
+        .expect("built-in puzzle");
+    let phone =
+        Phone::new(puzzle, Skin::named("light").unwrap(), Size::new(1080, 2340)).expect("phone");
+    let solution = *sudoku_agent::sudoku::solve(&puzzle)
+        .solution()
+        .expect("solvable");
+    let taps = Cell::all()
+        .filter(|&c| puzzle.get(c).is_none())
+        .flat_map(|c| {
+            [
+                phone.cell_center(c),
+                phone.key_center(Key::Digit(solution.get(c).unwrap())),
+            ]
+        })
+        .collect();
+    (phone, taps)
+}
+
+#[test]
+fn the_simulated_app_is_solved_through_adb_with_the_fastest_method_of_each_preset() {
+    let server = adb_server::shared();
+    for (preset, kind) in [
+        ("android9", InputKind::Evdev),
+        ("android12", InputKind::Stream),
+    ] {
+        let (phone, taps) = app();
+        let config = SimConfig {
+            latency: Latency::named(preset).unwrap(),
+            ..SimConfig::default()
+        };
+        let sim = SimServer::start(phone, config).expect("start");
+        server.connect(&sim.serial());
+        let mut device = AdbDevice::open(&options(&server, &sim.serial(), None)).expect("open");
+        assert_eq!(device.input_method().kind(), kind);
+        device.set_pacing(Pacing {
+            hold_ms: 0,
+            gap_ms: 0,
+            settle_ms: 0,
+        });
+        device.tap_all(&taps).expect("tap the solution in");
+        assert!(
+            sim.with_screen(|p| p.is_solved()),
+            "{preset}: board not solved: {}",
+            sim.with_screen(|p| p.board().to_line())
+        );
+        assert_eq!(
+            device.screenshot().unwrap(),
+            sim.with_screen(|p| p.render()),
+            "{preset}: pixels differ"
+        );
+    }
+}

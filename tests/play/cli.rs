@@ -1,0 +1,302 @@
+//! `sudoku-agent play` as a user runs it: `--device sim` (the simulated phone behind the real
+//! adb server, the newcomer's first command), phones picked through the adb server, and what
+//! the user is told when something is missing. Each test uses a private adb server port.
+
+use crate::support;
+
+use std::process::{Command, Output};
+use support::adb_server::{self, AdbServer};
+use support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
+
+use support::agent;
+
+fn run(c: &mut Command) -> (i32, String, String) {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = c.output().expect("run sudoku-agent");
+    (
+        status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&stdout).into_owned(),
+        String::from_utf8_lossy(&stderr).into_owned(),
+    )
+}
+
+fn calibration_file(skin: &str, size: sudoku_agent::geometry::Size) -> String {
+    let dir = rig::temp_dir("play-cli");
+    rig::write_calibration(&dir, skin, size)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn play_device_sim_solves_through_the_adb_server_and_reports_device_time() {
+    // Its own server, to see that the phone is disconnected at the end.
+    let adb = AdbServer::start();
+    // The shipped calibration (light skin, 1080x2340) once it is in the tree, as a newcomer
+    // runs it from the repo root; until then one measured here the same way.
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("calibration.toml");
+    let cal = if shipped.is_file() {
+        shipped.display().to_string()
+    } else {
+        calibration_file("light", PHONE_SIZE)
+    };
+    let (code, out, err) = run(agent().args([
+        "play",
+        "--device",
+        "sim",
+        "-P",
+        &adb.port().to_string(),
+        "--calibration",
+        &cal,
+        "--json",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["verified"], true);
+    assert_eq!(json["moves"], json["moves_done"]);
+    assert!(
+        json["solution"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .all(|c| c.is_ascii_digit())
+    );
+    // The default preset models a current phone: `cmd input tap` lines in one shell.
+    assert_eq!(json["input"], "stream", "{json}");
+    assert!(json["device_time_ms"].as_f64().is_some(), "{json}");
+    assert!(
+        err.contains("of device time (virtual clock, latency preset instant)")
+            && err.contains("of host time"),
+        "{err}"
+    );
+    // The phone was disconnected from the server at the end.
+    let listed = adb.run(&["devices"]);
+    assert!(
+        !String::from_utf8_lossy(&listed.stdout).contains("127.0.0.1:"),
+        "{}",
+        String::from_utf8_lossy(&listed.stdout)
+    );
+}
+
+#[test]
+fn play_device_sim_number_first_on_android12_streams_its_taps() {
+    let adb = adb_server::shared();
+    let cal = calibration_file("numfirst", SMALL_SIZE);
+    let (code, out, err) = run(agent().args([
+        "play",
+        "--device",
+        "sim:numfirst",
+        "--sim-size",
+        "720x1280",
+        "--sim-latency",
+        "android12",
+        "--sim-puzzle",
+        "medium",
+        "-P",
+        &adb.port().to_string(),
+        "--calibration",
+        &cal,
+    ]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("solved:") && out.contains("via stream"),
+        "{out}"
+    );
+}
+
+#[test]
+fn no_device_says_how_to_attach_one() {
+    let empty = AdbServer::start();
+    let cal = calibration_file("light", SMALL_SIZE);
+    let (code, _, err) = run(agent().args([
+        "play",
+        "-P",
+        &empty.port().to_string(),
+        "--calibration",
+        &cal,
+    ]));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("no device attached") && err.contains("adb connect"),
+        "{err}"
+    );
+}
+
+#[test]
+fn two_devices_need_a_serial_and_only_the_chosen_one_is_tapped() {
+    let server = AdbServer::start();
+    let cal = calibration_file("light", SMALL_SIZE);
+    let first = rig::serve(
+        rig::phone("light", SMALL_SIZE, "easy"),
+        "instant",
+        None,
+        server.addr(),
+    );
+    let second = rig::serve(
+        rig::phone("light", SMALL_SIZE, "medium"),
+        "instant",
+        None,
+        server.addr(),
+    );
+    let port = server.port().to_string();
+    let (code, _, err) = run(agent().args(["play", "-P", &port, "--calibration", &cal]));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("2 devices attached") && err.contains("-s SERIAL"),
+        "{err}"
+    );
+    assert!(first.taps().is_empty() && second.taps().is_empty());
+
+    let (code, out, err) = run(agent().args([
+        "play",
+        "-P",
+        &port,
+        "-s",
+        &second.serial(),
+        "--calibration",
+        &cal,
+    ]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("solved:"), "{out}");
+    assert!(second.with_screen(|p| p.is_solved()));
+    assert!(first.taps().is_empty(), "the other phone was tapped");
+}
+
+#[test]
+fn without_adb_the_simulated_phone_runs_in_process_with_a_warning() {
+    let cal = calibration_file("light", SMALL_SIZE);
+    let no_tools = rig::temp_dir("no-adb-path");
+    // A port where nothing listens, and no `adb` on PATH to start a server.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let (code, out, err) = run(agent().env("PATH", &no_tools).args([
+        "play",
+        "--device",
+        "sim",
+        "--sim-size",
+        "720x1280",
+        "-P",
+        &port.to_string(),
+        "--calibration",
+        &cal,
+    ]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: adb is not installed") && err.contains("apt-get install adb"),
+        "{err}"
+    );
+    assert_eq!(err.matches("warning").count(), 1, "{err}");
+    assert!(out.contains("solved:"), "{out}");
+}
+
+#[test]
+fn a_popup_on_the_simulated_phone_exits_1_without_tapping() {
+    let adb = adb_server::shared();
+    let cal = calibration_file("light", SMALL_SIZE);
+    let (code, out, err) = run(agent().args([
+        "play",
+        "--device",
+        "sim",
+        "--sim-size",
+        "720x1280",
+        "--sim-faults",
+        "popup",
+        "-P",
+        &adb.port().to_string(),
+        "--calibration",
+        &cal,
+    ]));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("nothing was tapped"), "{err}");
+    assert!(out.is_empty(), "{out}");
+}
+
+#[test]
+fn a_calibration_for_another_screen_size_exits_with_advice_to_recalibrate() {
+    let adb = adb_server::shared();
+    let cal = calibration_file("light", SMALL_SIZE);
+    let (code, _, err) = run(agent().args([
+        "play",
+        "--device",
+        "sim",
+        "-P",
+        &adb.port().to_string(),
+        "--calibration",
+        &cal,
+    ]));
+    assert_ne!(code, 0, "{err}");
+    assert!(
+        err.contains("1080x2340") && err.contains("720x1280") && err.contains("calibrate"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_phone_lost_mid_play_exits_2_and_says_to_rerun() {
+    let adb = adb_server::shared();
+    let cal = calibration_file("light", SMALL_SIZE);
+    let (code, out, err) = run(agent().args([
+        "play",
+        "--device",
+        "sim",
+        "--sim-size",
+        "720x1280",
+        "--sim-faults",
+        "drop-after=30",
+        "--input",
+        "tap",
+        "-P",
+        &adb.port().to_string(),
+        "--calibration",
+        &cal,
+    ]));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("stopped taking taps after") && err.contains("re-run play"),
+        "{err}"
+    );
+    assert_eq!(
+        err.trim()
+            .lines()
+            .filter(|l| l.contains("Error") || l.contains("error"))
+            .count(),
+        1,
+        "{err}"
+    );
+    assert!(out.is_empty(), "{out}");
+}
+
+#[test]
+fn visualize_device_sim_replays_the_search_through_the_adb_server() {
+    let adb = adb_server::shared();
+    let cal = calibration_file("light", SMALL_SIZE);
+    let (code, out, err) = run(agent().args([
+        "visualize",
+        "--device",
+        "sim",
+        "--sim-size",
+        "720x1280",
+        "--sim-latency",
+        "android9",
+        "--yes",
+        "--state",
+        &format!("{}/state.json", rig::temp_dir("visualize-cli").display()),
+        "-P",
+        &adb.port().to_string(),
+        "--calibration",
+        &cal,
+    ]));
+    assert_eq!(code, 0, "{err}");
+    // The Android 9 preset lets the shell write the touchscreen: raw events, not `input`.
+    assert!(out.contains("via evdev"), "{out}");
+    assert!(out.contains("the search took"), "{out}");
+    assert!(
+        err.contains("of device time (virtual clock, latency preset android9)"),
+        "{err}"
+    );
+}

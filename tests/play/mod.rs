@@ -1,0 +1,3 @@
+mod adb;
+mod cli;
+mod sim;

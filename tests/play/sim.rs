@@ -1,0 +1,136 @@
+//! `play` on the in-process simulated phone: how the workflow spaces its calls to the device
+//! (pacing, moves per call, Ctrl-C), which the end-to-end tests through adb cannot see.
+
+use crate::support;
+
+use image::RgbaImage;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use sudoku_agent::device::{Device, Input, InputKind, Pacing};
+use sudoku_agent::geometry::{Point, Size};
+use sudoku_agent::sim::SimDevice;
+use support::play_rig::{self as rig, SMALL_SIZE};
+
+/// The simulated phone, recording every `tap_all` call with the pacing in force.
+struct Recorder {
+    phone: SimDevice,
+    pacing: Option<Pacing>,
+    calls: Vec<(usize, Option<Pacing>)>,
+    input: Input,
+    /// Raised after this many calls (a Ctrl-C arriving mid-play).
+    stop_after: Option<(usize, Arc<AtomicBool>)>,
+}
+
+impl Device for Recorder {
+    fn screenshot(&mut self) -> anyhow::Result<RgbaImage> {
+        self.phone.screenshot()
+    }
+    fn screen_size(&mut self) -> anyhow::Result<Size> {
+        self.phone.screen_size()
+    }
+    fn tap_all(&mut self, taps: &[Point]) -> anyhow::Result<()> {
+        self.calls.push((taps.len(), self.pacing));
+        if let Some((n, stop)) = &self.stop_after
+            && self.calls.len() == *n
+        {
+            stop.store(true, Ordering::SeqCst);
+        }
+        self.phone.tap_all(taps)
+    }
+    fn input(&self) -> Input {
+        self.input
+    }
+    fn set_pacing(&mut self, pacing: Pacing) {
+        self.pacing = Some(pacing);
+    }
+}
+
+fn recorder(input: Input) -> Recorder {
+    Recorder {
+        phone: SimDevice::new(rig::phone("light", SMALL_SIZE, "easy")),
+        pacing: None,
+        calls: Vec::new(),
+        input,
+        stop_after: None,
+    }
+}
+
+const PACING: Pacing = Pacing {
+    hold_ms: 10,
+    gap_ms: 5,
+    settle_ms: 400,
+};
+
+#[test]
+fn the_settle_time_is_spent_once_before_the_verifying_screenshot() {
+    let (cal, templates) = rig::calibration("light", SMALL_SIZE);
+    for (kind, per_call) in [
+        (InputKind::Tap, 1),
+        (InputKind::Batch, 4),
+        (InputKind::Stream, 8),
+        (InputKind::Evdev, 8),
+    ] {
+        let mut device = recorder(Input::Method(kind));
+        let options = sudoku_agent::play::PlayOptions {
+            pacing: Some(PACING),
+            ..rig::options(&cal)
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let report = sudoku_agent::play::play(
+            &mut device,
+            &cal,
+            &templates,
+            &options,
+            &stop,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        assert!(device.phone.phone().is_solved());
+        let moves = report.assessment.moves.len();
+        assert_eq!(device.calls.len(), moves.div_ceil(per_call), "{kind:?}");
+        let (last, rest) = device.calls.split_last().unwrap();
+        assert_eq!(
+            last.1,
+            Some(PACING),
+            "{kind:?}: settle before the screenshot"
+        );
+        for (_, pacing) in rest {
+            // Between calls a tap is followed by the ordinary gap, not the settle time.
+            assert_eq!(
+                *pacing,
+                Some(Pacing {
+                    settle_ms: PACING.gap_ms,
+                    ..PACING
+                }),
+                "{kind:?}"
+            );
+        }
+        let taps: usize = device.calls.iter().map(|c| c.0).sum();
+        assert_eq!(taps, report.taps_sent);
+    }
+}
+
+#[test]
+fn ctrl_c_stops_after_the_call_in_flight_and_says_how_to_finish() {
+    let (cal, templates) = rig::calibration("light", SMALL_SIZE);
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut device = recorder(Input::Method(InputKind::Tap));
+    device.stop_after = Some((3, stop.clone()));
+    let err = sudoku_agent::play::play(
+        &mut device,
+        &cal,
+        &templates,
+        &rig::options(&cal),
+        &stop,
+        &mut |_, _| {},
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string().split(" of ").next().unwrap(),
+        "stopped by the user after 3"
+    );
+    assert!(err.to_string().contains("re-run play"), "{err}");
+    assert_eq!(device.calls.len(), 3);
+    // Whole moves only: three cells filled, none half-entered.
+    assert_eq!(device.phone.phone().moves().len(), 3);
+}

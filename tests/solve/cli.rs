@@ -1,0 +1,263 @@
+//! The `solve` subcommand end to end: the built binary, its output and its exit codes.
+
+use crate::support;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Output, Stdio};
+
+const EASY: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const EASY_SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+const L52: &str =
+    "000009000629300840005000090953000000000604000000900732040006070390020104200400080";
+const ANTI_BACKTRACKER: &str =
+    "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
+const DEAD_END: &str =
+    "12345678.........9...............................................................";
+
+fn run(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = support::agent()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn named_hard_file() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .skip(1)
+        .map(|dir| dir.join("shared/puzzles/named_hard.txt"))
+        .find(|f| f.is_file())
+        .expect("shared/puzzles beside the repository")
+}
+
+#[test]
+fn a_puzzle_argument_prints_the_grid_steps_and_time_and_exits_0() {
+    let o = run(&["solve", EASY], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("| 5 3 4 | 6 7 8 | 9 1 2 |"), "{out}");
+    let last = out.lines().last().unwrap();
+    assert!(last.starts_with("solved with fast: "), "{last}");
+    assert!(
+        last.contains(" sets, ") && last.contains(" cancels) in "),
+        "{last}"
+    );
+}
+
+#[test]
+fn stdin_takes_a_line_or_the_nine_row_form() {
+    let o = run(
+        &["solve", "--strategy", "naive"],
+        Some(&format!("{EASY}\n")),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("solved with naive: "));
+    let rows: String = EASY
+        .as_bytes()
+        .chunks(9)
+        .map(|r| {
+            let cells: Vec<String> = r
+                .iter()
+                .map(|&c| {
+                    if c == b'.' {
+                        "0".into()
+                    } else {
+                        (c as char).to_string()
+                    }
+                })
+                .collect();
+            cells.join(" ") + "\n"
+        })
+        .collect();
+    let o = run(&["solve", "-"], Some(&rows));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("| 5 3 4 | 6 7 8 | 9 1 2 |"));
+}
+
+#[test]
+fn a_puzzle_file_with_many_lines_solves_each_and_prints_a_summary() {
+    let file = named_hard_file();
+    let o = run(&["solve", "--file", file.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.contains(": solved with fast"))
+            .count(),
+        10,
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .last()
+            .unwrap()
+            .starts_with("10 puzzles: 10 solved, "),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_list_with_bad_lines_reports_them_and_exits_1() {
+    let clash = EASY.replacen('.', "5", 1);
+    let list = format!(
+        "# mixed\n{EASY} ok\n{DEAD_END} dead\n{}\n{clash}\n",
+        &EASY[..80]
+    );
+    let o = run(&["solve"], Some(&list));
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("line 2 ok: solved"), "{out}");
+    assert!(out.contains("line 3 dead: no solution"), "{out}");
+    assert!(out.contains("line 4: invalid: found 80 cells"), "{out}");
+    assert!(out.contains("line 5: invalid: givens break the rules: r1c1 and r1c3 both hold 5"));
+    assert!(out.contains("4 puzzles: 1 solved, 1 no solution, 0 multiple, 0 stopped, 2 invalid"));
+    assert!(stderr(&o).contains("3 of 4 puzzles were not solved"));
+}
+
+#[test]
+fn unreadable_conflicting_and_unsolvable_puzzles_exit_1_with_the_reason() {
+    let mut bad = EASY.to_string();
+    bad.replace_range(24..25, "x");
+    let o = run(&["solve", &bad], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("row 3, column 7: 'x' is not a digit"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = run(&["solve", &EASY[..79]], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("found 79 cells, expected 81"));
+
+    let clash = EASY.replacen('.', "5", 1); // r1c3 = 5 beside r1c1 = 5
+    let o = run(&["solve", &clash], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("r1c1 and r1c3 both hold 5"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = run(&["solve", DEAD_END], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no solution"));
+}
+
+#[test]
+fn unique_rejects_a_puzzle_with_two_solutions() {
+    let o = run(&["solve", "--unique", L52], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("more than one solution"));
+    let o = run(&["solve", "--unique", EASY], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn naive_runs_out_of_its_default_step_budget_on_the_anti_backtracker() {
+    let o = run(&["solve", "--strategy", "naive", ANTI_BACKTRACKER], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("step budget exhausted after 10000000 steps"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(
+        &[
+            "solve",
+            "-s",
+            "naive",
+            "--max-steps",
+            "1000",
+            ANTI_BACKTRACKER,
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("step budget exhausted after 1000 steps"));
+    assert!(stderr(&o).contains("--max-steps"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(
+        run(&["solve", "--strategy", "slow", EASY], None)
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        run(&["solve", "--max-steps", "lots", EASY], None)
+            .status
+            .code(),
+        Some(2)
+    );
+    let o = run(&["solve", "--file", "/nonexistent/puzzles.txt"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read puzzle file"));
+}
+
+#[test]
+fn json_output_carries_the_solution_and_the_counts() {
+    let o = run(&["solve", "--json", EASY], None);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["outcome"], "solved");
+    assert_eq!(v["solution"], EASY_SOLUTION);
+    assert_eq!(v["strategy"], "fast");
+    assert!(v["sets"].as_u64().unwrap() >= 51);
+    let list = format!("{EASY}\n{DEAD_END}\n");
+    let o = run(&["solve", "--json", "-s", "naive"], Some(&list));
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["summary"]["solved"], 1);
+    assert_eq!(v["results"][1]["outcome"], "no-solution");
+}
+
+#[test]
+fn the_trace_replayed_onto_the_puzzle_gives_the_printed_solution() {
+    for strategy in ["naive", "fast"] {
+        let o = run(&["solve", "--trace", "-s", strategy, L52], None);
+        assert_eq!(o.status.code(), Some(0));
+        let out = stdout(&o);
+        let mut cells: Vec<u8> = L52.bytes().map(|b| b - b'0').collect();
+        let cell = |w: &str| {
+            let b = w.as_bytes(); // r3c7
+            ((b[1] - b'1') * 9 + (b[3] - b'1')) as usize
+        };
+        let mut moves = 0;
+        for line in out.lines() {
+            match line.split(' ').collect::<Vec<_>>().as_slice() {
+                ["set", c, d] => cells[cell(c)] = d.parse().unwrap(),
+                ["cancel", c] => cells[cell(c)] = 0,
+                _ => continue,
+            }
+            moves += 1;
+        }
+        assert!(moves > 50, "{strategy}");
+        let replayed: String = cells.iter().map(|d| (b'0' + d) as char).collect();
+        let printed: String = out
+            .lines()
+            .filter(|l| l.starts_with("| "))
+            .flat_map(|l| l.chars().filter(char::is_ascii_digit))
+            .collect();
+        assert_eq!(replayed, printed, "{strategy}");
+    }
+}

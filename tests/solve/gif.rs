@@ -1,0 +1,75 @@
+//! `solve --gif`: the search written as an animated GIF, checked by decoding it.
+
+use crate::support;
+use image::AnimationDecoder;
+use image::codecs::gif::GifDecoder;
+
+const EASY: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+#[test]
+fn solve_writes_a_gif_sampled_down_to_the_frame_budget() {
+    let dir = std::env::temp_dir().join(format!("sudoku-agent-gif-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("search.gif");
+    let out = support::agent()
+        .args([
+            "solve",
+            "--strategy",
+            "naive",
+            "--json",
+            "--gif-frames",
+            "12",
+            "--gif",
+        ])
+        .arg(&path)
+        .arg(EASY)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let moves = json["sets"].as_u64().unwrap() + json["cancels"].as_u64().unwrap();
+    let file = std::fs::File::open(&path).unwrap();
+    let frames = GifDecoder::new(std::io::BufReader::new(file))
+        .unwrap()
+        .into_frames()
+        .collect_frames()
+        .unwrap();
+    assert!(
+        moves > 12,
+        "the sample search must be longer than the frame budget"
+    );
+    let expected = 12;
+    assert_eq!(frames.len(), expected);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn gif_is_refused_for_a_list_of_puzzles() {
+    let out = support::agent()
+        .args([
+            "solve",
+            "--gif",
+            "/tmp/never-written.gif",
+            "--file",
+            "/dev/stdin",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            writeln!(stdin, "{EASY}\n{EASY}")?;
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("single puzzle"));
+}

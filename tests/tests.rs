@@ -1,0 +1,12 @@
+//! The agent's integration tests, one binary (the library is linked once, not thirteen times),
+//! one module per area; `support` holds what they share. The simulated phone's own tests
+//! (`sim_app`, `sim_adb`) stay separate binaries.
+
+mod support;
+
+mod calibrate;
+mod device;
+mod play;
+mod solve;
+mod vision;
+mod visualize;

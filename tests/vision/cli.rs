@@ -1,0 +1,255 @@
+//! The `calibrate` and `read` subcommands through the real binary, and the shipped defaults: the
+//! top-level `calibration.toml` and `templates/default/` are exactly what `calibrate` writes for
+//! the simulated phone's light skin at 1080x2340 (set `UPDATE_SHIPPED_CALIBRATION=1` to rewrite
+//! them after a deliberate change to calibration or to the simulator's drawing).
+
+use crate::support;
+use std::path::{Path, PathBuf};
+use sudoku_agent::calibration::Calibration;
+use sudoku_agent::geometry::Size;
+use sudoku_agent::sim::{Hit, Key, Phone, Screen, Skin, puzzles};
+use sudoku_agent::sudoku::{Board, Cell};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("vision-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn medium() -> Board {
+    puzzles::parse(puzzles::named("medium").unwrap()).unwrap()
+}
+
+/// The screen the shipped calibration is made from: light skin, 1080x2340, a fresh "medium".
+fn light_phone() -> Phone {
+    Phone::new(
+        medium(),
+        Skin::named("light").unwrap(),
+        Size::new(1080, 2340),
+    )
+    .unwrap()
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = support::agent().args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn shipped_calibration_and_templates_are_what_calibrate_writes_for_the_light_skin() {
+    let dir = scratch("shipped");
+    let shot = dir.join("light-1080x2340.png");
+    light_phone().render().save(&shot).unwrap();
+    let out = dir.join("calibration.toml");
+    let overlay = dir.join("overlay.png");
+    // Where a user looking at the screenshot sees the erase and notes buttons.
+    let buttons = ["--erase", "366,1530", "--notes", "712,1530"];
+    let args = [
+        "calibrate",
+        "--image",
+        p(&shot),
+        "--out",
+        p(&out),
+        "--overlay",
+        p(&overlay),
+    ];
+    let (code, stdout, stderr) = run(&[&args[..], &buttons[..]].concat());
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("labelled through the keypad glyphs"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("wrote {}", p(&overlay))),
+        "{stdout}"
+    );
+    assert!(overlay.exists());
+
+    let root = Path::new(ROOT);
+    let mut files = vec![PathBuf::from("calibration.toml")];
+    for entry in std::fs::read_dir(dir.join("templates/default")).unwrap() {
+        files.push(Path::new("templates/default").join(entry.unwrap().file_name()));
+    }
+    files.sort();
+    if std::env::var_os("UPDATE_SHIPPED_CALIBRATION").is_some() {
+        std::fs::create_dir_all(root.join("templates/default")).unwrap();
+        for f in &files {
+            std::fs::copy(dir.join(f), root.join(f)).unwrap();
+        }
+    }
+    for f in &files {
+        let made = std::fs::read(dir.join(f)).unwrap();
+        let shipped = std::fs::read(root.join(f))
+            .unwrap_or_else(|e| panic!("{} is not shipped: {e}", f.display()));
+        assert!(
+            made == shipped,
+            "{} differs from what calibrate writes",
+            f.display()
+        );
+    }
+    let shipped_count = std::fs::read_dir(root.join("templates/default"))
+        .unwrap()
+        .count();
+    assert_eq!(
+        shipped_count,
+        files.len() - 1,
+        "stray files in templates/default"
+    );
+
+    // Calibrating again on the same screen writes the same bytes.
+    let again = dir.join("again.toml");
+    let args = [
+        "calibrate",
+        "--image",
+        p(&shot),
+        "--out",
+        p(&again),
+        "--overlay",
+        p(&overlay),
+    ];
+    let (code, ..) = run(&[&args[..], &buttons[..]].concat());
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&out).unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_shipped_keypad_erase_and_notes_points_hit_those_buttons_on_the_phone() {
+    let cal = Calibration::load(&Path::new(ROOT).join("calibration.toml")).unwrap();
+    let keypad = cal.keypad.expect("the shipped calibration has a keypad");
+    let mut phone = light_phone();
+    let mut expected = Vec::new();
+    for (d, &point) in keypad.digits.iter().enumerate() {
+        phone.tap(point);
+        expected.push(Hit::Key(Key::Digit(d as u8 + 1)));
+    }
+    for (point, key) in [(keypad.erase, Key::Erase), (keypad.notes, Key::Notes)] {
+        phone.tap(point.expect("erase and notes are calibrated"));
+        expected.push(Hit::Key(key));
+    }
+    assert_eq!(phone.hits(), &expected[..]);
+}
+
+#[test]
+fn read_prints_the_board_the_grid_and_json_with_the_shipped_calibration() {
+    let dir = scratch("read");
+    let mut phone = light_phone();
+    let entry = Cell::new(0, 1).unwrap();
+    phone.set_entry(entry, Some(1));
+    phone.set_notes(Cell::new(0, 2).unwrap(), 0b0010_0110);
+    phone.select(Some(entry));
+    let shot = dir.join("busy.png");
+    phone.render().save(&shot).unwrap();
+    let cal = Path::new(ROOT).join("calibration.toml");
+    let overlay = dir.join("read.png");
+
+    let (code, stdout, stderr) = run(&[
+        "read",
+        "--image",
+        p(&shot),
+        "--calibration",
+        p(&cal),
+        "--overlay",
+        p(&overlay),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let mut expected = medium();
+    expected.set(entry, Some(1));
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], expected.to_line());
+    assert_eq!(lines[1], " 9 (1) . | 4  .  . | .  .  . ", "{stdout}");
+    assert!(overlay.exists());
+
+    let (code, stdout, _) = run(&[
+        "read",
+        "--image",
+        p(&shot),
+        "--calibration",
+        p(&cal),
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["board"], expected.to_line());
+    assert_eq!(json["givens"], medium().to_line());
+    let cells = json["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 81);
+    assert_eq!(cells[1]["kind"], "entry");
+    assert_eq!(cells[0]["kind"], "given");
+    assert_eq!(cells[2]["kind"], "empty");
+    assert_eq!(cells[2]["notes"], true);
+    assert!(cells[0]["score"].as_f64().unwrap() > 0.9);
+    assert!(cells[0]["margin"].as_f64().unwrap() > 0.05);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn unreadable_screens_exit_1_and_setup_problems_exit_2_with_one_line() {
+    let dir = scratch("errors");
+    let cal = Path::new(ROOT).join("calibration.toml");
+    let blank = dir.join("blank.png");
+    image::RgbaImage::from_pixel(1080, 2340, image::Rgba([255, 255, 255, 255]))
+        .save(&blank)
+        .unwrap();
+    let (code, _, stderr) = run(&["read", "--image", p(&blank), "--calibration", p(&cal)]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("not where calibration put them"),
+        "{stderr}"
+    );
+
+    let small = dir.join("small.png");
+    image::RgbaImage::new(720, 1280).save(&small).unwrap();
+    let (code, _, stderr) = run(&["read", "--image", p(&small), "--calibration", p(&cal)]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("720x1280") && stderr.contains("re-run `sudoku-agent calibrate`"),
+        "{stderr}"
+    );
+
+    // A calibration whose templates folder is empty.
+    let lonely = dir.join("calibration.toml");
+    std::fs::copy(&cal, &lonely).unwrap();
+    let (code, _, stderr) = run(&["read", "--image", p(&blank), "--calibration", p(&lonely)]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("templates missing") && stderr.contains("1.png"),
+        "{stderr}"
+    );
+
+    let (code, _, stderr) = run(&[
+        "read",
+        "--image",
+        p(&blank),
+        "--calibration",
+        p(&dir.join("none.toml")),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("run `sudoku-agent calibrate` first"),
+        "{stderr}"
+    );
+
+    let (code, _, stderr) = run(&[
+        "calibrate",
+        "--image",
+        p(&blank),
+        "--out",
+        p(&dir.join("c.toml")),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("no sudoku grid found"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

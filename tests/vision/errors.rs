@@ -1,0 +1,255 @@
+//! The ways reading can fail, each with a clear error: no grid, a blank screen, a popup over the
+//! grid, another screen size than calibrated, missing templates, an ambiguous cell, and a board
+//! that breaks the rules. Boards are drawn here with a real font (DejaVu Sans) on plain images.
+
+use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
+use image::{Rgba, RgbaImage};
+use imageproc::drawing::{draw_filled_rect_mut, draw_text_mut};
+use imageproc::rect::Rect as DrawRect;
+use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
+use sudoku_agent::sudoku::{Board, Cell};
+use sudoku_agent::vision::{ReadError, Templates, VisionError, locate_grid, read_board};
+
+const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+fn board(line: &str) -> Board {
+    let cells: Vec<u8> = line
+        .bytes()
+        .map(|b| if b == b'.' { 0 } else { b - b'0' })
+        .collect();
+    Board::from_cells(cells.try_into().unwrap()).unwrap()
+}
+
+fn font() -> FontRef<'static> {
+    FontRef::try_from_slice(include_bytes!("../../assets/fonts/DejaVuSans.ttf")).unwrap()
+}
+
+/// A plain phone-like screen: a grid at (40, 300) with 80 px cells, thin and thick dark lines,
+/// the board's digits, and a 1..9 keypad row below.
+fn draw_screen(b: &Board) -> RgbaImage {
+    let mut img = RgbaImage::from_pixel(800, 1400, Rgba([250, 250, 250, 255]));
+    let (x0, y0, s) = (40i32, 300i32, 80i32);
+    let dark = Rgba([40, 40, 40, 255]);
+    for i in 0..10 {
+        let t = if i % 3 == 0 { 5 } else { 2 };
+        draw_filled_rect_mut(
+            &mut img,
+            DrawRect::at(x0 + i * s - t / 2, y0).of_size(t as u32, 9 * s as u32 + 2),
+            dark,
+        );
+        draw_filled_rect_mut(
+            &mut img,
+            DrawRect::at(x0, y0 + i * s - t / 2).of_size(9 * s as u32 + 2, t as u32),
+            dark,
+        );
+    }
+    let f = font();
+    let scale = PxScale::from(54.0);
+    let centre_text = |img: &mut RgbaImage, cx: i32, cy: i32, text: &str| {
+        let sf = f.as_scaled(scale);
+        let w: f32 = text.chars().map(|c| sf.h_advance(f.glyph_id(c))).sum();
+        draw_text_mut(img, dark, cx - (w / 2.0) as i32, cy - 32, scale, &f, text);
+    };
+    for cell in Cell::all() {
+        if let Some(d) = b.get(cell) {
+            let cx = x0 + cell.col() as i32 * s + s / 2;
+            let cy = y0 + cell.row() as i32 * s + s / 2;
+            centre_text(&mut img, cx, cy, &d.to_string());
+        }
+    }
+    for d in 1..=9 {
+        centre_text(&mut img, x0 + (d - 1) * s + s / 2, 1150, &d.to_string());
+    }
+    img
+}
+
+#[test]
+fn a_drawn_board_calibrates_through_its_keypad_and_reads_back() {
+    let img = draw_screen(&board(PUZZLE));
+    let done = calibrate_image(
+        &img,
+        &CalibrateOptions {
+            profile: "t".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(done.board.to_line(), PUZZLE);
+    let rec = read_board(&img, &done.calibration, &done.templates).unwrap();
+    assert_eq!(rec.board.to_line(), PUZZLE);
+    let keys = done.calibration.keypad.unwrap().digits;
+    assert!(keys.iter().all(|p| p.y.abs_diff(1150) < 40), "{keys:?}");
+}
+
+#[test]
+fn a_blank_screen_has_no_grid() {
+    let img = RgbaImage::from_pixel(1080, 2340, Rgba([255, 255, 255, 255]));
+    assert!(matches!(locate_grid(&img), Err(VisionError::NoGrid(_))));
+    let err = calibrate_image(&img, &CalibrateOptions::default()).unwrap_err();
+    assert!(
+        format!("{err:#}").contains("no sudoku grid found"),
+        "{err:#}"
+    );
+}
+
+#[test]
+fn a_menu_with_buttons_and_text_has_no_grid() {
+    let mut img = RgbaImage::from_pixel(720, 1280, Rgba([245, 245, 245, 255]));
+    let f = font();
+    for (i, label) in ["New game", "Continue", "Statistics", "Settings 1 2 3"]
+        .iter()
+        .enumerate()
+    {
+        let y = 300 + i as i32 * 180;
+        draw_filled_rect_mut(
+            &mut img,
+            DrawRect::at(100, y).of_size(520, 120),
+            Rgba([60, 120, 200, 255]),
+        );
+        draw_text_mut(
+            &mut img,
+            Rgba([255, 255, 255, 255]),
+            140,
+            y + 30,
+            50.0,
+            &f,
+            label,
+        );
+    }
+    let err = locate_grid(&img).unwrap_err();
+    assert!(err.to_string().starts_with("no sudoku grid found"), "{err}");
+}
+
+#[test]
+fn a_popup_over_the_grid_is_refused_not_read() {
+    let img = draw_screen(&board(PUZZLE));
+    let done = calibrate_image(
+        &img,
+        &CalibrateOptions {
+            profile: "t".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let mut popup = img.clone();
+    draw_filled_rect_mut(
+        &mut popup,
+        DrawRect::at(120, 500).of_size(560, 400),
+        Rgba([255, 255, 255, 255]),
+    );
+    draw_text_mut(
+        &mut popup,
+        Rgba([0, 0, 0, 255]),
+        200,
+        650,
+        48.0,
+        &font(),
+        "Well done!",
+    );
+    let err = read_board(&popup, &done.calibration, &done.templates).unwrap_err();
+    assert!(
+        matches!(err, ReadError::Vision(VisionError::NoGrid(_))),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn a_screen_of_another_size_or_rotation_is_refused_with_a_recalibrate_hint() {
+    let img = draw_screen(&board(PUZZLE));
+    let done = calibrate_image(
+        &img,
+        &CalibrateOptions {
+            profile: "t".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let rotated = image::imageops::rotate90(&img);
+    let err = read_board(&rotated, &done.calibration, &done.templates).unwrap_err();
+    assert!(err.to_string().contains("rotated"), "{err}");
+    let bigger = RgbaImage::new(1080, 2340);
+    let err = read_board(&bigger, &done.calibration, &done.templates).unwrap_err();
+    assert!(
+        err.to_string().contains("1080x2340") && err.to_string().contains("calibrate"),
+        "{err}"
+    );
+}
+
+#[test]
+fn missing_templates_are_named_with_a_recalibrate_hint() {
+    let img = draw_screen(&board(PUZZLE));
+    let done = calibrate_image(
+        &img,
+        &CalibrateOptions {
+            profile: "t".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let dir = std::env::temp_dir().join(format!("vision-missing-templates-{}", std::process::id()));
+    done.templates.save(&dir).unwrap();
+    assert_eq!(Templates::load(&dir).unwrap(), done.templates);
+    std::fs::remove_file(dir.join("7.png")).unwrap();
+    let err = Templates::load(&dir).unwrap_err().to_string();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(err.contains("7.png") && err.contains("calibrate"), "{err}");
+}
+
+#[test]
+fn an_ambiguous_cell_is_an_error_naming_it_and_its_two_best_digits() {
+    let img = draw_screen(&board(PUZZLE));
+    let done = calibrate_image(
+        &img,
+        &CalibrateOptions {
+            profile: "t".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    // Make 8 and 3 indistinguishable: every 8 on the board is now a coin toss.
+    let mut raw: [Option<Vec<u8>>; 9] =
+        std::array::from_fn(|i| done.templates.get(i as u8 + 1).map(|t| t.to_vec()));
+    raw[2] = raw[7].clone();
+    let confused = Templates::new(raw);
+    let err = read_board(&img, &done.calibration, &confused).unwrap_err();
+    let ReadError::Ambiguous(doubts) = &err else {
+        panic!("{err:?}")
+    };
+    let eights: Vec<Cell> = Cell::all()
+        .filter(|&c| board(PUZZLE).get(c) == Some(8))
+        .collect();
+    let threes: Vec<Cell> = Cell::all()
+        .filter(|&c| board(PUZZLE).get(c) == Some(3))
+        .collect();
+    let named: Vec<Cell> = doubts.iter().map(|d| d.cell).collect();
+    assert_eq!(named.len(), eights.len() + threes.len(), "{err}");
+    assert!(
+        eights.iter().chain(&threes).all(|c| named.contains(c)),
+        "{err}"
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains("r5c4 (") && text.contains("3 ") && text.contains("8 "),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_board_that_breaks_a_rule_is_reported_with_its_cells() {
+    let good = board(PUZZLE);
+    let img = draw_screen(&good);
+    let done = calibrate_image(
+        &img,
+        &CalibrateOptions {
+            profile: "t".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let mut bad = good;
+    bad.set(Cell::new(0, 8).unwrap(), Some(5)); // a second 5 in row 1
+    let err = read_board(&draw_screen(&bad), &done.calibration, &done.templates).unwrap_err();
+    assert!(matches!(err, ReadError::Conflict(_)), "{err:?}");
+    assert!(err.to_string().contains("5 in r1c1 and r1c9"), "{err}");
+}

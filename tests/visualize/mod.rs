@@ -1,0 +1,2 @@
+mod gif;
+mod sim;

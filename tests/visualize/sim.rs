@@ -1,0 +1,319 @@
+//! `sudoku-agent visualize` end to end: the binary talks to a private real `adb` server, which
+//! carries every screenshot and tap to the simulated phone (fake adbd on 127.0.0.1). The phone's
+//! own move log is compared with the solver's events.
+
+use crate::support;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::sync::Mutex;
+use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
+use sudoku_agent::calibration::InputOrder;
+use sudoku_agent::geometry::Size;
+use sudoku_agent::plan::Move;
+use sudoku_agent::sim::{self, Key, Latency, Phone, Screen, SimConfig, SimServer, Skin, puzzles};
+use sudoku_agent::sudoku::{Board, Cell, SolveEvent, Strategy, replay};
+use sudoku_agent::visualize::record::record_search;
+use support::adb_server::{self, AdbServer};
+
+/// The smallest screen the simulator offers: every frame rendered, sent and read costs less.
+const SIZE: Size = Size::new(720, 1280);
+/// Kaggle row 1: 316 naive moves.
+const EASY: &str =
+    "004300209005009001070060043006002087190007400050083000600000105003508690042910300";
+/// Kaggle row 2: 143 naive moves.
+const EASY2: &str =
+    "040100050107003960520008000000000017000906800803050620090060543600080700250097100";
+
+fn phone(skin: &str, puzzle: &str) -> Phone {
+    Phone::new(
+        puzzles::parse(puzzle).unwrap(),
+        Skin::named(skin).unwrap(),
+        SIZE,
+    )
+    .unwrap()
+}
+
+/// A scratch folder per test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sa-visualize-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Calibrates the skin from a rendered screenshot, as a user would with `calibrate`, once per
+/// skin and test binary: calibration.toml and templates in a folder of their own.
+fn calibration(skin: &str) -> PathBuf {
+    static DONE: Mutex<Vec<(String, PathBuf)>> = Mutex::new(Vec::new());
+    let mut done = DONE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, path)) = done.iter().find(|(s, _)| s == skin) {
+        return path.clone();
+    }
+    let mut p = phone(skin, EASY);
+    let options = CalibrateOptions {
+        profile: "default".into(),
+        erase: Some(p.key_center(Key::Erase)),
+        input_order: match p.input_order() {
+            sim::InputOrder::CellFirst => InputOrder::CellFirst,
+            sim::InputOrder::NumberFirst => InputOrder::NumberFirst,
+        },
+        ..CalibrateOptions::default()
+    };
+    let calibrated = calibrate_image(&p.render(), &options).unwrap();
+    let path = scratch(&format!("calibration-{skin}")).join("calibration.toml");
+    calibrated.calibration.save(&path).unwrap();
+    calibrated
+        .templates
+        .save(&calibrated.calibration.templates_dir(&path))
+        .unwrap();
+    done.push((skin.to_string(), path.clone()));
+    path
+}
+
+fn serve(phone: Phone, drop_after: Option<u64>, adb: &AdbServer) -> SimServer<Phone> {
+    let sim = SimServer::start(
+        phone,
+        SimConfig {
+            latency: Latency::named("instant").unwrap(),
+            drop_after,
+            ..SimConfig::default()
+        },
+    )
+    .unwrap();
+    adb.connect(&sim.serial());
+    sim
+}
+
+fn visualize(
+    adb: &AdbServer,
+    sim: &SimServer<Phone>,
+    skin: &str,
+    dir: &Path,
+    extra: &[&str],
+) -> Output {
+    support::agent()
+        .arg("visualize")
+        .args(["--device", &format!("adb:{}", sim.serial())])
+        .args(["-P", &adb.port().to_string()])
+        .arg("--calibration")
+        .arg(calibration(skin))
+        .arg("--state")
+        .arg(dir.join("progress.json"))
+        .arg("--yes")
+        .args(extra)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The phone's move log in the solver's terms (a rejected digit is kept as its own marker).
+fn log(sim: &SimServer<Phone>) -> Vec<Result<Move, (Cell, u8)>> {
+    sim.with_screen(|p| {
+        p.moves()
+            .iter()
+            .map(|m| match *m {
+                sim::Move::Set { cell, digit } => Ok(Move::Set { cell, digit }),
+                sim::Move::Erase { cell } => Ok(Move::Erase { cell }),
+                sim::Move::Rejected { cell, digit } => Err((cell, digit)),
+            })
+            .collect()
+    })
+}
+
+fn moves(events: &[SolveEvent]) -> Vec<Result<Move, (Cell, u8)>> {
+    events.iter().map(|&e| Ok(Move::from(e))).collect()
+}
+
+/// Replays a naive search with cancels on `skin` and checks the phone saw exactly the events.
+fn replay_equals_the_event_list(skin: &str, puzzle: &str) {
+    let adb = adb_server::shared();
+    let dir = scratch(skin);
+    let sim = serve(phone(skin, puzzle), None, &adb);
+    let search = record_search(&puzzles::parse(puzzle).unwrap(), Strategy::Naive, None).unwrap();
+    assert!(search.cancels > 20, "the search must take digits back");
+    let out = visualize(&adb, &sim, skin, &dir, &["--check-every", "100"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(log(&sim), moves(&search.events));
+    assert!(sim.with_screen(|p| p.is_solved()));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("the search took {} steps", search.steps)),
+        "{stdout}"
+    );
+    assert!(
+        !dir.join("progress.json").exists(),
+        "a finished run leaves no progress file"
+    );
+}
+
+#[test]
+fn a_cell_first_phone_shows_every_set_and_cancel_of_the_naive_search() {
+    replay_equals_the_event_list("light", EASY);
+}
+
+#[test]
+fn a_number_first_phone_shows_every_set_and_cancel_of_the_naive_search() {
+    replay_equals_the_event_list("numfirst", EASY2);
+}
+
+#[test]
+fn a_phone_with_a_mistake_limit_stops_the_replay_with_advice_to_turn_it_off() {
+    let adb = adb_server::shared();
+    let dir = scratch("mistakes");
+    let mut p = phone("light", EASY);
+    p.set_mistake_limit(Some(3));
+    let sim = serve(p, None, &adb);
+    let out = visualize(&adb, &sim, "light", &dir, &["--check-every", "50"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("mistake limit") && stderr.contains("turn off"),
+        "{stderr}"
+    );
+    let rejected = log(&sim).iter().filter(|m| m.is_err()).count();
+    assert!(rejected >= 1, "the phone rejected digits");
+    // It stopped at the first checkpoint that saw a refused digit, not at the end.
+    let taps = sim.taps().len();
+    let all = 2 * record_search(&puzzles::parse(EASY).unwrap(), Strategy::Naive, None)
+        .unwrap()
+        .events
+        .len();
+    assert!(taps < all, "{taps} of {all} taps sent");
+}
+
+#[test]
+fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_move() {
+    let adb = adb_server::shared();
+    let dir = scratch("resume");
+    let puzzle = puzzles::parse(EASY2).unwrap();
+    let events = record_search(&puzzle, Strategy::Naive, None)
+        .unwrap()
+        .events;
+
+    // A reference run tells which command line carries the middle of the replay.
+    let reference = serve(phone("light", EASY2), None, &adb);
+    let out = visualize(&adb, &reference, "light", &dir, &["--check-every", "40"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let commands = reference.command_log();
+    let taps_total = reference.taps().len();
+    let mut seen_taps = 0;
+    let drop_after = commands
+        .iter()
+        .position(|c| {
+            seen_taps += c.matches("input tap").count();
+            seen_taps * 5 >= taps_total * 2
+        })
+        .unwrap() as u64;
+
+    let first = serve(phone("light", EASY2), Some(drop_after), &adb);
+    let out = visualize(&adb, &first, "light", &dir, &["--check-every", "40"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--resume"),
+        "{}",
+        text(&out)
+    );
+    assert!(first.is_gone());
+    let before = log(&first);
+    assert!(!before.is_empty() && before.len() < events.len());
+
+    // The user reconnects the phone: same app state, new connection.
+    let entries = first.with_screen(|p| p.entries());
+    let mut again = phone("light", EASY2);
+    for c in Cell::all() {
+        if let Some(d) = entries.get(c) {
+            again.set_entry(c, Some(d));
+        }
+    }
+    let second = serve(again, None, &adb);
+    let out = visualize(
+        &adb,
+        &second,
+        "light",
+        &dir,
+        &["--resume", "--check-every", "40"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(second.with_screen(|p| p.is_solved()));
+    let after = log(&second);
+
+    // The first phone did a prefix of the events, the second the rest from where the screen
+    // was: nothing twice. If the drop hid which of two equal boards was reached, moves that
+    // undo each other may be skipped, never repeated.
+    let a = before.len();
+    assert_eq!(before, moves(&events[..a]));
+    let b = events.len() - after.len();
+    assert!(b >= a, "{} moves repeated", a - b);
+    assert_eq!(after, moves(&events[b..]));
+    assert_eq!(replay(&puzzle, &events[..a]), replay(&puzzle, &events[..b]));
+    assert!(b - a <= 2, "skipped {} moves", b - a);
+    let _: Board = replay(&puzzle, &events);
+}
+
+/// Fassor "medium": thousands of naive moves, far beyond two minutes on a phone.
+const MEDIUM: &str =
+    "900400000008029400007800003170500040000098007850007600603901000000000009400200080";
+
+#[test]
+fn a_long_replay_without_a_terminal_or_yes_is_refused_before_any_tap() {
+    let adb = adb_server::shared();
+    let sim = serve(phone("light", MEDIUM), None, &adb);
+    let dir = scratch("long");
+    let out = support::agent()
+        .arg("visualize")
+        .args(["--device", &format!("adb:{}", sim.serial())])
+        .args(["-P", &adb.port().to_string()])
+        .arg("--calibration")
+        .arg(calibration("light"))
+        .arg("--state")
+        .arg(dir.join("progress.json"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--yes") && stderr.contains("min"),
+        "{stderr}"
+    );
+    assert!(sim.taps().is_empty(), "nothing may be tapped");
+}
+
+#[test]
+fn an_unreadable_screen_or_a_board_with_entries_is_refused_before_any_tap() {
+    let adb = adb_server::shared();
+    let dir = scratch("refuse");
+    let mut covered = phone("light", EASY2);
+    covered.set_popup(true);
+    let sim = serve(covered, None, &adb);
+    let out = visualize(&adb, &sim, "light", &dir, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("cannot read the board"),
+        "{}",
+        text(&out)
+    );
+    assert!(sim.taps().is_empty());
+
+    let mut played = phone("light", EASY2);
+    played.set_entry(Cell::new(0, 0).unwrap(), Some(3));
+    let sim = serve(played, None, &adb);
+    let out = visualize(&adb, &sim, "light", &dir, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--resume"),
+        "{}",
+        text(&out)
+    );
+    assert!(sim.taps().is_empty());
+}
