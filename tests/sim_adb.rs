@@ -348,7 +348,7 @@ fn a_person_typing_in_adb_shell_gets_a_prompt_and_echo() {
         }
     });
     let mut text = Vec::new();
-    let mut read_until = |suffix: &[u8], text: &mut Vec<u8>| {
+    let read_until = |suffix: &[u8], text: &mut Vec<u8>| {
         while !text.ends_with(suffix) {
             match rx.recv_timeout(Duration::from_secs(20)) {
                 Ok(chunk) => text.extend_from_slice(&chunk),

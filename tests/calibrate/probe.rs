@@ -48,9 +48,7 @@ fn open(adb: &AdbServer, sim: &SimServer<Phone>) -> AdbDevice {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("probe-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::temp_dir(&format!("probe-{name}"));
     dir
 }
 

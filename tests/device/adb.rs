@@ -184,8 +184,7 @@ fn raw_and_png_screenshots_match_the_phone_render_pixel_for_pixel() {
     );
     assert!(sim.command_log().iter().any(|c| c == "screencap -p"));
 
-    let dir = std::env::temp_dir().join(format!("sudoku-agent-device-adb-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::temp_dir("device-adb");
     let out_png = dir.join("shot.png");
     let serial = sim.serial();
     for extra in [&[][..], &["--png"][..]] {

@@ -24,7 +24,7 @@ fn run(c: &mut Command) -> (i32, String, String) {
 }
 
 fn calibration_file(skin: &str, size: sudoku_agent::geometry::Size) -> String {
-    let dir = rig::temp_dir("play-cli");
+    let dir = crate::support::temp_dir("play-cli");
     rig::write_calibration(&dir, skin, size)
         .display()
         .to_string()
@@ -167,7 +167,7 @@ fn two_devices_need_a_serial_and_only_the_chosen_one_is_tapped() {
 #[test]
 fn without_adb_the_simulated_phone_runs_in_process_with_a_warning() {
     let cal = calibration_file("light", SMALL_SIZE);
-    let no_tools = rig::temp_dir("no-adb-path");
+    let no_tools = crate::support::temp_dir("no-adb-path");
     // A port where nothing listens, and no `adb` on PATH to start a server.
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -285,7 +285,10 @@ fn visualize_device_sim_replays_the_search_through_the_adb_server() {
         "android9",
         "--yes",
         "--state",
-        &format!("{}/state.json", rig::temp_dir("visualize-cli").display()),
+        &format!(
+            "{}/state.json",
+            crate::support::temp_dir("visualize-cli").display()
+        ),
         "-P",
         &adb.port().to_string(),
         "--calibration",

@@ -9,8 +9,7 @@ const EASY: &str =
 
 #[test]
 fn solve_writes_a_gif_sampled_down_to_the_frame_budget() {
-    let dir = std::env::temp_dir().join(format!("sudoku-agent-gif-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::temp_dir("gif");
     let path = dir.join("search.gif");
     let out = support::agent()
         .args([

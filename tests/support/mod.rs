@@ -5,7 +5,19 @@ pub mod adb_server;
 pub mod play_rig;
 pub mod sim_sweep;
 
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
+
+/// A fresh folder of its own under the system temp dir. Every test of this binary runs in one
+/// process, in parallel threads: a folder named by the process id alone was shared, and two tests
+/// writing the same templates raced (one read a half-written `4.png`).
+pub fn temp_dir(name: &str) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("sudoku-agent-{name}-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
 
 /// The `sudoku-agent` binary, kept off the caller's phones and adb server (`ANDROID_SERIAL`,
 /// `ANDROID_ADB_SERVER_PORT` removed) and without a terminal on stdin.

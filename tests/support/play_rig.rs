@@ -85,13 +85,6 @@ pub fn write_calibration(dir: &Path, skin: &str, size: Size) -> PathBuf {
     path
 }
 
-/// A fresh folder under the system temp dir for this process.
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sudoku-agent-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// A simulated phone serving `phone`, connected to the adb server at `adb`.
 pub fn serve(
     phone: Phone,

@@ -13,9 +13,7 @@ use sudoku_agent::sudoku::{Board, Cell};
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("vision-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::temp_dir(&format!("vision-cli-{name}"));
     dir
 }
 

@@ -187,7 +187,7 @@ fn missing_templates_are_named_with_a_recalibrate_hint() {
         },
     )
     .unwrap();
-    let dir = std::env::temp_dir().join(format!("vision-missing-templates-{}", std::process::id()));
+    let dir = crate::support::temp_dir("vision-missing-templates");
     done.templates.save(&dir).unwrap();
     assert_eq!(Templates::load(&dir).unwrap(), done.templates);
     std::fs::remove_file(dir.join("7.png")).unwrap();

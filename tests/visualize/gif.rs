@@ -35,8 +35,7 @@ fn ink(img: &RgbaImage, cell: Cell) -> usize {
 
 #[test]
 fn visualize_gif_draws_the_puzzle_first_and_the_solved_board_last() {
-    let dir = std::env::temp_dir().join(format!("sa-visualize-gif-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::temp_dir("sa-visualize-gif");
     let path = dir.join("search.gif");
     let out = support::agent()
         .args(["visualize", "--puzzle", EASY, "--gif-frames", "25", "--gif"])
@@ -99,8 +98,7 @@ fn visualize_gif_without_a_puzzle_says_what_it_needs() {
 fn visualize_gif_reads_the_puzzle_from_a_screenshot() {
     use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
     use sudoku_agent::sim::{Key, Phone, Screen, Skin};
-    let dir = std::env::temp_dir().join(format!("sa-visualize-gif-img-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::temp_dir("sa-visualize-gif-img");
     let puzzle = Board::parse(EASY).unwrap();
     let size = sudoku_agent::geometry::Size::new(720, 1280);
     let mut phone = Phone::new(puzzle, Skin::named("light").unwrap(), size).unwrap();

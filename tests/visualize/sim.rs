@@ -36,9 +36,7 @@ fn phone(skin: &str, puzzle: &str) -> Phone {
 
 /// A scratch folder per test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sa-visualize-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::temp_dir(&format!("sa-visualize-{name}"));
     dir
 }
 
