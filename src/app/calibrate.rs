@@ -110,6 +110,17 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
         format!("; digits {} taken from keypad glyphs", ds.join(","))
     };
     println!("board: {} ({source}{extra})", done.board.to_line());
+    if !done.conflicts.is_empty() {
+        let list: Vec<String> = done
+            .conflicts
+            .iter()
+            .map(|(a, b, d)| format!("{d} in {a} and {b}"))
+            .collect();
+        println!(
+            "note: the board breaks the rules ({}): a player's mistake; calibrated anyway",
+            list.join(", ")
+        );
+    }
     println!("wrote {}", args.out.display());
     println!("wrote {}/1.png..9.png", tdir.display());
     println!("wrote {}", overlay.display());

@@ -25,9 +25,13 @@ impl Glyph {
 
 /// All plausible digit-sized glyphs outside the grid, in both polarities.
 pub fn glyphs_outside(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
-    // Large screens are looked at in `s` x `s` blocks: keys stay tens of samples tall, and the
-    // whole-screen passes below cost a quarter or less.
-    let s = ((grid.pitch() / 40.0) as usize).max(1);
+    glyphs_outside_sampled(img, grid, 1)
+}
+
+/// [`glyphs_outside`] looked for in `s` x `s` blocks, for reading: keys stay tens of samples
+/// tall on large screens, the whole-screen passes cost a quarter or less, and boxes are exact
+/// to `s` pixels (calibrate, which records key centres, looks at every pixel).
+fn glyphs_outside_sampled(img: &RgbaImage, grid: &Grid, s: usize) -> Vec<Glyph> {
     let (w, h) = (img.width() as usize / s, img.height() as usize / s);
     let pitch = grid.pitch() / s as f32;
     let lum = block_luma(img, s);
@@ -309,11 +313,13 @@ fn reading_orders(glyphs: &[&Glyph]) -> Vec<Vec<usize>> {
 /// on that order: the keypad's layout (read by rows or by columns) and the glyph bank's joint
 /// labelling of the nine glyphs. A keypad in any other order (or none) gives `None`.
 pub fn verified_keypad(img: &RgbaImage, grid: &Grid) -> Option<[Vec<u8>; 9]> {
-    order_keypad(&glyphs_outside(img, grid))
+    let s = ((grid.pitch() / 40.0) as usize).max(1);
+    order_keypad(&glyphs_outside_sampled(img, grid, s)).map(|keys| keys.map(|g| g.patch))
 }
 
-/// [`verified_keypad`] over glyphs already found outside the grid.
-pub fn order_keypad(glyphs: &[Glyph]) -> Option<[Vec<u8>; 9]> {
+/// The nine keypad glyphs of [`verified_keypad`] in digit order, among glyphs already found
+/// outside the grid.
+pub fn order_keypad(glyphs: &[Glyph]) -> Option<[Glyph; 9]> {
     let bank = super::bank::bank();
     // Glyphs the bank takes for a clear digit, each with its best score per digit.
     let top = |s: &[f32; 9]| s.iter().cloned().fold(-1f32, f32::max);
@@ -334,7 +340,7 @@ pub fn order_keypad(glyphs: &[Glyph]) -> Option<[Vec<u8>; 9]> {
         }
     }
     let digit_like = kept;
-    let mut best: Option<(f32, [Vec<u8>; 9])> = None;
+    let mut best: Option<(f32, [Glyph; 9])> = None;
     let mut seen_sets: Vec<Vec<usize>> = Vec::new();
     for &(seed, _) in &digit_like {
         let hs = glyphs[seed].bbox.height as f32;
@@ -367,10 +373,7 @@ pub fn order_keypad(glyphs: &[Glyph]) -> Option<[Vec<u8>; 9]> {
                 }
                 let total: f32 = a.margin.iter().sum();
                 if best.as_ref().is_none_or(|(b, _)| total > *b) {
-                    best = Some((
-                        total,
-                        std::array::from_fn(|d| members[window[d]].patch.clone()),
-                    ));
+                    best = Some((total, std::array::from_fn(|d| members[window[d]].clone())));
                 }
             }
         }

@@ -147,6 +147,22 @@ pub fn read_grid(
     templates: &Templates,
     th: &Thresholds,
 ) -> Result<Recognition, ReadError> {
+    let rec = read_cells(img, grid, templates, th)?;
+    let conflicts = rule_conflicts(&rec.board);
+    if !conflicts.is_empty() {
+        return Err(ReadError::Conflict(conflicts));
+    }
+    Ok(rec)
+}
+
+/// [`read_grid`] without the rule check: the board as the templates see it, clashes and all
+/// (calibrate checks its templates on a screen whose player entries may break the rules).
+pub fn read_cells(
+    img: &RgbaImage,
+    grid: Grid,
+    templates: &Templates,
+    th: &Thresholds,
+) -> Result<Recognition, ReadError> {
     let inks = cut_cells(img, &grid);
     check_not_killer(&inks)?;
     let mut board = Board::empty();
@@ -168,10 +184,6 @@ pub fn read_grid(
     }
     if !doubts.is_empty() {
         return Err(ReadError::Ambiguous(doubts));
-    }
-    let conflicts = rule_conflicts(&board);
-    if !conflicts.is_empty() {
-        return Err(ReadError::Conflict(conflicts));
     }
     Ok(Recognition {
         board,

@@ -169,3 +169,35 @@ fn read_with_no_calibration_file_prints_the_board() {
     );
     assert_eq!(stdout.lines().next().unwrap(), truth.replace('0', "."));
 }
+
+#[test]
+fn a_screen_whose_player_entries_break_a_rule_calibrates_and_reports_the_clash() {
+    use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
+    let name = "opensudoku2_phone_dark_error_1080x2400.png";
+    let path = dir().join(name);
+    if !path.exists() {
+        eprintln!("skipped: {} is not on this machine", path.display());
+        return;
+    }
+    let img = image::open(path).unwrap().to_rgba8();
+    let done = calibrate_image(
+        &img,
+        &CalibrateOptions {
+            profile: "t".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e:#}"));
+    // The player's wrong 4 in r7c6 repeats the 4 in r7c8.
+    assert!(
+        done.conflicts
+            .iter()
+            .any(|(a, b, d)| *d == 4 && [a.to_string(), b.to_string()].contains(&"r7c6".into())),
+        "{:?}",
+        done.conflicts
+    );
+    assert_eq!(
+        done.board.to_line().replace('.', "0"),
+        "060001907100007230080000406018002004070040090900100780607004040051600009809300020"
+    );
+}
