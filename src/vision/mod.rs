@@ -4,7 +4,9 @@
 //! Everything here is a pure function of pixels: nothing knows which app (or which simulated
 //! skin) drew the screen. `locate` finds the grid lines, `cells` turns each cell into a
 //! normalised ink patch, `templates` stores the reference digits, `recognize` classifies and
-//! checks, and `keypad` finds the digit buttons for calibration.
+//! checks, and `keypad` finds the digit buttons (and confirms their order). With no calibration,
+//! `glyphs` labels the digits of one screen jointly from `bank`, the embedded digit glyphs of
+//! many free typefaces (`recognize::read_any`).
 
 pub mod bank;
 pub mod cells;

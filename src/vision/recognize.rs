@@ -2,6 +2,7 @@
 //! cross-correlation and kept only when the best score and its margin over the runner-up clear
 //! the calibrated thresholds; the ink colour tells givens from player entries. A board that is
 //! unsure anywhere, or breaks a rule, is an error naming the cells: never a silently wrong board.
+//! `read_any` reads with no calibration at all (digits labelled by `glyphs`).
 
 use super::cells::{CellInk, cut_cells};
 use super::glyphs::{Reference, label, mean_patch};
