@@ -17,8 +17,7 @@ use sudoku_agent::sim::{Phone, SUPPORTED_SIZES, Screen, Skin, puzzles};
 use sudoku_agent::sudoku::{Cell, Outcome, solve};
 use sudoku_agent::vision::glyphs::label;
 use sudoku_agent::vision::keypad::verified_keypad;
-use sudoku_agent::vision::recognize::locate_and_cut;
-use sudoku_agent::vision::{Hints, locate_grid, read_any, read_board};
+use sudoku_agent::vision::{Hints, find_grid_and_cells, locate_grid, read_any, read_board};
 
 /// Median duration of `f` over runs filling about `budget` (at least 5 runs).
 fn median<T>(budget: Duration, mut f: impl FnMut() -> T) -> (Duration, usize) {
@@ -125,16 +124,21 @@ fn no_calibration(budget: Duration) {
             profile: "bench".into(),
             ..Default::default()
         };
-        let calibrated = calibrate_image(img, &opts).ok().map(|done| {
+        let calibrated = calibrate_image(img, &opts)
+            .ok()
+            .filter(|done| read_board(img, &done.calibration, &done.templates).is_ok());
+        let calibrated = calibrated.map(|done| {
             median(budget, || {
                 read_board(img, &done.calibration, &done.templates)
             })
             .0
         });
-        // Where the time goes: grid and cells, the keypad check, the labelling.
-        let (grid, inks) = locate_and_cut(img).unwrap();
-        let (cut, _) = median(budget / 4, || locate_and_cut(img).unwrap());
-        let (keys, _) = median(budget / 4, || verified_keypad(img, &grid));
+        // Where the time goes (CPU means, steadier than wall time on a busy machine): grid and
+        // cells, the keypad check, the labelling.
+        let screen = find_grid_and_cells(img, None).unwrap();
+        let (grid, inks) = (screen.grid, screen.cells);
+        let cut = cpu_mean(|| find_grid_and_cells(img, None).unwrap());
+        let keys = cpu_mean(|| verified_keypad(img, &grid));
         let cells: Vec<Cell> = Cell::all()
             .filter(|c| inks[c.index()].digit.is_some())
             .collect();
@@ -142,13 +146,14 @@ fn no_calibration(budget: Duration) {
             .iter()
             .filter_map(|c| inks[c.index()].digit.as_ref().map(|p| p.pixels.as_slice()))
             .collect();
-        let (labels, _) = median(budget / 4, || label(&patches, &cells, &[]));
+        let labels = cpu_mean(|| label(&patches, &cells, &[]));
+        let cpu = |d: Option<Duration>| d.map_or("-".into(), ms);
         println!(
-            "  no calibration: CPU mean {} ms; of which grid and cells {} ms, keypad check {} ms, labelling {} ms (wall medians)",
-            free_cpu.map_or("-".into(), ms),
-            ms(cut),
-            ms(keys),
-            ms(labels)
+            "  no calibration, CPU means: read {} ms = grid and cells {} ms + keypad check {} ms + labelling {} ms",
+            cpu(free_cpu),
+            cpu(cut),
+            cpu(keys),
+            cpu(labels)
         );
         println!(
             "{name:<34} {:>12} {:>12} {:>7}   ({n} timed reads)",

@@ -318,8 +318,8 @@ pub fn label_with(
     let groups: Vec<Vec<Cell>> = (0..clusters.len())
         .map(|k| clusters.members(k).map(|i| cells[i]).collect())
         .collect();
-    let bank = bank_scores(bank, &clusters.centroids);
-    let Some(mut by_bank) = assign(&bank) else {
+    let shape_scores = bank_scores(bank, &clusters.centroids);
+    let Some(mut by_bank) = assign(&shape_scores) else {
         // More than nine shapes that cannot merge: nothing is sure.
         let none = Label {
             digit: 0,
@@ -330,11 +330,11 @@ pub fn label_with(
         };
         return vec![none; patches.len()];
     };
-    share_digits(&bank, &mut by_bank, &groups);
+    share_digits(&shape_scores, &mut by_bank, &groups);
     let mut labels: Vec<Label> = (0..clusters.len())
         .map(|g| {
             let d = by_bank.digit[g];
-            let score = bank[g][d as usize - 1];
+            let score = shape_scores[g][d as usize - 1];
             Label {
                 digit: d,
                 runner_up: by_bank.runner_up[g],
@@ -372,7 +372,28 @@ pub fn label_with(
     for (l, d) in labels.iter_mut().zip(disputed) {
         l.sure &= !d;
     }
-    clusters.of.iter().map(|&g| labels[g]).collect()
+    // A patch unlike its group's mean (groups merged to fit nine digits) must also look like
+    // the group's digit by itself.
+    clusters
+        .of
+        .iter()
+        .zip(patches)
+        .map(|(&g, p)| {
+            let mut l = labels[g];
+            if ncc(p, &clusters.centroids[g]) < SAME_GLYPH {
+                let own = bank.best_per_digit(&feature(p));
+                let mine = own[l.digit as usize - 1];
+                let (best, best_s) = (0..9)
+                    .map(|d| (d, own[d]))
+                    .fold((0, f32::NEG_INFINITY), |x, y| if y.1 > x.1 { y } else { x });
+                if best + 1 != l.digit as usize && best_s > mine - MIN_MARGIN {
+                    l.runner_up = best as u8 + 1;
+                    l.sure = false;
+                }
+            }
+            l
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -71,8 +71,8 @@ fn real_screenshots_read_exactly_or_are_refused_without_calibration_never_wrong(
 fn without_the_typefaces_nearest_the_apps_font_labels_stay_right_or_are_refused() {
     use sudoku_agent::sudoku::Cell;
     use sudoku_agent::vision::bank::{bank, feature};
+    use sudoku_agent::vision::find_grid_and_cells;
     use sudoku_agent::vision::glyphs::label_with;
-    use sudoku_agent::vision::recognize::locate_and_cut;
     let Some(manifest) = manifest() else {
         eprintln!("skipped: {} is not on this machine", dir().display());
         return;
@@ -81,9 +81,10 @@ fn without_the_typefaces_nearest_the_apps_font_labels_stay_right_or_are_refused(
     let (mut exact, mut refused, mut wrong) = (0, 0, Vec::new());
     for (name, truth) in manifest.iter().filter(|(_, t)| t.len() == 81) {
         let img = image::open(dir().join(name)).unwrap().to_rgba8();
-        let Ok((_, inks)) = locate_and_cut(&img) else {
+        let Ok(screen) = find_grid_and_cells(&img, None) else {
             continue;
         };
+        let inks = screen.cells;
         let cells: Vec<Cell> = Cell::all()
             .filter(|c| inks[c.index()].digit.is_some())
             .collect();
