@@ -418,15 +418,20 @@ mod tests {
 
     #[test]
     fn shapes_group_together_but_never_across_cells_that_see_each_other() {
-        let a: Vec<u8> = (0..768).map(|i| if i % 24 < 8 { 255 } else { 0 }).collect();
+        let bar =
+            |w: usize| -> Vec<u8> { (0..768).map(|i| if i % 24 < w { 255 } else { 0 }).collect() };
+        // `alike` matches `a` at 0.91: the same glyph by shape, not identical.
+        let (a, alike) = (bar(8), bar(7));
         let b: Vec<u8> = (0..768)
             .map(|i| if i / 24 < 10 { 255 } else { 0 })
             .collect();
         let c = |r, k| Cell::new(r, k).unwrap();
-        let patches: Vec<&[u8]> = vec![&a, &b, &a, &a];
+        let patches: Vec<&[u8]> = vec![&a, &b, &alike, &a];
         // The third patch shares row 0 with the first: it cannot be the same digit.
         let cells = [c(0, 0), c(4, 4), c(0, 5), c(8, 8)];
-        let cl = cluster(&patches, &cells);
-        assert_eq!(cl.of, vec![0, 1, 2, 0]);
+        assert_eq!(cluster(&patches, &cells).of, vec![0, 1, 2, 0]);
+        // An identical glyph in the same row is one digit twice (a player's mistake).
+        let patches: Vec<&[u8]> = vec![&a, &b, &a, &a];
+        assert_eq!(cluster(&patches, &cells).of, vec![0, 1, 0, 0]);
     }
 }
