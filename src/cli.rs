@@ -193,9 +193,11 @@ pub struct ReadArgs {
     /// The phone to take the screenshot from (when no --image is given).
     #[command(flatten)]
     pub device: DeviceArgs,
-    /// Calibration file; its templates folder is resolved next to it.
-    #[arg(long, value_name = "TOML", default_value = "calibration.toml")]
-    pub calibration: std::path::PathBuf,
+    /// Calibration file; its templates folder is resolved next to it. Default:
+    /// calibration.toml when it exists, else the board is read with no calibration (slower; it
+    /// refuses when unsure).
+    #[arg(long, value_name = "TOML")]
+    pub calibration: Option<std::path::PathBuf>,
     /// Print JSON with every cell's digit, kind, score and margin.
     #[arg(long)]
     pub json: bool,

@@ -113,6 +113,17 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
         format!("; digits {} taken from keypad glyphs", ds.join(","))
     };
     outln!("board: {} ({source}{extra})", done.board.to_line());
+    if !done.conflicts.is_empty() {
+        let list: Vec<String> = done
+            .conflicts
+            .iter()
+            .map(|(a, b, d)| format!("{d} in {a} and {b}"))
+            .collect();
+        outln!(
+            "note: the board breaks the rules ({}): a player's mistake; calibrated anyway",
+            list.join(", ")
+        );
+    }
     outln!("wrote {}", args.out.display());
     outln!("wrote {}/1.png..9.png", tdir.display());
     outln!("wrote {}", overlay.display());

@@ -10,11 +10,20 @@ use std::process::ExitCode;
 
 /// `read`: prints the board on a screenshot (81 chars, then a grid; `--json` for every cell).
 pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
-    let cal = Calibration::load(&args.calibration)?;
-    let templates = Templates::load(&cal.templates_dir(&args.calibration))?;
     let (img, source) = screen_source(args.image.as_deref(), &args.device)?;
-    let rec = read_board(&img, &cal, &templates)
-        .map_err(|e| anyhow::Error::new(BoardProblem(format!("cannot read {source}: {e}"))))?;
+    // No --calibration and no calibration.toml here: read any app's screen with no calibration.
+    let default = std::path::PathBuf::from("calibration.toml");
+    let rec = match args
+        .calibration
+        .or_else(|| default.exists().then_some(default))
+    {
+        Some(path) => {
+            let cal = Calibration::load(&path)?;
+            read_board(&img, &cal, &Templates::load(&cal.templates_dir(&path))?)
+        }
+        None => crate::vision::read_any(&img, crate::vision::Hints::default()),
+    }
+    .map_err(|e| anyhow::Error::new(BoardProblem(format!("cannot read {source}: {e}"))))?;
     if let Some(path) = &args.overlay {
         crate::vision::overlay::draw_reading(&img, &rec)
             .save(path)
