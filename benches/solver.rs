@@ -1,10 +1,12 @@
-//! Solver benchmark (`cargo bench --bench solver`): puzzles per second and steps for our `fast` and
-//! `naive` strategies and, side by side in the same run, for the `sudoku` crate (jczsolve-based;
-//! AGPL, a dev-dependency used only here). Single thread. Prints a table; takes about 2 minutes.
+//! Solver benchmark (`cargo bench --bench solver`): puzzles per second for our `fast` strategy and,
+//! side by side in the same run, for the `sudoku` crate (jczsolve-based; AGPL, a dev-dependency
+//! used only here), first solution and proving uniqueness (`--unique`); guesses and steps of
+//! `fast`; and `naive` on a sample. Single thread. Prints a table; takes about 3 minutes.
 //!
 //! Timing alternates passes of the two fast solvers over the same puzzles until each has run for
 //! a while, so a noisy shared machine slows both alike and the ratio stays meaningful.
-//! `SOLVER_BENCH_SECONDS` sets the time per measurement (default 5 s).
+//! `SOLVER_BENCH_SECONDS` sets the time per measurement (default 5 s); `SOLVER_BENCH_SETS` (a
+//! comma-separated list of set names) runs only those sets.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -18,7 +20,8 @@ const SETS: [(&str, Option<usize>); 4] = [
     ("forum_hardest_1106", None),
     ("kaggle_10k", None),
 ];
-/// Naive runs on the first puzzles of each set, each with this step cap.
+/// Naive runs on the first puzzles of each set (`SOLVER_BENCH_NAIVE` overrides, 0 skips it), each
+/// with this step cap.
 const NAIVE_SAMPLE: usize = 20;
 const NAIVE_CAP: u64 = 1_000_000;
 
@@ -75,6 +78,10 @@ fn main() {
             .unwrap_or(5.0),
     );
     let fast = SolveOptions::default();
+    let fast_unique = SolveOptions {
+        unique: true,
+        ..fast
+    };
     let naive = SolveOptions {
         strategy: Strategy::Naive,
         max_steps: Some(NAIVE_CAP),
@@ -85,22 +92,34 @@ fn main() {
          each set, capped at {NAIVE_CAP} steps each\n"
     );
     println!(
-        "| {:<18} | {:>13} | {:>11} | {:>10} | {:>9} | {:>13} | {:>10} | {:>11} | {:>10} | {:>9} | {:>6} |",
+        "| {:<18} | {:>13} | {:>9} | {:>9} | {:>10} | {:>11} | {:>11} | {:>12} | {:>9} | {:>10} | {:>9} | {:>10} | {:>9} | {:>6} |",
         "set",
         "puzzles",
         "fast p/s",
-        "fast mean",
-        "fast max",
-        "sudoku p/s",
+        "crate p/s",
         "fast/crate",
+        "unique p/s",
+        "crate u p/s",
+        "unique ratio",
+        "guesses",
+        "fast steps",
         "naive p/s",
         "naive mean",
         "naive max",
         "capped"
     );
-    println!("|{}|", ["---"; 11].join("|"));
+    println!("|{}|", ["---"; 14].join("|"));
+    let only: Option<Vec<String>> = std::env::var("SOLVER_BENCH_SETS")
+        .ok()
+        .map(|s| s.split(',').map(str::to_string).collect());
     let started = Instant::now();
     for (name, limit) in SETS {
+        if only
+            .as_ref()
+            .is_some_and(|only| !only.iter().any(|o| o == name))
+        {
+            continue;
+        }
         let (boards, total) = load(name, limit);
         let theirs: Vec<sudoku::Sudoku> = boards
             .iter()
@@ -108,21 +127,27 @@ fn main() {
             .collect();
 
         // Correctness first, and the step statistics, outside the timed loops.
-        let (mut sum, mut max) = (0u64, 0u64);
+        let (mut sum, mut max, mut guesses) = (0u64, 0u64, 0u64);
         for (b, s) in boards.iter().zip(&theirs) {
             let outcome = solve_with(b, fast, &mut ());
             let Outcome::Solved { board, stats } = outcome else {
                 panic!("{name}: fast did not solve {b:?}: {outcome:?}");
             };
             assert!(board.is_solution_of(b), "{name}: bad solution for {b:?}");
+            let unique = solve_with(b, fast_unique, &mut ());
             assert!(
-                s.some_solution().is_some(),
-                "{name}: the crate found no solution"
+                matches!(unique, Outcome::Solved { .. }),
+                "{name}: {b:?} is not unique for fast: {unique:?}"
+            );
+            assert!(
+                s.solution().is_some(),
+                "{name}: the crate found no unique solution"
             );
             sum += stats.sets;
             max = max.max(stats.sets);
+            guesses += stats.guesses;
         }
-        let (t_ours, t_theirs, passes) = race(
+        let first = race(
             budget,
             || {
                 boards
@@ -142,10 +167,38 @@ fn main() {
                     .count()
             },
         );
-        let n = (boards.len() * passes) as f64;
-        let (ours_rate, theirs_rate) = (n / t_ours, n / t_theirs);
+        let unique = race(
+            budget,
+            || {
+                boards
+                    .iter()
+                    .filter(|b| {
+                        matches!(
+                            solve_with(black_box(b), fast_unique, &mut ()),
+                            Outcome::Solved { .. }
+                        )
+                    })
+                    .count()
+            },
+            || {
+                theirs
+                    .iter()
+                    .filter(|s| black_box(**s).solution().is_some())
+                    .count()
+            },
+        );
+        let rates = |(t_ours, t_theirs, passes): (f64, f64, usize)| {
+            let n = (boards.len() * passes) as f64;
+            (n / t_ours, n / t_theirs)
+        };
+        let (ours_rate, theirs_rate) = rates(first);
+        let (ours_u, theirs_u) = rates(unique);
 
-        let sample = &boards[..NAIVE_SAMPLE.min(boards.len())];
+        let naive_sample = std::env::var("SOLVER_BENCH_NAIVE")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(NAIVE_SAMPLE);
+        let sample = &boards[..naive_sample.min(boards.len())];
         let start = Instant::now();
         let (mut n_sum, mut n_max, mut capped) = (0u64, 0u64, 0usize);
         for b in sample {
@@ -166,14 +219,17 @@ fn main() {
             total.to_string()
         };
         println!(
-            "| {:<18} | {:>13} | {:>11.0} | {:>10.1} | {:>9} | {:>13.0} | {:>9.2}x | {:>11.1} | {:>10.0} | {:>9} | {:>3}/{:<2} |",
+            "| {:<18} | {:>13} | {:>9.0} | {:>9.0} | {:>9.2}x | {:>11.0} | {:>11.0} | {:>11.2}x | {:>9.2} | {:>10.1} | {:>9.1} | {:>10.0} | {:>9} | {:>3}/{:<2} |",
             name,
             count,
             ours_rate,
-            sum as f64 / boards.len() as f64,
-            max,
             theirs_rate,
             ours_rate / theirs_rate,
+            ours_u,
+            theirs_u,
+            ours_u / theirs_u,
+            guesses as f64 / boards.len() as f64,
+            sum as f64 / boards.len() as f64,
             naive_rate,
             n_sum as f64 / sample.len() as f64,
             n_max,
@@ -182,8 +238,10 @@ fn main() {
         );
     }
     println!(
-        "\nsteps = Set events (cells filled, propagation included); p/s = puzzles per second; \
-         the sudoku crate finds the first solution (some_solution), as fast does.\ntotal time {:.0} s",
+        "\np/s = puzzles per second; first solution: fast vs the crate's some_solution; unique: \
+         fast --unique vs the crate's solution (both search on for a second solution); \
+         guesses = fast's guesses per puzzle (first solution); steps = Set events (cells filled, \
+         propagation included).\ntotal time {:.0} s",
         started.elapsed().as_secs_f64()
     );
 }

@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::sudoku::{Cell, Outcome, solve};
-use sudoku_agent::vision::{locate_grid, read_board};
+use sudoku_agent::vision::glyphs::label;
+use sudoku_agent::vision::keypad::verified_keypad;
+use sudoku_agent::vision::{Hints, find_grid_and_cells, locate_grid, read_any, read_board};
 use sudoku_sim::{SUPPORTED_SIZES, Screen, Skin, SudokuApp, puzzles};
 
 /// Median duration of `f` over runs filling about `budget` (at least 5 runs).
@@ -96,6 +98,85 @@ fn sim_screen() -> (Vec<u8>, Vec<u8>) {
     (fresh, encode(phone.render()))
 }
 
+/// Reading with no calibration (`read_any`: grid search, glyph bank, keypad check) at 1080x2400,
+/// beside the calibrated read of the same screen, in one run.
+fn no_calibration(budget: Duration) {
+    println!();
+    println!("read at 1080x2400 with no calibration vs with one (wall-clock medians after decode)");
+    println!(
+        "{:<34} {:>12} {:>12} {:>7}",
+        "screen", "no calib. ms", "calib. ms", "ratio"
+    );
+    let board = puzzles::parse(puzzles::named("medium").unwrap()).unwrap();
+    let mut phone = SudokuApp::new(
+        board,
+        Skin::named("light").unwrap(),
+        sudoku_sim::Size::new(1080, 2340),
+    )
+    .unwrap();
+    let mut screens: Vec<(&str, image::RgbaImage)> =
+        vec![("simulator light 1080x2340", phone.render())];
+    let real = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|d| d.join("shared/real-screens/opensudoku2_phone_standard_1080x2400.png"))
+        .find(|p| p.exists());
+    if let Some(img) = real.and_then(|p| image::open(p).ok()) {
+        screens.push(("Open Sudoku 2 phone (real)", img.to_rgba8()));
+    }
+    for (name, img) in &screens {
+        if let Err(e) = read_any(img, Hints::default()) {
+            println!("{name:<34} not read without calibration: {e}");
+            continue;
+        }
+        let (free, n) = median(budget, || read_any(img, Hints::default()));
+        let free_cpu = cpu_mean(|| read_any(img, Hints::default()));
+        let opts = CalibrateOptions {
+            profile: "bench".into(),
+            ..Default::default()
+        };
+        let calibrated = calibrate_image(img, &opts)
+            .ok()
+            .filter(|done| read_board(img, &done.calibration, &done.templates).is_ok());
+        let calibrated = calibrated.map(|done| {
+            median(budget, || {
+                read_board(img, &done.calibration, &done.templates)
+            })
+            .0
+        });
+        // Where the time goes (CPU means, steadier than wall time on a busy machine): grid and
+        // cells, the keypad check, the labelling.
+        let screen = find_grid_and_cells(img, None).unwrap();
+        let (grid, inks) = (screen.grid, screen.cells);
+        let cut = cpu_mean(|| find_grid_and_cells(img, None).unwrap());
+        let keys = cpu_mean(|| verified_keypad(img, &grid));
+        let cells: Vec<Cell> = Cell::all()
+            .filter(|c| inks[c.index()].digit.is_some())
+            .collect();
+        let patches: Vec<&[u8]> = cells
+            .iter()
+            .filter_map(|c| inks[c.index()].digit.as_ref().map(|p| p.pixels.as_slice()))
+            .collect();
+        let labels = cpu_mean(|| label(&patches, &cells, &[]));
+        let cpu = |d: Option<Duration>| d.map_or("-".into(), ms);
+        println!(
+            "  no calibration, CPU means: read {} ms = grid and cells {} ms + keypad check {} ms + labelling {} ms",
+            cpu(free_cpu),
+            cpu(cut),
+            cpu(keys),
+            cpu(labels)
+        );
+        println!(
+            "{name:<34} {:>12} {:>12} {:>7}   ({n} timed reads)",
+            ms(free),
+            calibrated.map_or("-".into(), ms),
+            calibrated.map_or("-".into(), |c| format!(
+                "{:.1}x",
+                free.as_secs_f64() / c.as_secs_f64()
+            ))
+        );
+    }
+}
+
 fn main() {
     let budget = Duration::from_secs(2);
     println!("vision benchmark (release), 1080x2340 screenshots; wall-clock medians, CPU mean");
@@ -133,6 +214,8 @@ fn main() {
             ms(calibrate)
         );
     }
+
+    no_calibration(budget);
 
     if std::env::var_os("VISION_BENCH_SKIP_SWEEP").is_some() {
         return;

@@ -11,6 +11,50 @@ use std::path::{Path, PathBuf};
 /// The version written by this build; other versions are refused with a re-calibrate message.
 pub const FORMAT_VERSION: u32 = 1;
 
+/// Longest screen side accepted in a calibration (the largest screenshot read is as large).
+pub const MAX_SCREEN_SIDE: u32 = crate::device::file::MAX_SCREENSHOT_SIDE;
+
+/// Longest finger-down time in `[pacing]`: a second is already a long press in most apps.
+pub const MAX_HOLD_MS: u32 = 1_000;
+
+/// Longest gap or settle time in `[pacing]`: ten seconds per tap is already unusable.
+pub const MAX_PAUSE_MS: u32 = 10_000;
+
+/// A profile name is a plain name, used as a folder name: letters, digits, `-`, `_` and `.`,
+/// 1 to 64 of them, not `.` or `..` and no separators, so `templates/<profile>/` stays inside
+/// the templates folder (`--profile ../../../x` wrote outside it).
+pub fn check_profile_name(name: &str) -> std::result::Result<(), String> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+    if name.is_empty() || name.len() > 64 {
+        return Err(format!("'{name}' must be 1 to 64 characters long"));
+    }
+    if let Some(c) = name.chars().find(|&c| !plain(c)) {
+        return Err(format!(
+            "'{}' may hold only letters, digits, '-', '_' and '.', not {c:?}",
+            name.escape_debug()
+        ));
+    }
+    if name.starts_with('.') {
+        return Err(format!("'{name}' must not start with '.'"));
+    }
+    Ok(())
+}
+
+/// `value` must be a finite number in `lo..=hi`; the error names `field`.
+fn check_range(field: &str, value: f64, lo: f64, hi: f64) -> Result<()> {
+    ensure!(
+        value.is_finite() && (lo..=hi).contains(&value),
+        "{field} = {value} must be a number from {lo} to {hi}"
+    );
+    Ok(())
+}
+
+/// `ms` must be at most `max` milliseconds; the error names `field`.
+fn check_ms(field: &str, ms: u32, max: u32) -> Result<()> {
+    ensure!(ms <= max, "{field} = {ms} must be at most {max} ms");
+    Ok(())
+}
+
 /// Whether a digit is entered by tapping the cell then the digit, or the digit then the cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -22,6 +66,7 @@ pub enum InputOrder {
 
 /// The app's buttons outside the grid.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Keypad {
     /// Centres of the buttons for digits 1..=9, in order.
     pub digits: [Point; 9],
@@ -33,6 +78,7 @@ pub struct Keypad {
 
 /// Where the digit templates live and how they are matched.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Recognition {
     /// Lowest correlation accepted for a digit.
     pub min_score: f64,
@@ -47,7 +93,10 @@ pub struct Recognition {
     pub kind_distance: f64,
 }
 
+// Unknown keys are refused rather than ignored: a misspelt `min_scor` would otherwise leave the
+// default in force without a word.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Calibration {
     pub format_version: u32,
     /// Template profile name; the templates are in `templates/<profile>/` next to the file.
@@ -112,24 +161,46 @@ impl Calibration {
         base.join(&self.templates)
     }
 
-    /// Checks that the values make sense together.
+    /// Checks every value's range (naming the field) and that the values make sense together.
     pub fn validate(&self) -> Result<()> {
         ensure!(
             self.format_version == FORMAT_VERSION,
             "format version {} is not {FORMAT_VERSION}; re-run `sudoku-agent calibrate`",
             self.format_version
         );
+        check_profile_name(&self.profile).map_err(|e| anyhow::anyhow!("profile: {e}"))?;
+        let max = MAX_SCREEN_SIDE;
         ensure!(
-            self.grid.width >= 45 && self.grid.height >= 45 && self.grid.fits_in(self.screen),
-            "grid {:?} does not fit a {} screen",
-            self.grid,
+            (1..=max).contains(&self.screen.width) && (1..=max).contains(&self.screen.height),
+            "screen {} is not a phone screen (1 to {max} pixels a side)",
             self.screen
         );
-        let ratio = self.grid.width as f64 / self.grid.height as f64;
+        // Checked sums: a grid x near u32::MAX used to wrap and pass.
+        let g = self.grid;
+        let right = g.x.checked_add(g.width);
+        let bottom = g.y.checked_add(g.height);
+        ensure!(
+            right.is_some_and(|r| r <= self.screen.width)
+                && bottom.is_some_and(|b| b <= self.screen.height),
+            "grid (x {}, y {}, width {}, height {}) does not fit the {} screen",
+            g.x,
+            g.y,
+            g.width,
+            g.height,
+            self.screen
+        );
+        ensure!(
+            g.width >= 45 && g.height >= 45,
+            "grid {}x{} is too small (45 pixels a side at least)",
+            g.width,
+            g.height
+        );
+        let ratio = g.width as f64 / g.height as f64;
         ensure!(
             (0.85..=1.15).contains(&ratio),
-            "grid {:?} is not square",
-            self.grid
+            "grid {}x{} is not square",
+            g.width,
+            g.height
         );
         if let Some(k) = &self.keypad {
             let inside = |p: &Point| p.x < self.screen.width && p.y < self.screen.height;
@@ -147,10 +218,15 @@ impl Calibration {
             }
         }
         let r = &self.recognition;
-        ensure!(
-            (0.0..=1.0).contains(&r.min_score) && (0.0..=1.0).contains(&r.min_margin),
-            "recognition thresholds must lie in 0..1"
-        );
+        check_range("recognition.min_score", r.min_score, 0.0, 1.0)?;
+        check_range("recognition.min_margin", r.min_margin, 0.0, 1.0)?;
+        // The farthest two RGB colours can be is 255 * sqrt(3), about 441.7.
+        check_range("recognition.kind_distance", r.kind_distance, 0.0, 442.0)?;
+        if let Some(p) = &self.pacing {
+            check_ms("pacing.hold_ms", p.hold_ms, MAX_HOLD_MS)?;
+            check_ms("pacing.gap_ms", p.gap_ms, MAX_PAUSE_MS)?;
+            check_ms("pacing.settle_ms", p.settle_ms, MAX_PAUSE_MS)?;
+        }
         ensure!(!self.templates.is_empty(), "no template folder given");
         Ok(())
     }
@@ -236,5 +312,115 @@ mod tests {
         let mut cal = sample();
         cal.keypad.as_mut().unwrap().digits[0] = Point::new(500, 500);
         assert!(cal.validate().is_err());
+    }
+
+    /// Loads `text` as a calibration file and returns the error as the user would see it.
+    fn load_error(text: &str) -> String {
+        let dir = std::env::temp_dir().join(format!(
+            "sudoku-agent-cal-{}-{:x}",
+            std::process::id(),
+            text.len() ^ text.bytes().map(usize::from).sum::<usize>() << 16
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("calibration.toml");
+        std::fs::write(&path, text).unwrap();
+        format!("{:#}", Calibration::load(&path).unwrap_err())
+    }
+
+    fn edited(from: &str, to: &str) -> String {
+        let text = sample().to_toml().unwrap();
+        assert!(text.contains(from), "{text}");
+        text.replacen(from, to, 1)
+    }
+
+    #[test]
+    fn a_grid_whose_edge_would_wrap_past_u32_max_is_refused_naming_the_grid() {
+        let err = load_error(&edited("x = 20\n", "x = 4294967290\n"));
+        assert!(
+            err.contains("grid") && err.contains("does not fit"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn thresholds_that_are_nan_negative_or_infinite_are_refused_naming_the_field() {
+        for (from, to, field) in [
+            (
+                "min_score = 0.7",
+                "min_score = nan",
+                "recognition.min_score",
+            ),
+            (
+                "min_margin = 0.05",
+                "min_margin = -0.05",
+                "recognition.min_margin",
+            ),
+            (
+                "kind_distance = 60.0",
+                "kind_distance = inf",
+                "recognition.kind_distance",
+            ),
+            (
+                "kind_distance = 60.0",
+                "kind_distance = nan",
+                "recognition.kind_distance",
+            ),
+            (
+                "kind_distance = 60.0",
+                "kind_distance = -1.0",
+                "recognition.kind_distance",
+            ),
+        ] {
+            let err = load_error(&edited(from, to));
+            assert!(err.contains(field), "{to}: {err}");
+        }
+    }
+
+    #[test]
+    fn unknown_keys_are_refused_naming_the_key() {
+        let err = load_error(&edited(
+            "min_score = 0.7",
+            "min_scor = 0.9\nmin_score = 0.7",
+        ));
+        assert!(err.contains("min_scor"), "{err}");
+        let err = load_error(&format!(
+            "{}\nextra = 1\n",
+            edited("[grid]", "[grid]\nz = 3")
+        ));
+        assert!(err.contains('z') && err.contains("unknown field"), "{err}");
+    }
+
+    #[test]
+    fn a_huge_hold_time_is_refused_naming_the_field() {
+        let text = format!(
+            "{}\n[pacing]\nhold_ms = 4000000000\ngap_ms = 5\nsettle_ms = 100\n",
+            sample().to_toml().unwrap()
+        );
+        let err = load_error(&text);
+        assert!(err.contains("pacing.hold_ms"), "{err}");
+    }
+
+    #[test]
+    fn a_profile_name_is_a_plain_name() {
+        for good in ["default", "sudoku.com-dark", "App_2", "v1.2"] {
+            assert_eq!(check_profile_name(good), Ok(()), "{good}");
+        }
+        for bad in [
+            "",
+            "..",
+            ".",
+            "../../../x",
+            "a/b",
+            "a\\b",
+            ".hidden",
+            "x y",
+            "é",
+            "a\nb",
+        ] {
+            assert!(check_profile_name(bad).is_err(), "{bad:?}");
+        }
+        let mut cal = sample();
+        cal.profile = "../x".into();
+        assert!(cal.validate().unwrap_err().to_string().contains("profile"));
     }
 }

@@ -89,6 +89,15 @@ pub struct PlayArgs {
     /// Refuse instead of correcting player entries that disagree with the solution.
     #[arg(long)]
     pub keep_entries: bool,
+    /// Play on every phone attached to the adb server at once (a thread per phone) and print one
+    /// table; --calibration may then name a folder: each phone uses the first *.toml in it
+    /// that reads its screen.
+    #[arg(long)]
+    pub all: bool,
+    /// When an ad or a dialog covers the board mid-play: seconds to wait for it to be closed
+    /// (by hand; the agent never taps it) before giving up.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub wait: f64,
     /// Print a JSON summary on stdout.
     #[arg(long)]
     pub json: bool,
@@ -112,7 +121,7 @@ pub struct SimPhoneArgs {
     #[arg(long, value_name = "WxH", default_value = "1080x2340")]
     pub sim_size: crate::geometry::Size,
     /// With --device sim: faults to switch on, comma-separated: popup, drop-after=N,
-    /// mistake-limit=N.
+    /// mistake-limit=N, ad-after=N.
     #[arg(long, value_name = "FAULTS", value_delimiter = ',')]
     pub sim_faults: Vec<String>,
 }
@@ -245,7 +254,7 @@ pub struct CalibrateArgs {
     /// Template folder name: templates go to templates/<profile>/ next to --out [default: the
     /// name of --out without .toml, `default` for calibration.toml], so calibrations written to
     /// different files keep their own templates.
-    #[arg(long)]
+    #[arg(long, value_parser = parse_profile)]
     pub profile: Option<String>,
     /// Where to write the calibration.
     #[arg(long, value_name = "TOML", default_value = "calibration.toml")]
@@ -271,6 +280,12 @@ const SCREEN_SOURCE_ARGS: [&str; 4] = ["device", "serial", "host", "port"];
 pub enum InputOrderArg {
     CellFirst,
     NumberFirst,
+}
+
+/// A profile name that is safe as a folder name (see `check_profile_name`).
+pub fn parse_profile(s: &str) -> Result<String, String> {
+    crate::calibration::check_profile_name(s)?;
+    Ok(s.to_string())
 }
 
 fn parse_point(s: &str) -> Result<crate::geometry::Point, String> {
@@ -316,6 +331,11 @@ pub struct SolveArgs {
     #[arg(long)]
     pub unique: bool,
 
+    /// Solve each puzzle with every strategy (naive, mrv, fast) under the same --max-steps and
+    /// print their steps (sets / cancels) and times side by side; with --json, as JSON.
+    #[arg(long, conflicts_with_all = ["strategy", "trace", "gif"])]
+    pub compare: bool,
+
     /// Give up after this many steps (set moves) per puzzle; 0 means no limit.
     #[arg(long, value_name = "N", default_value_t = crate::sudoku::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
@@ -338,6 +358,9 @@ impl clap::ValueEnum for crate::sudoku::Strategy {
         use crate::sudoku::Strategy;
         let help = match self {
             Strategy::Naive => "textbook backtracking: row-major cells, digits 1-9, no deduction",
+            Strategy::Mrv => {
+                "most-constrained cell first (fewest candidates, ties row-major), digits ascending, no deduction"
+            }
             Strategy::Fast => {
                 "candidate bitmasks, naked and hidden singles, locked candidates, fewest-candidate cell first"
             }
@@ -437,10 +460,18 @@ pub struct VisualizeArgs {
     pub gif_frames: usize,
 }
 
-/// A positive, finite number of moves per second.
+/// Slowest and fastest `--moves-per-second` accepted: one move per 100 s to a million a second.
+/// Below the floor the pause per move no longer fits a `Duration` (1e-20 panicked).
+pub const RATE_RANGE: std::ops::RangeInclusive<f64> = 0.01..=1_000_000.0;
+
+/// A finite number of moves per second within [`RATE_RANGE`].
 fn parse_rate(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
-        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
-        _ => Err(format!("'{s}' is not a positive rate like 5 or 0.5")),
+        Ok(r) if RATE_RANGE.contains(&r) => Ok(r),
+        _ => Err(format!(
+            "--moves-per-second '{s}' is not a rate from {} to {} moves per second, like 5 or 0.5",
+            RATE_RANGE.start(),
+            RATE_RANGE.end()
+        )),
     }
 }

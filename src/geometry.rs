@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// A pixel position on the screen (x to the right, y down).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Point {
     pub x: u32,
     pub y: u32,
@@ -18,6 +19,7 @@ impl Point {
 
 /// A screen or image size in pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Size {
     pub width: u32,
     pub height: u32,
@@ -56,6 +58,7 @@ impl std::str::FromStr for Size {
 
 /// An axis-aligned rectangle: top-left corner plus size, in pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Rect {
     pub x: u32,
     pub y: u32,

@@ -13,7 +13,7 @@ use crate::geometry::Point;
 use crate::plan::{self, Layout, Move, Plan};
 use crate::sudoku::{Board, Cell, Outcome, SolveOptions, Strategy, solve_with};
 use crate::vision::{Recognition, Templates, read_board};
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -34,6 +34,9 @@ pub struct PlayOptions {
     /// Moves sent per `tap_all` call; 0 picks per input method (see `Input::moves_per_call`). Ctrl-C
     /// and a lost device are noticed between calls.
     pub moves_per_call: usize,
+    /// How long to wait for the board to come back when an ad or a dialog covers it mid-play
+    /// (zero: stop at once).
+    pub wait: Duration,
 }
 
 /// The board as it was found, and what was decided about it.
@@ -68,6 +71,12 @@ pub struct PlayReport {
     /// The board re-read after tapping (None for a dry run).
     pub final_board: Option<Board>,
     pub timings: Timings,
+    /// Screenshots taken to check batches of moves.
+    pub checks: usize,
+    /// Times the board was covered mid-play and came back.
+    pub interruptions: usize,
+    /// The input order learned mid-play when the calibrated one did not work.
+    pub relearned_order: Option<InputOrder>,
 }
 
 /// The tap layout of a calibration; refuses a calibration without a keypad.
@@ -95,7 +104,16 @@ pub fn assess(
     let recognition = read_board(screen, cal, templates)
         .map_err(|e| BoardProblem(format!("cannot read the board, nothing was tapped: {e}")))?;
     timings.read_ms = ms(started.elapsed());
+    assess_read(recognition, cal, options, timings)
+}
 
+/// Decides what to tap on a board already read.
+pub fn assess_read(
+    recognition: Recognition,
+    cal: &Calibration,
+    options: &PlayOptions,
+    timings: &mut Timings,
+) -> Result<Assessment> {
     let started = Instant::now();
     let (solution, multiple) = solve_board(&recognition)?;
     timings.solve_ms = ms(started.elapsed());
@@ -173,6 +191,9 @@ pub fn play(
         taps_sent: 0,
         final_board: None,
         timings,
+        checks: 0,
+        interruptions: 0,
+        relearned_order: None,
     };
     if options.dry_run || report.assessment.moves.is_empty() {
         return Ok(report);
@@ -194,75 +215,159 @@ pub fn play(
     }
 
     let started = Instant::now();
-    let plan = &report.assessment.plan;
-    let total = report.assessment.moves.len();
     let per_call = match options.moves_per_call {
         0 => device.input().moves_per_call(),
         n => n,
     };
-    let mut first_tap = 0;
-    let mut done = 0;
-    while done < total {
-        if stop.load(Ordering::SeqCst) {
-            return Err(anyhow!(
-                "stopped by the user after {done} of {total} moves; re-run play to finish the board"
-            ));
-        }
-        let upto = (done + per_call).min(total);
-        let end = plan.move_ends[upto - 1];
-        if let Some(p) = options.pacing.or_else(|| device.pacing()) {
-            // Settling is for the screenshot at the end; between calls a tap is a tap.
-            device.set_pacing(if upto == total {
-                p
-            } else {
-                Pacing {
-                    settle_ms: p.gap_ms,
-                    ..p
-                }
-            });
-        }
-        let points: Vec<Point> = plan.taps[first_tap..=end].iter().map(|t| t.at).collect();
-        device.tap_all(&points).with_context(|| {
-            if upto - done == 1 {
-                format!("the device stopped taking taps after {done} of {total} moves; re-run play to finish the board")
-            } else {
-                format!("the device stopped taking taps during moves {}-{upto} of {total}; re-run play to finish the board", done + 1)
+    let mut run = Run {
+        cal: cal.clone(),
+        base: report.assessment.recognition.board,
+        moves: report.assessment.moves.clone(),
+        plan: report.assessment.plan.clone(),
+        done: 0,
+        taps_done: 0,
+        order_checked: false,
+    };
+    let total = run.moves.len();
+    // Tell the caller the plan before the first tap, not only after the first call.
+    progress(0, total);
+    let mut last_seen = None;
+    while run.done < run.moves.len() {
+        // The first move alone, then a few moves at a time, each batch checked on screen.
+        let batch = if run.order_checked { WATCH_MOVES } else { 1 };
+        let upto = (run.done + batch).min(run.moves.len());
+        while run.done < upto {
+            if stop.load(Ordering::SeqCst) {
+                return Err(anyhow!(
+                    "stopped by the user after {} of {total} moves; re-run play to finish the board",
+                    report.moves_done
+                ));
             }
-        })?;
-        first_tap = end + 1;
-        done = upto;
-        report.moves_done = done;
-        report.taps_sent = first_tap;
-        progress(done, total);
+            let call_end = (run.done + per_call).min(upto);
+            if let Some(p) = options.pacing.or_else(|| device.pacing()) {
+                // Settling is for the screenshot after the batch; between calls a tap is a tap.
+                device.set_pacing(if call_end == upto {
+                    p
+                } else {
+                    Pacing {
+                        settle_ms: p.gap_ms,
+                        ..p
+                    }
+                });
+            }
+            let end = run.plan.move_ends[call_end - 1];
+            let points: Vec<Point> = run.plan.taps[run.taps_done..=end]
+                .iter()
+                .map(|t| t.at)
+                .collect();
+            let done = report.moves_done;
+            device.tap_all(&points).with_context(|| {
+                format!("the device stopped taking taps after {done} moves; re-run play to finish the board")
+            })?;
+            report.moves_done += call_end - run.done;
+            report.taps_sent += points.len();
+            run.taps_done = end + 1;
+            run.done = call_end;
+            progress(report.moves_done.min(total), total);
+        }
+
+        if !device.shows_taps() {
+            // A screenshot file never changes: checking it between moves proves nothing, and
+            // the final comparison says so in a file's terms.
+            run.order_checked = true;
+            continue;
+        }
+        let shot = device.screenshot().context("cannot take a screenshot")?;
+        report.checks += 1;
+        let expected = plan::apply(&run.base, &run.moves[..run.done]);
+        let changed: Vec<Cell> = run.moves[..run.done].iter().map(|m| m.cell()).collect();
+        let seen = match board_as_seen(read_board(&shot, &run.cal, templates), &expected, &changed)
+        {
+            Ok(seen) => seen,
+            Err(why) => {
+                eprintln!(
+                    "the board is not on screen after {} moves ({why}): an ad or a dialog? stopped tapping",
+                    report.moves_done
+                );
+                let back = wait_for_board(device, &run.cal, templates, options.wait, stop)?;
+                report.interruptions += 1;
+                run.replan(back, options)?;
+                continue;
+            }
+        };
+        if expected.diff(&seen).is_empty() {
+            run.order_checked = true;
+            last_seen = Some(seen);
+            continue;
+        }
+        // The app may not have drawn the last move yet: look once more after a settle.
+        std::thread::sleep(Duration::from_millis(
+            options.pacing.map_or(300, |p| p.settle_ms.max(100)) as u64,
+        ));
+        let seen = board_as_seen(
+            read_board(
+                &device.screenshot().context("cannot take a screenshot")?,
+                &run.cal,
+                templates,
+            ),
+            &expected,
+            &changed,
+        )
+        .map_err(|e| BoardProblem(format!("cannot read the board after tapping: {e}")))?;
+        report.checks += 1;
+        let differ = expected.diff(&seen);
+        if differ.is_empty() {
+            run.order_checked = true;
+            last_seen = Some(seen);
+            continue;
+        }
+        if run.order_checked {
+            return Err(BoardProblem(late_mismatch(&expected, &seen, &differ)).into());
+        }
+        // The first move of the run did not land: the input order may have changed since
+        // calibration. Try the other order on the same cell once.
+        let learned = relearn_order(device, &run, &seen, templates)?;
+        eprintln!(
+            "the app now takes {}: re-learned from the first move, continuing (re-run calibrate to keep it)",
+            match learned.cal.input_order {
+                InputOrder::CellFirst => "the cell first, then the digit",
+                InputOrder::NumberFirst => "the digit first, then the cell",
+            }
+        );
+        report.relearned_order = Some(learned.cal.input_order);
+        report.checks += 1;
+        run.cal = learned.cal;
+        run.order_checked = true;
+        run.replan(learned.board, options)?;
     }
     report.timings.tap_ms = ms(started.elapsed());
-
-    let started = Instant::now();
-    let after = device
-        .screenshot()
-        .context("cannot take a screenshot to verify")?;
-    let seen = read_board(&after, cal, templates).map_err(|e| {
-        BoardProblem(format!(
-            "all {total} moves were sent but the screen cannot be read back: {e}"
-        ))
-    })?;
-    report.timings.verify_ms = ms(started.elapsed());
-    let expected = plan::apply(
-        &report.assessment.recognition.board,
-        &report.assessment.moves,
-    );
-    let differ = expected.diff(&seen.board);
-    report.final_board = Some(seen.board);
+    report.timings.verify_ms = 0.0;
+    let seen = match last_seen {
+        Some(seen) => seen,
+        None => {
+            read_board(&device.screenshot()?, &run.cal, templates)
+                .map_err(|e| BoardProblem(format!("cannot read the board back: {e}")))?
+                .board
+        }
+    };
+    report.final_board = Some(seen);
+    let solution = report.assessment.solution;
+    let differ = solution.diff(&seen);
     if !differ.is_empty() {
+        let advice = if device.shows_taps() {
+            "check the app's input settings and re-run play"
+        } else {
+            "a screenshot file does not change when tapped (the taps were only recorded): use --dry-run to see the plan on a picture, or play on a phone"
+        };
         return Err(BoardProblem(format!(
-            "after tapping, {} do not show the solution: {}; check the app's input settings and re-run play",
+            "after tapping, {} do not show the solution: {}; {advice}",
             plural_cells(differ.len()),
             differ
                 .iter()
                 .map(|&c| format!(
                     "{c} shows {} instead of {}",
-                    show(seen.board.get(c)),
-                    show(expected.get(c))
+                    show(seen.get(c)),
+                    show(solution.get(c))
                 ))
                 .collect::<Vec<_>>()
                 .join(", ")
@@ -270,6 +375,190 @@ pub fn play(
         .into());
     }
     Ok(report)
+}
+
+/// Moves per checked batch after the first move: small enough that an ad which appears
+/// mid-batch takes at most a few taps (2 per move) before the agent notices.
+pub const WATCH_MOVES: usize = 4;
+
+/// The plan being carried out, and how far it got.
+struct Run {
+    /// The calibration, with the input order as last learned.
+    cal: Calibration,
+    /// The board the plan starts from.
+    base: Board,
+    moves: Vec<Move>,
+    plan: Plan,
+    done: usize,
+    taps_done: usize,
+    /// A move of this run has landed as planned in the current input order.
+    order_checked: bool,
+}
+
+impl Run {
+    /// A fresh plan from the board as it is now (after an interruption or a re-learned order).
+    fn replan(&mut self, now: Recognition, options: &PlayOptions) -> Result<()> {
+        let mut timings = Timings::default();
+        let fresh = assess_read(now, &self.cal, options, &mut timings)?;
+        self.base = fresh.recognition.board;
+        self.moves = fresh.moves;
+        self.plan = fresh.plan;
+        self.done = 0;
+        self.taps_done = 0;
+        Ok(())
+    }
+}
+
+/// What re-learning found: the calibration with the order that worked, and the board after it.
+struct Learned {
+    cal: Calibration,
+    board: Recognition,
+}
+
+/// The first move did not land: enter it again in the other input order. When the digit lands,
+/// that order is the app's; otherwise stop naming the likely cause.
+fn relearn_order(
+    device: &mut dyn Device,
+    run: &Run,
+    seen: &Board,
+    templates: &Templates,
+) -> Result<Learned> {
+    let first = run.moves[0];
+    let cell = first.cell();
+    let want = match first {
+        Move::Set { digit, .. } => Some(digit),
+        Move::Erase { .. } => None,
+    };
+    let after_first = seen.get(cell);
+    let mut cal = run.cal.clone();
+    cal.input_order = match cal.input_order {
+        InputOrder::CellFirst => InputOrder::NumberFirst,
+        InputOrder::NumberFirst => InputOrder::CellFirst,
+    };
+    let mut retry = Vec::new();
+    if after_first.is_some() {
+        retry.push(Move::Erase { cell });
+    }
+    if let Some(digit) = want {
+        retry.push(Move::Set { cell, digit });
+    }
+    let plan = plan::plan(&retry, &layout(&cal)?)?;
+    let points: Vec<Point> = plan.taps.iter().map(|t| t.at).collect();
+    device
+        .tap_all(&points)
+        .context("the device stopped taking taps while re-learning the input order")?;
+    let shot = device.screenshot().context("cannot take a screenshot")?;
+    let mut expected = *seen;
+    expected.set(cell, want);
+    let again_board = board_as_seen(read_board(&shot, &cal, templates), &expected, &[cell]).map_err(|e| {
+        BoardProblem(format!(
+            "the first move did not land, and after trying the other input order the board cannot be read ({e}); check the phone and re-run play"
+        ))
+    })?;
+    let now = again_board.get(cell);
+    if now == want {
+        let board = read_board(&shot, &cal, templates)
+            .map_err(|e| BoardProblem(format!("cannot read the board: {e}")))?;
+        return Ok(Learned { cal, board });
+    }
+    let left = match now {
+        Some(d) if run.base.get(cell) != Some(d) => format!("; {cell} now shows {d}"),
+        _ => String::new(),
+    };
+    let cause = match (after_first, now, want) {
+        (Some(a), Some(b), Some(d)) if a == b => format!(
+            "the key calibrated for {d} entered {a} in both input orders: the keypad has changed; re-run `sudoku-agent calibrate`"
+        ),
+        (None, None, _) => "nothing landed in either input order: notes mode may be on (turn it off in the app), the app may be refusing digits (mistake limit reached or game over), or the keypad moved (re-run `sudoku-agent calibrate`)".to_string(),
+        _ => "the digit landed wrong in both input orders: the keypad or the app's input settings changed; re-run `sudoku-agent calibrate`".to_string(),
+    };
+    Err(BoardProblem(format!(
+        "the first move ({} in {cell}) did not land as planned; stopped after it{left}. Likely cause: {cause}",
+        show(want)
+    ))
+    .into())
+}
+
+/// The board a check saw. A board that breaks the rules is still the board: the digits that
+/// break them in cells just changed are what landed there (the rest is as expected). Any other
+/// read error means something else is on screen.
+fn board_as_seen(
+    read: Result<Recognition, crate::vision::ReadError>,
+    expected: &Board,
+    changed: &[Cell],
+) -> Result<Board, crate::vision::ReadError> {
+    match read {
+        Ok(r) => Ok(r.board),
+        Err(crate::vision::ReadError::Conflict(pairs)) => {
+            let mut board = *expected;
+            for (a, b, digit) in pairs {
+                for cell in [a, b] {
+                    if changed.contains(&cell) && expected.get(cell) != Some(digit) {
+                        board.set(cell, Some(digit));
+                    }
+                }
+            }
+            Ok(board)
+        }
+        Err(other) => Err(other),
+    }
+}
+
+/// The message for a checked batch that did not land, after the first move had.
+fn late_mismatch(expected: &Board, seen: &Board, differ: &[Cell]) -> String {
+    let detail = differ
+        .iter()
+        .map(|&c| {
+            format!(
+                "{c} shows {} instead of {}",
+                show(seen.get(c)),
+                show(expected.get(c))
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let refused = differ
+        .iter()
+        .all(|&c| seen.get(c).is_none() && expected.get(c).is_some());
+    let cause = if refused {
+        "the app refused or ignored the digits: a mistake limit reached (game over), notes mode switched on, or a dialog over the keypad"
+    } else {
+        "digits landed where they should not: the keypad layout changed or a key was mis-tapped; re-run `sudoku-agent calibrate`"
+    };
+    format!("stopped: {detail}. Likely cause: {cause}; fix it on the phone and re-run play")
+}
+
+/// Waits (up to `wait`) for the board to be readable again, polling the screen; never taps.
+fn wait_for_board(
+    device: &mut dyn Device,
+    cal: &Calibration,
+    templates: &Templates,
+    wait: Duration,
+    stop: &Arc<AtomicBool>,
+) -> Result<Recognition> {
+    eprintln!(
+        "waiting up to {:.0} s for the board to come back: close the ad or dialog on the phone (the agent never taps it)",
+        wait.as_secs_f64()
+    );
+    let until = Instant::now() + wait;
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            bail!("stopped by the user while waiting for the board; re-run play to finish it");
+        }
+        let shot = device.screenshot().context("cannot take a screenshot")?;
+        if let Ok(rec) = read_board(&shot, cal, templates) {
+            eprintln!("the board is back; continuing from it as it is now");
+            return Ok(rec);
+        }
+        if Instant::now() >= until {
+            return Err(BoardProblem(format!(
+                "the board did not come back within {:.0} s (an ad or a dialog still covers it?); close it and re-run play, or pass --wait SECONDS",
+                wait.as_secs_f64()
+            ))
+            .into());
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
 }
 
 /// The planned taps drawn over the screenshot: a numbered ring per tap, cells in blue, keys in

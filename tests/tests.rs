@@ -6,8 +6,10 @@ mod support;
 
 mod calibrate;
 mod device;
+mod hardening;
 mod play;
 mod profile;
+mod props;
 mod solve;
 mod vision;
 mod visualize;

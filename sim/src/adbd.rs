@@ -257,6 +257,8 @@ struct Connection {
     send_checksum: AtomicBool,
     streams: Mutex<HashMap<u32, StreamSlot>>,
     next_id: AtomicU32,
+    /// The device's freeze switch (shared by all its connections): see `AdbdRemote::freeze`.
+    frozen: Arc<AtomicBool>,
 }
 
 /// The reader thread's handle on one open stream.
@@ -270,6 +272,10 @@ struct StreamSlot {
 
 impl Connection {
     fn send(&self, msg: &Message) -> io::Result<()> {
+        if self.frozen.load(Ordering::SeqCst) {
+            // A frozen phone says nothing, yet keeps the connection open.
+            return Ok(());
+        }
         let bytes = msg.encode(self.send_checksum.load(Ordering::Relaxed));
         self.writer.lock().unwrap().write_all(&bytes)
     }
@@ -344,6 +350,7 @@ pub struct Adbd {
 
 struct Listening {
     stopped: AtomicBool,
+    frozen: Arc<AtomicBool>,
     connections: Mutex<Vec<Arc<Connection>>>,
 }
 
@@ -353,6 +360,7 @@ impl Adbd {
         let port = listener.local_addr()?.port();
         let shared = Arc::new(Listening {
             stopped: AtomicBool::new(false),
+            frozen: Arc::new(AtomicBool::new(false)),
             connections: Mutex::new(Vec::new()),
         });
         let accepting = shared.clone();
@@ -406,6 +414,16 @@ pub struct AdbdRemote {
 }
 
 impl AdbdRemote {
+    /// Freezes the device: from now on it reads and ignores everything the host sends and
+    /// answers nothing, while every connection stays open (a hung phone, not a pulled cable).
+    pub fn freeze(&self) {
+        self.shared.frozen.store(true, Ordering::SeqCst);
+    }
+
+    pub fn is_frozen(&self) -> bool {
+        self.shared.frozen.load(Ordering::SeqCst)
+    }
+
     pub fn vanish(&self) {
         if self.shared.stopped.swap(true, Ordering::SeqCst) {
             return;
@@ -434,6 +452,7 @@ fn accept_loop(listener: TcpListener, shared: Arc<Listening>, services: Arc<dyn 
             send_checksum: AtomicBool::new(true),
             streams: Mutex::new(HashMap::new()),
             next_id: AtomicU32::new(1),
+            frozen: shared.frozen.clone(),
         });
         shared.connections.lock().unwrap().push(conn.clone());
         let services = services.clone();
@@ -469,6 +488,9 @@ fn run_connection(
     let mut connected = false;
     loop {
         let msg = Message::read_from(&mut reader, verify_checksum)?;
+        if conn.frozen.load(Ordering::SeqCst) {
+            continue;
+        }
         match msg.command {
             A_CNXN => {
                 let version = msg.arg0.min(A_VERSION_SKIP_CHECKSUM);
@@ -831,5 +853,32 @@ mod tests {
         ));
         std::thread::sleep(std::time::Duration::from_millis(50));
         assert!(TcpStream::connect(("127.0.0.1", adbd.port())).is_err());
+    }
+
+    #[test]
+    fn a_frozen_device_keeps_the_connection_open_and_answers_nothing() {
+        let (adbd, mut tcp) = host();
+        send(
+            &mut tcp,
+            Message::new(A_CNXN, A_VERSION_MIN, 4096, &b"host::\0"[..]),
+        );
+        recv(&mut tcp);
+        adbd.remote().freeze();
+        send(
+            &mut tcp,
+            Message::new(A_OPEN, 1, 0, &b"shell:echo hi\0"[..]),
+        );
+        tcp.set_read_timeout(Some(std::time::Duration::from_millis(300)))
+            .unwrap();
+        let mut byte = [0u8; 1];
+        let err = std::io::Read::read(&mut tcp, &mut byte).unwrap_err();
+        assert!(
+            matches!(
+                err.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ),
+            "a frozen device should stay silent with the socket open, got {err}"
+        );
+        assert!(adbd.remote().is_frozen());
     }
 }

@@ -25,6 +25,9 @@ pub struct SudokuApp {
     hits: Vec<Hit>,
     moves: Vec<AppMove>,
     renderer: Renderer,
+    /// The interstitial-ad fault: placed digits before the ad, and whether it came already.
+    ad_after: Option<u32>,
+    ad_shown: bool,
 }
 
 impl std::fmt::Debug for SudokuApp {
@@ -71,11 +74,14 @@ impl SudokuApp {
                 mistakes: 0,
                 mistake_limit: None,
                 popup: false,
+                ad: false,
                 elapsed: Duration::ZERO,
             },
             taps: Vec::new(),
             hits: Vec::new(),
             moves: Vec::new(),
+            ad_after: None,
+            ad_shown: false,
         })
     }
 
@@ -194,6 +200,25 @@ impl SudokuApp {
         self.state.popup = shown;
     }
 
+    /// The interstitial-ad fault: with `Some(n)`, a full-screen ad covers the app once `n`
+    /// digits have been placed; it swallows every tap but its close button
+    /// ([`Key::AdClose`]), and comes once.
+    pub fn set_ad_after(&mut self, moves: Option<u32>) {
+        self.ad_after = moves;
+    }
+
+    pub fn ad_shown(&self) -> bool {
+        self.state.ad
+    }
+
+    /// Digits placed so far.
+    fn placed(&self) -> u32 {
+        self.moves
+            .iter()
+            .filter(|m| matches!(m, AppMove::Set { .. }))
+            .count() as u32
+    }
+
     /// With `Some(n)`, a wrong digit is refused and counted, and the game ends at `n` mistakes.
     pub fn set_mistake_limit(&mut self, limit: Option<u32>) {
         self.state.mistake_limit = limit;
@@ -206,6 +231,13 @@ impl SudokuApp {
 
     /// Handles one tap, as the app would.
     fn handle_tap(&mut self, at: Point) -> Hit {
+        if self.state.ad {
+            if self.layout.interstitial_close.contains(at) {
+                self.state.ad = false;
+                return Hit::Key(Key::AdClose);
+            }
+            return Hit::Ad;
+        }
         if self.state.popup {
             if self.layout.popup_button.contains(at) {
                 self.state.popup = false;
@@ -247,7 +279,7 @@ impl SudokuApp {
     fn tap_key(&mut self, key: Key) {
         match (self.skin.input, key) {
             (_, Key::Notes) => self.state.notes_mode = !self.state.notes_mode,
-            (_, Key::PopupClose) => {}
+            (_, Key::PopupClose | Key::AdClose) => {}
             (EntryOrder::NumberFirst, Key::Digit(d)) => self.state.tool = Some(Tool::Digit(d)),
             (EntryOrder::NumberFirst, Key::Erase) => self.state.tool = Some(Tool::Eraser),
             (EntryOrder::CellFirst, Key::Digit(d)) => {
@@ -332,6 +364,13 @@ impl Screen for SudokuApp {
         let hit = self.handle_tap(at);
         self.taps.push(at);
         self.hits.push(hit);
+        if let Some(n) = self.ad_after
+            && !self.ad_shown
+            && self.placed() >= n
+        {
+            self.ad_shown = true;
+            self.state.ad = true;
+        }
     }
 
     fn activity(&self) -> String {
@@ -516,6 +555,33 @@ mod tests {
         tap_key(&mut p, Key::Digit(wrong));
         assert_eq!(p.board().get(c), Some(wrong));
         assert_eq!(p.mistakes(), 1);
+    }
+
+    #[test]
+    fn the_ad_comes_after_n_digits_swallows_taps_and_only_its_close_button_ends_it() {
+        let mut p = phone("light", MEDIUM);
+        p.set_ad_after(Some(2));
+        let sol = solution(&p);
+        let empty: Vec<Cell> = Cell::all()
+            .filter(|&c| p.board().get(c).is_none())
+            .collect();
+        for &c in &empty[..2] {
+            tap_cell(&mut p, c);
+            tap_key(&mut p, Key::Digit(sol.get(c).unwrap()));
+        }
+        assert!(p.ad_shown());
+        let before = p.render();
+        tap_cell(&mut p, empty[2]);
+        tap_key(&mut p, Key::Digit(sol.get(empty[2]).unwrap()));
+        assert_eq!(p.hits()[p.hits().len() - 2..], [Hit::Ad, Hit::Ad]);
+        assert_eq!(p.board().get(empty[2]), None);
+        tap_key(&mut p, Key::AdClose);
+        assert!(!p.ad_shown());
+        assert_ne!(p.render(), before, "the board shows again");
+        tap_cell(&mut p, empty[2]);
+        tap_key(&mut p, Key::Digit(sol.get(empty[2]).unwrap()));
+        assert!(!p.ad_shown(), "the ad comes once");
+        assert_eq!(p.board().get(empty[2]), sol.get(empty[2]));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Faults to switch on in the simulated phone, parsed from `--faults popup,drop-after=5`:
-//! a popup dialog over the grid and a mistake limit that rejects wrong digits (both the app's,
+//! a popup dialog over the grid, an interstitial ad after N digits, and a mistake limit that rejects wrong digits (both the app's,
 //! set through `SudokuApp`'s setters), and a dropped connection after N command lines (the device's:
 //! `SimConfig::drop_after`).
 
@@ -13,9 +13,11 @@ pub struct Faults {
     pub drop_after: Option<u64>,
     /// Wrong digits are rejected and counted; the game is lost at this many.
     pub mistake_limit: Option<u32>,
+    /// A full-screen interstitial ad after this many placed digits (closed only by its X).
+    pub ad_after: Option<u32>,
 }
 
-const HELP: &str = "faults are popup, drop-after=N, mistake-limit=N (comma-separated)";
+const HELP: &str = "faults are popup, drop-after=N, mistake-limit=N, ad-after=N (comma-separated)";
 
 impl FromStr for Faults {
     type Err = String;
@@ -43,6 +45,12 @@ impl FromStr for Faults {
                         .ok_or_else(|| format!("fault '{item}': the limit must be 1 or more"))?;
                     faults.mistake_limit = Some(n);
                 }
+                "ad-after" => {
+                    faults.ad_after = Some(
+                        u32::try_from(number(value)?)
+                            .map_err(|_| format!("fault '{item}': the count is too large"))?,
+                    )
+                }
                 _ => return Err(format!("unknown fault '{item}'; {HELP}")),
             }
         }
@@ -62,7 +70,8 @@ mod tests {
             Ok(Faults {
                 popup: true,
                 drop_after: Some(5),
-                mistake_limit: Some(3)
+                mistake_limit: Some(3),
+                ad_after: None,
             })
         );
         assert!(

@@ -32,6 +32,9 @@ pub(super) struct AppLayout {
     pub nav: Rect,
     pub popup: Rect,
     pub popup_button: Rect,
+    /// The interstitial ad: everything under the status bar, and its close button (top right).
+    pub interstitial: Rect,
+    pub interstitial_close: Rect,
 }
 
 /// Pixels per dp for the usual densities of each width (xhdpi, 440 dpi, 560 dpi).
@@ -192,6 +195,15 @@ impl AppLayout {
             button_h,
         );
 
+        let interstitial = rect_f(0.0, status.bottom() as f32, w, h - status.bottom() as f32);
+        let close = 40.0 * dp;
+        let interstitial_close = rect_f(
+            w - close - 12.0 * dp,
+            interstitial.y as f32 + 12.0 * dp,
+            close,
+            close,
+        );
+
         AppLayout {
             dp,
             size,
@@ -208,6 +220,8 @@ impl AppLayout {
             nav,
             popup,
             popup_button,
+            interstitial,
+            interstitial_close,
         }
     }
 
@@ -227,6 +241,9 @@ impl AppLayout {
     pub fn key_rect(&self, key: Key) -> Option<Rect> {
         if key == Key::PopupClose {
             return Some(self.popup_button);
+        }
+        if key == Key::AdClose {
+            return Some(self.interstitial_close);
         }
         self.keys.iter().find(|(k, _)| *k == key).map(|(_, r)| *r)
     }

@@ -17,6 +17,8 @@ pub enum Key {
     Notes,
     /// The button that closes the popup dialog.
     PopupClose,
+    /// The close button (X) of the interstitial ad.
+    AdClose,
 }
 
 /// What a tap landed on.
@@ -26,6 +28,8 @@ pub enum Hit {
     Key(Key),
     /// The popup was open and took the tap without acting.
     Popup,
+    /// The interstitial ad was up and swallowed the tap.
+    Ad,
     /// No control: the tap did nothing.
     Nothing,
 }
@@ -60,6 +64,8 @@ pub(crate) struct GameState {
     pub mistakes: u32,
     pub mistake_limit: Option<u32>,
     pub popup: bool,
+    /// The interstitial ad covers the screen (see `SudokuApp::set_ad_after`).
+    pub ad: bool,
     pub elapsed: Duration,
 }
 

@@ -97,7 +97,19 @@ impl<S: Screen + 'static> SimServer<S> {
         if !answer.contains("connected to") {
             bail!("the adb server at {server} could not connect to the simulated phone: {answer}");
         }
-        Ok(answer)
+        // "connected to" comes back once the socket is open; the CNXN handshake finishes on the
+        // server's own time, and a command sent before it ends fails with "device offline".
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        let get_state = format!("host-serial:{}:get-state", self.serial());
+        loop {
+            match smart_socket_query(server, &get_state) {
+                Ok(state) if state == "device" => return Ok(answer),
+                other if std::time::Instant::now() >= deadline => bail!(
+                    "the adb server at {server} connected to the simulated phone, but it never came online: {other:?}"
+                ),
+                _ => std::thread::sleep(Duration::from_millis(20)),
+            }
+        }
     }
 
     /// Reads or changes the app (board, taps, faults) under its lock. The next screenshot is
@@ -131,6 +143,13 @@ impl<S: Screen + 'static> SimServer<S> {
     /// The handset itself (shell, properties, clock), for in-process use.
     pub fn handset(&self) -> &Arc<Handset> {
         &self.handset
+    }
+
+    /// The freeze fault: the phone stops answering (every message from the host is read and
+    /// ignored, nothing is sent) but keeps its connections and port open, as a hung phone does.
+    /// The adb server still lists it as `device`; every command to it waits forever.
+    pub fn freeze(&self) {
+        self.adbd.remote().freeze();
     }
 
     /// Stops listening and closes every connection.

@@ -44,9 +44,12 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
         };
         let found = crate::calibrate::probe::probe(phone, &done.calibration, &done.templates)
             .context("calibrate --probe")?;
-        eprintln!(
+        errln!(
             "probed with {} in {}: {} taps, {} screenshots",
-            found.digit, found.cell, found.taps, found.screenshots
+            found.digit,
+            found.cell,
+            found.taps,
+            found.screenshots
         );
         done.set_controls(&img, Some(found.erase), found.notes, found.input_order)?;
     }
@@ -65,7 +68,7 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
         .save(&overlay)
         .with_context(|| format!("cannot write overlay {}", overlay.display()))?;
     let g = cal.grid;
-    println!(
+    outln!(
         "grid: {}x{} at {},{} (cell {:.1} px) on a {} screen",
         g.width,
         g.height,
@@ -82,22 +85,22 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
                 .enumerate()
                 .map(|(d, p)| format!("{}@{},{}", d + 1, p.x, p.y))
                 .collect();
-            println!("keypad: {}", keys.join(" "));
+            outln!("keypad: {}", keys.join(" "));
             if let Some(e) = k.erase {
-                println!("erase: {},{}", e.x, e.y);
+                outln!("erase: {},{}", e.x, e.y);
             }
             if let Some(n) = k.notes {
-                println!("notes: {},{}", n.x, n.y);
+                outln!("notes: {},{}", n.x, n.y);
             }
             if args.probe {
                 let order = match cal.input_order {
                     InputOrder::CellFirst => "cell-first",
                     InputOrder::NumberFirst => "number-first",
                 };
-                println!("input order: {order} (probed)");
+                outln!("input order: {order} (probed)");
             }
         }
-        None => println!("keypad: not found (this calibration can read boards but not tap digits)"),
+        None => outln!("keypad: not found (this calibration can read boards but not tap digits)"),
     }
     let source = match done.labelled_by {
         LabelSource::Keypad => "labelled through the keypad glyphs",
@@ -109,10 +112,21 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
         let ds: Vec<String> = done.from_keypad.iter().map(|d| d.to_string()).collect();
         format!("; digits {} taken from keypad glyphs", ds.join(","))
     };
-    println!("board: {} ({source}{extra})", done.board.to_line());
-    println!("wrote {}", args.out.display());
-    println!("wrote {}/1.png..9.png", tdir.display());
-    println!("wrote {}", overlay.display());
+    outln!("board: {} ({source}{extra})", done.board.to_line());
+    if !done.conflicts.is_empty() {
+        let list: Vec<String> = done
+            .conflicts
+            .iter()
+            .map(|(a, b, d)| format!("{d} in {a} and {b}"))
+            .collect();
+        outln!(
+            "note: the board breaks the rules ({}): a player's mistake; calibrated anyway",
+            list.join(", ")
+        );
+    }
+    outln!("wrote {}", args.out.display());
+    outln!("wrote {}/1.png..9.png", tdir.display());
+    outln!("wrote {}", overlay.display());
     Ok(ExitCode::SUCCESS)
 }
 

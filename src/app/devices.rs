@@ -2,7 +2,7 @@
 
 use crate::cli::DevicesArgs;
 use crate::device::Device;
-use crate::device::adb::{AdbDevice, AdbOptions, AdbServer, NO_DEVICE_HINT};
+use crate::device::adb::{AdbDevice, AdbOptions, AdbServer, ListedDevice, NO_DEVICE_HINT};
 use anyhow::Result;
 use std::process::ExitCode;
 
@@ -15,33 +15,28 @@ pub(super) fn run(args: DevicesArgs) -> Result<ExitCode> {
     };
     let server = AdbServer::connect(&options)?;
     let listed = server.devices()?;
-    let mut rows = Vec::new();
-    for d in &listed {
-        let mut row = serde_json::json!({ "serial": d.serial, "state": d.state, "model": d.model });
-        if d.state == "device" {
-            match AdbDevice::open_serial(server.clone(), &d.serial, None) {
-                Ok(mut phone) => {
-                    let info = phone.info().clone();
-                    row["model"] = info.model.clone().into();
-                    row["android"] = info.release.clone().into();
-                    row["sdk"] = info.sdk.into();
-                    row["screen"] = phone.screen_size()?.to_string().into();
-                    row["input"] = phone.input_description().into();
-                }
-                Err(e) => {
-                    eprintln!("{}: {e:#}", d.serial);
-                    row["error"] = format!("{e:#}").into();
-                }
-            }
-        }
-        rows.push(row);
-    }
+    // Each phone is probed on a thread of its own: one that stops answering costs the adb
+    // deadline once, not once per phone after it.
+    let rows: Vec<serde_json::Value> = std::thread::scope(|scope| {
+        let probes: Vec<_> = listed
+            .iter()
+            .map(|d| {
+                let server = server.clone();
+                scope.spawn(move || describe_row(server, d))
+            })
+            .collect();
+        probes
+            .into_iter()
+            .map(|p| p.join().unwrap_or_else(|_| serde_json::json!({})))
+            .collect()
+    });
+    let failed = rows.iter().any(|r| !r["error"].is_null());
     if args.json {
-        println!("{}", serde_json::Value::Array(rows));
-        return Ok(ExitCode::SUCCESS);
+        outln!("{}", serde_json::Value::Array(rows));
+        return Ok(exit_code(failed));
     }
     if rows.is_empty() {
-        eprintln!("{NO_DEVICE_HINT}");
+        errln!("{NO_DEVICE_HINT}");
         return Ok(ExitCode::SUCCESS);
     }
     let cell = |r: &serde_json::Value, k: &str| match &r[k] {
@@ -85,7 +80,41 @@ pub(super) fn run(args: DevicesArgs) -> Result<ExitCode> {
             .zip(&widths)
             .map(|(c, w)| format!("{c:<w$}"))
             .collect();
-        println!("{}", line.join("  ").trim_end());
+        outln!("{}", line.join("  ").trim_end());
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(exit_code(failed))
+}
+
+/// 1 when a phone that should answer did not (its error is on stderr and in its row).
+fn exit_code(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// One phone's row: what `adb devices -l` says, and for a ready phone what probing it found.
+fn describe_row(server: AdbServer, d: &ListedDevice) -> serde_json::Value {
+    let mut row = serde_json::json!({ "serial": d.serial, "state": d.state, "model": d.model });
+    if d.state != "device" {
+        return row;
+    }
+    let probed = AdbDevice::open_serial(server, &d.serial, None).and_then(|mut phone| {
+        let info = phone.info().clone();
+        row["model"] = info.model.clone().into();
+        row["android"] = info.release.clone().into();
+        row["sdk"] = info.sdk.into();
+        row["screen"] = phone.screen_size()?.to_string().into();
+        row["input"] = phone.input_description().into();
+        Ok(())
+    });
+    if let Err(e) = probed {
+        errln!(
+            "{}",
+            crate::error::one_line(&format!("{}: {e:#}", d.serial))
+        );
+        row["error"] = format!("{e:#}").into();
+    }
+    row
 }

@@ -2,8 +2,12 @@
 //! the one place that picks implementations (which device, which input method), `sim`, the one
 //! place that opens simulated phones, and `format`, how numbers and durations are shown.
 
+#[macro_use]
+pub mod output;
+
 mod calibrate;
 mod devices;
+mod fleet;
 pub mod format;
 mod open;
 mod play;

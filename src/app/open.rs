@@ -59,9 +59,8 @@ pub(super) fn open_phone(
 
 /// Loads a screenshot file.
 pub(super) fn load_screenshot(path: &Path) -> Result<RgbaImage> {
-    Ok(image::open(path)
-        .with_context(|| format!("cannot open screenshot {}", path.display()))?
-        .to_rgba8())
+    crate::device::file::read_screenshot(path)
+        .with_context(|| format!("cannot open screenshot {}", path.display()))
 }
 
 #[cfg(test)]

@@ -11,8 +11,28 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// The options every phone of `play --all` shares (pacing comes from each one's calibration).
+fn fleet_options(args: &PlayArgs) -> Result<PlayOptions> {
+    Ok(PlayOptions {
+        dry_run: false,
+        keep_entries: args.keep_entries,
+        recheck_after: Duration::from_millis(500),
+        pacing: None,
+        moves_per_call: 0,
+        wait: Duration::try_from_secs_f64(args.wait).map_err(|_| {
+            anyhow::anyhow!(
+                "--wait {} is not a number of seconds: pass 0 or more",
+                args.wait
+            )
+        })?,
+    })
+}
+
 /// `play`: solve the game on the phone and verify it.
 pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
+    if args.all {
+        return super::fleet::run(&args, &fleet_options(&args)?);
+    }
     // Declared before the device so that the device (its shell sessions) goes first.
     let mut sim_session = None;
     let mut device = open_phone(&args.device, &args.sim, &mut sim_session)?;
@@ -30,15 +50,22 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
         recheck_after: Duration::from_millis(500),
         pacing: cal.pacing,
         moves_per_call: 0,
+        wait: Duration::try_from_secs_f64(args.wait).map_err(|_| {
+            anyhow::anyhow!(
+                "--wait {} is not a number of seconds: pass 0 or more",
+                args.wait
+            )
+        })?,
     };
-    let bar = indicatif::ProgressBar::new(0).with_style(
-        indicatif::ProgressStyle::with_template(
-            "{prefix} [{bar:30}] {pos}/{len} moves, {elapsed} (eta {eta})",
-        )
-        .expect("static progress template")
-        .progress_chars("=> "),
-    );
-    bar.set_prefix("tapping");
+    // The bar appears once the plan is known (a bar made before showed a full "0/0 moves"), and
+    // the plan is said before the first tap: moves, input method, estimated time.
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    let input = device.input();
+    let input_description = device.input_description();
+    let pacing = cal
+        .pacing
+        .or_else(|| device.pacing())
+        .unwrap_or(crate::device::Pacing::NONE);
     let started = Instant::now();
     let mut screen_for_dry_run = None;
     let result = if args.dry_run {
@@ -52,6 +79,9 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             taps_sent: 0,
             final_board: None,
             timings,
+            checks: 0,
+            interruptions: 0,
+            relearned_order: None,
         })
     } else {
         crate::play::play(
@@ -61,16 +91,21 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             &options,
             &stop,
             &mut |done, total| {
-                bar.set_length(total as u64);
+                let bar = bar.get_or_insert_with(|| {
+                    errln!("{}", plan_line(total, input, &pacing, &input_description));
+                    tapping_bar(total)
+                });
                 bar.set_position(done as u64);
             },
         )
     };
-    bar.finish_and_clear();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
     let host_time = started.elapsed();
     let device_time = sim_session.as_ref().map(|(s, preset)| (s.clock(), *preset));
     if let Some((clock, preset)) = device_time {
-        eprintln!(
+        errln!(
             "simulated phone: {:.2} s of device time (virtual clock, latency preset {preset}), {:.2} s of host time",
             clock.as_secs_f64(),
             host_time.as_secs_f64()
@@ -79,10 +114,10 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
     let report = result?;
     let a = &report.assessment;
     if a.multiple_solutions {
-        eprintln!("note: this puzzle has more than one solution; filling one valid completion");
+        errln!("note: this puzzle has more than one solution; filling one valid completion");
     }
     if !a.wrong_entries.is_empty() {
-        eprintln!(
+        errln!(
             "note: corrected {} player entries that disagreed with the solution",
             a.wrong_entries.len()
         );
@@ -92,9 +127,9 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             .save(&args.overlay)
             .with_context(|| format!("cannot write {}", args.overlay.display()))?;
         for (i, t) in a.plan.taps.iter().enumerate() {
-            println!("{:4} tap {:5} {:5}  {}", i + 1, t.at.x, t.at.y, t.target);
+            outln!("{:4} tap {:5} {:5}  {}", i + 1, t.at.x, t.at.y, t.target);
         }
-        eprintln!(
+        errln!(
             "dry run: {} moves, {} taps planned, drawn on {}; nothing was tapped",
             a.moves.len(),
             a.plan.taps.len(),
@@ -115,12 +150,15 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             "verified": report.final_board.is_some(),
             "timings_ms": report.timings,
             "total_ms": started.elapsed().as_secs_f64() * 1000.0,
+            "checks": report.checks,
+            "interruptions": report.interruptions,
+            "relearned_order": report.relearned_order.map(|o| format!("{o:?}")),
             "device_time_ms": device_time.map(|(c, _)| c.as_secs_f64() * 1000.0),
         });
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        outln!("{}", serde_json::to_string_pretty(&json)?);
     } else if !args.dry_run {
-        print!("{}", a.solution);
-        println!(
+        out!("{}", a.solution);
+        outln!(
             "solved: {} moves, {} taps via {} in {:.2} s; the screen was re-read and shows the solution",
             a.moves.len(),
             report.taps_sent,
@@ -129,4 +167,54 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What is about to be tapped, said before the first tap: moves, taps (two per move: cell and
+/// digit), input method, and the time that takes at the method's cost per tap.
+fn plan_line(
+    moves: usize,
+    input: crate::device::Input,
+    pacing: &crate::device::Pacing,
+    input_description: &str,
+) -> String {
+    let taps = 2 * moves;
+    let estimate = input.tap_cost(pacing).saturating_mul(taps as u32);
+    format!(
+        "tapping {moves} moves (about {taps} taps) via {input_description}, about {}",
+        super::format::duration(estimate)
+    )
+}
+
+fn tapping_bar(total: usize) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(total as u64).with_style(
+        indicatif::ProgressStyle::with_template(
+            "{prefix} [{bar:30}] {pos}/{len} moves, {elapsed} (eta {eta})",
+        )
+        .expect("static progress template")
+        .progress_chars("=> "),
+    );
+    bar.set_prefix("tapping");
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::{Input, InputKind, Pacing};
+
+    #[test]
+    fn the_plan_line_names_moves_method_and_estimate() {
+        let line = plan_line(
+            51,
+            Input::Method(InputKind::Stream),
+            &Pacing::NONE,
+            "stream",
+        );
+        assert!(
+            line.starts_with("tapping 51 moves (about 102 taps) via stream, about"),
+            "{line}"
+        );
+        // 102 taps at 50 ms each.
+        assert!(line.ends_with("about 5 seconds"), "{line}");
+    }
 }

@@ -11,37 +11,40 @@ use std::process::ExitCode;
 
 /// `read`: prints the board on a screenshot (81 chars, then a grid; `--json` for every cell).
 pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
-    // A screenshot file is read with the calibration file; a phone with the profile of its app.
-    let (img, source, cal, templates) = match &args.image {
+    // A screenshot file is read with the calibration file (--calibration, else calibration.toml
+    // when it exists, else with no calibration); a phone with the profile of its app.
+    let (img, source, calibration) = match &args.image {
         Some(path) => {
+            let default = Path::new(DEFAULT_FILE);
             let file = args
                 .calibration
                 .as_deref()
-                .unwrap_or(Path::new(DEFAULT_FILE));
-            let (cal, templates) = load_file(file)?;
+                .or_else(|| default.exists().then_some(default));
+            let calibration = file.map(load_file).transpose()?;
             (
                 load_screenshot(path)?,
                 path.display().to_string(),
-                cal,
-                templates,
+                calibration,
             )
         }
         None => {
             let mut phone = open_device(&args.device)?;
-            let (cal, templates) = calibration_for(phone.as_mut(), args.calibration.as_deref())?;
+            let found = calibration_for(phone.as_mut(), args.calibration.as_deref())?;
             let img = phone
                 .screenshot()
                 .with_context(|| format!("cannot take a screenshot of {}", args.device.device))?;
             (
                 img,
                 format!("the screen of {}", args.device.device),
-                cal,
-                templates,
+                Some(found),
             )
         }
     };
-    let rec = read_board(&img, &cal, &templates)
-        .map_err(|e| anyhow::Error::new(BoardProblem(format!("cannot read {source}: {e}"))))?;
+    let rec = match &calibration {
+        Some((cal, templates)) => read_board(&img, cal, templates),
+        None => crate::vision::read_any(&img, crate::vision::Hints::default()),
+    }
+    .map_err(|e| anyhow::Error::new(BoardProblem(format!("cannot read {source}: {e}"))))?;
     if let Some(path) = &args.overlay {
         crate::vision::overlay::draw_reading(&img, &rec)
             .save(path)
@@ -54,12 +57,12 @@ pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
             "grid": rec.grid.rect(),
             "cells": rec.readings,
         });
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        outln!("{}", serde_json::to_string_pretty(&json)?);
     } else {
-        println!("{}", rec.board.to_line());
+        outln!("{}", rec.board.to_line());
         for (r, row) in rec.readings.chunks(9).enumerate() {
             if r % 3 == 0 && r > 0 {
-                println!("---------+---------+---------");
+                outln!("---------+---------+---------");
             }
             let line: Vec<String> = row
                 .chunks(3)
@@ -73,7 +76,7 @@ pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
                         .collect::<String>()
                 })
                 .collect();
-            println!("{}", line.join("|"));
+            outln!("{}", line.join("|"));
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -28,7 +28,7 @@ pub(super) fn run(args: ScreenshotArgs) -> Result<ExitCode> {
                 args.output.display()
             )
         })?;
-    eprintln!(
+    errln!(
         "saved {} ({}x{}) in {} ms",
         args.output.display(),
         img.width(),

@@ -89,6 +89,7 @@ impl SimSetup {
         let mut phone = SudokuApp::new(self.puzzle, self.skin.clone(), self.size.into())?;
         phone.set_popup(self.faults.popup);
         phone.set_mistake_limit(self.faults.mistake_limit);
+        phone.set_ad_after(self.faults.ad_after);
         Ok(phone)
     }
 }
@@ -134,7 +135,7 @@ pub(super) fn open_through_adb(
             Ok((Box::new(device), Some((session, preset))))
         }
         Err(e) if e.chain().any(|c| c.is::<NoAdb>()) => {
-            eprintln!("warning: {NoAdb}");
+            errln!("warning: {NoAdb}");
             Ok((Box::new(SimDevice::new(phone()?)), None))
         }
         Err(e) => Err(e.context("cannot start the simulated phone behind the adb server")),
@@ -176,7 +177,7 @@ pub(super) fn run(args: SimArgs) -> Result<ExitCode> {
     writeln!(out, "adb connect {}", server.serial())?;
     out.flush()?;
     drop(out);
-    eprintln!(
+    errln!(
         "simulated phone running: skin {}, {}, latency {preset}{}; Ctrl-C stops it",
         args.skin,
         args.size,
@@ -190,15 +191,13 @@ pub(super) fn run(args: SimArgs) -> Result<ExitCode> {
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                 if server.is_gone() && !reported_gone {
                     reported_gone = true;
-                    eprintln!(
-                        "the phone dropped its connection (drop-after fault); Ctrl-C to quit"
-                    );
+                    errln!("the phone dropped its connection (drop-after fault); Ctrl-C to quit");
                 }
             }
         }
     }
     server.stop();
-    eprintln!(
+    errln!(
         "stopped: {} taps, {} command lines, virtual clock {:.3} s",
         server.taps().len(),
         server.command_log().len(),

@@ -41,6 +41,9 @@ pub(super) fn run(args: &SolveArgs) -> Result<ExitCode> {
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    if args.compare {
+        return compare(&text, options.max_steps, args, &mut out);
+    }
     // Solves one board, streaming the trace if asked: to stdout, or to stderr under --json.
     // With `record`, every event is also kept (for --gif).
     let run = |board: &Board,
@@ -171,7 +174,7 @@ pub(super) fn run(args: &SolveArgs) -> Result<ExitCode> {
         let gif = search_gif(&board, &events, &options)?;
         std::fs::write(path, gif)
             .with_context(|| format!("cannot write the GIF to {}", path.display()))?;
-        eprintln!("wrote {} ({} moves)", path.display(), events.len());
+        errln!("wrote {} ({} moves)", path.display(), events.len());
     }
     let description = report::describe(&outcome, args.strategy);
     if args.json {
@@ -191,15 +194,106 @@ pub(super) fn run(args: &SolveArgs) -> Result<ExitCode> {
         writeln!(out, "{description}")?;
     }
     out.flush()?;
+    // The outcome is the result and is on stdout already; stderr gets only what adds to it
+    // (exit status 1 says the rest), not the same sentence again.
     match outcome {
         Outcome::Solved { .. } => Ok(ExitCode::SUCCESS),
         Outcome::Stopped {
             reason: StopReason::StepBudget { .. },
             ..
-        } => Err(BoardProblem(format!(
-            "{description}; raise it with --max-steps (0 = no limit)"
+        } if crate::visualize::record::has_no_solution(&board) => {
+            errln!(
+                "this board has no solution (the fast solver proves it); more --max-steps would not help"
+            );
+            Ok(ExitCode::from(1))
+        }
+        Outcome::Stopped {
+            reason: StopReason::StepBudget { .. },
+            ..
+        } => {
+            errln!("raise the step limit with --max-steps (0 = no limit), or use --strategy fast");
+            Ok(ExitCode::from(1))
+        }
+        _ => Ok(ExitCode::from(1)),
+    }
+}
+
+/// `solve --compare`: every strategy on every puzzle, side by side (a table, or JSON), under the
+/// same step budget; exits 1 if a puzzle cannot be read or no strategy solved it.
+fn compare(
+    text: &str,
+    max_steps: Option<u64>,
+    args: &SolveArgs,
+    out: &mut dyn Write,
+) -> Result<ExitCode> {
+    // (line number, label, the board or why it cannot be searched)
+    let puzzles: Vec<(usize, String, Result<Board, String>)> = if is_puzzle_list(text) {
+        puzzle_lines(text)
+            .map(|l| {
+                (
+                    l.line,
+                    l.label.to_string(),
+                    l.board.map_err(|e| e.to_string()),
+                )
+            })
+            .collect()
+    } else {
+        vec![(
+            1,
+            String::new(),
+            Board::parse(text).map_err(|e| e.to_string()),
+        )]
+    };
+    let mut rows = Vec::new();
+    let mut records = Vec::new();
+    let mut problems = Vec::new();
+    for (line, label, board) in puzzles {
+        let board = board.and_then(|b| {
+            if b.conflicts().is_empty() {
+                Ok(b)
+            } else {
+                Err(format!(
+                    "givens break the rules: {}",
+                    report::describe_conflicts(&b)
+                ))
+            }
+        });
+        match board {
+            Ok(board) => {
+                let row = report::compare(&board, &label, max_steps, args.unique);
+                if !row.runs.iter().any(|(_, o)| o.solution().is_some()) {
+                    problems.push(format!("line {line}: no strategy found a solution"));
+                }
+                let mut v = report::comparison_json(&row);
+                v["line"] = serde_json::json!(line);
+                records.push(v);
+                rows.push(row);
+            }
+            Err(why) => {
+                records.push(serde_json::json!({"line": line, "outcome": "invalid", "error": why}));
+                problems.push(format!("line {line}: invalid: {why}"));
+            }
+        }
+    }
+    if args.json {
+        writeln!(out, "{:#}", serde_json::json!({ "results": records }))?;
+    } else {
+        if !rows.is_empty() {
+            writeln!(out, "{}", report::comparison_table(&rows))?;
+        }
+        for problem in &problems {
+            writeln!(out, "{problem}")?;
+        }
+    }
+    out.flush()?;
+    if problems.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Err(BoardProblem(format!(
+            "{} of {} puzzles were not solved by any strategy or could not be read",
+            problems.len(),
+            records.len()
         ))
-        .into()),
-        _ => Err(BoardProblem(description).into()),
+        .into())
     }
 }

@@ -73,7 +73,7 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
         .iter()
         .filter(|m| matches!(m, Move::Set { .. }))
         .count();
-    eprintln!(
+    errln!(
         "search: {}, {} steps and {} cancels = {} moves, {} taps ({})",
         search.strategy,
         count(search.steps),
@@ -87,12 +87,12 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     );
     if args.resume {
         if args.strategy != search.strategy {
-            eprintln!(
+            errln!(
                 "note: resuming the interrupted {} search (--strategy is ignored with --resume)",
                 search.strategy
             );
         }
-        eprintln!(
+        errln!(
             "resuming after move {} of {} (step {}){}",
             count(start as u64),
             count(moves.len() as u64),
@@ -108,7 +108,7 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
             }
         );
     }
-    eprintln!(
+    errln!(
         "input: {description}; estimated {} for {} moves ({:.1} moves/s), checked every {check_every} moves",
         duration(estimate.total),
         count(estimate.moves as u64),
@@ -126,16 +126,22 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
                 duration(estimate.total)
             );
         }
-        eprint!(
-            "this takes about {}; start? [y/N] ",
-            duration(estimate.total)
-        );
+        {
+            use std::io::Write as _;
+            let mut err = std::io::stderr().lock();
+            let _ = write!(
+                err,
+                "this takes about {}; start? [y/N] ",
+                duration(estimate.total)
+            );
+            let _ = err.flush();
+        }
         let mut answer = String::new();
         stdin
             .read_line(&mut answer)
             .context("cannot read the answer")?;
         if !matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
-            eprintln!("nothing was tapped");
+            errln!("nothing was tapped");
             return Ok(ExitCode::from(2));
         }
     }
@@ -196,15 +202,15 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     );
     bar.finish_and_clear();
     if let Some((session, preset)) = &sim_session {
-        eprintln!(
+        errln!(
             "simulated phone: {:.2} s of device time (virtual clock, latency preset {preset})",
             session.clock().as_secs_f64()
         );
     }
     let report = result?;
     let _ = std::fs::remove_file(&args.state);
-    print!("{}", report.final_board);
-    println!(
+    out!("{}", report.final_board);
+    outln!(
         "replayed {} moves ({} steps) of the {} search with {} taps via {} in {}; {} checkpoints matched the screen",
         count((report.done - start) as u64),
         count(search.steps - steps_before as u64),
@@ -214,7 +220,7 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
         duration(report.elapsed),
         report.checkpoints
     );
-    println!("the search took {} steps", count(search.steps));
+    outln!("the search took {} steps", count(search.steps));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -255,7 +261,7 @@ fn visualize_gif(args: &VisualizeArgs, path: &Path, max_steps: Option<u64>) -> R
     std::fs::write(path, gif)
         .with_context(|| format!("cannot write the GIF to {}", path.display()))?;
     let frames = sampled_steps(search.events.len(), args.gif_frames).len();
-    println!(
+    outln!(
         "wrote {}: {} search, {} steps, {} moves, {frames} frames",
         path.display(),
         search.strategy,

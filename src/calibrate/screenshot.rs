@@ -1,21 +1,22 @@
 //! Calibrating from one screenshot of an app: find the grid and the keypad, cut
-//! digit templates from the board's digits (labelled through the keypad glyphs, or by the
-//! `--givens` the user typed), fill missing digits from the keypad, measure ink colours, check
+//! digit templates from the board's digits (labelled by the glyph bank, checked against the
+//! keypad when its order is confirmed, or by the `--givens` the user typed), fill missing digits from the keypad, measure ink colours, check
 //! that the templates read the calibration screen back exactly, and produce a `Calibration`,
 //! its `Templates` and an overlay picture. Deterministic: the same screen gives the same file.
 
 use crate::calibration::{Calibration, FORMAT_VERSION, InputOrder, Keypad, Recognition};
 use crate::geometry::{Point, Rect, Size};
 use crate::sudoku::{Board, Cell};
-use crate::vision::cells::{PATCH_H, PATCH_W, ncc};
-use crate::vision::keypad::{Glyph, find_keypad, glyphs_outside};
-use crate::vision::recognize::{colour_distance, locate_and_cut, read_grid, rule_conflicts};
+use crate::vision::cells::{PATCH_H, PATCH_W};
+use crate::vision::glyphs::{Reference, label};
+use crate::vision::keypad::{Glyph, find_keypad, glyphs_outside, order_keypad};
+use crate::vision::recognize::{colour_distance, locate_and_cut, read_cells, rule_conflicts};
 use crate::vision::{Grid, Templates, overlay};
 use anyhow::{Result, anyhow, bail};
 use image::RgbaImage;
 
 /// What the user told calibrate.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct CalibrateOptions {
     pub profile: String,
     /// The board's big digits, when the keypad cannot label them.
@@ -23,6 +24,19 @@ pub struct CalibrateOptions {
     pub erase: Option<Point>,
     pub notes: Option<Point>,
     pub input_order: InputOrder,
+}
+
+impl Default for CalibrateOptions {
+    /// The `default` profile (an empty name is not a valid profile), nothing else told.
+    fn default() -> Self {
+        CalibrateOptions {
+            profile: "default".into(),
+            givens: None,
+            erase: None,
+            notes: None,
+            input_order: InputOrder::default(),
+        }
+    }
 }
 
 /// How the templates were labelled.
@@ -46,6 +60,8 @@ pub struct Calibrated {
     pub overlay: RgbaImage,
     /// Centre and box of each digit key, as drawn on the overlay.
     pub keys: Option<[(Point, Rect); 9]>,
+    /// Rule clashes on the calibration screen (a player's mistaken entries), with the digit.
+    pub conflicts: Vec<(Cell, Cell, u8)>,
 }
 
 impl Calibrated {
@@ -79,71 +95,6 @@ fn mean_patch(patches: &[&[u8]]) -> Vec<u8> {
     (0..PATCH_W * PATCH_H)
         .map(|i| ((patches.iter().map(|p| p[i] as u32).sum::<u32>() + n / 2) / n) as u8)
         .collect()
-}
-
-/// Groups digit patches by shape: greedy in cell order (deterministic), then, while there are
-/// more than nine groups, merges the two most alike groups that never share a row, column or
-/// box (two cells that see each other cannot hold the same digit).
-fn cluster(patches: &[&[u8]], cells: &[Cell]) -> (Vec<usize>, Vec<Vec<u8>>) {
-    let (mut assign, mut centroids) = cluster_greedy(patches);
-    while centroids.len() > 9 {
-        let k = centroids.len();
-        let sees = |a: Cell, b: Cell| {
-            a.row() == b.row() || a.col() == b.col() || a.box_index() == b.box_index()
-        };
-        let mut best: Option<(f32, usize, usize)> = None;
-        for a in 0..k {
-            for b in a + 1..k {
-                let clash = (0..patches.len()).any(|i| {
-                    assign[i] == a
-                        && (0..patches.len()).any(|j| assign[j] == b && sees(cells[i], cells[j]))
-                });
-                let s = ncc(&centroids[a], &centroids[b]);
-                if !clash && best.is_none_or(|(bs, _, _)| s > bs) {
-                    best = Some((s, a, b));
-                }
-            }
-        }
-        let Some((_, a, b)) = best else { break };
-        for x in assign.iter_mut() {
-            if *x == b {
-                *x = a;
-            } else if *x > b {
-                *x -= 1;
-            }
-        }
-        centroids.remove(b);
-        let ps: Vec<&[u8]> = (0..patches.len())
-            .filter(|&i| assign[i] == a)
-            .map(|i| patches[i])
-            .collect();
-        centroids[a] = mean_patch(&ps);
-    }
-    (assign, centroids)
-}
-
-fn cluster_greedy(patches: &[&[u8]]) -> (Vec<usize>, Vec<Vec<u8>>) {
-    let mut members: Vec<Vec<usize>> = Vec::new();
-    let mut centroids: Vec<Vec<u8>> = Vec::new();
-    let mut assign = Vec::with_capacity(patches.len());
-    for (i, p) in patches.iter().enumerate() {
-        let best = centroids
-            .iter()
-            .enumerate()
-            .map(|(k, c)| (k, ncc(c, p)))
-            .fold((usize::MAX, -1f32), |a, b| if b.1 > a.1 { b } else { a });
-        if best.1 >= 0.85 {
-            members[best.0].push(i);
-            let ps: Vec<&[u8]> = members[best.0].iter().map(|&j| patches[j]).collect();
-            centroids[best.0] = mean_patch(&ps);
-            assign.push(best.0);
-        } else {
-            members.push(vec![i]);
-            centroids.push(p.to_vec());
-            assign.push(centroids.len() - 1);
-        }
-    }
-    (assign, centroids)
 }
 
 fn mean_colour(cs: &[[u8; 3]]) -> [u8; 3] {
@@ -248,84 +199,52 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
     } else {
         labelled_by = LabelSource::Keypad;
         let cells: Vec<Cell> = digit_cells.iter().map(|(c, _)| *c).collect();
-        let (assign, centroids) = cluster(&patches, &cells);
-        if centroids.len() > 9 {
+        // The glyph bank labels the board's shapes jointly; a keypad whose layout order the bank
+        // confirms is a second source that must agree.
+        let verified = order_keypad(&glyphs);
+        let references: Vec<Reference> = verified
+            .iter()
+            .map(|k| Reference {
+                name: "the keypad",
+                shapes: k.iter().map(|g| Some(g.patch.clone())).collect(),
+            })
+            .collect();
+        let found = label(&patches, &cells, &references);
+        let unsure: Vec<String> = cells
+            .iter()
+            .zip(&found)
+            .filter(|(_, l)| !l.sure)
+            .map(|(c, l)| format!("{c} ({} or {})", l.digit, l.runner_up))
+            .collect();
+        if !unsure.is_empty() {
             bail!(
-                "the board's digits fall into {} shapes, more than 9; pass --givens <81 chars> to label them",
-                centroids.len()
+                "unsure which digit is in {}; pass --givens <81 chars> (the board's digits, row by row) to label them",
+                unsure.join(", ")
             );
         }
-        let refs: Vec<Option<Vec<u8>>> = centroids.iter().cloned().map(Some).collect();
-        let Some(keys) = find_keypad(&glyphs, &refs, false) else {
-            bail!(
-                "could not find nine keypad digits outside the grid to label the templates; pass --givens <81 chars> (the board's digits, row by row)"
-            );
-        };
-        let mut pairs: Vec<(f32, usize, usize)> = Vec::new();
-        for (c, cen) in centroids.iter().enumerate() {
-            for (d, g) in keys.iter().enumerate() {
-                pairs.push((ncc(cen, &g.patch), c, d));
-            }
+        for (slot, l) in labels.iter_mut().zip(&found) {
+            *slot = l.digit;
         }
-        pairs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-        let mut cluster_digit = vec![0u8; centroids.len()];
-        let mut digit_used = [false; 9];
-        for (_, c, d) in pairs {
-            if cluster_digit[c] == 0 && !digit_used[d] {
-                cluster_digit[c] = d as u8 + 1;
-                digit_used[d] = true;
-            }
-        }
-        // A digit drawn in two styles (bold givens, regular entries) forms two groups; one of
-        // them lost the one-to-one pairing above. Give a group its best-matching key instead when
-        // that key clearly fits better and no rule is broken.
-        let sees = |a: Cell, b: Cell| {
-            a.row() == b.row() || a.col() == b.col() || a.box_index() == b.box_index()
-        };
-        for c in 0..centroids.len() {
-            let scores: Vec<f32> = keys.iter().map(|g| ncc(&centroids[c], &g.patch)).collect();
-            let (best_d, best_s) = scores
-                .iter()
-                .enumerate()
-                .fold((0, -1f32), |a, (d, &s)| if s > a.1 { (d, s) } else { a });
-            let current = cluster_digit[c] as usize - 1;
-            if best_d == current || best_s < scores[current] + 0.15 {
-                continue;
-            }
-            let target = best_d as u8 + 1;
-            let clash = (0..assign.len()).any(|i| {
-                assign[i] == c
-                    && (0..assign.len()).any(|j| {
-                        assign[j] != c
-                            && cluster_digit[assign[j]] == target
-                            && sees(cells[i], cells[j])
-                    })
-            });
-            if !clash {
-                cluster_digit[c] = target;
-            }
-        }
-        for (k, &a) in assign.iter().enumerate() {
-            labels[k] = cluster_digit[a];
-        }
-        keypad = Some(keys);
+        keypad = verified.or_else(|| {
+            let refs: Vec<Option<Vec<u8>>> = (1..=9u8)
+                .map(|d| {
+                    let ps: Vec<&[u8]> = (0..patches.len())
+                        .filter(|&k| labels[k] == d)
+                        .map(|k| patches[k])
+                        .collect();
+                    (!ps.is_empty()).then(|| mean_patch(&ps))
+                })
+                .collect();
+            find_keypad(&glyphs, &refs, true)
+        });
     }
 
     let mut board = Board::empty();
     for (k, (cell, _)) in digit_cells.iter().enumerate() {
         board.set(*cell, Some(labels[k]));
     }
+    // A player's mistake on the screen is reported, not refused: the templates are still good.
     let conflicts = rule_conflicts(&board);
-    if !conflicts.is_empty() {
-        let list: Vec<String> = conflicts
-            .iter()
-            .map(|(a, b, d)| format!("{d} in {a} and {b}"))
-            .collect();
-        bail!(
-            "the digits as labelled break the rules ({}); pass --givens <81 chars> to label them",
-            list.join(", ")
-        );
-    }
 
     let mut raw: [Option<Vec<u8>>; 9] = Default::default();
     let mut from_keypad = Vec::new();
@@ -385,7 +304,7 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
     calibration.validate()?;
 
     // The templates must read their own screen back exactly.
-    let check = read_grid(img, grid.clone(), &templates, &calibration.recognition)
+    let check = read_cells(img, grid.clone(), &templates, &calibration.recognition)
         .map_err(|e| anyhow!("the new templates do not read the calibration screen back: {e}"))?;
     if check.board != board {
         bail!(
@@ -408,45 +327,13 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
         from_keypad,
         overlay,
         keys,
+        conflicts,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn bar(at: usize) -> Vec<u8> {
-        (0..PATCH_W * PATCH_H)
-            .map(|i| if i % PATCH_W == at { 255 } else { 0 })
-            .collect()
-    }
-
-    #[test]
-    fn shape_groups_merge_only_when_their_cells_never_see_each_other() {
-        // Ten shapes for ten cells on one diagonal: the two most alike that share no unit merge.
-        let cells: Vec<Cell> = (0..9)
-            .map(|i| Cell::new(i, i).unwrap())
-            .chain([Cell::new(0, 4).unwrap()])
-            .collect();
-        let mut patches: Vec<Vec<u8>> = (0..9).map(|i| bar(i * 2)).collect();
-        // r1c5 looks like r1c1's shape but shares its row; r2c2 is another style of r9c9's shape.
-        patches.push(
-            bar(0)
-                .iter()
-                .zip(bar(1))
-                .map(|(a, b)| a.max(&b).to_owned())
-                .collect(),
-        );
-        patches[1] = bar(16)
-            .iter()
-            .zip(bar(17))
-            .map(|(a, b)| (*a).max(b))
-            .collect();
-        let refs: Vec<&[u8]> = patches.iter().map(|p| p.as_slice()).collect();
-        let (assign, centroids) = cluster(&refs, &cells);
-        assert!(centroids.len() <= 9);
-        assert_ne!(assign[0], assign[9], "same row, cannot be the same digit");
-    }
 
     #[test]
     fn two_clearly_different_ink_colours_split_into_givens_and_entries() {

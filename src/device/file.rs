@@ -33,13 +33,43 @@ impl FileDevice {
 }
 
 fn load(path: &Path) -> Result<RgbaImage> {
-    Ok(image::open(path)
-        .with_context(|| {
-            format!(
-                "cannot read the screenshot {}: pass an existing PNG with --device file:PATH",
-                path.display()
-            )
-        })?
+    read_screenshot(path).with_context(|| {
+        format!(
+            "cannot read the screenshot {}: pass an existing PNG with --device file:PATH",
+            path.display()
+        )
+    })
+}
+
+/// Longest side of a picture taken as a phone screenshot (4K phones are 3840 pixels tall).
+pub const MAX_SCREENSHOT_SIDE: u32 = 5000;
+
+/// Reads a screenshot file, refusing it by the size in its header before decoding: an 8000x8000
+/// PNG took 2.6 s and 443 MB to decode only to be refused afterwards.
+pub fn read_screenshot(path: &Path) -> Result<RgbaImage> {
+    let open = || -> Result<image::ImageReader<std::io::BufReader<std::fs::File>>> {
+        image::ImageReader::open(path)
+            .with_context(|| format!("cannot open {}", path.display()))?
+            .with_guessed_format()
+            .with_context(|| format!("cannot read {}", path.display()))
+    };
+    let (w, h) = open()?
+        .into_dimensions()
+        .with_context(|| format!("{} is not a readable picture", path.display()))?;
+    if w.max(h) > MAX_SCREENSHOT_SIDE {
+        bail!(
+            "{} is {w}x{h} pixels, larger than any phone screen ({MAX_SCREENSHOT_SIDE} pixels a side at most); pass a screenshot of the phone",
+            path.display()
+        );
+    }
+    let mut reader = open()?;
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_SCREENSHOT_SIDE);
+    limits.max_image_height = Some(MAX_SCREENSHOT_SIDE);
+    reader.limits(limits);
+    Ok(reader
+        .decode()
+        .with_context(|| format!("{} is not a readable picture", path.display()))?
         .to_rgba8())
 }
 
@@ -69,6 +99,10 @@ impl Device for FileDevice {
         }
         self.taps.extend_from_slice(taps);
         Ok(())
+    }
+
+    fn shows_taps(&self) -> bool {
+        false
     }
 
     fn input_description(&self) -> String {
@@ -105,5 +139,53 @@ mod tests {
     fn missing_file_says_what_to_pass() {
         let err = FileDevice::open(Path::new("/nonexistent/x.png")).unwrap_err();
         assert!(format!("{err:#}").contains("--device file:PATH"));
+    }
+
+    /// A PNG claiming `w`x`h` pixels with no pixel data (an empty IDAT): only a reader that
+    /// refuses by the header answers quickly; decoding it fails.
+    fn png_header(w: u32, h: u32) -> Vec<u8> {
+        let chunk = |kind: &[u8], data: &[u8]| {
+            let body = [kind, data].concat();
+            let crc = body.iter().fold(!0u32, |mut c, &b| {
+                c ^= u32::from(b);
+                for _ in 0..8 {
+                    c = if c & 1 == 1 {
+                        (c >> 1) ^ 0xEDB8_8320
+                    } else {
+                        c >> 1
+                    };
+                }
+                c
+            });
+            [
+                &(data.len() as u32).to_be_bytes()[..],
+                &body,
+                &(!crc).to_be_bytes(),
+            ]
+            .concat()
+        };
+        let ihdr = [&w.to_be_bytes()[..], &h.to_be_bytes(), &[8, 6, 0, 0, 0]].concat();
+        [
+            &b"\x89PNG\r\n\x1a\n"[..],
+            &chunk(b"IHDR", &ihdr),
+            &chunk(b"IDAT", &[]),
+            &chunk(b"IEND", &[]),
+        ]
+        .concat()
+    }
+
+    #[test]
+    fn a_picture_larger_than_any_phone_is_refused_by_its_header_size() {
+        let dir = std::env::temp_dir().join(format!("sudoku-agent-huge-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("huge.png");
+        std::fs::write(&path, png_header(8000, 8000)).unwrap();
+        let err = format!("{:#}", read_screenshot(&path).unwrap_err());
+        assert!(
+            err.contains("8000x8000") && err.contains("larger than any phone"),
+            "{err}"
+        );
+        let err = format!("{:#}", FileDevice::open(&path).unwrap_err());
+        assert!(err.contains("8000x8000"), "{err}");
     }
 }

@@ -25,6 +25,11 @@ pub trait Device {
     fn input_description(&self) -> String {
         "direct".to_string()
     }
+    /// Whether taps can change what the next screenshot shows: false for a screenshot file,
+    /// which only records them (so advice about an app's settings would be wrong).
+    fn shows_taps(&self) -> bool {
+        true
+    }
     /// Hold, gap and settle times for the following taps (from the calibration). Devices
     /// without real timing ignore them.
     fn set_pacing(&mut self, _pacing: Pacing) {}
@@ -111,6 +116,7 @@ pub mod foreground;
 pub mod inject;
 pub mod input;
 pub mod parse;
+pub mod shell_quote;
 #[cfg(feature = "sim")]
 pub mod sim;
 #[cfg(feature = "sim")]

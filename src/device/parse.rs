@@ -421,7 +421,16 @@ impl Touchscreen {
         self.slot.is_some()
     }
 
+    /// `None` unless the device has both MT axes and its path is `/dev/input/eventN`: the path
+    /// is written into shell commands (`dd of=PATH`), so nothing else is taken from the phone.
     fn from_device(d: &InputDevice) -> Option<Touchscreen> {
+        if !super::shell_quote::is_input_node(&d.path) {
+            log::info!(
+                "ignoring input device at {:?}: not /dev/input/eventN",
+                d.path
+            );
+            return None;
+        }
         Some(Touchscreen {
             path: d.path.clone(),
             name: d.name.clone(),
@@ -495,8 +504,12 @@ pub fn raw_screencap(bytes: &[u8]) -> Result<RgbaImage, ParseError> {
     let (width, height, code) = (word(0), word(4), word(8));
     let format = PixelFormat::from_code(code).ok_or(ParseError::ScreencapFormat(code))?;
     let bpp = format.bytes_per_pixel();
-    let pixels = width as u64 * height as u64 * bpp as u64;
-    let header = (bytes.len() as u64).checked_sub(pixels);
+    // Checked: a header of 0xffffffff x 0xffffffff overflowed u64 (a panic in debug builds, and
+    // in release a wrapped length that could pass and then fail `from_raw`).
+    let pixels = (width as u64)
+        .checked_mul(height as u64)
+        .and_then(|n| n.checked_mul(bpp as u64));
+    let header = pixels.and_then(|p| (bytes.len() as u64).checked_sub(p));
     let header = match header {
         Some(h @ (12 | 16)) if width > 0 && height > 0 => h as usize,
         _ => {
@@ -723,6 +736,15 @@ add device 8: /dev/input/event6
     }
 
     #[test]
+    fn a_touchscreen_outside_dev_input_event_n_is_never_chosen() {
+        for path in ["/dev/input/event1;reboot", "/sdcard/x", "$(id)", ""] {
+            let text = GETEVENT_LP.replace("/dev/input/event1", path);
+            let chosen = touchscreen(&getevent_devices(&text));
+            assert!(chosen.is_none_or(|t| t.path != path), "{path:?}");
+        }
+    }
+
+    #[test]
     fn getevent_hex_output_parses_like_the_labelled_one() {
         let hex = "add device 1: /dev/input/event2
   name:     \"goodix_ts\"
@@ -823,6 +845,19 @@ could not get driver version for /dev/input/mice, Not a typewriter
                 255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 132, 130, 132, 255
             ]
         );
+    }
+
+    #[test]
+    fn raw_screencap_refuses_a_header_whose_size_overflows() {
+        let mut bytes = Vec::new();
+        for word in [u32::MAX, u32::MAX, 1] {
+            bytes.extend(word.to_le_bytes());
+        }
+        bytes.extend([0; 16]);
+        assert!(matches!(
+            raw_screencap(&bytes),
+            Err(ParseError::ScreencapLength { .. })
+        ));
     }
 
     #[test]

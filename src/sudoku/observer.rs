@@ -16,10 +16,16 @@ pub enum SolveEvent {
 
 /// Receives every move of the search; returning `ControlFlow::Break(())` stops it.
 pub trait SolveObserver {
+    /// `true` when `on_event` does nothing and never stops the search, as for `()`: the solver
+    /// then skips building the events (and walking its trail to report take-backs one by one).
+    const IGNORES_EVENTS: bool = false;
+
     fn on_event(&mut self, event: SolveEvent) -> ControlFlow<()>;
 }
 
 impl SolveObserver for () {
+    const IGNORES_EVENTS: bool = true;
+
     #[inline(always)]
     fn on_event(&mut self, _event: SolveEvent) -> ControlFlow<()> {
         ControlFlow::Continue(())

@@ -137,7 +137,7 @@ pub(crate) fn normalise(strength: &[f32], w: usize, bbox: (usize, usize, usize, 
     out
 }
 
-/// Cleans all 81 cells of `grid`, row by row.
+/// Cleans all 81 cells of `grid`, row by row, with the fixed big-digit height (30% of a cell).
 pub fn cut_cells(img: &RgbaImage, grid: &Grid) -> Vec<CellInk> {
     let pitch = grid.pitch();
     Cell::all()
@@ -147,27 +147,58 @@ pub fn cut_cells(img: &RgbaImage, grid: &Grid) -> Vec<CellInk> {
 
 /// Cleans one cell whose rectangle between line centres is `rect`.
 pub fn cut_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> CellInk {
+    match scan_cell(img, rect, pitch) {
+        Some(scan) => scan.finish(img, BIG_MIN).0,
+        None => CellInk::default(),
+    }
+}
+
+/// Shortest big digit, as a fraction of the cell, when the screen gives no better idea.
+pub(crate) const BIG_MIN: f32 = 0.3;
+
+/// One cell's ink components, before the screen decides how tall a big digit is.
+pub(crate) struct CellScan {
+    origin: (u32, u32),
+    stride: u32,
+    w: usize,
+    h: usize,
+    /// Ink strength in samples (signed difference from the background, ink positive).
+    diff: Vec<f32>,
+    amp: i16,
+    labels: Vec<u32>,
+    comps: Vec<Component>,
+    /// Cell size in samples.
+    pitch: f32,
+    dashes: usize,
+}
+
+/// Samples and segments one cell; `None` when it is too small or off the screen.
+pub(crate) fn scan_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> Option<CellScan> {
+    // Big cells are looked at every `stride` pixels: a digit 50 px tall holds all the detail the
+    // 24x32 patch keeps, and reading stays fast at 1440x3200.
+    scan_cell_every(img, rect, pitch, ((pitch / 50.0).floor() as u32).max(1))
+}
+
+/// [`scan_cell`] looking at every `stride`-th pixel.
+fn scan_cell_every(img: &RgbaImage, rect: Rect, pitch: f32, stride: u32) -> Option<CellScan> {
     // The dash band starts just inside the lines; the digit is looked for further in.
     let outer = (pitch * 0.025).round() as u32 + 1;
     let inner = (pitch * 0.07).round() as u32 + 1;
     if rect.width <= 2 * inner + 4 || rect.height <= 2 * inner + 4 {
-        return CellInk::default();
+        return None;
     }
     let (ox, oy) = (rect.x + outer, rect.y + outer);
     let (ow, oh) = (rect.width - 2 * outer, rect.height - 2 * outer);
     if ox + ow > img.width() || oy + oh > img.height() {
-        return CellInk::default();
+        return None;
     }
-    // Big cells are looked at every `stride` pixels: a digit 50 px tall holds all the detail the
-    // 24x32 patch keeps, and reading stays fast at 1440x3200.
-    let stride = ((pitch / 50.0).floor() as u32).max(1);
     let lum = luma_sampled(img, (ox, oy), (ow, oh), stride);
     let (ow, oh) = (ow.div_ceil(stride) as usize, oh.div_ceil(stride) as usize);
     let small_pitch = pitch / stride as f32;
     let dashes = cage_dashes(&lum, ow, oh, small_pitch);
     let k = ((inner - outer) as f32 / stride as f32).round() as usize;
     if ow <= 2 * k + 4 || oh <= 2 * k + 4 {
-        return CellInk::default();
+        return None;
     }
     let (w, h) = (ow - 2 * k, oh - 2 * k);
     let mut sub = Vec::with_capacity(w * h);
@@ -175,9 +206,78 @@ pub fn cut_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> CellInk {
         sub.extend_from_slice(&lum[(y + k) * ow + k..(y + k) * ow + k + w]);
     }
     let origin = (ox + k as u32 * stride, oy + k as u32 * stride);
-    let mut cell = cut_digit(img, sub, origin, stride, (w, h), small_pitch);
-    cell.dashes = dashes;
-    cell
+    Some(segment(sub, origin, stride, (w, h), small_pitch, dashes))
+}
+
+/// Cleans all 81 cells, deciding from the whole screen how tall a big digit is: the big digits
+/// of one screen share one font size, so the tallest marks found in many cells give it, and a
+/// mark well below that height is a pencil note. This reads small digits (down to ~15% of a
+/// cell, as in apps that draw digits in discs) that the fixed 30% rule drops, and never makes
+/// the rule stricter than that. Returns each cell's ink and, for digit cells, its features.
+pub fn cut_cells_adaptive(
+    img: &RgbaImage,
+    grid: &Grid,
+) -> (Vec<CellInk>, Vec<Option<InkFeatures>>) {
+    let pitch = grid.pitch();
+    let mut scans: Vec<Option<CellScan>> = Cell::all()
+        .map(|c| scan_cell(img, grid.cell_rect(c), pitch))
+        .collect();
+    let big_min = big_digit_min(&scans);
+    // Small digits (in discs, say) need finer sampling to keep their shape: at least ~28
+    // samples from top to bottom.
+    let stride = scans.iter().flatten().map(|s| s.stride).max().unwrap_or(1);
+    let digit_px = big_min / 0.7 * pitch;
+    let fine = ((digit_px / 28.0).floor() as u32).max(1);
+    if fine < stride {
+        // Only cells with ink are worth a second look.
+        for (scan, c) in scans.iter_mut().zip(Cell::all()) {
+            if scan.as_ref().is_some_and(|s| !s.comps.is_empty()) {
+                *scan = scan_cell_every(img, grid.cell_rect(c), pitch, fine);
+            }
+        }
+    }
+    scans
+        .into_iter()
+        .map(|s| match s {
+            Some(s) => s.finish(img, big_min),
+            None => (CellInk::default(), None),
+        })
+        .unzip()
+}
+
+/// Height (fraction of a cell) from which a mark counts as a big digit on this screen.
+fn big_digit_min(scans: &[Option<CellScan>]) -> f32 {
+    // Every cell's tallest free-standing mark; a sudoku shows at least 17 big digits, so the
+    // 17th tallest is the height of a big digit even if a few cells hold odd tall marks.
+    let mut tallest: Vec<f32> = scans.iter().flatten().filter_map(|s| s.tallest()).collect();
+    tallest.sort_by(|a, b| b.total_cmp(a));
+    let Some(&h) = tallest.get(16) else {
+        return BIG_MIN;
+    };
+    (0.7 * h).clamp(0.12, BIG_MIN)
+}
+
+/// What tells one digit's ink from another's on the same screen, so that givens and player
+/// entries can be told apart by clustering (see `super::ink`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InkFeatures {
+    /// Mean colour of the solid ink.
+    pub ink: [u8; 3],
+    /// Mean colour just around the digit (a disc, a highlight, or the cell).
+    pub background: [u8; 3],
+    /// Stroke weight: ink area over the square of the digit's height (bold fonts are higher).
+    pub weight: f32,
+    /// The digit's height as a fraction of the cell.
+    pub height: f32,
+    /// Stroke thickness over the digit's height (median horizontal run of ink): bold givens
+    /// and regular entries differ here even in one colour.
+    pub stroke: f32,
+    /// The colour of a disc or badge drawn under the digit, when the digit's surroundings
+    /// differ from the cell's corners (a highlighted cell is tinted to its corners: no disc).
+    pub disc: Option<[u8; 3]>,
+    /// The digit's height in the samples the stroke was measured on: a stroke difference
+    /// below a sample or two is noise.
+    pub resolution: f32,
 }
 
 /// Brightness of every `stride`-th pixel of a `size` rectangle at `origin`, row-major.
@@ -253,17 +353,15 @@ fn median(v: &[u8]) -> u8 {
     255
 }
 
-/// Finds and normalises the big digit in `lum` (`size`, sampled every `stride` screen pixels
-/// from `origin`); `pitch` is the cell size in samples.
-fn cut_digit(
-    img: &RgbaImage,
+/// Splits the cell's samples into background and ink components.
+fn segment(
     lum: Vec<u8>,
     origin: (u32, u32),
     stride: u32,
     size: (usize, usize),
     pitch: f32,
-) -> CellInk {
-    let (x0, y0) = origin;
+    dashes: usize,
+) -> CellScan {
     let (w, h) = size;
     let bg = median(&lum) as i16;
     let (mut dark, mut bright) = (0i16, 0i16);
@@ -277,108 +375,231 @@ fn cut_digit(
     } else {
         (1, bright)
     };
-    if amp < 45 {
-        return CellInk::default();
-    }
-    let threshold = (amp as f32 * 0.45).max(30.0);
     let diff: Vec<f32> = lum
         .iter()
         .map(|&v| ((v as i16 - bg) * sign) as f32)
         .collect();
-    let mask: Vec<bool> = diff.iter().map(|&d| d > threshold).collect();
-    let (labels, comps) = components(&mask, w, h);
+    let (labels, comps) = if amp < 45 {
+        (Vec::new(), Vec::new())
+    } else {
+        let threshold = (amp as f32 * 0.45).max(30.0);
+        let mask: Vec<bool> = diff.iter().map(|&d| d > threshold).collect();
+        components(&mask, w, h)
+    };
+    CellScan {
+        origin,
+        stride,
+        w,
+        h,
+        diff,
+        amp,
+        labels,
+        comps,
+        pitch,
+        dashes,
+    }
+}
 
-    let big_min = pitch * 0.3;
-    let note_min = (pitch * 0.07).max(3.0);
-    let mut cell = CellInk::default();
-    let mut big: Vec<&Component> = Vec::new();
-    for c in &comps {
-        let touches = c.x0 == 0 || c.y0 == 0 || c.x1 == w - 1 || c.y1 == h - 1;
+impl CellScan {
+    fn touches(&self, c: &Component) -> bool {
+        c.x0 == 0 || c.y0 == 0 || c.x1 == self.w - 1 || c.y1 == self.h - 1
+    }
+
+    /// Could `c` be (part of) a big digit by its shape alone?
+    fn digit_like(&self, c: &Component) -> bool {
         let (cw, ch) = (c.width() as f32, c.height() as f32);
-        if touches {
-            // Notes sit near the cell edge and may be clipped by the cut; lines and highlight
-            // edges that reach the cut are long.
-            if ch >= note_min && cw.max(ch) < pitch * 0.28 {
+        !self.touches(c) && cw <= self.pitch * 0.85 && cw >= 2.0 && ch >= cw * 0.5
+    }
+
+    /// Height of the tallest free-standing mark, as a fraction of the cell.
+    fn tallest(&self) -> Option<f32> {
+        self.comps
+            .iter()
+            .filter(|c| self.digit_like(c) && c.height() as f32 >= self.pitch * 0.1)
+            .map(|c| c.height() as f32 / self.pitch)
+            .reduce(f32::max)
+    }
+
+    /// Keeps the marks at least `big_min` of a cell tall as the big digit and normalises it.
+    fn finish(&self, img: &RgbaImage, big_min: f32) -> (CellInk, Option<InkFeatures>) {
+        let (x0, y0) = self.origin;
+        let (w, h, stride, pitch) = (self.w, self.h, self.stride, self.pitch);
+        let (comps, labels, diff) = (&self.comps, &self.labels, &self.diff);
+        let big_min = pitch * big_min;
+        let note_min = (pitch * 0.07).max(3.0).min(big_min * 0.6);
+        let mut cell = CellInk {
+            dashes: self.dashes,
+            ..CellInk::default()
+        };
+        let mut big: Vec<&Component> = Vec::new();
+        for c in comps {
+            let (cw, ch) = (c.width() as f32, c.height() as f32);
+            if self.touches(c) {
+                // Notes sit near the cell edge and may be clipped by the cut; lines and
+                // highlight edges that reach the cut are long.
+                if ch >= note_min && cw.max(ch) < pitch * 0.28 {
+                    cell.notes = true;
+                }
+                continue;
+            }
+            if ch >= big_min && cw <= pitch * 0.85 && cw >= 2.0 {
+                big.push(c);
+            } else if ch >= note_min && ch < big_min {
                 cell.notes = true;
             }
-            continue;
         }
-        if ch >= big_min && cw <= pitch * 0.85 && cw >= 2.0 {
-            big.push(c);
-        } else if ch >= note_min && ch < big_min {
-            cell.notes = true;
+        if big.is_empty() {
+            return (cell, None);
         }
-    }
-    if big.is_empty() {
-        return cell;
-    }
-    let mut bb = (usize::MAX, usize::MAX, 0usize, 0usize);
-    for c in &big {
-        bb = (
-            bb.0.min(c.x0),
-            bb.1.min(c.y0),
-            bb.2.max(c.x1),
-            bb.3.max(c.y1),
-        );
-    }
-    // Broken strokes (JPEG, thin fonts) are small pieces inside the digit's box.
-    let mut keep = vec![false; comps.len() + 1];
-    for c in &comps {
-        let inside = c.x0 + 1 >= bb.0 && c.y0 + 1 >= bb.1 && c.x1 <= bb.2 + 1 && c.y1 <= bb.3 + 1;
-        if big.iter().any(|b| b.label == c.label) || inside {
-            keep[c.label as usize] = true;
+        let mut bb = (usize::MAX, usize::MAX, 0usize, 0usize);
+        for c in &big {
+            bb = (
+                bb.0.min(c.x0),
+                bb.1.min(c.y0),
+                bb.2.max(c.x1),
+                bb.3.max(c.y1),
+            );
         }
-    }
-    let kept = |x: usize, y: usize| keep[labels[y * w + x] as usize];
-    // Soft strength near the kept ink (anti-aliased edges), zero elsewhere.
-    let (nx0, ny0) = (bb.0.saturating_sub(1), bb.1.saturating_sub(1));
-    let (nx1, ny1) = ((bb.2 + 1).min(w - 1), (bb.3 + 1).min(h - 1));
-    let mut near = vec![false; w * h];
-    for y in ny0..=ny1 {
-        for x in nx0..=nx1 {
-            if kept(x, y) {
-                for yy in y.saturating_sub(1)..=(y + 1).min(h - 1) {
-                    for xx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
-                        near[yy * w + xx] = true;
+        // Broken strokes (JPEG, thin fonts) are small pieces inside the digit's box.
+        let mut keep = vec![false; comps.len() + 1];
+        for c in comps {
+            let inside =
+                c.x0 + 1 >= bb.0 && c.y0 + 1 >= bb.1 && c.x1 <= bb.2 + 1 && c.y1 <= bb.3 + 1;
+            if big.iter().any(|b| b.label == c.label) || inside {
+                keep[c.label as usize] = true;
+            }
+        }
+        let kept = |x: usize, y: usize| keep[labels[y * w + x] as usize];
+        // Soft strength near the kept ink (anti-aliased edges), zero elsewhere.
+        let (nx0, ny0) = (bb.0.saturating_sub(1), bb.1.saturating_sub(1));
+        let (nx1, ny1) = ((bb.2 + 1).min(w - 1), (bb.3 + 1).min(h - 1));
+        let mut near = vec![false; w * h];
+        for y in ny0..=ny1 {
+            for x in nx0..=nx1 {
+                if kept(x, y) {
+                    for yy in y.saturating_sub(1)..=(y + 1).min(h - 1) {
+                        for xx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
+                            near[yy * w + xx] = true;
+                        }
                     }
                 }
             }
         }
-    }
-    let mut strength = vec![0f32; w * h];
-    let (mut rgb, mut n) = ([0u64; 3], 0u64);
-    for y in bb.1..=bb.3 {
-        for x in bb.0..=bb.2 {
-            if !near[y * w + x] {
-                continue;
-            }
-            let s = (diff[y * w + x] / amp as f32).clamp(0.0, 1.0);
-            strength[y * w + x] = s;
-            if s >= 0.8 && kept(x, y) {
-                let p = img.get_pixel(x0 + x as u32 * stride, y0 + y as u32 * stride);
-                for k in 0..3 {
-                    rgb[k] += p[k] as u64;
+        let mut strength = vec![0f32; w * h];
+        let (mut rgb, mut n) = ([0u64; 3], 0u64);
+        let mut area = 0f32;
+        let amp = self.amp as f32;
+        for y in bb.1..=bb.3 {
+            for x in bb.0..=bb.2 {
+                if !near[y * w + x] {
+                    continue;
                 }
-                n += 1;
+                let s = (diff[y * w + x] / amp).clamp(0.0, 1.0);
+                strength[y * w + x] = s;
+                area += s;
+                if s >= 0.8 && kept(x, y) {
+                    let p = img.get_pixel(x0 + x as u32 * stride, y0 + y as u32 * stride);
+                    for k in 0..3 {
+                        rgb[k] += p[k] as u64;
+                    }
+                    n += 1;
+                }
             }
         }
+        let ink = if n > 0 {
+            rgb.map(|v| (v / n) as u8)
+        } else {
+            [0, 0, 0]
+        };
+        // The ring just outside the digit's box: the disc or cell the digit sits on.
+        let pad = ((bb.3 - bb.1 + 1) / 8).max(2);
+        let (rx0, ry0) = (bb.0.saturating_sub(pad), bb.1.saturating_sub(pad));
+        let (rx1, ry1) = ((bb.2 + pad).min(w - 1), (bb.3 + pad).min(h - 1));
+        let (mut bgs, mut bn) = ([0u64; 3], 0u64);
+        for y in ry0..=ry1 {
+            for x in rx0..=rx1 {
+                let ring = x < bb.0 || x > bb.2 || y < bb.1 || y > bb.3;
+                if ring && diff[y * w + x] < amp * 0.2 {
+                    let p = img.get_pixel(x0 + x as u32 * stride, y0 + y as u32 * stride);
+                    for k in 0..3 {
+                        bgs[k] += p[k] as u64;
+                    }
+                    bn += 1;
+                }
+            }
+        }
+        let background = if bn > 0 {
+            bgs.map(|v| (v / bn) as u8)
+        } else {
+            ink
+        };
+        // The cell's own colour, from the corner closest to the digit's surroundings (one corner
+        // may lie outside a rounded grid card).
+        let k = (w.min(h) / 10).max(2);
+        let corner = |cx: usize, cy: usize| {
+            let mut cs = [0u64; 3];
+            for y in cy..cy + k {
+                for x in cx..cx + k {
+                    let p = img.get_pixel(x0 + x as u32 * stride, y0 + y as u32 * stride);
+                    for i in 0..3 {
+                        cs[i] += p[i] as u64;
+                    }
+                }
+            }
+            cs.map(|v| (v / (k * k) as u64) as u8)
+        };
+        let to_cell = [(0, 0), (w - k, 0), (0, h - k), (w - k, h - k)]
+            .iter()
+            .map(|&(cx, cy)| super::recognize::colour_distance(background, corner(cx, cy)))
+            .fold(f64::MAX, f64::min);
+        let disc = (to_cell > 24.0).then_some(background);
+        // Stroke thickness, whatever the glyph: a stroke of width t and length L has area tL
+        // and about 2L edge pixels, so t = 2 * area / edge.
+        let solid = |x: usize, y: usize| strength[y * w + x] >= 0.5;
+        let mut edge = 0usize;
+        for y in bb.1..=bb.3 {
+            for x in bb.0..=bb.2 {
+                if solid(x, y)
+                    && (x == 0
+                        || y == 0
+                        || x + 1 == w
+                        || y + 1 == h
+                        || !solid(x - 1, y)
+                        || !solid(x + 1, y)
+                        || !solid(x, y - 1)
+                        || !solid(x, y + 1))
+                {
+                    edge += 1;
+                }
+            }
+        }
+        let bh = (bb.3 - bb.1 + 1) as f32;
+        let stroke = if edge > 0 {
+            2.0 * area / edge as f32 / bh
+        } else {
+            0.0
+        };
+        let features = InkFeatures {
+            ink,
+            background,
+            weight: area / (bh * bh),
+            height: bh / pitch,
+            stroke,
+            disc,
+            resolution: bh,
+        };
+        cell.digit = Some(DigitPatch {
+            pixels: normalise(&strength, w, bb),
+            bbox: Rect::new(
+                x0 + bb.0 as u32 * stride,
+                y0 + bb.1 as u32 * stride,
+                (bb.2 - bb.0 + 1) as u32 * stride,
+                (bb.3 - bb.1 + 1) as u32 * stride,
+            ),
+            ink,
+        });
+        (cell, Some(features))
     }
-    let ink = if n > 0 {
-        rgb.map(|v| (v / n) as u8)
-    } else {
-        [0, 0, 0]
-    };
-    cell.digit = Some(DigitPatch {
-        pixels: normalise(&strength, w, bb),
-        bbox: Rect::new(
-            x0 + bb.0 as u32 * stride,
-            y0 + bb.1 as u32 * stride,
-            (bb.2 - bb.0 + 1) as u32 * stride,
-            (bb.3 - bb.1 + 1) as u32 * stride,
-        ),
-        ink,
-    });
-    cell
 }
 
 /// Normalised cross-correlation of two equally sized patches, -1..=1 (0 when one is flat).
@@ -465,5 +686,39 @@ mod tests {
             .filter(|&x| patch[PATCH_H / 2 * PATCH_W + x] > 128)
             .collect();
         assert_eq!(ink_cols, (4..20).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn small_digits_are_big_digits_when_the_screen_shows_nothing_taller() {
+        // 40 px cells; 20 cells hold a 9 px tall mark (22% of the cell), 5 hold 3 px notes.
+        let mut img = RgbaImage::from_pixel(400, 400, Rgba([255; 4]));
+        let grid = Grid::from_rect(Rect::new(20, 20, 360, 360));
+        let mark = |img: &mut RgbaImage, i: usize, w: u32, h: u32| {
+            let r = grid.cell_rect(Cell::all().nth(i).unwrap());
+            let (x0, y0) = (r.x + (r.width - w) / 2, r.y + (r.height - h) / 2);
+            for y in y0..y0 + h {
+                for x in x0..x0 + w {
+                    img.put_pixel(x, y, Rgba([20, 20, 20, 255]));
+                }
+            }
+        };
+        for i in 0..20 {
+            mark(&mut img, i * 4, 4, 9);
+        }
+        for i in 0..5 {
+            mark(&mut img, i * 4 + 2, 2, 3);
+        }
+        let (cells, features) = cut_cells_adaptive(&img, &grid);
+        for (i, c) in cells.iter().enumerate() {
+            let digit = i % 4 == 0 && i < 80;
+            assert_eq!(c.digit.is_some(), digit, "cell {i}");
+            assert_eq!(features[i].is_some(), digit, "cell {i}");
+        }
+        assert!(cells[2].notes);
+        // The fixed rule (30% of the cell) sees none of them.
+        assert!(cut_cells(&img, &grid).iter().all(|c| c.digit.is_none()));
+        let f = features[0].unwrap();
+        assert_eq!(f.ink, [20, 20, 20]);
+        assert!(f.disc.is_none());
     }
 }

@@ -25,9 +25,16 @@ impl Glyph {
 
 /// All plausible digit-sized glyphs outside the grid, in both polarities.
 pub fn glyphs_outside(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
-    let (w, h) = (img.width() as usize, img.height() as usize);
-    let pitch = grid.pitch();
-    let lum = super::luma_region(img, 0, 0, w as u32, h as u32);
+    glyphs_outside_sampled(img, grid, 1)
+}
+
+/// [`glyphs_outside`] looked for in `s` x `s` blocks, for reading: keys stay tens of samples
+/// tall on large screens, the whole-screen passes cost a quarter or less, and boxes are exact
+/// to `s` pixels (calibrate, which records key centres, looks at every pixel).
+fn glyphs_outside_sampled(img: &RgbaImage, grid: &Grid, s: usize) -> Vec<Glyph> {
+    let (w, h) = (img.width() as usize / s, img.height() as usize / s);
+    let pitch = grid.pitch() / s as f32;
+    let lum = block_luma(img, s);
     // Integral image for the local mean over about one cell.
     let mut integral = vec![0u32; (w + 1) * (h + 1)];
     for y in 0..h {
@@ -48,9 +55,10 @@ pub fn glyphs_outside(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
     };
     let gr = grid.rect();
     let inside_grid = |x: usize, y: usize| {
-        x + 3 >= gr.x as usize
+        let (x, y) = (x * s, y * s);
+        x + 3 + s >= gr.x as usize
             && x <= gr.right() as usize + 3
-            && y + 3 >= gr.y as usize
+            && y + 3 + s >= gr.y as usize
             && y <= gr.bottom() as usize + 3
     };
     let diff: Vec<f32> = (0..w * h)
@@ -126,15 +134,39 @@ pub fn glyphs_outside(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
             debug_assert_eq!(patch.len(), PATCH_W * PATCH_H);
             out.push(Glyph {
                 bbox: Rect::new(
-                    c.x0 as u32,
-                    c.y0 as u32,
-                    c.width() as u32,
-                    c.height() as u32,
+                    (c.x0 * s) as u32,
+                    (c.y0 * s) as u32,
+                    (c.width() * s) as u32,
+                    (c.height() * s) as u32,
                 ),
                 patch,
                 bright: sign > 0.0,
             });
         }
+    }
+    out
+}
+
+/// Mean brightness of each `s` x `s` block of `img`, row-major (the screen at 1/s size).
+fn block_luma(img: &RgbaImage, s: usize) -> Vec<u8> {
+    let (iw, ih) = (img.width() as usize, img.height() as usize);
+    if s == 1 {
+        return super::luma_region(img, 0, 0, iw as u32, ih as u32);
+    }
+    let (w, h) = (iw / s, ih / s);
+    let raw = img.as_raw();
+    let mut sums = vec![0u32; w];
+    let mut out = Vec::with_capacity(w * h);
+    for by in 0..h {
+        sums.iter_mut().for_each(|v| *v = 0);
+        for y in by * s..(by + 1) * s {
+            let row = &raw[y * iw * 4..(y * iw + w * s) * 4];
+            for (x, p) in row.chunks_exact(4).enumerate() {
+                sums[x / s] += (p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8;
+            }
+        }
+        let n = (s * s) as u32;
+        out.extend(sums.iter().map(|v| (v / n) as u8));
     }
     out
 }
@@ -241,4 +273,110 @@ pub fn find_keypad(
         return None;
     }
     Some(std::array::from_fn(|d| glyphs[pick[d]].clone()))
+}
+
+/// Orders of reading a keypad's glyphs: rows top to bottom (each left to right), columns left to
+/// right (each top to bottom), for 1x9, 2x5, 5+4, 3x3 and two-column landscape layouts.
+fn reading_orders(glyphs: &[&Glyph]) -> Vec<Vec<usize>> {
+    let mut orders = Vec::new();
+    let h = glyphs.iter().map(|g| g.bbox.height).max().unwrap_or(1) as f32;
+    for by_rows in [true, false] {
+        // Primary coordinate groups glyphs into lines; the secondary orders within a line.
+        let key = |g: &Glyph| {
+            let c = g.centre();
+            if by_rows {
+                (c.y as f32, c.x as f32)
+            } else {
+                (c.x as f32, c.y as f32)
+            }
+        };
+        let mut idx: Vec<usize> = (0..glyphs.len()).collect();
+        idx.sort_by(|&a, &b| key(glyphs[a]).0.total_cmp(&key(glyphs[b]).0));
+        let mut lines: Vec<Vec<usize>> = Vec::new();
+        for i in idx {
+            let p = key(glyphs[i]).0;
+            match lines.last_mut() {
+                Some(l) if (key(glyphs[l[0]]).0 - p).abs() < h * 0.5 => l.push(i),
+                _ => lines.push(vec![i]),
+            }
+        }
+        for l in &mut lines {
+            l.sort_by(|&a, &b| key(glyphs[a]).1.total_cmp(&key(glyphs[b]).1));
+        }
+        orders.push(lines.concat());
+    }
+    orders.dedup();
+    orders
+}
+
+/// The keypad's nine digit shapes in digit order 1..=9, only when two independent sources agree
+/// on that order: the keypad's layout (read by rows or by columns) and the glyph bank's joint
+/// labelling of the nine glyphs. A keypad in any other order (or none) gives `None`.
+pub fn verified_keypad(img: &RgbaImage, grid: &Grid) -> Option<[Vec<u8>; 9]> {
+    let s = ((grid.pitch() / 40.0) as usize).max(1);
+    order_keypad(&glyphs_outside_sampled(img, grid, s)).map(|keys| keys.map(|g| g.patch))
+}
+
+/// The nine keypad glyphs of [`verified_keypad`] in digit order, among glyphs already found
+/// outside the grid.
+pub fn order_keypad(glyphs: &[Glyph]) -> Option<[Glyph; 9]> {
+    let bank = super::bank::bank();
+    // Glyphs the bank takes for a clear digit, each with its best score per digit.
+    let top = |s: &[f32; 9]| s.iter().cloned().fold(-1f32, f32::max);
+    let mut digit_like: Vec<(usize, [f32; 9])> = glyphs
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (i, bank.best_per_digit(&super::bank::feature(&g.patch))))
+        .filter(|(_, s)| top(s) >= super::glyphs::MIN_SCORE)
+        .collect();
+    // A highlighted key draws its digit in the other polarity; where both polarities found
+    // something at one place, the more digit-like one is the digit.
+    digit_like.sort_by(|a, b| top(&b.1).total_cmp(&top(&a.1)));
+    let mut kept: Vec<(usize, [f32; 9])> = Vec::new();
+    for (i, s) in digit_like {
+        let c = glyphs[i].centre();
+        if !kept.iter().any(|(k, _)| glyphs[*k].bbox.contains(c)) {
+            kept.push((i, s));
+        }
+    }
+    let digit_like = kept;
+    let mut best: Option<(f32, [Glyph; 9])> = None;
+    let mut seen_sets: Vec<Vec<usize>> = Vec::new();
+    for &(seed, _) in &digit_like {
+        let hs = glyphs[seed].bbox.height as f32;
+        let same: Vec<(usize, [f32; 9])> = digit_like
+            .iter()
+            .filter(|(i, _)| (glyphs[*i].bbox.height as f32 - hs).abs() <= 0.15 * hs)
+            .cloned()
+            .collect();
+        let set: Vec<usize> = same.iter().map(|(i, _)| *i).collect();
+        if same.len() < 9 || seen_sets.contains(&set) {
+            continue;
+        }
+        seen_sets.push(set);
+        let members: Vec<&Glyph> = same.iter().map(|(i, _)| &glyphs[*i]).collect();
+        for order in reading_orders(&members) {
+            // Nine glyphs in a row of the reading order; the bank must label them 1..=9 in turn.
+            for window in order.windows(9) {
+                let scores: Vec<[f32; 9]> = window.iter().map(|&g| same[g].1).collect();
+                let Some(a) = super::glyphs::assign(&scores) else {
+                    continue;
+                };
+                let clear = a.margin.iter().all(|&m| m >= super::glyphs::MIN_MARGIN);
+                let agrees = a
+                    .digit
+                    .iter()
+                    .enumerate()
+                    .all(|(d, &x)| x as usize == d + 1);
+                if !(clear && agrees) {
+                    continue;
+                }
+                let total: f32 = a.margin.iter().sum();
+                if best.as_ref().is_none_or(|(b, _)| total > *b) {
+                    best = Some((total, std::array::from_fn(|d| members[window[d]].clone())));
+                }
+            }
+        }
+    }
+    best.map(|(_, k)| k)
 }

@@ -80,6 +80,17 @@ pub fn locate_grid(img: &RgbaImage) -> Result<Grid, VisionError> {
 /// a narrow band around its calibrated place (fast: a read costs a few hundred thousand pixel
 /// tests), and refused when the lines are not there (a popup, another screen, a moved grid).
 pub fn locate_grid_near(img: &RgbaImage, expected: Rect) -> Result<Grid, VisionError> {
+    near(img, expected, true)
+}
+
+/// [`locate_grid_near`] that also accepts a grid whose outer lines are missing (edge to edge,
+/// no border, a bar over a line): only the inner box lines 3 and 6 must be there. It proves
+/// less, so callers check the cells before trusting it (as `scan` does).
+pub fn locate_grid_near_relaxed(img: &RgbaImage, expected: Rect) -> Result<Grid, VisionError> {
+    near(img, expected, false)
+}
+
+fn near(img: &RgbaImage, expected: Rect, strict: bool) -> Result<Grid, VisionError> {
     let (iw, ih) = img.dimensions();
     if !expected.fits_in(crate::geometry::Size::new(iw, ih)) {
         return Err(VisionError::NoGrid(
@@ -124,9 +135,10 @@ pub fn locate_grid_near(img: &RgbaImage, expected: Rect) -> Result<Grid, VisionE
         }
         prof.map(|prof| {
             let peak = prof.iter().copied().max().unwrap_or(0);
-            if peak == 0 || samples == 0 {
-                // At the very image edge a line cannot be tested: trust calibration there.
-                let at_edge = c - d < 0 || c + d >= limit;
+            // At the very image edge a line cannot be tested (its far side is off the screen):
+            // trust calibration there, as the full search does.
+            let at_edge = c - d < 0 || c + d >= limit;
+            if at_edge || peak == 0 || samples == 0 {
                 return (at, if at_edge { 1.0 } else { 0.0 });
             }
             let (mut sw, mut swx) = (0f32, 0f32);
@@ -151,10 +163,12 @@ pub fn locate_grid_near(img: &RgbaImage, expected: Rect) -> Result<Grid, VisionE
     for (polarity, bright) in [false, true].into_iter().enumerate() {
         let v: Vec<(f32, f32)> = vs.iter().map(|l| l[polarity]).collect();
         let h: Vec<(f32, f32)> = hs.iter().map(|l| l[polarity]).collect();
-        let boxes_ok = [0, 3, 6, 9].iter().all(|&i| v[i].1 >= 0.5 && h[i].1 >= 0.5);
+        let boxes: &[usize] = if strict { &[0, 3, 6, 9] } else { &[3, 6] };
+        let boxes_ok = boxes.iter().all(|&i| v[i].1 >= 0.5 && h[i].1 >= 0.5);
         let score: f32 = v.iter().chain(&h).map(|l| (l.1 / 0.9).min(1.0)).sum();
         log::debug!("near grid (bright {bright}): score {score:.2} v {v:.2?} h {h:.2?}");
-        if boxes_ok && score >= 13.0 && best.as_ref().is_none_or(|(b, _)| score > *b) {
+        let min_score = if strict { 13.0 } else { 5.0 };
+        if boxes_ok && score >= min_score && best.as_ref().is_none_or(|(b, _)| score > *b) {
             let grid = Grid {
                 xs: std::array::from_fn(|i| v[i].0.clamp(0.0, iw as f32)),
                 ys: std::array::from_fn(|i| h[i].0.clamp(0.0, ih as f32)),
@@ -517,6 +531,202 @@ fn search(img: &RgbaImage, region: Rect, s_min: f32, s_max: f32) -> Result<Grid,
     })
 }
 
+/// The screen at half size (each pixel the mean of a 2x2 block): a 1 px line keeps half its
+/// contrast, and a full grid search costs a quarter.
+pub(crate) fn half_size(img: &RgbaImage) -> RgbaImage {
+    let (w, h) = (img.width() / 2, img.height() / 2);
+    let raw = img.as_raw();
+    let stride = img.width() as usize * 4;
+    let mut out = Vec::with_capacity(w as usize * h as usize * 4);
+    for y in 0..h as usize {
+        let (r0, r1) = (2 * y * stride, (2 * y + 1) * stride);
+        for x in 0..w as usize {
+            let i = 8 * x;
+            for k in 0..4 {
+                let sum = raw[r0 + i + k] as u16
+                    + raw[r0 + i + 4 + k] as u16
+                    + raw[r1 + i + k] as u16
+                    + raw[r1 + i + 4 + k] as u16;
+                out.push(((sum + 2) / 4) as u8);
+            }
+        }
+    }
+    RgbaImage::from_raw(w, h, out).expect("buffer sized to the image")
+}
+
+impl Grid {
+    /// This grid, found on a screen scaled down by `factor` (2 for [`half_size`]), in the
+    /// coordinates of the full screen.
+    pub(crate) fn scaled_up(&self, factor: f32, full: (u32, u32)) -> Grid {
+        let up = |v: [f32; 10], max: u32| {
+            v.map(|p| (p * factor + (factor - 1.0) / 2.0).clamp(0.0, max as f32))
+        };
+        Grid {
+            xs: up(self.xs, full.0),
+            ys: up(self.ys, full.1),
+            ..self.clone()
+        }
+    }
+}
+
+/// Strong line positions of one profile: local maxima, at least `gap` apart, strongest first.
+fn peaks(profile: &[f32], gap: usize, keep: usize) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..profile.len()).filter(|&i| profile[i] > 0.0).collect();
+    idx.sort_by(|&a, &b| profile[b].total_cmp(&profile[a]).then(a.cmp(&b)));
+    let mut out: Vec<usize> = Vec::new();
+    for i in idx {
+        if out.iter().all(|&o| o.abs_diff(i) > gap) {
+            out.push(i);
+            if out.len() == keep {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Ridge pixels in long runs within `r` of `at`: a line's length times its thickness.
+fn mass(profile: &[f32], at: f32, r: usize) -> f32 {
+    let c = at.round() as i64;
+    (c - r as i64..=c + r as i64)
+        .filter(|&i| i >= 0 && (i as usize) < profile.len())
+        .map(|i| profile[i as usize])
+        .sum()
+}
+
+/// Are the inner box lines (3 and 6) of a lattice clearly heavier than its thin lines? This is
+/// what tells the real grid from one shifted by a cell when an outer line is missing.
+fn boxes_stand_out(lines: &[f32; 10], profile: &[f32], r: usize) -> bool {
+    let m: Vec<f32> = lines.iter().map(|&p| mass(profile, p, r)).collect();
+    let mut thin: Vec<f32> = [1, 2, 4, 5, 7, 8].iter().map(|&i| m[i]).collect();
+    thin.sort_by(f32::total_cmp);
+    m[3].min(m[6]) >= 1.15 * thin[3]
+}
+
+/// Candidate grids whose outer lines may be missing (edge to edge under an app bar, a taskbar
+/// over the bottom line, no outer border, lines drawn only between boxes), best first.
+///
+/// Every sudoku draws the two inner box lines of each axis (lines 3 and 6) most clearly, and
+/// those two alone fix the whole lattice: the box size is their distance, the outer lines lie
+/// one box further out. So pairs of strong parallel lines are tried, in x and y with the same
+/// box size, and scored by how much of all 20 lattice lines is really there; an outer line is
+/// allowed to be absent. Callers should check the cells (digits centred in cells) before
+/// trusting a candidate, since fewer lines are required than by [`locate_grid`].
+pub fn locate_grid_candidates(img: &RgbaImage) -> Vec<Grid> {
+    let (iw, ih) = img.dimensions();
+    let short = iw.min(ih) as f32;
+    if short < 90.0 {
+        return Vec::new();
+    }
+    let d = ((short / 120.0).round() as usize).clamp(2, 12);
+    let r = ((short / 400.0).round() as usize).clamp(2, 5);
+    let min_run = ((short / 60.0) as usize).max(5);
+    let region = Rect::new(0, 0, iw, ih);
+    let rd = ridges(img, region, d, 12, min_run);
+    // A box is a third of a grid that spans 35%..102% of the short side.
+    let (b_min, b_max) = (short * 0.35 / 3.0, short * 1.02 / 3.0);
+    let gap = ((short / 60.0) as usize).max(r * 2);
+    let mut found: Vec<(f32, Grid)> = Vec::new();
+    for polarity in 0..2 {
+        let (hbit, vbit) = if polarity == 0 {
+            (H_DARK, V_DARK)
+        } else {
+            (H_BRIGHT, V_BRIGHT)
+        };
+        // Pairs of strong lines one box apart, each covering most of a 3-box span; the
+        // heaviest (thickest, most complete) pairs first, since box lines are drawn boldest.
+        let pairs = |prof: &[f32]| -> Vec<(usize, usize)> {
+            let pk = peaks(prof, gap, 14);
+            let mut out = Vec::new();
+            for &a in &pk {
+                for &b in &pk {
+                    let span = b as f32 - a as f32;
+                    if span < b_min || span > b_max {
+                        continue;
+                    }
+                    if prof[a].min(prof[b]) >= 0.45 * 3.0 * span {
+                        let m = mass(prof, a as f32, r).min(mass(prof, b as f32, r));
+                        out.push((m, a, b));
+                    }
+                }
+            }
+            out.sort_by(|x, y| y.0.total_cmp(&x.0));
+            out.into_iter().take(10).map(|(_, a, b)| (a, b)).collect()
+        };
+        let (px, py) = (pairs(&rd.cols[polarity]), pairs(&rd.rows[polarity]));
+        log::trace!("pairs x {px:?} y {py:?}");
+        for &(xa, xb) in &px {
+            for &(ya, yb) in &py {
+                let (sx, sy) = ((xb - xa) as f32, (yb - ya) as f32);
+                if (sx - sy).abs() > 0.08 * sx.max(sy) {
+                    continue;
+                }
+                let lx = Lattice {
+                    p0: xa as f32 - sx,
+                    s: sx / 3.0,
+                    score: 0.0,
+                };
+                let ly = Lattice {
+                    p0: ya as f32 - sy,
+                    s: sy / 3.0,
+                    score: 0.0,
+                };
+                // The grid must lie on the screen (an outer line may sit just past its edge).
+                let inside = |l: &Lattice, n: usize| {
+                    l.p0 >= -0.5 * l.s && l.p0 + 9.0 * l.s <= n as f32 + 0.5 * l.s
+                };
+                if !inside(&lx, rd.w) || !inside(&ly, rd.h) {
+                    continue;
+                }
+                let xs = refine(&lx, &rd.cols[polarity], r, d);
+                let ys = refine(&ly, &rd.rows[polarity], r, d);
+                let (x0, x1) = (xs[0].max(0.0), xs[9].min(rd.w as f32));
+                let (y0, y1) = (ys[0].max(0.0), ys[9].min(rd.h as f32));
+                let cov_h: Vec<f32> = ys
+                    .iter()
+                    .map(|&y| coverage(&rd, true, y, x0, x1, hbit, r))
+                    .collect();
+                let cov_v: Vec<f32> = xs
+                    .iter()
+                    .map(|&x| coverage(&rd, false, x, y0, y1, vbit, r))
+                    .collect();
+                let boxes_ok = [3, 6].iter().all(|&i| cov_h[i] >= 0.6 && cov_v[i] >= 0.6)
+                    && boxes_stand_out(&xs, &rd.cols[polarity], r)
+                    && boxes_stand_out(&ys, &rd.rows[polarity], r);
+                let score: f32 = cov_h.iter().chain(&cov_v).map(|c| (c / 0.9).min(1.0)).sum();
+                log::trace!(
+                    "relaxed candidate polarity {polarity} x {xs:.0?} y {ys:.0?}: {score:.2}"
+                );
+                log::trace!(
+                    "  boxes_ok {boxes_ok} cov_h {cov_h:.2?} cov_v {cov_v:.2?} stand {} {}",
+                    boxes_stand_out(&xs, &rd.cols[polarity], r),
+                    boxes_stand_out(&ys, &rd.rows[polarity], r)
+                );
+                if !boxes_ok || score < 5.0 {
+                    continue;
+                }
+                let clamp = |v: [f32; 10], max: usize| v.map(|p| p.clamp(0.0, max as f32));
+                let grid = Grid {
+                    xs: clamp(xs, rd.w),
+                    ys: clamp(ys, rd.h),
+                    strength: score / 20.0,
+                    bright_lines: polarity == 1,
+                };
+                let dup = found.iter().any(|(_, g)| {
+                    (g.xs[0] - grid.xs[0]).abs() < 0.3 * lx.s
+                        && (g.ys[0] - grid.ys[0]).abs() < 0.3 * ly.s
+                        && (g.pitch() - grid.pitch()).abs() < 0.1 * lx.s
+                });
+                if !dup {
+                    found.push((score, grid));
+                }
+            }
+        }
+    }
+    found.sort_by(|a, b| b.0.total_cmp(&a.0));
+    found.into_iter().map(|(_, g)| g).take(6).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -579,5 +789,32 @@ mod tests {
             Rect::new(90, 100, 10, 10)
         );
         assert_eq!(grid.pitch(), 10.0);
+    }
+
+    #[test]
+    fn a_grid_without_outer_lines_is_fixed_by_its_box_lines() {
+        // Lines 1..8 only (no border), box lines 3 px, thin lines 1 px, 30 px cells at (25, 140).
+        let mut img = RgbaImage::from_pixel(320, 600, Rgba([250, 250, 250, 255]));
+        for i in 1..9u32 {
+            let t = if i % 3 == 0 { 3 } else { 1 };
+            for k in 0..t {
+                let at = i * 30 + k;
+                for a in 0..=270 {
+                    img.put_pixel(25 + at - t / 2, 140 + a, Rgba([40, 40, 40, 255]));
+                    img.put_pixel(25 + a, 140 + at - t / 2, Rgba([40, 40, 40, 255]));
+                }
+            }
+        }
+        let grid = &locate_grid_candidates(&img)[0];
+        for i in 0..10 {
+            assert!(
+                (grid.xs[i] - (25.0 + 30.0 * i as f32)).abs() <= 1.5,
+                "{grid:?}"
+            );
+            assert!(
+                (grid.ys[i] - (140.0 + 30.0 * i as f32)).abs() <= 1.5,
+                "{grid:?}"
+            );
+        }
     }
 }

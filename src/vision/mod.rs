@@ -4,18 +4,30 @@
 //! Everything here is a pure function of pixels: nothing knows which app (or which simulated
 //! skin) drew the screen. `locate` finds the grid lines, `cells` turns each cell into a
 //! normalised ink patch, `templates` stores the reference digits, `recognize` classifies and
-//! checks, and `keypad` finds the digit buttons for calibration.
+//! checks, and `keypad` finds the digit buttons (and confirms their order). With no calibration,
+//! `scan::find_grid_and_cells` finds the grid (outer lines optional) and the cells, `ink` tells
+//! givens from entries by how each screen draws them, and `glyphs` labels the digits of one
+//! screen jointly from `bank`, the embedded digit glyphs of many free typefaces
+//! (`recognize::read_any`).
 
+pub mod bank;
 pub mod cells;
+pub mod glyphs;
+pub mod ink;
 pub mod keypad;
 pub mod locate;
 pub mod overlay;
 pub mod recognize;
+pub mod scan;
 pub mod templates;
 
-pub use cells::{CellInk, DigitPatch, cut_cells};
-pub use locate::{Grid, locate_grid, locate_grid_near};
-pub use recognize::{CellKind, ReadError, Reading, Recognition, read_board};
+pub use cells::{CellInk, DigitPatch, InkFeatures, cut_cells, cut_cells_adaptive};
+pub use ink::{DigitKind, InkSplit};
+pub use locate::{
+    Grid, locate_grid, locate_grid_candidates, locate_grid_near, locate_grid_near_relaxed,
+};
+pub use recognize::{CellKind, Hints, ReadError, Reading, Recognition, read_any, read_board};
+pub use scan::{ScreenCells, find_grid_and_cells};
 pub use templates::Templates;
 
 use image::RgbaImage;

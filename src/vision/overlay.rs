@@ -1,8 +1,10 @@
 //! Pictures for people: what calibration found (grid, cells, keypad, erase) and what a read
 //! recognised, drawn over the screenshot so a glance tells whether to trust it.
 
+use super::ink::DigitKind;
 use super::locate::Grid;
 use super::recognize::{CellKind, Recognition};
+use super::scan::ScreenCells;
 use crate::geometry::Point;
 use crate::sudoku::Cell;
 use ab_glyph::FontRef;
@@ -16,6 +18,8 @@ const GRID: Rgba<u8> = Rgba([0, 200, 0, 255]);
 const KEY: Rgba<u8> = Rgba([30, 90, 255, 255]);
 const GIVEN: Rgba<u8> = Rgba([230, 0, 0, 255]);
 const ENTRY: Rgba<u8> = Rgba([255, 0, 200, 255]);
+const UNKNOWN: Rgba<u8> = Rgba([255, 140, 0, 255]);
+const REFUSED: Rgba<u8> = Rgba([255, 0, 0, 255]);
 
 fn font() -> FontRef<'static> {
     FontRef::try_from_slice(include_bytes!("../../assets/fonts/Roboto-Medium.ttf"))
@@ -132,4 +136,82 @@ pub fn draw_reading(screen: &RgbaImage, rec: &Recognition) -> RgbaImage {
         }
     }
     img
+}
+
+/// What the grid finder and cell classifier saw, before any digit is labelled: the grid, a box
+/// around each big digit (red given, magenta entry, orange highlighted or unknown, blue when the
+/// screen draws givens and entries alike), `n` for pencil notes, and a cross over each cell in
+/// `refused` (index row by row) so a user sees which cells stopped the read. `labels` (row by
+/// row, optional) writes the digit read in the cell's corner.
+pub fn draw_cells(
+    screen: &RgbaImage,
+    cells: &ScreenCells,
+    labels: Option<&[Option<u8>]>,
+    refused: &[usize],
+) -> RgbaImage {
+    let mut img = screen.clone();
+    draw_grid(&mut img, &cells.grid);
+    let font = font();
+    let size = (cells.grid.pitch() * 0.32).max(9.0);
+    let t = (cells.grid.pitch() / 40.0).ceil().max(1.0) as i32;
+    for (i, (cell, ink)) in Cell::all().zip(&cells.cells).enumerate() {
+        let c = cells.grid.cell_rect(cell);
+        let (x, y) = (c.x as i32 + 3, c.y as i32 + 1);
+        if let Some(p) = &ink.digit {
+            let colour = match cells.split.kind(i) {
+                Some(DigitKind::Given) => GIVEN,
+                Some(DigitKind::Entry) => ENTRY,
+                Some(DigitKind::Unknown) => UNKNOWN,
+                None => KEY,
+            };
+            thick_rect(
+                &mut img,
+                p.bbox.x as i32 - t,
+                p.bbox.y as i32 - t,
+                p.bbox.width + 2 * t as u32,
+                p.bbox.height + 2 * t as u32,
+                colour,
+                t,
+            );
+            if let Some(Some(d)) = labels.and_then(|l| l.get(i)) {
+                draw_text_mut(&mut img, colour, x, y, size, &font, &d.to_string());
+            }
+        } else if ink.notes {
+            draw_text_mut(&mut img, KEY, x, y, size, &font, "n");
+        }
+        if refused.contains(&i) {
+            for k in -t..=t {
+                let (x0, y0) = (c.x as f32 + k as f32, c.y as f32);
+                let (x1, y1) = (c.right() as f32 + k as f32, c.bottom() as f32);
+                draw_line_segment_mut(&mut img, (x0, y0), (x1, y1), REFUSED);
+                draw_line_segment_mut(&mut img, (x0, y1), (x1, y0), REFUSED);
+            }
+        }
+    }
+    img
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Rect;
+    use crate::vision::InkSplit;
+
+    #[test]
+    fn the_cells_overlay_draws_the_grid_and_crosses_refused_cells() {
+        let screen = RgbaImage::from_pixel(200, 200, Rgba([255; 4]));
+        let grid = Grid::from_rect(Rect::new(10, 10, 180, 180));
+        let cells = ScreenCells {
+            grid: grid.clone(),
+            cells: vec![Default::default(); 81],
+            features: vec![None; 81],
+            split: InkSplit::Indistinguishable,
+        };
+        let out = draw_cells(&screen, &cells, None, &[40]);
+        assert_eq!(*out.get_pixel(10, 100), GRID);
+        // Cell 40 is r5c5, whose centre lies on both diagonals of its cross.
+        let c = grid.cell_rect(Cell::new(4, 4).unwrap()).center();
+        assert_eq!(*out.get_pixel(c.x, c.y), REFUSED);
+        assert_eq!(*out.get_pixel(25, 25), Rgba([255; 4]));
+    }
 }

@@ -2,9 +2,14 @@
 //! cross-correlation and kept only when the best score and its margin over the runner-up clear
 //! the calibrated thresholds; the ink colour tells givens from player entries. A board that is
 //! unsure anywhere, or breaks a rule, is an error naming the cells: never a silently wrong board.
+//! `read_any` reads with no calibration at all (digits labelled by `glyphs`).
 
 use super::cells::{CellInk, cut_cells};
+use super::glyphs::{Reference, label, mean_patch};
+use super::ink::DigitKind;
+use super::keypad;
 use super::locate::{Grid, locate_grid_near};
+use super::scan::find_grid_and_cells;
 use super::templates::Templates;
 use super::{VisionError, locate};
 use crate::calibration::{Calibration, Recognition as Thresholds};
@@ -77,6 +82,8 @@ pub enum ReadError {
     Ambiguous(Vec<Doubt>),
     #[error("the board as read breaks the rules: {}; check the screen or re-run `sudoku-agent calibrate`", describe_conflicts(.0))]
     Conflict(Vec<(Cell, Cell, u8)>),
+    #[error("unsure which digit is in {}: {}; run `sudoku-agent calibrate` on this screen (with --givens if it cannot label them)", plural(.0.len()), describe_candidates(.0))]
+    Unsure(Vec<Doubt>),
 }
 
 fn plural(n: usize) -> String {
@@ -95,6 +102,13 @@ fn describe_doubts(d: &[Doubt]) -> String {
                 d.cell, d.best.0, d.best.1, d.second.0, d.second.1
             )
         })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn describe_candidates(d: &[Doubt]) -> String {
+    d.iter()
+        .map(|d| format!("{} ({} or {})", d.cell, d.best.0, d.second.0))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -134,6 +148,22 @@ pub fn read_grid(
     templates: &Templates,
     th: &Thresholds,
 ) -> Result<Recognition, ReadError> {
+    let rec = read_cells(img, grid, templates, th)?;
+    let conflicts = rule_conflicts(&rec.board);
+    if !conflicts.is_empty() {
+        return Err(ReadError::Conflict(conflicts));
+    }
+    Ok(rec)
+}
+
+/// [`read_grid`] without the rule check: the board as the templates see it, clashes and all
+/// (calibrate checks its templates on a screen whose player entries may break the rules).
+pub fn read_cells(
+    img: &RgbaImage,
+    grid: Grid,
+    templates: &Templates,
+    th: &Thresholds,
+) -> Result<Recognition, ReadError> {
     let inks = cut_cells(img, &grid);
     check_not_killer(&inks)?;
     let mut board = Board::empty();
@@ -156,9 +186,130 @@ pub fn read_grid(
     if !doubts.is_empty() {
         return Err(ReadError::Ambiguous(doubts));
     }
-    let conflicts = rule_conflicts(&board);
-    if !conflicts.is_empty() {
-        return Err(ReadError::Conflict(conflicts));
+    Ok(Recognition {
+        board,
+        readings,
+        grid,
+    })
+}
+
+/// What the reader may use besides the screenshot; all optional.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Hints<'a> {
+    /// The board's digits as the user typed them (`--givens`): they override the shapes.
+    pub givens: Option<&'a Board>,
+    /// The app's own digit templates from a calibration: a further source of evidence.
+    pub templates: Option<&'a Templates>,
+}
+
+/// Reads the board on any app's screenshot with no calibration: finds the grid, groups the big
+/// digits by shape and labels the groups jointly from the embedded glyph bank, checked against
+/// the keypad (when one is found) and the hints. Refuses, naming the cells and their two best
+/// candidates, whenever the evidence is not clear.
+pub fn read_any(img: &RgbaImage, hints: Hints) -> Result<Recognition, ReadError> {
+    let screen = find_grid_and_cells(img, None)?;
+    let (grid, inks) = (screen.grid, screen.cells);
+    let digit_cells: Vec<Cell> = Cell::all()
+        .filter(|c| inks[c.index()].digit.is_some())
+        .collect();
+    let patches: Vec<&[u8]> = digit_cells
+        .iter()
+        .filter_map(|c| inks[c.index()].digit.as_ref().map(|p| p.pixels.as_slice()))
+        .collect();
+    // No sudoku has a unique answer with fewer than 17 clues: fewer digits means the digits were
+    // not seen (too small, too faint), and an empty board would be a wrong board.
+    if digit_cells.len() < 17 {
+        return Err(ReadError::WrongScreen(format!(
+            "only {} digits seen on the board, too few for a sudoku; the digits may be too small or faint to read without calibration",
+            digit_cells.len()
+        )));
+    }
+    let mut references = Vec::new();
+    if let Some(t) = hints.templates {
+        references.push(Reference {
+            name: "the calibration's templates",
+            shapes: (1..=9).map(|d| t.get(d).map(<[u8]>::to_vec)).collect(),
+        });
+    }
+    if let Some(g) = hints.givens {
+        references.push(Reference {
+            name: "--givens",
+            shapes: (1..=9u8)
+                .map(|d| {
+                    let ps: Vec<&[u8]> = digit_cells
+                        .iter()
+                        .zip(&patches)
+                        .filter(|(c, _)| g.get(**c) == Some(d))
+                        .map(|(_, p)| *p)
+                        .collect();
+                    (!ps.is_empty()).then(|| mean_patch(&ps))
+                })
+                .collect(),
+        });
+    }
+    if let Some(keys) = keypad::verified_keypad(img, &grid) {
+        references.push(Reference {
+            name: "the keypad",
+            shapes: keys.into_iter().map(Some).collect(),
+        });
+    }
+    let labels = label(&patches, &digit_cells, &references);
+    let mut board = Board::empty();
+    let mut doubts = Vec::new();
+    for (cell, l) in digit_cells.iter().zip(&labels) {
+        let given = hints.givens.and_then(|g| g.get(*cell));
+        match given {
+            Some(d) => board.set(*cell, Some(d)),
+            None if l.sure => board.set(*cell, Some(l.digit)),
+            None => doubts.push(Doubt {
+                cell: *cell,
+                best: (l.digit, l.score),
+                second: (l.runner_up, l.score - l.margin),
+            }),
+        }
+    }
+    if !doubts.is_empty() {
+        return Err(ReadError::Unsure(doubts));
+    }
+    // Entries only where this screen's inks tell them apart; a digit whose kind is hidden (a
+    // same-number highlight) or a screen drawing both alike counts as a given.
+    let kinds: Vec<CellKind> = digit_cells
+        .iter()
+        .map(|c| match screen.split.kind(c.index()) {
+            Some(DigitKind::Entry) => CellKind::Entry,
+            _ => CellKind::Given,
+        })
+        .collect();
+    let mut readings: Vec<Reading> = Cell::all()
+        .map(|cell| Reading {
+            cell: cell.to_string(),
+            digit: None,
+            kind: CellKind::Empty,
+            score: 0.0,
+            margin: 0.0,
+            runner_up: None,
+            notes: inks[cell.index()].notes,
+        })
+        .collect();
+    for ((cell, l), kind) in digit_cells.iter().zip(&labels).zip(kinds) {
+        let r = &mut readings[cell.index()];
+        r.digit = board.get(*cell);
+        r.kind = kind;
+        r.score = l.score;
+        r.margin = l.margin;
+        r.runner_up = Some(l.runner_up).filter(|&d| d != 0);
+    }
+    // Givens never break the rules; a clash that involves a player entry is the player's
+    // mistake, shown as it is on the screen.
+    let clashes: Vec<_> = rule_conflicts(&board)
+        .into_iter()
+        .filter(|(a, b, _)| {
+            readings[a.index()].kind == CellKind::Given
+                && readings[b.index()].kind == CellKind::Given
+        })
+        .collect();
+    if !clashes.is_empty() {
+        return Err(ReadError::Conflict(clashes));
     }
     Ok(Recognition {
         board,

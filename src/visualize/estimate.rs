@@ -22,6 +22,12 @@ pub struct Estimate {
     pub total: Duration,
 }
 
+/// How long `moves` take at `rate` moves per second; saturates instead of panicking when the
+/// rate is so low that the time does not fit a `Duration`.
+pub fn paced_time(moves: usize, rate: f64) -> Duration {
+    Duration::try_from_secs_f64(moves as f64 / rate).unwrap_or(Duration::MAX)
+}
+
 /// Estimates replaying `moves` with checkpoints every `check_every` moves, paced by the input
 /// method or by `moves_per_second`, whichever is slower.
 pub fn estimate(
@@ -37,9 +43,7 @@ pub fn estimate(
     let tapping = input.tap_cost(pacing).mul_f64(taps as f64);
     let paced = moves_per_second
         .filter(|r| *r > 0.0)
-        .map_or(Duration::ZERO, |r| {
-            Duration::from_secs_f64(moves.len() as f64 / r)
-        });
+        .map_or(Duration::ZERO, |r| paced_time(moves.len(), r));
     let total = tapping.max(paced) + input.checkpoint_cost() * checkpoints as u32;
     let per_move = if moves.is_empty() {
         Duration::ZERO

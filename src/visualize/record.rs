@@ -33,6 +33,11 @@ impl Search {
 /// Runs the search from `puzzle`, recording every event; refuses puzzles without a solution and
 /// searches beyond the step budget.
 pub fn record_search(puzzle: &Board, strategy: Strategy, max_steps: Option<u64>) -> Result<Search> {
+    // The naive search on a board without a solution runs into any budget, and advising a bigger
+    // one would run for ages; the fast solver settles it in microseconds, so ask it first.
+    if strategy != Strategy::Fast && has_no_solution(puzzle) {
+        return Err(no_solution(puzzle));
+    }
     let mut recorder = Recorder::new();
     let options = SolveOptions {
         strategy,
@@ -43,13 +48,7 @@ pub fn record_search(puzzle: &Board, strategy: Strategy, max_steps: Option<u64>)
     let stats = *outcome.stats();
     let solution = match outcome {
         Outcome::Solved { board, .. } | Outcome::Multiple { first: board, .. } => board,
-        Outcome::NoSolution { .. } => {
-            return Err(BoardProblem(format!(
-                "the puzzle as read has no solution ({}); check the screen, or re-run `sudoku-agent calibrate` if digits were misread; nothing was tapped",
-                puzzle.to_line()
-            ))
-            .into());
-        }
+        Outcome::NoSolution { .. } => return Err(no_solution(puzzle)),
         Outcome::Stopped {
             reason: StopReason::StepBudget { max_steps },
             ..
@@ -70,6 +69,27 @@ pub fn record_search(puzzle: &Board, strategy: Strategy, max_steps: Option<u64>)
         steps: stats.sets,
         cancels: stats.cancels,
     })
+}
+
+/// True when the fast solver proves that `puzzle` has no solution (it needs no step budget).
+pub fn has_no_solution(puzzle: &Board) -> bool {
+    let fast = SolveOptions {
+        strategy: Strategy::Fast,
+        max_steps: None,
+        unique: false,
+    };
+    matches!(
+        solve_with(puzzle, fast, &mut ()),
+        Outcome::NoSolution { .. }
+    )
+}
+
+fn no_solution(puzzle: &Board) -> anyhow::Error {
+    BoardProblem(format!(
+        "this board has no solution ({}); check the screen, or re-run `sudoku-agent calibrate` if digits were misread; nothing was tapped",
+        puzzle.to_line()
+    ))
+    .into()
 }
 
 /// The error for a screen that shows entries before a fresh run.
@@ -158,5 +178,20 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("more than 5 steps"), "{err}");
+    }
+
+    /// Row 9 holds 1-8 and column 9 already has its 9 higher up: the last cell has no digit left,
+    /// which the naive search only finds after filling almost the whole board.
+    const LATE_DEAD_END: &str =
+        ".......................................................................912345678.";
+
+    #[test]
+    fn a_board_without_a_solution_is_called_so_instead_of_asking_for_more_steps() {
+        let puzzle = Board::parse(LATE_DEAD_END).unwrap();
+        let err = record_search(&puzzle, Strategy::Naive, Some(1000))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("has no solution"), "{err}");
+        assert!(!err.contains("--max-steps"), "{err}");
     }
 }

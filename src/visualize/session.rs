@@ -147,9 +147,17 @@ pub fn replay_moves(
         let per_move = took.saturating_sub(Duration::from_millis(settle.into())) / sent_now as u32;
         batch = moves_per_batch(options, per_move);
         if let Some(rate) = options.moves_per_second.filter(|r| *r > 0.0) {
-            let due = started + Duration::from_secs_f64((done - start) as f64 / rate);
-            while Instant::now() < due && !stop.load(Ordering::SeqCst) {
-                std::thread::sleep((due - Instant::now()).min(Duration::from_millis(50)));
+            let wait = super::estimate::paced_time(done - start, rate);
+            // A wait past the end of `Instant` waits until stopped rather than panicking.
+            let due = started.checked_add(wait);
+            while !stop.load(Ordering::SeqCst) {
+                let left = due.map_or(Duration::MAX, |d| {
+                    d.saturating_duration_since(Instant::now())
+                });
+                if left.is_zero() {
+                    break;
+                }
+                std::thread::sleep(left.min(Duration::from_millis(50)));
             }
         }
         if done == next_check {

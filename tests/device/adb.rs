@@ -124,7 +124,9 @@ fn assert_taps_landed(
 
 #[test]
 fn devices_lists_the_simulated_phone_with_its_version_screen_and_input() {
-    let server = adb_server::shared();
+    // A server of its own: on the shared one, other tests' phones come and go (and `devices`
+    // exits 1 when one of them stops answering mid-probe).
+    let server = PrivateServer::start();
     let sim = phone(&server, "android12");
     let out = agent(&server, &["devices"]);
     let text = String::from_utf8_lossy(&out.stdout);

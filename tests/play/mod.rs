@@ -1,3 +1,5 @@
 mod adb;
 mod cli;
+mod fleet;
+mod resilience;
 mod sim;

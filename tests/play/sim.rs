@@ -2,6 +2,7 @@
 //! (pacing, moves per call, Ctrl-C), which the end-to-end tests through adb cannot see.
 
 use crate::support;
+use sudoku_agent::play::WATCH_MOVES;
 
 use image::RgbaImage;
 use std::sync::Arc;
@@ -62,7 +63,7 @@ const PACING: Pacing = Pacing {
 };
 
 #[test]
-fn the_settle_time_is_spent_once_before_the_verifying_screenshot() {
+fn the_settle_time_is_spent_only_before_each_checking_screenshot() {
     let (cal, templates) = rig::calibration("light", SMALL_SIZE);
     for (kind, per_call) in [
         (InputKind::Tap, 1),
@@ -87,22 +88,30 @@ fn the_settle_time_is_spent_once_before_the_verifying_screenshot() {
         .unwrap();
         assert!(device.phone.phone().is_solved());
         let moves = report.assessment.moves.len();
-        assert_eq!(device.calls.len(), moves.div_ceil(per_call), "{kind:?}");
-        let (last, rest) = device.calls.split_last().unwrap();
-        assert_eq!(
-            last.1,
-            Some(PACING),
-            "{kind:?}: settle before the screenshot"
-        );
-        for (_, pacing) in rest {
-            // Between calls a tap is followed by the ordinary gap, not the settle time.
-            assert_eq!(
-                *pacing,
-                Some(Pacing {
-                    settle_ms: PACING.gap_ms,
-                    ..PACING
-                }),
-                "{kind:?}"
+        // The first move alone, then checked batches of WATCH_MOVES sent per_call at a time.
+        let batches: Vec<usize> = std::iter::once(1)
+            .chain(
+                (1..moves)
+                    .step_by(WATCH_MOVES)
+                    .map(|s| (moves - s).min(WATCH_MOVES)),
+            )
+            .collect();
+        let calls: usize = batches.iter().map(|b| b.div_ceil(per_call)).sum();
+        assert_eq!(device.calls.len(), calls, "{kind:?}");
+        assert_eq!(report.checks, batches.len(), "{kind:?}: one look per batch");
+        let settled = device.calls.iter().filter(|c| c.1 == Some(PACING)).count();
+        assert_eq!(settled, batches.len(), "{kind:?}: settle before each look");
+        assert_eq!(device.calls.last().unwrap().1, Some(PACING), "{kind:?}");
+        for (_, pacing) in &device.calls {
+            // Between calls of a batch a tap is followed by the ordinary gap.
+            assert!(
+                *pacing == Some(PACING)
+                    || *pacing
+                        == Some(Pacing {
+                            settle_ms: PACING.gap_ms,
+                            ..PACING
+                        }),
+                "{kind:?}: {pacing:?}"
             );
         }
         let taps: usize = device.calls.iter().map(|c| c.0).sum();

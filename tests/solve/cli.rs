@@ -158,14 +158,16 @@ fn unreadable_conflicting_and_unsolvable_puzzles_exit_1_with_the_reason() {
 
     let o = run(&["solve", DEAD_END], None);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("no solution"));
+    // The result once, on stdout; stderr does not say it again.
+    assert!(stdout(&o).contains("no solution"), "{}", stdout(&o));
+    assert!(!stderr(&o).contains("no solution"), "{}", stderr(&o));
 }
 
 #[test]
 fn unique_rejects_a_puzzle_with_two_solutions() {
     let o = run(&["solve", "--unique", L52], None);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("more than one solution"));
+    assert!(stdout(&o).contains("more than one solution"));
     let o = run(&["solve", "--unique", EASY], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
@@ -175,9 +177,9 @@ fn naive_runs_out_of_its_default_step_budget_on_the_anti_backtracker() {
     let o = run(&["solve", "--strategy", "naive", ANTI_BACKTRACKER], None);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("step budget exhausted after 10000000 steps"),
+        stdout(&o).contains("step budget exhausted after 10000000 steps"),
         "{}",
-        stderr(&o)
+        stdout(&o)
     );
     let o = run(
         &[
@@ -191,8 +193,45 @@ fn naive_runs_out_of_its_default_step_budget_on_the_anti_backtracker() {
         None,
     );
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("step budget exhausted after 1000 steps"));
+    assert!(stdout(&o).contains("step budget exhausted after 1000 steps"));
     assert!(stderr(&o).contains("--max-steps"));
+}
+
+/// Row 9 holds 1-8 and column 9 has its 9 higher up: naive backtracking only meets the dead end
+/// in the last cell, long after any budget; the fast solver proves it at once.
+const LATE_DEAD_END: &str =
+    ".......................................................................912345678.";
+
+#[test]
+fn a_naive_search_on_a_board_without_a_solution_says_so_instead_of_asking_for_more_steps() {
+    let o = run(
+        &["solve", "-s", "naive", "--max-steps", "1000", LATE_DEAD_END],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no solution"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("raise"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_closed_stdout_ends_the_command_quietly_instead_of_panicking() {
+    for args in [
+        vec!["solve", EASY],
+        vec!["solve", "--json", EASY],
+        vec!["solve", "--trace", EASY],
+    ] {
+        let mut child = support::agent()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let err = stderr(&o);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_ne!(o.status.code(), Some(101), "{args:?}: {err}");
+    }
 }
 
 #[test]
@@ -233,7 +272,7 @@ fn json_output_carries_the_solution_and_the_counts() {
 
 #[test]
 fn the_trace_replayed_onto_the_puzzle_gives_the_printed_solution() {
-    for strategy in ["naive", "fast"] {
+    for strategy in ["naive", "mrv", "fast"] {
         let o = run(&["solve", "--trace", "-s", strategy, L52], None);
         assert_eq!(o.status.code(), Some(0));
         let out = stdout(&o);
@@ -260,4 +299,54 @@ fn the_trace_replayed_onto_the_puzzle_gives_the_printed_solution() {
             .collect();
         assert_eq!(replayed, printed, "{strategy}");
     }
+}
+
+#[test]
+fn compare_prints_every_strategy_side_by_side_and_naive_over_budget() {
+    let o = run(
+        &["solve", "--compare", "--max-steps", "20000"],
+        Some(&format!("{L52} level52\n{ANTI_BACKTRACKER} anti\n")),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    for name in ["naive", "mrv", "fast"] {
+        assert!(
+            lines[0].contains(&format!("{name}: sets / cancels, time")),
+            "{out}"
+        );
+    }
+    assert!(lines[2].starts_with("| level52 "), "{out}");
+    // naive needs 12702 sets and 12650 cancels on level 52; mrv 90 and 38.
+    assert!(lines[2].contains("12702 / 12650, "), "{out}");
+    assert!(lines[2].contains("90 / 38, "), "{out}");
+    assert!(lines[3].starts_with("| anti "), "{out}");
+    assert!(lines[3].contains("over budget: 20000 / "), "{out}");
+}
+
+#[test]
+fn compare_json_gives_each_strategy_its_outcome_steps_and_time() {
+    let o = run(&["solve", "--compare", "--json", L52], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let result = &v["results"][0];
+    assert_eq!(result["puzzle"].as_str().unwrap().len(), 81);
+    let mrv = &result["strategies"]["mrv"];
+    assert_eq!(
+        (mrv["sets"].as_u64(), mrv["cancels"].as_u64()),
+        (Some(90), Some(38))
+    );
+    assert_eq!(mrv["outcome"], "solved");
+    assert_eq!(mrv["over_budget"], false);
+    for name in ["naive", "fast"] {
+        assert_eq!(result["strategies"][name]["outcome"], "solved", "{name}");
+        assert!(result["strategies"][name]["elapsed_ms"].as_f64().is_some());
+    }
+    let clash = run(&["solve", "--compare", "--strategy", "fast", L52], None);
+    assert_eq!(
+        clash.status.code(),
+        Some(2),
+        "--compare runs every strategy"
+    );
 }

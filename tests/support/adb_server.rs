@@ -81,6 +81,21 @@ impl AdbServer {
             "adb connect {serial}: {text} {}",
             String::from_utf8_lossy(&out.stderr)
         );
+        // `adb connect` answers once the socket is open, before the handshake ends: a command
+        // sent at once can fail with "device offline", more often on a loaded machine.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            let state = self.device(serial, &["get-state"]);
+            if String::from_utf8_lossy(&state.stdout).trim() == "device" {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{serial} never came online: {}",
+                String::from_utf8_lossy(&state.stderr)
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
     }
 
     /// `adb -s SERIAL ARGS...`.

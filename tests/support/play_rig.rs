@@ -120,6 +120,7 @@ pub fn options(cal: &Calibration) -> PlayOptions {
         recheck_after: Duration::from_millis(500),
         pacing: cal.pacing,
         moves_per_call: 0,
+        wait: Duration::from_secs(20),
     }
 }
 

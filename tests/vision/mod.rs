@@ -1,4 +1,7 @@
 mod cli;
 mod errors;
+mod keypad;
+mod locate_real;
+mod no_calibration;
 mod real_screens;
 mod sim;

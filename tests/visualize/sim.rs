@@ -23,6 +23,9 @@ const SIZE: Size = Size::new(720, 1280);
 /// Kaggle row 1: 316 naive moves.
 const EASY: &str =
     "004300209005009001070060043006002087190007400050083000600000105003508690042910300";
+/// Level 52 of the classic Auto.js demo (two solutions): 128 mrv moves.
+const L52: &str =
+    "000009000629300840005000090953000000000604000000900732040006070390020104200400080";
 /// Kaggle row 2: 143 naive moves.
 const EASY2: &str =
     "040100050107003960520008000000000017000906800803050620090060543600080700250097100";
@@ -136,19 +139,26 @@ fn moves(events: &[SolveEvent]) -> Vec<Result<Move, (Cell, u8)>> {
     events.iter().map(|&e| Ok(Move::from(e))).collect()
 }
 
-/// Replays a naive search with cancels on `skin` and checks the phone saw exactly the events.
-fn replay_equals_the_event_list(skin: &str, puzzle: &str) {
+/// Replays `strategy`'s search (one with cancels) on `skin` and checks the phone saw exactly the
+/// events.
+fn replay_equals_the_event_list(skin: &str, puzzle: &str, strategy: Strategy) {
     let adb = adb_server::shared();
     let dir = scratch(skin);
     let sim = serve(phone(skin, puzzle), None, &adb);
     let search = record_search(
         &Board::from(puzzles::parse(puzzle).unwrap()),
-        Strategy::Naive,
+        strategy,
         None,
     )
     .unwrap();
     assert!(search.cancels > 20, "the search must take digits back");
-    let out = visualize(&adb, &sim, skin, &dir, &["--check-every", "100"]);
+    let out = visualize(
+        &adb,
+        &sim,
+        skin,
+        &dir,
+        &["--check-every", "100", "--strategy", strategy.name()],
+    );
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(log(&sim), moves(&search.events));
     assert!(sim.with_screen(|p| p.is_solved()));
@@ -169,12 +179,18 @@ fn replay_equals_the_event_list(skin: &str, puzzle: &str) {
 
 #[test]
 fn a_cell_first_phone_shows_every_set_and_cancel_of_the_naive_search() {
-    replay_equals_the_event_list("light", EASY);
+    replay_equals_the_event_list("light", EASY, Strategy::Naive);
 }
 
 #[test]
 fn a_number_first_phone_shows_every_set_and_cancel_of_the_naive_search() {
-    replay_equals_the_event_list("numfirst", EASY2);
+    replay_equals_the_event_list("numfirst", EASY2, Strategy::Naive);
+}
+
+#[test]
+fn a_phone_shows_every_set_and_cancel_of_the_mrv_search() {
+    // Level 52 of the classic demo: mrv takes 38 digits back on it.
+    replay_equals_the_event_list("light", L52, Strategy::Mrv);
 }
 
 #[test]

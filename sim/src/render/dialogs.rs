@@ -1,10 +1,47 @@
-//! What covers the app: the end-of-game banner and the popup fault.
+//! What covers the app: the end-of-game banner, the popup fault and the interstitial ad fault.
 
 use super::paint::*;
 use super::text::*;
 use super::*;
 
 impl Frame<'_> {
+    /// A full-screen ad in the colours no skin uses, with a small close button top right.
+    pub(super) fn interstitial(&mut self) {
+        let r = self.l.interstitial;
+        fill_rect(self.img, r, rgba(0x6A1B9A, 255));
+        let (cx, cy) = centre(r);
+        let white = rgba(0xFFFFFF, 255);
+        self.text(
+            Face::RobotoMedium,
+            30.0,
+            "Try Gem Blast!",
+            (cx, cy - self.dp(24.0)),
+            Align::Center,
+            white,
+        );
+        self.text(
+            self.skin.ui_face,
+            15.0,
+            "Advertisement",
+            (cx, cy + self.dp(20.0)),
+            Align::Center,
+            rgba(0xE1BEE7, 255),
+        );
+        let b = self.l.interstitial_close;
+        let (bx, by) = centre(b);
+        Shape::new()
+            .circle(bx, by, b.width as f32 / 2.0, false)
+            .fill(self.img, rgba(0x000000, 255));
+        self.text(
+            Face::RobotoMedium,
+            18.0,
+            "X",
+            (bx, by),
+            Align::Center,
+            white,
+        );
+    }
+
     pub(super) fn end_banner(&mut self, title: &str, detail: &str, bg: Rgba<u8>) {
         let c = self.skin.colors;
         let r = self.l.controls;

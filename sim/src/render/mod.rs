@@ -145,6 +145,9 @@ impl Frame<'_> {
         if state.popup {
             self.popup();
         }
+        if state.ad {
+            self.interstitial();
+        }
     }
 }
 

@@ -1,15 +1,14 @@
 //! `AdbDevice`: the `Device` for a real phone, built on the server, the probe and the shell.
 
+use super::deadline::adb_timeout;
 use super::inject::{self, InjectError, Injector};
 use super::probe::{PhoneInfo, choose_method, describe, probe};
 use super::server::{AdbOptions, AdbServer, choose_device};
-use super::shell::{ShellOutput, ShellSession, adb_error, run_shell, short};
+use super::shell::{ShellOutput, ShellSession, run_shell, run_shell_within, shell_bytes, short};
 use crate::device::Device;
 use crate::device::input::{self, EncodeError, EvdevTarget, InputKind, InputMethod, Pacing};
 use crate::device::parse;
 use crate::geometry::{Point, Size};
-use adb_client::ADBDeviceExt;
-use adb_client::server_device::ADBServerDevice;
 use anyhow::{Context, Result, anyhow, bail};
 use image::RgbaImage;
 use std::time::Duration;
@@ -47,7 +46,6 @@ pub enum ScreenshotMode {
 /// A phone through the adb server.
 pub struct AdbDevice {
     server: AdbServer,
-    device: ADBServerDevice,
     info: PhoneInfo,
     method: InputMethod,
     pacing: Pacing,
@@ -102,16 +100,15 @@ impl AdbDevice {
         serial: &str,
         input: Option<InputKind>,
     ) -> Result<AdbDevice> {
-        let mut device = ADBServerDevice::new(serial.to_string(), Some(server.addr));
+        let device = server.addr;
         let mut stats = AdbStats::default();
-        let info = probe(&mut device, serial, &mut stats)?;
-        let (method, injector) =
-            inject::choose(server.addr, &mut device, &info, input, &mut stats)?;
+        let info = probe(device, serial, &mut stats)?;
+        let (method, injector) = inject::choose(server.addr, device, &info, input, &mut stats)?;
         let pacing = Pacing::default_for(method.kind());
         let evdev_writer = match &method {
             InputMethod::Evdev(_) => {
                 stats.shell_commands += 1;
-                match run_shell(&mut device, serial, "printf '\\101\\102'") {
+                match run_shell(device, serial, "printf '\\101\\102'") {
                     Ok(out) if out.status == 0 && out.stdout == b"AB" => EvdevWriter::PrintfLines,
                     _ => EvdevWriter::RawStream,
                 }
@@ -129,7 +126,6 @@ impl AdbDevice {
         );
         Ok(AdbDevice {
             server,
-            device,
             info,
             method,
             pacing,
@@ -169,18 +165,28 @@ impl AdbDevice {
 
     fn shell(&mut self, command: &str) -> Result<ShellOutput> {
         self.stats.shell_commands += 1;
-        run_shell(&mut self.device, &self.info.serial, command)
+        run_shell(self.server.addr, &self.info.serial, command)
+    }
+
+    /// A tap command line that may take `taps` taps' time on top of the usual deadline.
+    fn shell_taps(&mut self, command: &str, taps: usize) -> Result<ShellOutput> {
+        self.stats.shell_commands += 1;
+        let p = self.pacing;
+        let per_tap = Duration::from_millis((p.hold_ms + p.gap_ms + p.settle_ms) as u64);
+        let limit = adb_timeout() + per_tap * taps as u32;
+        run_shell_within(self.server.addr, &self.info.serial, command, limit)
     }
 
     /// Runs a binary-output command (no status marker, which would corrupt the bytes).
     fn shell_binary(&mut self, command: &str) -> Result<(Vec<u8>, Vec<u8>)> {
         self.stats.shell_commands += 1;
-        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
-        self.device
-            .shell_command(&command, Some(&mut stdout), Some(&mut stderr))
-            .map_err(|e| adb_error(e, &self.info.serial))
-            .with_context(|| format!("`{command}` on {}", self.info.serial))?;
-        Ok((stdout, stderr))
+        shell_bytes(
+            self.server.addr,
+            &self.info.serial,
+            command,
+            command,
+            adb_timeout(),
+        )
     }
 
     fn screenshot_as(&mut self, mode: ScreenshotMode) -> Result<RgbaImage> {
@@ -396,7 +402,7 @@ impl AdbDevice {
                     .encode(taps, &self.pacing)
                     .map_err(|e: EncodeError| anyhow!("{e}"))?
                 {
-                    let out = self.shell(&line)?;
+                    let out = self.shell_taps(&line, taps.len())?;
                     let text = format!("{}{}", out.text(), String::from_utf8_lossy(&out.stderr));
                     if text.contains("INJECT_EVENTS") {
                         bail!(
@@ -439,7 +445,7 @@ impl AdbDevice {
             let injector = Injector::start(
                 self.server.addr,
                 &self.info.serial,
-                &mut self.device,
+                self.server.addr,
                 &mut self.stats,
             )
             .with_context(|| format!("restarting the injector on {}", self.info.serial))?;
@@ -456,7 +462,7 @@ impl AdbDevice {
             Ok(()) => Ok(()),
             Err(InjectError::Refused(why)) if self.asked.is_none() => {
                 self.injector = None;
-                self.method = choose_method(&mut self.device, &self.info, None, &mut self.stats)?;
+                self.method = choose_method(self.server.addr, &self.info, None, &mut self.stats)?;
                 log::warn!(
                     "{}: {why} Continuing with --input {} (slower).",
                     self.info.serial,

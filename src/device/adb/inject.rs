@@ -55,7 +55,7 @@ impl Injector {
     pub fn start(
         addr: SocketAddrV4,
         serial: &str,
-        device: &mut ADBServerDevice,
+        device: SocketAddrV4,
         stats: &mut AdbStats,
     ) -> Result<Injector> {
         let path = inject::remote_path();
@@ -268,7 +268,7 @@ fn quoted(said: &str) -> String {
 /// under `-v`); `--input inject` fails when it cannot start.
 pub(super) fn choose(
     addr: SocketAddrV4,
-    device: &mut ADBServerDevice,
+    device: SocketAddrV4,
     info: &PhoneInfo,
     asked: Option<InputKind>,
     stats: &mut AdbStats,

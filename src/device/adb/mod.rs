@@ -10,6 +10,9 @@
 //!   `ADBServerDevice` is used again: the long-lived shell of the `stream` and `evdev` methods
 //!   runs on its own thread with its own `ADBServerDevice`, and completion is the output writer
 //!   being dropped.
+//! * `shell_command` and the server's listing block with no timeout: each runs on a worker
+//!   thread under a deadline (`deadline`), so a phone that stops answering is an error in
+//!   seconds, not a hang.
 //! * Screenshots use raw `screencap` through `shell_command` (binary-safe with shell v2), not
 //!   adb_client's framebuffer decoder, which ignores the pixel format.
 //!
@@ -17,12 +20,14 @@
 //! and which input method suits it; `shell` runs commands and long-lived shell sessions; `device`
 //! is the `Device` built on them.
 
+mod deadline;
 mod device;
 mod inject;
 mod probe;
 mod server;
 mod shell;
 
+pub use deadline::{ADB_TIMEOUT, adb_timeout};
 pub use device::{AdbDevice, AdbStats, EvdevWriter, ScreenshotMode};
 pub use probe::{EVDEV_MAX_SDK, PhoneInfo, STREAM_MIN_SDK, describe};
 pub use server::{

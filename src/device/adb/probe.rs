@@ -6,8 +6,8 @@ use super::shell::run_shell;
 use crate::device::input::{EvdevTarget, EventLayout, InputKind, InputMethod};
 use crate::device::parse::{self, DisplaySize, Rotation, Touchscreen};
 use crate::geometry::Size;
-use adb_client::server_device::ADBServerDevice;
 use anyhow::{Context, Result, bail};
+use std::net::SocketAddrV4;
 
 /// What we learn about a phone before tapping it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,14 +31,10 @@ impl PhoneInfo {
 }
 
 /// Reads what the tap methods need: version, model, ABI, screen size and rotation.
-pub(super) fn probe(
-    device: &mut ADBServerDevice,
-    serial: &str,
-    stats: &mut AdbStats,
-) -> Result<PhoneInfo> {
+pub(super) fn probe(server: SocketAddrV4, serial: &str, stats: &mut AdbStats) -> Result<PhoneInfo> {
     stats.shell_commands += 1;
     let out = run_shell(
-        device,
+        server,
         serial,
         "getprop ro.build.version.sdk; getprop ro.build.version.release; getprop ro.product.model; getprop ro.product.cpu.abi; wm size",
     )?;
@@ -55,7 +51,7 @@ pub(super) fn probe(
     let display = parse::wm_size(&lines[4..].join("\n"))
         .with_context(|| format!("reading the screen size of {serial}"))?;
     stats.shell_commands += 1;
-    let rotation = match run_shell(device, serial, "dumpsys window displays") {
+    let rotation = match run_shell(server, serial, "dumpsys window displays") {
         Ok(out) if out.status == 0 => parse::rotation(&out.text()),
         _ => None,
     };
@@ -83,19 +79,20 @@ pub const EVDEV_MAX_SDK: u32 = 28;
 
 /// The touchscreen from `getevent -lp`, if the shell user may write it.
 pub(super) fn writable_touchscreen(
-    device: &mut ADBServerDevice,
+    server: SocketAddrV4,
     info: &PhoneInfo,
     stats: &mut AdbStats,
 ) -> Result<Result<Touchscreen, String>> {
     stats.shell_commands += 1;
-    let out = run_shell(device, &info.serial, "getevent -lp")?;
+    let out = run_shell(server, &info.serial, "getevent -lp")?;
     let Some(touch) = parse::touchscreen(&parse::getevent_devices(&out.text())) else {
         return Ok(Err("`getevent -lp` lists no multi-touch screen".into()));
     };
     stats.shell_commands += 1;
     // Opening for append writes nothing; it fails exactly when SELinux or permissions forbid
     // writes (Android 10+ for the shell user).
-    let test = run_shell(device, &info.serial, &format!(": >> {}", touch.path))?;
+    let node = crate::device::shell_quote::quote(&touch.path);
+    let test = run_shell(server, &info.serial, &format!(": >> {node}"))?;
     if test.status != 0 {
         return Ok(Err(format!(
             "the shell user may not write {} (Android 10+ forbids it)",
@@ -108,7 +105,7 @@ pub(super) fn writable_touchscreen(
 /// Picks the fastest method the phone allows apart from the injector, or checks the one asked
 /// for.
 pub(super) fn choose_method(
-    device: &mut ADBServerDevice,
+    server: SocketAddrV4,
     info: &PhoneInfo,
     asked: Option<InputKind>,
     stats: &mut AdbStats,
@@ -131,7 +128,7 @@ pub(super) fn choose_method(
             info.serial
         ),
         Some(InputKind::Stream) => Ok(InputMethod::Stream),
-        Some(InputKind::Evdev) => match writable_touchscreen(device, info, stats)? {
+        Some(InputKind::Evdev) => match writable_touchscreen(server, info, stats)? {
             Ok(touch) => Ok(evdev(touch)),
             Err(why) => bail!(
                 "--input evdev is not possible on {} ({android}): {why}; use --input {}",
@@ -146,7 +143,7 @@ pub(super) fn choose_method(
         // The injector is decided on before (`inject::choose`); here it has been ruled out.
         None | Some(InputKind::Inject) => {
             if info.sdk <= EVDEV_MAX_SDK {
-                match writable_touchscreen(device, info, stats)? {
+                match writable_touchscreen(server, info, stats)? {
                     Ok(touch) => return Ok(evdev(touch)),
                     Err(why) => log::info!("{}: no raw touch input: {why}", info.serial),
                 }

@@ -201,8 +201,17 @@ impl AdbServer {
         ADBServer::new_from_path(self.addr, Some(no_op_program()))
     }
 
-    /// `adb devices -l`.
+    /// `adb devices -l`, waiting at most the adb deadline for the server's answer.
     pub fn devices(&self) -> Result<Vec<ListedDevice>> {
+        let server = self.clone();
+        super::deadline::within(
+            super::deadline::adb_timeout(),
+            &format!("`adb devices` at {}", self.addr),
+            move || server.devices_now(),
+        )?
+    }
+
+    fn devices_now(&self) -> Result<Vec<ListedDevice>> {
         let mut client = self.client();
         let listed = match client.devices_long() {
             Ok(long) => long

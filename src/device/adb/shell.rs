@@ -2,6 +2,7 @@
 //! `shell_command` returns none), and the long-lived shell session of the `stream` and `evdev`
 //! methods, which runs on its own thread with its own `ADBServerDevice`.
 
+use super::deadline::{self, adb_timeout};
 use crate::device::parse;
 use adb_client::ADBDeviceExt;
 use adb_client::server_device::ADBServerDevice;
@@ -35,22 +36,25 @@ impl ShellOutput {
     }
 }
 
-/// Runs `command` with the status marker through `shell_command` on `device`.
-pub(super) fn run_shell(
-    device: &mut ADBServerDevice,
+/// Runs `command` with the status marker on `serial`, waiting at most the adb deadline.
+pub(super) fn run_shell(server: SocketAddrV4, serial: &str, command: &str) -> Result<ShellOutput> {
+    run_shell_within(server, serial, command, adb_timeout())
+}
+
+/// `run_shell` with a deadline of its own (for commands that take long on purpose).
+pub(super) fn run_shell_within(
+    server: SocketAddrV4,
     serial: &str,
     command: &str,
+    limit: Duration,
 ) -> Result<ShellOutput> {
-    let mut stdout = Vec::new();
-    let mut stderr = Vec::new();
-    device
-        .shell_command(
-            &parse::with_status_marker(command),
-            Some(&mut stdout),
-            Some(&mut stderr),
-        )
-        .map_err(|e| adb_error(e, serial))
-        .with_context(|| format!("`{}` on {serial}", short(command)))?;
+    let (stdout, stderr) = shell_bytes(
+        server,
+        serial,
+        &parse::with_status_marker(command),
+        command,
+        limit,
+    )?;
     let (body, status) = parse::split_status(&stdout);
     let Some(status) = status else {
         bail!(
@@ -63,6 +67,30 @@ pub(super) fn run_shell(
         stderr,
         status,
     })
+}
+
+/// One `shell_command` round trip (stdout, stderr) on a worker thread, abandoned with a clear
+/// error after `limit` (adb_client has no timeout of its own). `shown` is the command as
+/// messages name it.
+pub(super) fn shell_bytes(
+    server: SocketAddrV4,
+    serial: &str,
+    command: &str,
+    shown: &str,
+    limit: Duration,
+) -> Result<(Vec<u8>, Vec<u8>)> {
+    let (owned_serial, owned_command) = (serial.to_string(), command.to_string());
+    let what = format!("`{}` on {serial}", short(shown));
+    let result = deadline::within(limit, &what, move || {
+        let mut device = ADBServerDevice::new(owned_serial, Some(server));
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        device
+            .shell_command(&owned_command, Some(&mut stdout), Some(&mut stderr))
+            .map(|_| (stdout, stderr))
+    })?;
+    result
+        .map_err(|e| adb_error(e, serial))
+        .with_context(|| what.clone())
 }
 
 pub(super) fn short(command: &str) -> String {

@@ -27,6 +27,7 @@ pub(crate) mod decode;
 
 /// Timings that make apps register every tap, in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Pacing {
     /// Finger down to finger up. `input tap` has no hold; with `hold_ms > 0` the command
     /// backends send a zero-length `input swipe X Y X Y HOLD` instead.
@@ -293,7 +294,7 @@ impl EvdevTarget {
         let escaped: String = bytes.iter().map(|b| format!("\\{b:03o}")).collect();
         format!(
             "printf '{escaped}' | dd of={} ibs=4096 obs={} 2>/dev/null",
-            self.touchscreen.path,
+            crate::device::shell_quote::quote(&self.touchscreen.path),
             self.layout.record_len()
         )
     }
@@ -432,7 +433,7 @@ impl EvdevTarget {
     pub fn stream_command(&self) -> String {
         format!(
             "dd of={} ibs=4096 obs={}",
-            self.touchscreen.path,
+            crate::device::shell_quote::quote(&self.touchscreen.path),
             self.layout.record_len()
         )
     }
@@ -639,6 +640,26 @@ mod tests {
             [InputEvent::new(3, 57, -1)]
         );
         assert_eq!(parse_events(&bytes[..23], EventLayout::Bits64), None);
+    }
+
+    #[test]
+    fn a_touchscreen_path_the_shell_would_interpret_is_quoted_in_dd_commands() {
+        let mut t = target(
+            MIX2,
+            Size::new(1080, 2160),
+            Rotation::R0,
+            EventLayout::Bits64,
+        );
+        t.touchscreen.path = "/dev/input/event1; reboot".into();
+        let cmd = t.write_command(&t.up_frame());
+        assert!(
+            cmd.contains("dd of='/dev/input/event1; reboot' ibs="),
+            "{cmd}"
+        );
+        assert_eq!(
+            t.stream_command(),
+            "dd of='/dev/input/event1; reboot' ibs=4096 obs=24"
+        );
     }
 
     #[test]

@@ -1,0 +1,181 @@
+//! The glyph bank: the digits 1-9 of a few hundred free typefaces (regular, bold, light, rounded,
+//! condensed, serif, monospace, handwriting), normalised like a cell's digit patch and embedded in
+//! the binary (`assets/glyph-bank.png`, made by `tools/glyph_bank.py`; typefaces and licences in
+//! `assets/glyph-bank.tsv`). It lets the reader put a digit on a shape without any app's
+//! templates: it scores a patch against every typeface's drawing of each digit.
+
+use super::cells::{PATCH_H, PATCH_W};
+use std::sync::OnceLock;
+
+const N: usize = PATCH_W * PATCH_H;
+const PNG: &[u8] = include_bytes!("../../assets/glyph-bank.png");
+
+/// The decoded bank: `faces` rows of nine zero-mean, unit-length digit vectors (slightly
+/// blurred, so that stroke weight matters less than shape).
+pub struct Bank {
+    faces: usize,
+    units: Vec<f32>,
+}
+
+/// The embedded bank, decoded on first use.
+pub fn bank() -> &'static Bank {
+    static BANK: OnceLock<Bank> = OnceLock::new();
+    BANK.get_or_init(|| Bank::decode(PNG).expect("the embedded glyph bank is a valid PNG"))
+}
+
+impl Bank {
+    fn decode(png: &[u8]) -> Option<Bank> {
+        let img = image::load_from_memory(png).ok()?.to_luma8();
+        let (w, h) = (img.width() as usize, img.height() as usize);
+        if w != 9 * PATCH_W || h % PATCH_H != 0 || h == 0 {
+            return None;
+        }
+        let faces = h / PATCH_H;
+        let raw = img.as_raw();
+        let mut units = Vec::with_capacity(faces * 9 * N);
+        let mut patch = vec![0u8; N];
+        for f in 0..faces {
+            for d in 0..9 {
+                for y in 0..PATCH_H {
+                    let row = (f * PATCH_H + y) * w + d * PATCH_W;
+                    patch[y * PATCH_W..(y + 1) * PATCH_W].copy_from_slice(&raw[row..row + PATCH_W]);
+                }
+                units.extend(feature(&patch));
+            }
+        }
+        Some(Bank { faces, units })
+    }
+
+    /// Number of typefaces.
+    pub fn faces(&self) -> usize {
+        self.faces
+    }
+
+    /// The unit vector of `digit` (1..=9) in typeface `face`.
+    fn unit(&self, face: usize, digit: u8) -> &[f32] {
+        let at = (face * 9 + digit as usize - 1) * N;
+        &self.units[at..at + N]
+    }
+
+    /// Correlation of a patch's feature vector (see [`feature`]) with every typeface's drawing
+    /// of every digit: `out[face * 9 + digit - 1]`.
+    pub fn correlations(&self, feat: &[f32]) -> Vec<f32> {
+        self.units.chunks_exact(N).map(|u| dot(u, feat)).collect()
+    }
+
+    /// For each digit, the best correlation of `feat` with any typeface's drawing of it.
+    pub fn best_per_digit(&self, feat: &[f32]) -> [f32; 9] {
+        let mut best = [-1f32; 9];
+        for (i, s) in self.correlations(feat).into_iter().enumerate() {
+            let d = i % 9;
+            best[d] = best[d].max(s);
+        }
+        best
+    }
+
+    /// The bank without the typefaces in `drop` (to measure how the reader copes with
+    /// typefaces it has never seen).
+    pub fn without(&self, drop: &[usize]) -> Bank {
+        let keep: Vec<usize> = (0..self.faces).filter(|f| !drop.contains(f)).collect();
+        let mut units = Vec::with_capacity(keep.len() * 9 * N);
+        for &f in &keep {
+            units.extend_from_slice(&self.units[f * 9 * N..(f + 1) * 9 * N]);
+        }
+        Bank {
+            faces: keep.len(),
+            units,
+        }
+    }
+
+    /// Digit `digit` of typeface `face` as a feature vector (tests and diagnostics).
+    pub fn feature_of(&self, face: usize, digit: u8) -> Vec<f32> {
+        self.unit(face, digit).to_vec()
+    }
+}
+
+/// Dot product in eight independent lanes, so that the compiler can use vector instructions
+/// (a plain float sum must keep its order and cannot).
+pub(crate) fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in ca.zip(cb) {
+        for k in 0..8 {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
+}
+
+/// The comparable form of a digit patch: a 3x3 box blur (shape over stroke weight), zero mean,
+/// unit length (all zeros when flat).
+pub fn feature(patch: &[u8]) -> Vec<f32> {
+    debug_assert_eq!(patch.len(), N);
+    let mut v = vec![0f32; N];
+    for y in 0..PATCH_H {
+        for x in 0..PATCH_W {
+            let mut s = 0u32;
+            let mut n = 0u32;
+            for yy in y.saturating_sub(1)..=(y + 1).min(PATCH_H - 1) {
+                for xx in x.saturating_sub(1)..=(x + 1).min(PATCH_W - 1) {
+                    s += patch[yy * PATCH_W + xx] as u32;
+                    n += 1;
+                }
+            }
+            v[y * PATCH_W + x] = s as f32 / n as f32;
+        }
+    }
+    let mean = v.iter().sum::<f32>() / N as f32;
+    v.iter_mut().for_each(|x| *x -= mean);
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        v.iter_mut().for_each(|x| *x /= norm);
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_bank_decodes_into_many_typefaces() {
+        let b = bank();
+        assert!(b.faces() >= 50, "{} faces", b.faces());
+    }
+
+    #[test]
+    fn every_bank_digit_is_its_own_best_match_across_typefaces() {
+        let b = bank();
+        // Leave the face out: its digits must still be recognised by the other faces, for
+        // nearly every face (a handful of decorative faces may not be).
+        let mut wrong = 0;
+        let faces: Vec<usize> = (0..b.faces()).step_by(7).collect();
+        for &f in &faces {
+            for d in 1..=9u8 {
+                let feat = b.feature_of(f, d);
+                let corr = b.correlations(&feat);
+                let mut best = [-1f32; 9];
+                for (i, s) in corr.iter().enumerate() {
+                    if i / 9 != f {
+                        best[i % 9] = best[i % 9].max(*s);
+                    }
+                }
+                let top = (0..9).max_by(|&a, &c| best[a].total_cmp(&best[c])).unwrap();
+                if top as u8 + 1 != d {
+                    wrong += 1;
+                }
+            }
+        }
+        assert!(
+            wrong * 20 <= faces.len() * 9,
+            "{wrong} of {} digits misread",
+            faces.len() * 9
+        );
+    }
+}

@@ -1,0 +1,437 @@
+//! Labelling the big digits of one screen without the app's templates. The digits on a screen
+//! come in at most nine shapes (a few more when givens and entries use two weights), one per
+//! digit, so the patches are first grouped by shape, and the groups are then given digits
+//! JOINTLY: the one-to-one assignment of groups to 1-9 that the glyph bank (and, when found, the
+//! keypad) likes best. A group whose digit could change at little cost, or on which two
+//! independent sources disagree, is a doubt: the caller refuses and names its cells.
+
+use super::bank::{Bank, bank, dot, feature};
+use super::cells::ncc;
+use crate::sudoku::Cell;
+
+/// Shape groups of a screen's digit patches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clusters {
+    /// Group of each patch, in input order.
+    pub of: Vec<usize>,
+    /// Mean patch of each group.
+    pub centroids: Vec<Vec<u8>>,
+}
+
+impl Clusters {
+    pub fn len(&self) -> usize {
+        self.centroids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.centroids.is_empty()
+    }
+
+    /// Indices of the patches in group `k`.
+    pub fn members(&self, k: usize) -> impl Iterator<Item = usize> + '_ {
+        self.of
+            .iter()
+            .enumerate()
+            .filter(move |(_, g)| **g == k)
+            .map(|(i, _)| i)
+    }
+}
+
+/// Two patches of one screen at least this alike are the same glyph.
+const SAME_GLYPH: f32 = 0.85;
+/// Two patches this alike are one glyph even where the rules say they cannot be.
+const IDENTICAL: f32 = 0.95;
+
+pub(crate) fn mean_patch(patches: &[&[u8]]) -> Vec<u8> {
+    let n = patches.len().max(1) as u32;
+    (0..patches.first().map_or(0, |p| p.len()))
+        .map(|i| ((patches.iter().map(|p| p[i] as u32).sum::<u32>() + n / 2) / n) as u8)
+        .collect()
+}
+
+/// Groups patches by shape: each joins the most alike group when it matches it well and sees
+/// none of its cells (two cells in one row, column or box never hold the same digit), else
+/// starts a new group. Then, while there are more than nine groups, the two most alike groups
+/// that never see each other merge (one digit drawn in two weights).
+pub fn cluster(patches: &[&[u8]], cells: &[Cell]) -> Clusters {
+    let mut of: Vec<usize> = Vec::with_capacity(patches.len());
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    let mut centroids: Vec<Vec<u8>> = Vec::new();
+    for (i, p) in patches.iter().enumerate() {
+        // A near-identical glyph joins even a group it sees: that is a player's mistake on the
+        // board (a digit twice in a row), not two digits.
+        let best = centroids
+            .iter()
+            .enumerate()
+            .map(|(k, c)| (k, ncc(c, p)))
+            .filter(|&(k, s)| {
+                s >= IDENTICAL || !members[k].iter().any(|&j| cells[j].sees(cells[i]))
+            })
+            .fold(None, |a: Option<(usize, f32)>, b| match a {
+                Some(a) if a.1 >= b.1 => Some(a),
+                _ => Some(b),
+            });
+        match best {
+            Some((k, s)) if s >= SAME_GLYPH => {
+                members[k].push(i);
+                let ps: Vec<&[u8]> = members[k].iter().map(|&j| patches[j]).collect();
+                centroids[k] = mean_patch(&ps);
+                of.push(k);
+            }
+            _ => {
+                members.push(vec![i]);
+                centroids.push(p.to_vec());
+                of.push(centroids.len() - 1);
+            }
+        }
+    }
+    while centroids.len() > 9 {
+        let k = centroids.len();
+        let mut best: Option<(f32, usize, usize)> = None;
+        for a in 0..k {
+            for b in a + 1..k {
+                let clash = members[a]
+                    .iter()
+                    .any(|&i| members[b].iter().any(|&j| cells[i].sees(cells[j])));
+                let s = ncc(&centroids[a], &centroids[b]);
+                if !clash && best.is_none_or(|(bs, _, _)| s > bs) {
+                    best = Some((s, a, b));
+                }
+            }
+        }
+        let Some((_, a, b)) = best else { break };
+        let moved = members.remove(b);
+        members[a].extend(moved);
+        centroids.remove(b);
+        let ps: Vec<&[u8]> = members[a].iter().map(|&j| patches[j]).collect();
+        centroids[a] = mean_patch(&ps);
+    }
+    let mut of = vec![0; patches.len()];
+    for (k, m) in members.iter().enumerate() {
+        for &i in m {
+            of[i] = k;
+        }
+    }
+    Clusters { of, centroids }
+}
+
+/// How well each group looks like each digit: `scores[group][digit - 1]`.
+pub type Scores = Vec<[f32; 9]>;
+
+/// Bank scores of each centroid: the best correlation with any typeface's drawing of the digit.
+pub fn bank_scores(bank: &Bank, centroids: &[Vec<u8>]) -> Scores {
+    centroids
+        .iter()
+        .map(|c| bank.best_per_digit(&feature(c)))
+        .collect()
+}
+
+/// The best one-to-one assignment of groups to digits and how sure it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Assignment {
+    /// Digit (1..=9) of each group.
+    pub digit: Vec<u8>,
+    /// For each group: how much the total score drops when that group must take another digit
+    /// (the rest re-assigned at best), and the digit it then takes.
+    pub margin: Vec<f32>,
+    pub runner_up: Vec<u8>,
+}
+
+/// Best total score assigning groups `from..` to distinct digits not in `used`, with group `fix.0`
+/// forced to digit `fix.1` when given. Memoised on (group, used digits).
+fn best_total(
+    scores: &Scores,
+    fix: Option<(usize, usize)>,
+    memo: &mut [Option<f32>],
+    from: usize,
+    used: usize,
+) -> f32 {
+    if from == scores.len() {
+        return 0.0;
+    }
+    let key = from * 512 + used;
+    if let Some(v) = memo[key] {
+        return v;
+    }
+    let mut best = f32::NEG_INFINITY;
+    for d in 0..9 {
+        if used & (1 << d) != 0 {
+            continue;
+        }
+        if let Some((g, fd)) = fix
+            && g == from
+            && fd != d
+        {
+            continue;
+        }
+        let v = scores[from][d] + best_total(scores, fix, memo, from + 1, used | 1 << d);
+        best = best.max(v);
+    }
+    memo[key] = Some(best);
+    best
+}
+
+/// Assigns at most nine groups to distinct digits, maximising the summed scores (exact, by
+/// dynamic programming over the set of used digits), and measures each group's margin.
+pub fn assign(scores: &Scores) -> Option<Assignment> {
+    let k = scores.len();
+    if k == 0 || k > 9 {
+        return None;
+    }
+    let mut forced = vec![[f32::NEG_INFINITY; 9]; k];
+    for (g, row) in forced.iter_mut().enumerate() {
+        for (d, slot) in row.iter_mut().enumerate() {
+            let mut memo = vec![None; k * 512];
+            *slot = best_total(scores, Some((g, d)), &mut memo, 0, 0);
+        }
+    }
+    let mut digit = Vec::with_capacity(k);
+    let mut margin = Vec::with_capacity(k);
+    let mut runner_up = Vec::with_capacity(k);
+    // The optimum gives each group its digit; ties are broken towards the lower digit.
+    let mut memo = vec![None; k * 512];
+    let total = best_total(scores, None, &mut memo, 0, 0);
+    let mut used = 0usize;
+    for (g, row) in forced.iter().enumerate() {
+        let mut chosen = None;
+        for d in 0..9 {
+            if used & (1 << d) != 0 {
+                continue;
+            }
+            // Consistent with the optimum given the earlier choices.
+            let mut m = vec![None; k * 512];
+            let rest = best_total(scores, None, &mut m, g + 1, used | 1 << d);
+            let prefix: f32 = (0..g).map(|h| scores[h][digit[h] as usize - 1]).sum();
+            if (prefix + scores[g][d] + rest - total).abs() < 1e-4 {
+                chosen = Some(d);
+                break;
+            }
+        }
+        let d = chosen?;
+        used |= 1 << d;
+        digit.push(d as u8 + 1);
+        let (alt, alt_total) = (0..9)
+            .filter(|&e| e != d)
+            .map(|e| (e, row[e]))
+            .fold((d, f32::NEG_INFINITY), |a, b| if b.1 > a.1 { b } else { a });
+        margin.push(total - alt_total);
+        runner_up.push(alt as u8 + 1);
+    }
+    Some(Assignment {
+        digit,
+        margin,
+        runner_up,
+    })
+}
+
+/// A digit put on one patch, with the evidence for it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Label {
+    pub digit: u8,
+    /// The digit it would be otherwise.
+    pub runner_up: u8,
+    /// Bank correlation of its group with `digit`.
+    pub score: f32,
+    /// How much worse the best labelling with another digit for its group is.
+    pub margin: f32,
+    /// Whether the label is clear enough to print.
+    pub sure: bool,
+}
+
+/// Below this bank correlation a group is no clear digit.
+pub const MIN_SCORE: f32 = 0.6;
+/// Below this margin a group's digit is not clearly better than its runner-up.
+pub const MIN_MARGIN: f32 = 0.08;
+
+/// A second, independent source of digit shapes: `shapes[d - 1]` drawn as digit d (keypad
+/// buttons in their verified order, or a calibration's templates).
+pub struct Reference<'a> {
+    pub name: &'a str,
+    pub shapes: Vec<Option<Vec<u8>>>,
+}
+
+/// Scores of each centroid against a reference's shapes (digits it lacks score -1).
+fn reference_scores(centroids: &[Vec<u8>], r: &Reference) -> Scores {
+    let feats: Vec<Option<Vec<f32>>> = r.shapes.iter().map(|s| s.as_deref().map(feature)).collect();
+    centroids
+        .iter()
+        .map(|c| {
+            let f = feature(c);
+            std::array::from_fn(|d| {
+                feats
+                    .get(d)
+                    .and_then(|t| t.as_ref())
+                    .map_or(-1.0, |t| dot(t, &f))
+            })
+        })
+        .collect()
+}
+
+/// Gives groups that lost the one-to-one assignment (one digit drawn in two weights: more
+/// groups than digits) their own best digit, when it fits clearly better and the groups then
+/// sharing a digit never see each other.
+fn share_digits(scores: &Scores, a: &mut Assignment, groups: &[Vec<Cell>]) {
+    for g in 0..scores.len() {
+        let (best, best_s) = (0..9)
+            .map(|d| (d, scores[g][d]))
+            .fold((0, f32::NEG_INFINITY), |x, y| if y.1 > x.1 { y } else { x });
+        let current = a.digit[g] as usize - 1;
+        if best == current || best_s < scores[g][current] + 0.15 {
+            continue;
+        }
+        let clash = (0..scores.len()).any(|h| {
+            h != g
+                && a.digit[h] as usize == best + 1
+                && groups[g]
+                    .iter()
+                    .any(|c| groups[h].iter().any(|e| c.sees(*e)))
+        });
+        if clash {
+            continue;
+        }
+        let second = (0..9)
+            .filter(|&d| d != best)
+            .map(|d| (d, scores[g][d]))
+            .fold((0, f32::NEG_INFINITY), |x, y| if y.1 > x.1 { y } else { x });
+        a.digit[g] = best as u8 + 1;
+        a.margin[g] = best_s - second.1;
+        a.runner_up[g] = second.0 as u8 + 1;
+    }
+}
+
+/// Labels the digit patches of one screen (`cells[i]` holds `patches[i]`): groups by shape,
+/// assigns groups to digits jointly from the glyph bank, and checks every label against each
+/// `reference` that is given. A label is sure when no reference disagrees and either the bank
+/// or an agreeing reference is clear (score and margin).
+pub fn label(patches: &[&[u8]], cells: &[Cell], references: &[Reference]) -> Vec<Label> {
+    label_with(bank(), patches, cells, references)
+}
+
+/// [`label`] with another glyph bank (to measure how the reader copes with unseen typefaces).
+pub fn label_with(
+    bank: &Bank,
+    patches: &[&[u8]],
+    cells: &[Cell],
+    references: &[Reference],
+) -> Vec<Label> {
+    let clusters = cluster(patches, cells);
+    let groups: Vec<Vec<Cell>> = (0..clusters.len())
+        .map(|k| clusters.members(k).map(|i| cells[i]).collect())
+        .collect();
+    let shape_scores = bank_scores(bank, &clusters.centroids);
+    let Some(mut by_bank) = assign(&shape_scores) else {
+        // More than nine shapes that cannot merge: nothing is sure.
+        let none = Label {
+            digit: 0,
+            runner_up: 0,
+            score: 0.0,
+            margin: 0.0,
+            sure: false,
+        };
+        return vec![none; patches.len()];
+    };
+    share_digits(&shape_scores, &mut by_bank, &groups);
+    let mut labels: Vec<Label> = (0..clusters.len())
+        .map(|g| {
+            let d = by_bank.digit[g];
+            let score = shape_scores[g][d as usize - 1];
+            Label {
+                digit: d,
+                runner_up: by_bank.runner_up[g],
+                score,
+                margin: by_bank.margin[g],
+                sure: score >= MIN_SCORE && by_bank.margin[g] >= MIN_MARGIN,
+            }
+        })
+        .collect();
+    let mut disputed = vec![false; labels.len()];
+    for r in references {
+        let scores = reference_scores(&clusters.centroids, r);
+        let Some(mut by_ref) = assign(&scores) else {
+            continue;
+        };
+        share_digits(&scores, &mut by_ref, &groups);
+        for (g, l) in labels.iter_mut().enumerate() {
+            let d = by_ref.digit[g];
+            if d == l.digit {
+                // Two independent sources agree: a clear reference makes up for a weak bank.
+                l.sure |= scores[g][d as usize - 1] >= MIN_SCORE && by_ref.margin[g] >= MIN_MARGIN;
+            } else {
+                log::debug!(
+                    "group {g}: bank says {} ({:.2}), {} says {}",
+                    l.digit,
+                    l.score,
+                    r.name,
+                    d
+                );
+                l.runner_up = d;
+                disputed[g] = true;
+            }
+        }
+    }
+    for (l, d) in labels.iter_mut().zip(disputed) {
+        l.sure &= !d;
+    }
+    // A patch unlike its group's mean (groups merged to fit nine digits) must also look like
+    // the group's digit by itself.
+    clusters
+        .of
+        .iter()
+        .zip(patches)
+        .map(|(&g, p)| {
+            let mut l = labels[g];
+            if ncc(p, &clusters.centroids[g]) < SAME_GLYPH {
+                let own = bank.best_per_digit(&feature(p));
+                let mine = own[l.digit as usize - 1];
+                let (best, best_s) = (0..9)
+                    .map(|d| (d, own[d]))
+                    .fold((0, f32::NEG_INFINITY), |x, y| if y.1 > x.1 { y } else { x });
+                if best + 1 != l.digit as usize && best_s > mine - MIN_MARGIN {
+                    l.runner_up = best as u8 + 1;
+                    l.sure = false;
+                }
+            }
+            l
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joint_assignment_beats_each_group_taking_its_own_best_digit() {
+        // Groups 0 and 1 both look most like a 1, but group 0 is a much better 1 and group 1 is
+        // nearly as good a 7: jointly, 0 -> 1 and 1 -> 7.
+        let mut scores = vec![[0.0f32; 9]; 2];
+        scores[0][0] = 0.9;
+        scores[0][6] = 0.3;
+        scores[1][0] = 0.8;
+        scores[1][6] = 0.75;
+        let a = assign(&scores).unwrap();
+        assert_eq!(a.digit, vec![1, 7]);
+        // Swapping costs (0.9 + 0.75) - (0.3 + 0.8) = 0.55 for both groups.
+        assert!((a.margin[0] - 0.55).abs() < 1e-4, "{:?}", a.margin);
+        assert_eq!(a.runner_up[0], 7);
+    }
+
+    #[test]
+    fn shapes_group_together_but_never_across_cells_that_see_each_other() {
+        let bar =
+            |w: usize| -> Vec<u8> { (0..768).map(|i| if i % 24 < w { 255 } else { 0 }).collect() };
+        // `alike` matches `a` at 0.91: the same glyph by shape, not identical.
+        let (a, alike) = (bar(8), bar(7));
+        let b: Vec<u8> = (0..768)
+            .map(|i| if i / 24 < 10 { 255 } else { 0 })
+            .collect();
+        let c = |r, k| Cell::new(r, k).unwrap();
+        let patches: Vec<&[u8]> = vec![&a, &b, &alike, &a];
+        // The third patch shares row 0 with the first: it cannot be the same digit.
+        let cells = [c(0, 0), c(4, 4), c(0, 5), c(8, 8)];
+        assert_eq!(cluster(&patches, &cells).of, vec![0, 1, 2, 0]);
+        // An identical glyph in the same row is one digit twice (a player's mistake).
+        let patches: Vec<&[u8]> = vec![&a, &b, &a, &a];
+        assert_eq!(cluster(&patches, &cells).of, vec![0, 1, 0, 0]);
+    }
+}

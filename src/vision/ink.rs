@@ -1,0 +1,293 @@
+//! Givens vs player entries, told apart on each screen by itself: the big digits are grouped
+//! by how they are drawn (ink colour, a disc under the digit, stroke thickness), so a theme
+//! change that recolours everything does not flip them, and no stored colour is needed.
+//!
+//! Groups are read as follows. A group of two or more cells that all show one glyph, beside a
+//! larger group, is a same-number highlight (the app marks every 5 when a 5 is selected): its
+//! cells are [`DigitKind::Unknown`], since the highlight hides how they were drawn. Of the
+//! remaining groups the largest holds the givens (a puzzle in progress shows more givens than
+//! entries; a board with more entries than givens is finished or nearly so), the others are
+//! entries. When every digit is drawn alike the split is [`InkSplit::Indistinguishable`]: the
+//! app draws givens and entries the same, or there are no entries, and no guess is made.
+
+use super::cells::{CellInk, InkFeatures, ncc};
+use super::recognize::colour_distance;
+
+/// What a big digit is, by how it is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DigitKind {
+    Given,
+    Entry,
+    /// Drawn in a style that hides its kind (a same-number highlight).
+    Unknown,
+}
+
+/// The given/entry split of one screen.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InkSplit {
+    /// Every big digit is drawn alike: givens and entries cannot be told apart here.
+    Indistinguishable,
+    /// Per cell, row by row: the kind of each big digit (`None` for cells without one).
+    Split(Vec<Option<DigitKind>>),
+}
+
+/// Two digits are drawn alike when their inks and discs are this close (RGB distance).
+const SAME_COLOUR: f64 = 48.0;
+/// Bold and regular strokes differ at least by this ratio.
+const SAME_STROKE: f32 = 1.3;
+/// Patches of one glyph correlate at least this well.
+const SAME_GLYPH: f32 = 0.85;
+
+fn alike(a: &InkFeatures, b: &InkFeatures) -> bool {
+    let discs = match (a.disc, b.disc) {
+        (None, None) => true,
+        (Some(x), Some(y)) => colour_distance(x, y) <= SAME_COLOUR,
+        _ => false,
+    };
+    discs && colour_distance(a.ink, b.ink) <= SAME_COLOUR
+}
+
+/// Splits one colour group in two by stroke thickness when the strokes fall in two clearly
+/// separate bands (bold givens, regular entries); `None` when they do not.
+fn split_by_stroke(group: &[usize], features: &[Option<InkFeatures>]) -> Option<[Vec<usize>; 2]> {
+    let f = |i: usize| features[i].as_ref();
+    let mut sorted: Vec<(f32, usize)> = group
+        .iter()
+        .filter_map(|&i| Some((f(i)?.stroke, i)))
+        .collect();
+    if sorted.len() < 3 {
+        return None;
+    }
+    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let resolution = group
+        .iter()
+        .filter_map(|&i| Some(f(i)?.resolution))
+        .fold(f32::MAX, f32::min);
+    let mean = |v: &[(f32, usize)]| v.iter().map(|p| p.0).sum::<f32>() / v.len() as f32;
+    let var = |v: &[(f32, usize)]| {
+        let m = mean(v);
+        v.iter().map(|p| (p.0 - m).powi(2)).sum::<f32>()
+    };
+    // The two-means split with the least spread inside the bands.
+    let k = (1..sorted.len()).min_by(|&a, &b| {
+        let cost = |k: usize| var(&sorted[..k]) + var(&sorted[k..]);
+        cost(a).total_cmp(&cost(b))
+    })?;
+    let (lo, hi) = sorted.split_at(k);
+    let (mlo, mhi) = (mean(lo), mean(hi));
+    let gap = hi[0].0 - lo[lo.len() - 1].0;
+    let clear = mhi >= SAME_STROKE * mlo.max(1e-3)
+        && gap >= 0.5 * (mhi - mlo)
+        && (mhi - mlo) * resolution >= 1.2;
+    clear.then(|| [lo, hi].map(|v| v.iter().map(|p| p.1).collect()))
+}
+
+impl InkSplit {
+    /// Splits the digits of one screen (`cells` and `features` row by row, as returned by
+    /// [`super::cells::cut_cells_adaptive`]).
+    pub fn of(cells: &[CellInk], features: &[Option<InkFeatures>]) -> InkSplit {
+        // Greedy grouping against each group's first member, in reading order.
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for (i, f) in features.iter().enumerate() {
+            let Some(f) = f else { continue };
+            match groups
+                .iter_mut()
+                .find(|g| features[g[0]].as_ref().is_some_and(|r| alike(r, f)))
+            {
+                Some(g) => g.push(i),
+                None => groups.push(vec![i]),
+            }
+        }
+        let groups: Vec<Vec<usize>> = groups
+            .into_iter()
+            .flat_map(|g| match split_by_stroke(&g, features) {
+                Some([lo, hi]) => vec![hi, lo],
+                None => vec![g],
+            })
+            .collect();
+        if groups.len() <= 1 {
+            return InkSplit::Indistinguishable;
+        }
+        let largest = (0..groups.len())
+            .max_by_key(|&g| (groups[g].len(), std::cmp::Reverse(g)))
+            .unwrap_or(0);
+        let one_glyph = |g: &[usize]| {
+            let patch = |i: usize| cells[i].digit.as_ref().map(|d| d.pixels.as_slice());
+            g.iter().all(|&i| match (patch(g[0]), patch(i)) {
+                (Some(a), Some(b)) => ncc(a, b) >= SAME_GLYPH,
+                _ => false,
+            })
+        };
+        let mut kinds = vec![None; features.len()];
+        let mut entries = 0;
+        for (n, g) in groups.iter().enumerate() {
+            let kind = if n == largest {
+                DigitKind::Given
+            } else if g.len() >= 2 && one_glyph(g) {
+                DigitKind::Unknown
+            } else {
+                entries += g.len();
+                DigitKind::Entry
+            };
+            for &i in g {
+                kinds[i] = Some(kind);
+            }
+        }
+        if entries == 0 {
+            // Only highlights differ from the rest: nothing tells entries apart.
+            return InkSplit::Indistinguishable;
+        }
+        InkSplit::Split(kinds)
+    }
+
+    /// The kind of the digit in cell `index` (row by row), if the split knows it.
+    pub fn kind(&self, index: usize) -> Option<DigitKind> {
+        match self {
+            InkSplit::Indistinguishable => None,
+            InkSplit::Split(k) => k.get(index).copied().flatten(),
+        }
+    }
+
+    /// One line for people: "indistinguishable" or "givens 27, entries 3 (r1c4 r4c2 r8c9)".
+    pub fn summary(&self) -> String {
+        let InkSplit::Split(kinds) = self else {
+            return "indistinguishable".into();
+        };
+        let cells = |k: DigitKind| -> Vec<String> {
+            (0..kinds.len())
+                .filter(|&i| kinds[i] == Some(k))
+                .map(|i| format!("r{}c{}", i / 9 + 1, i % 9 + 1))
+                .collect()
+        };
+        let (e, u) = (cells(DigitKind::Entry), cells(DigitKind::Unknown));
+        let mut s = format!(
+            "givens {}, entries {} ({})",
+            cells(DigitKind::Given).len(),
+            e.len(),
+            e.join(" ")
+        );
+        if !u.is_empty() {
+            s += &format!(", highlighted {} ({})", u.len(), u.join(" "));
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Rect;
+    use crate::vision::DigitPatch;
+
+    fn feat(ink: [u8; 3], disc: Option<[u8; 3]>, stroke: f32) -> InkFeatures {
+        InkFeatures {
+            ink,
+            background: disc.unwrap_or([255; 3]),
+            weight: 0.2,
+            height: 0.5,
+            stroke,
+            disc,
+            resolution: 40.0,
+        }
+    }
+
+    /// A digit patch whose shape is `glyph` (different glyphs do not correlate).
+    fn cell(glyph: usize) -> CellInk {
+        let pixels = (0..crate::vision::cells::PATCH_W * crate::vision::cells::PATCH_H)
+            .map(|i| {
+                if (i * 7 + glyph * 13).is_multiple_of(glyph + 3) {
+                    255
+                } else {
+                    0
+                }
+            })
+            .collect();
+        CellInk {
+            digit: Some(DigitPatch {
+                pixels,
+                bbox: Rect::new(0, 0, 10, 20),
+                ink: [0; 3],
+            }),
+            ..CellInk::default()
+        }
+    }
+
+    fn screen(styles: &[(usize, usize, InkFeatures)]) -> (Vec<CellInk>, Vec<Option<InkFeatures>>) {
+        let mut cells = vec![CellInk::default(); 81];
+        let mut features = vec![None; 81];
+        for &(i, glyph, f) in styles {
+            cells[i] = cell(glyph);
+            features[i] = Some(f);
+        }
+        (cells, features)
+    }
+
+    #[test]
+    fn digits_drawn_alike_are_indistinguishable_not_guessed() {
+        let black = feat([30; 3], None, 0.2);
+        let s: Vec<_> = (0..20).map(|i| (i * 4, i % 9, black)).collect();
+        let (cells, features) = screen(&s);
+        assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+    }
+
+    #[test]
+    fn a_second_ink_colour_marks_entries_whatever_the_theme() {
+        for (given, entry) in [([30; 3], [33, 150, 243]), ([158; 3], [232; 3])] {
+            let mut s: Vec<_> = (0..20)
+                .map(|i| (i * 4, i % 9, feat(given, None, 0.2)))
+                .collect();
+            s.push((1, 3, feat(entry, None, 0.2)));
+            s.push((2, 5, feat(entry, None, 0.2)));
+            let (cells, features) = screen(&s);
+            let split = InkSplit::of(&cells, &features);
+            assert_eq!(split.kind(0), Some(DigitKind::Given));
+            assert_eq!(split.kind(1), Some(DigitKind::Entry));
+            assert_eq!(split.kind(2), Some(DigitKind::Entry));
+            assert_eq!(split.kind(3), None);
+        }
+    }
+
+    #[test]
+    fn a_same_number_highlight_is_unknown_and_a_disc_alone_can_mark_givens() {
+        let grey_disc = Some([218, 228, 224]);
+        let mut s: Vec<_> = (0..20)
+            .map(|i| (i * 4, i % 7, feat([3; 3], grey_disc, 0.2)))
+            .collect();
+        // Entries: same ink, no disc. Highlight: every 3 in white on a teal disc.
+        s.push((1, 2, feat([3; 3], None, 0.2)));
+        s.push((2, 4, feat([3; 3], None, 0.2)));
+        for i in [5, 6, 7] {
+            s.push((i, 8, feat([238; 3], Some([0, 105, 96]), 0.2)));
+        }
+        let (cells, features) = screen(&s);
+        let split = InkSplit::of(&cells, &features);
+        assert_eq!(split.kind(0), Some(DigitKind::Given));
+        assert_eq!(split.kind(1), Some(DigitKind::Entry));
+        assert_eq!(split.kind(5), Some(DigitKind::Unknown));
+        assert!(
+            split.summary().contains("highlighted 3"),
+            "{}",
+            split.summary()
+        );
+    }
+
+    #[test]
+    fn bold_givens_and_regular_entries_of_one_colour_are_split_by_stroke() {
+        let mut s: Vec<_> = (0..20)
+            .map(|i| (i * 4, i % 9, feat([0; 3], None, 0.18 + 0.002 * i as f32)))
+            .collect();
+        for i in [1, 2, 3, 5] {
+            s.push((i, i, feat([0; 3], None, 0.12)));
+        }
+        let (cells, features) = screen(&s);
+        let split = InkSplit::of(&cells, &features);
+        assert_eq!(split.kind(0), Some(DigitKind::Given));
+        assert_eq!(split.kind(5), Some(DigitKind::Entry));
+        // A spread of strokes without two bands stays one style.
+        let s: Vec<_> = (0..30)
+            .map(|i| (i * 2, i % 9, feat([0; 3], None, 0.19 + 0.0015 * i as f32)))
+            .collect();
+        let (cells, features) = screen(&s);
+        assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+    }
+}

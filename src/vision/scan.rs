@@ -1,0 +1,150 @@
+//! Finding the grid and classifying its cells with no calibration: the one call a reader needs
+//! before labelling digits.
+//!
+//! API: [`find_grid_and_cells`]`(img, hint)` returns a [`ScreenCells`]: the grid (10 + 10 line
+//! centres), the 81 cells row by row as [`CellInk`] (big digit as a normalised
+//! [`super::DigitPatch`], or empty, with a pencil-notes flag), each digit cell's
+//! [`InkFeatures`] (ink and background colour, stroke weight, height), and the screen's
+//! given/entry split ([`InkSplit`]). `hint` is a calibrated grid rectangle: tried first, never
+//! required (a different screen size or a moved grid falls back to the full search). Killer
+//! sudoku is refused with [`VisionError::Killer`].
+//!
+//! The grid is looked for strictly first (all ten lines each way, [`locate_grid`]); when that
+//! fails, lattices fixed by the inner box lines alone are tried ([`locate_grid_candidates`]),
+//! and one is accepted only when the cells agree: enough big digits, each centred in its cell.
+
+use super::VisionError;
+use super::cells::{CellInk, InkFeatures, cut_cells_adaptive};
+use super::ink::InkSplit;
+use super::locate::{
+    Grid, half_size, locate_grid, locate_grid_candidates, locate_grid_near,
+    locate_grid_near_relaxed,
+};
+use crate::geometry::Rect;
+use crate::sudoku::Cell;
+use image::RgbaImage;
+
+/// A located grid with its 81 cleaned cells (row by row) and the given/entry split.
+#[derive(Debug, Clone)]
+pub struct ScreenCells {
+    pub grid: Grid,
+    pub cells: Vec<CellInk>,
+    /// Per cell: the digit's ink features, `None` for cells without a big digit.
+    pub features: Vec<Option<InkFeatures>>,
+    pub split: InkSplit,
+}
+
+impl ScreenCells {
+    fn of(img: &RgbaImage, grid: Grid) -> ScreenCells {
+        let (cells, features) = cut_cells_adaptive(img, &grid);
+        let split = InkSplit::of(&cells, &features);
+        ScreenCells {
+            grid,
+            cells,
+            features,
+            split,
+        }
+    }
+
+    /// How many cells hold a big digit.
+    pub fn digits(&self) -> usize {
+        self.cells.iter().filter(|c| c.digit.is_some()).count()
+    }
+
+    /// Do the cells look like a sudoku seen through the right grid? At least 17 big digits
+    /// (no puzzle has fewer givens), nearly all centred in their cells: a lattice shifted or
+    /// scaled off the real grid cuts digits apart or puts them off-centre.
+    fn plausible(&self) -> bool {
+        let pitch = self.grid.pitch();
+        let mut centred = 0;
+        for (cell, ink) in Cell::all().zip(&self.cells) {
+            let Some(p) = &ink.digit else { continue };
+            let r = self.grid.cell_rect(cell);
+            let (cx, cy) = (
+                p.bbox.x as f32 + p.bbox.width as f32 / 2.0,
+                p.bbox.y as f32 + p.bbox.height as f32 / 2.0,
+            );
+            let (ex, ey) = (
+                r.x as f32 + r.width as f32 / 2.0,
+                r.y as f32 + r.height as f32 / 2.0,
+            );
+            if (cx - ex).abs() <= 0.2 * pitch && (cy - ey).abs() <= 0.2 * pitch {
+                centred += 1;
+            }
+        }
+        let n = self.digits();
+        n >= 17 && centred * 10 >= n * 9
+    }
+}
+
+/// Finds the grid (near `hint` first when given) and classifies its cells.
+pub fn find_grid_and_cells(
+    img: &RgbaImage,
+    hint: Option<Rect>,
+) -> Result<ScreenCells, VisionError> {
+    // A calibrated place is cheap to check: the lines near it, then the cells.
+    if let Some(h) = hint
+        && let Ok(grid) = locate_grid_near_relaxed(img, h)
+    {
+        let screen = ScreenCells::of(img, grid);
+        super::recognize::check_not_killer(&screen.cells)?;
+        if screen.plausible() {
+            return Ok(screen);
+        }
+    }
+    // Big screens are searched at half size, then each line is re-found at full size.
+    let short = img.width().min(img.height());
+    let small = (short >= 1000).then(|| half_size(img));
+    let search = small.as_ref().unwrap_or(img);
+    let full = |g: Grid, strict: bool| -> Grid {
+        if small.is_none() {
+            return g;
+        }
+        let g = g.scaled_up(2.0, img.dimensions());
+        let refound = if strict {
+            locate_grid_near(img, g.rect())
+        } else {
+            locate_grid_near_relaxed(img, g.rect())
+        };
+        // Each line moves to where it is seen at full size, if that is within a pixel or two
+        // of the half-size estimate (a line too faint to see stays where it was estimated).
+        let Ok(r) = refound else { return g };
+        let tol = (g.pitch() * 0.03).max(2.5);
+        let pick = |a: [f32; 10], b: [f32; 10]| {
+            std::array::from_fn(|i| {
+                if (a[i] - b[i]).abs() <= tol {
+                    b[i]
+                } else {
+                    a[i]
+                }
+            })
+        };
+        Grid {
+            xs: pick(g.xs, r.xs),
+            ys: pick(g.ys, r.ys),
+            ..g
+        }
+    };
+    let mut first_error = None;
+    if let Ok(grid) = locate_grid(search) {
+        let screen = ScreenCells::of(img, full(grid, true));
+        super::recognize::check_not_killer(&screen.cells)?;
+        if screen.plausible() {
+            return Ok(screen);
+        }
+        first_error = Some(VisionError::NoGrid(format!(
+            "the grid found holds {} centred digits, too few for a sudoku",
+            screen.digits()
+        )));
+    }
+    for grid in locate_grid_candidates(search) {
+        let screen = ScreenCells::of(img, full(grid, false));
+        super::recognize::check_not_killer(&screen.cells)?;
+        if screen.plausible() {
+            return Ok(screen);
+        }
+    }
+    Err(first_error.unwrap_or_else(|| {
+        VisionError::NoGrid("no 10 x 10 lattice of lines or box lines forming a square".into())
+    }))
+}

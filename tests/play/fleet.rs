@@ -1,0 +1,58 @@
+//! `play --all`: three simulated phones of different skins on one adb server, solved at once,
+//! one table.
+
+use crate::support::adb_server::AdbServer;
+use crate::support::play_rig::{self as rig, SMALL_SIZE};
+use crate::support::{agent, temp_dir};
+use std::time::Instant;
+
+#[test]
+fn play_all_solves_three_phones_of_different_skins_at_once_and_prints_one_table() {
+    let server = AdbServer::start();
+    let dir = temp_dir("fleet");
+    let skins = ["light", "numfirst", "wood"];
+    for skin in skins {
+        rig::write_calibration(&dir, skin, SMALL_SIZE);
+    }
+    let sims: Vec<_> = skins
+        .iter()
+        .map(|skin| {
+            rig::serve(
+                rig::phone(skin, SMALL_SIZE, "easy"),
+                "instant",
+                None,
+                server.addr(),
+            )
+        })
+        .collect();
+    let started = Instant::now();
+    let out = agent()
+        .args([
+            "play",
+            "--all",
+            "-P",
+            &server.port().to_string(),
+            "--calibration",
+        ])
+        .arg(&dir)
+        .output()
+        .expect("run sudoku-agent");
+    let secs = started.elapsed().as_secs_f64();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    eprintln!("play --all on 3 phones in {secs:.1} s:\n{stdout}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}\n{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "a header and a row per phone: {stdout}");
+    assert!(lines[0].starts_with("SERIAL"), "{stdout}");
+    for (sim, skin) in sims.iter().zip(skins) {
+        assert!(sim.with_screen(|p| p.is_solved()), "{skin} not solved");
+        let row = lines
+            .iter()
+            .find(|l| l.starts_with(&sim.serial()))
+            .unwrap_or_else(|| panic!("no row for {skin}: {stdout}"));
+        assert!(row.contains(skin) && row.ends_with("solved"), "{row}");
+    }
+}
