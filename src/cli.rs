@@ -53,7 +53,7 @@ pub struct ProfilesArgs {
 /// What `profiles` does (list when none is given).
 #[derive(Debug, Subcommand)]
 pub enum ProfilesAction {
-    /// List the stored profiles: name (package@WxH), input order, erase, where stored.
+    /// List the stored profiles: name (package-WxH), input order, erase, where stored.
     List,
     /// Print one profile (its profile.toml) and where its templates are.
     Show {

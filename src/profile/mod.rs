@@ -1,7 +1,7 @@
 //! Profiles: what was learned about one app on one phone (today's `Calibration` with its digit
 //! templates), kept in the user's config directory (the platform's convention through the
 //! `directories` crate, or `$SUDOKU_AGENT_CONFIG_DIR`), one folder per app package and screen
-//! size: `profiles/<package>@<W>x<H>/profile.toml` and `templates/1.png..9.png` beside it, so two
+//! size: `profiles/<package>-<W>x<H>/profile.toml` and `templates/1.png..9.png` beside it, so two
 //! apps never share templates. `learn` makes one on the phone.
 
 pub mod learn;
@@ -48,9 +48,9 @@ impl ProfileKey {
         }
     }
 
-    /// The profile's name, also its folder: `package@WxH`.
+    /// The profile's name, also its folder: `package-WxH`.
     pub fn name(&self) -> String {
-        format!("{}@{}", self.package, self.screen)
+        format!("{}-{}", self.package, self.screen)
     }
 }
 
@@ -79,7 +79,7 @@ fn check_name(name: &str) -> Result<()> {
         && !name.contains('\0');
     if !plain {
         bail!(
-            "'{name}' is not a profile name (a plain name such as app.package@1080x2340); see `sudoku-agent profiles list`"
+            "'{name}' is not a profile name (a plain name such as app.package-1080x2340); see `sudoku-agent profiles list`"
         );
     }
     Ok(())
@@ -232,7 +232,7 @@ mod tests {
             path,
             store
                 .root()
-                .join("com.one.sudoku@720x1280")
+                .join("com.one.sudoku-720x1280")
                 .join("profile.toml")
         );
         let mut other = calibration();
@@ -247,11 +247,11 @@ mod tests {
         assert_eq!(got_a.calibration.templates, "templates");
         assert_eq!(
             store.list().unwrap(),
-            vec!["com.one.sudoku@720x1280", "org.two.sudoku@720x1280"]
+            vec!["com.one.sudoku-720x1280", "org.two.sudoku-720x1280"]
         );
-        store.remove("com.one.sudoku@720x1280").unwrap();
-        assert_eq!(store.list().unwrap(), vec!["org.two.sudoku@720x1280"]);
-        assert!(store.remove("com.one.sudoku@720x1280").is_err());
+        store.remove("com.one.sudoku-720x1280").unwrap();
+        assert_eq!(store.list().unwrap(), vec!["org.two.sudoku-720x1280"]);
+        assert!(store.remove("com.one.sudoku-720x1280").is_err());
         std::fs::remove_dir_all(store.root()).unwrap();
     }
 
@@ -271,6 +271,6 @@ mod tests {
     #[test]
     fn an_unknown_app_still_gets_a_key_by_screen() {
         let key = ProfileKey::new(None, Size::new(1080, 2340));
-        assert_eq!(key.name(), "unknown-app@1080x2340");
+        assert_eq!(key.name(), "unknown-app-1080x2340");
     }
 }

@@ -61,7 +61,7 @@ fn learns_and_solves(adb: &AdbServer, skin: &str, size: Size) {
     assert!(sim.with_screen(|p| p.is_solved()), "{skin} {size}: {err}");
     assert_eq!(json["verified"], true);
     let package = sim.with_screen(|p| p.skin().package());
-    let name = format!("{package}@{size}");
+    let name = format!("{package}-{size}");
     let learned: Vec<&str> = err.lines().filter(|l| l.starts_with("learned ")).collect();
     assert_eq!(
         learned.len(),
@@ -160,8 +160,8 @@ fn two_apps_keep_separate_profiles_that_profiles_lists_shows_and_removes() {
     assert_eq!(
         names,
         [
-            "app.sim.sudoku.classic@720x1280",
-            "app.sim.sudokuduel@720x1280"
+            "app.sim.sudoku.classic-720x1280",
+            "app.sim.sudokuduel-720x1280"
         ],
         "{out}"
     );
@@ -183,12 +183,12 @@ fn two_apps_keep_separate_profiles_that_profiles_lists_shows_and_removes() {
     let (code, out, err) = run_in(&folder, &config, &["profiles", "remove", names[0]]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("removed app.sim.sudoku.classic@720x1280"),
+        out.contains("removed app.sim.sudoku.classic-720x1280"),
         "{out}"
     );
     let (_, out, _) = run_in(&folder, &config, &["profiles", "list"]);
     assert_eq!(out.lines().count(), 1, "{out}");
-    assert!(out.starts_with("app.sim.sudokuduel@720x1280\t"), "{out}");
+    assert!(out.starts_with("app.sim.sudokuduel-720x1280\t"), "{out}");
     let (code, _, err) = run_in(&folder, &config, &["profiles", "remove", names[0]]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no profile"), "{err}");
