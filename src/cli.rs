@@ -38,6 +38,33 @@ pub enum Command {
     /// Replay the backtracking search on the phone move by move (every set and every cancel),
     /// with a step counter; or write it as an animated GIF with --gif (no phone needed).
     Visualize(VisualizeArgs),
+    /// The apps learned so far (one profile per app package and screen size, in the user's
+    /// config directory or $SUDOKU_AGENT_CONFIG_DIR): list them, show one, remove one.
+    Profiles(ProfilesArgs),
+}
+
+/// Arguments of `profiles`.
+#[derive(Debug, Args)]
+pub struct ProfilesArgs {
+    #[command(subcommand)]
+    pub action: Option<ProfilesAction>,
+}
+
+/// What `profiles` does (list when none is given).
+#[derive(Debug, Subcommand)]
+pub enum ProfilesAction {
+    /// List the stored profiles: name (package-WxH), input order, erase, where stored.
+    List,
+    /// Print one profile (its profile.toml) and where its templates are.
+    Show {
+        /// The profile's name, as `profiles list` prints it.
+        name: String,
+    },
+    /// Delete one profile; the app is learned again the next time it is played.
+    Remove {
+        /// The profile's name, as `profiles list` prints it.
+        name: String,
+    },
 }
 
 /// Arguments of `play`.
@@ -48,9 +75,10 @@ pub enum Command {
 pub struct PlayArgs {
     #[command(flatten)]
     pub device: DeviceArgs,
-    /// Calibration of the app; its templates folder is resolved next to it.
-    #[arg(long, value_name = "TOML", default_value = "calibration.toml")]
-    pub calibration: std::path::PathBuf,
+    /// Calibration of the app (its templates folder is resolved next to it), instead of the
+    /// profile of the app on screen, which is learned and stored the first time.
+    #[arg(long, value_name = "TOML")]
+    pub calibration: Option<std::path::PathBuf>,
     /// Print the planned taps and draw them over the screenshot (see --overlay) without
     /// touching the phone.
     #[arg(long)]
@@ -193,9 +221,8 @@ pub struct ReadArgs {
     /// The phone to take the screenshot from (when no --image is given).
     #[command(flatten)]
     pub device: DeviceArgs,
-    /// Calibration file; its templates folder is resolved next to it. Default:
-    /// calibration.toml when it exists, else the board is read with no calibration (slower; it
-    /// refuses when unsure).
+    /// Calibration file (its templates folder is resolved next to it) [default: with --image,
+    /// calibration.toml; on a phone, the profile of the app on screen, learned the first time].
     #[arg(long, value_name = "TOML")]
     pub calibration: Option<std::path::PathBuf>,
     /// Print JSON with every cell's digit, kind, score and margin.
@@ -224,10 +251,11 @@ pub struct CalibrateArgs {
     /// templates when the keypad cannot.
     #[arg(long, value_name = "81 CHARS")]
     pub givens: Option<String>,
-    /// Template profile name: templates go to templates/<profile>/ next to --out. A plain name:
-    /// letters, digits, '-', '_' and '.'.
-    #[arg(long, default_value = "default", value_parser = parse_profile)]
-    pub profile: String,
+    /// Template folder name: templates go to templates/<profile>/ next to --out [default: the
+    /// name of --out without .toml, `default` for calibration.toml], so calibrations written to
+    /// different files keep their own templates.
+    #[arg(long, value_parser = parse_profile)]
+    pub profile: Option<String>,
     /// Where to write the calibration.
     #[arg(long, value_name = "TOML", default_value = "calibration.toml")]
     pub out: std::path::PathBuf,
@@ -384,9 +412,11 @@ pub struct VisualizeArgs {
     pub device: DeviceArgs,
     #[command(flatten)]
     pub sim: SimPhoneArgs,
-    /// Calibration of the app; its templates folder is resolved next to it.
-    #[arg(long, value_name = "TOML", default_value = "calibration.toml")]
-    pub calibration: PathBuf,
+    /// Calibration of the app (its templates folder is resolved next to it) [default: with
+    /// --gif --image, calibration.toml; on a phone, the profile of the app on screen, learned
+    /// the first time].
+    #[arg(long, value_name = "TOML")]
+    pub calibration: Option<PathBuf>,
     /// Search strategy to show: naive is the textbook search (many steps), fast the clever one.
     #[arg(long, value_enum, default_value_t = crate::sudoku::Strategy::Naive)]
     pub strategy: crate::sudoku::Strategy,

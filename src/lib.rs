@@ -36,6 +36,7 @@ pub mod error;
 pub mod geometry;
 pub mod plan;
 pub mod play;
+pub mod profile;
 pub mod sudoku;
 pub mod vision;
 pub mod visualize;

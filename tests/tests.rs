@@ -8,6 +8,7 @@ mod calibrate;
 mod device;
 mod hardening;
 mod play;
+mod profile;
 mod props;
 mod solve;
 mod vision;

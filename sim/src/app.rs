@@ -372,6 +372,10 @@ impl Screen for SudokuApp {
             self.state.ad = true;
         }
     }
+
+    fn activity(&self) -> String {
+        format!("{}/.MainActivity", self.skin.package())
+    }
 }
 
 #[cfg(test)]

@@ -538,6 +538,29 @@ impl Handset {
             "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  Display: mDisplayId=0\n    init={width}x{height} {d}dpi cur={width}x{height} app={width}x{height} rng={width}x{width}-{height}x{height}\n    deferred=false mLayoutNeeded=false\n  mLayoutSeq=42\n  mCurrentRotation={rotation}\n  mLastOrientation=1\n  mDisplayFrozen=false\n"
         )
     }
+
+    /// `dumpsys window windows`: the window list ending with the focus lines, as Android prints
+    /// them (`mCurrentFocus=Window{hash u0 package/activity}`, `mFocusedApp=ActivityRecord{...}`).
+    pub fn dumpsys_windows(&self) -> String {
+        let activity = self.screen.lock().unwrap().activity();
+        format!(
+            "WINDOW MANAGER WINDOWS (dumpsys window windows)\n  Window #0 Window{{7d1c2a9 u0 NavigationBar0}}:\n    mDisplayId=0 rootTaskId=1 mSession=Session{{3f4e5d1 1204:u0a10112}}\n  Window #1 Window{{a2b3c4d u0 StatusBar}}:\n    mDisplayId=0 rootTaskId=1 mSession=Session{{3f4e5d1 1204:u0a10112}}\n  Window #2 Window{{e5f6a7b u0 {activity}}}:\n    mDisplayId=0 rootTaskId=12 mSession=Session{{9c8b7a6 5120:u0a10245}}\n\n  mGlobalConfiguration={{1.0 ?mcc?mnc [en_US] ldltr sw411dp w411dp h797dp 440dpi nrml port finger -keyb/v/h -nav/h}}\n  mHasPermanentDpad=false\n  mTopFocusedDisplayId=0\n  mCurrentFocus=Window{{e5f6a7b u0 {activity}}}\n  mFocusedApp=ActivityRecord{{4d3c2b1 u0 {activity} t12}}\n"
+        )
+    }
+
+    /// `dumpsys activity activities`: the resumed activity lines (`mResumedActivity:` before
+    /// Android 11, also `ResumedActivity:` from it).
+    pub fn dumpsys_activities(&self) -> String {
+        let activity = self.screen.lock().unwrap().activity();
+        let resumed = if self.config.latency.sdk >= 30 {
+            format!("  ResumedActivity: ActivityRecord{{4d3c2b1 u0 {activity} t12}}\n")
+        } else {
+            String::new()
+        };
+        format!(
+            "ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\nDisplay #0 (activities from top to bottom):\n  * Task{{6a5b4c3 #12 type=standard A=10245:{activity} U=0 visible=true}}\n    mResumedActivity: ActivityRecord{{4d3c2b1 u0 {activity} t12}}\n\n{resumed}"
+        )
+    }
 }
 
 const PRODUCT_NAME: &str = "simphone";

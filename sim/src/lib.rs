@@ -56,6 +56,10 @@ pub trait Screen: Send {
     fn render(&mut self) -> RgbaImage;
     /// One completed tap (finger down and up) at `at`.
     fn tap(&mut self, at: Point);
+    /// The focused activity as `dumpsys` names it, `package/activity`.
+    fn activity(&self) -> String {
+        "com.example.app/.MainActivity".to_string()
+    }
 }
 
 pub mod adbd;

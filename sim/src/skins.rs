@@ -82,6 +82,9 @@ pub(super) struct Palette {
 pub struct Skin {
     pub(super) name: &'static str,
     pub(super) app_title: &'static str,
+    /// The Android package the app runs as (what `dumpsys window` names as focused); each skin is
+    /// an app of its own.
+    pub(super) package: &'static str,
     pub(super) level: &'static str,
     pub(super) input: EntryOrder,
     pub(super) keypad: KeypadShape,
@@ -139,6 +142,11 @@ impl Skin {
         self.name
     }
 
+    /// The Android package the app runs as.
+    pub fn package(&self) -> &'static str {
+        self.package
+    }
+
     /// Whether the app wants cell then digit, or digit then cells.
     pub fn input_order(&self) -> EntryOrder {
         self.input
@@ -149,6 +157,7 @@ impl Skin {
         Skin {
             name: "light",
             app_title: "Sudoku",
+            package: "app.sim.sudoku.classic",
             level: "Medium",
             input: EntryOrder::CellFirst,
             keypad: KeypadShape::Row9,
@@ -199,6 +208,7 @@ impl Skin {
         Skin {
             name: "dark",
             app_title: "Sudoku Night",
+            package: "app.sim.sudoku.night",
             level: "Hard",
             input: EntryOrder::CellFirst,
             keypad: KeypadShape::Row9,
@@ -249,6 +259,7 @@ impl Skin {
         Skin {
             name: "thick",
             app_title: "Sudoku Classic",
+            package: "app.sim.sudoku.bold",
             level: "Expert",
             input: EntryOrder::CellFirst,
             keypad: KeypadShape::Grid3x3,
@@ -299,6 +310,7 @@ impl Skin {
         Skin {
             name: "numfirst",
             app_title: "Sudoku Free",
+            package: "app.sim.sudokufree",
             level: "Hard #12",
             input: EntryOrder::NumberFirst,
             keypad: KeypadShape::Grid2x5,
@@ -350,6 +362,7 @@ impl Skin {
         Skin {
             name: "wood",
             app_title: "Sudoku Duel",
+            package: "app.sim.sudokuduel",
             level: "Ranked",
             input: EntryOrder::NumberFirst,
             keypad: KeypadShape::Row9,

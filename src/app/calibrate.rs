@@ -23,7 +23,7 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
         }
     };
     let opts = CalibrateOptions {
-        profile: args.profile.clone(),
+        profile: template_folder(&args),
         givens: args
             .givens
             .as_deref()
@@ -128,4 +128,17 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
     outln!("wrote {}/1.png..9.png", tdir.display());
     outln!("wrote {}", overlay.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The template folder name: `--profile`, else the `--out` file's stem (`default` for the
+/// shipped `calibration.toml`), so a calibration written to `other.toml` never overwrites the
+/// templates of `calibration.toml`.
+fn template_folder(args: &CalibrateArgs) -> String {
+    if let Some(p) = &args.profile {
+        return p.clone();
+    }
+    match args.out.file_stem().and_then(|s| s.to_str()) {
+        Some("calibration") | None => "default".to_string(),
+        Some(stem) => stem.to_string(),
+    }
 }

@@ -89,7 +89,9 @@ pub(super) fn run(args: &PlayArgs, options: &PlayOptions) -> Result<ExitCode> {
     if ready.is_empty() {
         bail!(NO_DEVICE_HINT);
     }
-    let candidates = candidates(&args.calibration)?;
+    // Profiles are not used by --all yet: it needs the calibration file or folder.
+    let default = std::path::PathBuf::from("calibration.toml");
+    let candidates = candidates(args.calibration.as_ref().unwrap_or(&default))?;
     let stop = Arc::new(AtomicBool::new(false));
     errln!(
         "playing on {} phones at once through the adb server at {}",

@@ -11,6 +11,7 @@ mod fleet;
 pub mod format;
 mod open;
 mod play;
+mod profiles;
 mod read;
 mod screenshot;
 #[cfg(feature = "sim")]
@@ -49,5 +50,6 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Play(args) => play::run(args),
         Command::Sim(args) => sim::run(args),
         Command::Visualize(args) => visualize::run(args),
+        Command::Profiles(args) => profiles::run(args),
     }
 }

@@ -1,6 +1,5 @@
 //! The one place that picks implementations: which `Device` the options name (a phone through the
-//! adb server, a PNG file, the simulated phone) and with which input method, and where the
-//! screenshot for `read` and `calibrate` comes from.
+//! adb server, a PNG file, the simulated phone) and with which input method.
 
 use super::sim::{self, SimSession};
 use crate::cli::{DeviceArgs, SimPhoneArgs};
@@ -55,24 +54,6 @@ pub(super) fn open_phone(
             Ok(device)
         }
         _ => open_device(args),
-    }
-}
-
-/// The screenshot `read` and `calibrate` work on: the `--image` file, else a fresh one from the
-/// phone the device options name. Also returns how to name it in messages.
-pub(super) fn screen_source(
-    image: Option<&Path>,
-    device: &DeviceArgs,
-) -> Result<(RgbaImage, String)> {
-    match image {
-        Some(path) => Ok((load_screenshot(path)?, path.display().to_string())),
-        None => {
-            let mut phone = open_device(device)?;
-            let img = phone
-                .screenshot()
-                .with_context(|| format!("cannot take a screenshot of {}", device.device))?;
-            Ok((img, format!("the screen of {}", device.device)))
-        }
     }
 }
 

@@ -2,10 +2,9 @@
 //! plan instead of tapping.
 
 use super::open::open_phone;
-use crate::calibration::Calibration;
+use super::profiles::calibration_for;
 use crate::cli::PlayArgs;
 use crate::play::{PlayOptions, PlayReport, Timings, assess, draw_plan};
-use crate::vision::Templates;
 use anyhow::{Context, Result};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -34,11 +33,10 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
     if args.all {
         return super::fleet::run(&args, &fleet_options(&args)?);
     }
-    let cal = Calibration::load(&args.calibration)?;
-    let templates = Templates::load(&cal.templates_dir(&args.calibration))?;
     // Declared before the device so that the device (its shell sessions) goes first.
     let mut sim_session = None;
     let mut device = open_phone(&args.device, &args.sim, &mut sim_session)?;
+    let (cal, templates) = calibration_for(device.as_mut(), args.calibration.as_deref())?;
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = Arc::clone(&stop);

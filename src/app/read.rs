@@ -1,26 +1,47 @@
 //! `read`: the board on a screenshot, as a line and a grid or as JSON, with an optional overlay.
 
-use super::open::screen_source;
-use crate::calibration::Calibration;
+use super::open::{load_screenshot, open_device};
+use super::profiles::{DEFAULT_FILE, calibration_for, load_file};
 use crate::cli::ReadArgs;
 use crate::error::BoardProblem;
-use crate::vision::{CellKind, Templates, read_board};
+use crate::vision::{CellKind, read_board};
 use anyhow::{Context, Result};
+use std::path::Path;
 use std::process::ExitCode;
 
 /// `read`: prints the board on a screenshot (81 chars, then a grid; `--json` for every cell).
 pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
-    let (img, source) = screen_source(args.image.as_deref(), &args.device)?;
-    // No --calibration and no calibration.toml here: read any app's screen with no calibration.
-    let default = std::path::PathBuf::from("calibration.toml");
-    let rec = match args
-        .calibration
-        .or_else(|| default.exists().then_some(default))
-    {
+    // A screenshot file is read with the calibration file (--calibration, else calibration.toml
+    // when it exists, else with no calibration); a phone with the profile of its app.
+    let (img, source, calibration) = match &args.image {
         Some(path) => {
-            let cal = Calibration::load(&path)?;
-            read_board(&img, &cal, &Templates::load(&cal.templates_dir(&path))?)
+            let default = Path::new(DEFAULT_FILE);
+            let file = args
+                .calibration
+                .as_deref()
+                .or_else(|| default.exists().then_some(default));
+            let calibration = file.map(load_file).transpose()?;
+            (
+                load_screenshot(path)?,
+                path.display().to_string(),
+                calibration,
+            )
         }
+        None => {
+            let mut phone = open_device(&args.device)?;
+            let found = calibration_for(phone.as_mut(), args.calibration.as_deref())?;
+            let img = phone
+                .screenshot()
+                .with_context(|| format!("cannot take a screenshot of {}", args.device.device))?;
+            (
+                img,
+                format!("the screen of {}", args.device.device),
+                Some(found),
+            )
+        }
+    };
+    let rec = match &calibration {
+        Some((cal, templates)) => read_board(&img, cal, templates),
         None => crate::vision::read_any(&img, crate::vision::Hints::default()),
     }
     .map_err(|e| anyhow::Error::new(BoardProblem(format!("cannot read {source}: {e}"))))?;

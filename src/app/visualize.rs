@@ -3,14 +3,15 @@
 
 use super::format::{count, duration};
 use super::open::{load_screenshot, open_phone};
-use crate::calibration::{Calibration, InputOrder};
+use super::profiles::{DEFAULT_FILE, calibration_for, load_file};
+use crate::calibration::InputOrder;
 use crate::cli::VisualizeArgs;
 use crate::error::BoardProblem;
 use crate::plan::Move;
 use crate::plan::count_taps;
 use crate::sudoku::Board;
 use crate::sudoku::report::describe_conflicts;
-use crate::vision::{Templates, read_board};
+use crate::vision::read_board;
 use crate::visualize::estimate::{estimate, pacing_for};
 use crate::visualize::gif::{GifOptions, sampled_steps, search_gif};
 use crate::visualize::record::{prepare_fresh, prepare_resume, record_search};
@@ -30,12 +31,11 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     if let Some(path) = &args.gif {
         return visualize_gif(&args, path, max_steps);
     }
-    let cal = Calibration::load(&args.calibration)?;
-    let templates = Templates::load(&cal.templates_dir(&args.calibration))?;
-    let layout = crate::play::layout(&cal)?;
     // Declared before the device so that the device (its shell sessions) goes first.
     let mut sim_session = None;
     let mut device = open_phone(&args.device, &args.sim, &mut sim_session)?;
+    let (cal, templates) = calibration_for(device.as_mut(), args.calibration.as_deref())?;
+    let layout = crate::play::layout(&cal)?;
     let description = device.input_description();
     let input = device.input();
     let screen = device.screenshot().context("cannot take a screenshot")?;
@@ -231,8 +231,11 @@ fn visualize_gif(args: &VisualizeArgs, path: &Path, max_steps: Option<u64>) -> R
             Board::parse(text).map_err(|e| BoardProblem(format!("cannot read --puzzle: {e}")))?
         }
         (None, Some(image)) => {
-            let cal = Calibration::load(&args.calibration)?;
-            let templates = Templates::load(&cal.templates_dir(&args.calibration))?;
+            let file = args
+                .calibration
+                .as_deref()
+                .unwrap_or(Path::new(DEFAULT_FILE));
+            let (cal, templates) = load_file(file)?;
             let img = load_screenshot(image)?;
             read_board(&img, &cal, &templates)
                 .map_err(|e| BoardProblem(format!("cannot read {}: {e}", image.display())))?

@@ -66,6 +66,86 @@ pub fn button_candidates(glyphs: &[Glyph], grid: &Grid, keypad: &Keypad) -> Vec<
     picked
 }
 
+/// Ink blobs under the grid that `glyphs_outside` leaves out because they are not shaped like a
+/// digit: an icon glued to a badge (a pencil with an "OFF" pill), a wide trash can, an X. Up to
+/// two cells wide and about one high, solid enough not to be a button outline, and not a letter
+/// of a word (a run of three or more blobs of similar height side by side).
+pub fn icon_blobs(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
+    use imageproc::region_labelling::{Connectivity, connected_components};
+    let pitch = grid.pitch();
+    let top = grid.rect().bottom() + 2;
+    if top + 2 >= img.height() {
+        return Vec::new();
+    }
+    let band = image::imageops::crop_imm(img, 0, top, img.width(), img.height() - top).to_image();
+    let luma = image::DynamicImage::ImageRgba8(band).to_luma8();
+    let rad = ((pitch * 0.5) as u32).max(4);
+    let mean = imageproc::filter::box_filter(&luma, rad, rad);
+    // Each polarity on its own (dark ink on a light key, light ink on a dark one): together,
+    // the halo around dark letters would join a word into one blob.
+    let mut blobs: Vec<crate::geometry::Rect> = Vec::new();
+    for dark in [true, false] {
+        let mask = image::GrayImage::from_fn(luma.width(), luma.height(), |x, y| {
+            let (l, m) = (luma.get_pixel(x, y)[0], mean.get_pixel(x, y)[0]);
+            // Light ink only on a dark background: the bright halo the local mean leaves around
+            // dark ink on a light key is no blob.
+            let ink = match dark {
+                true if m >= 128 => m.saturating_sub(l),
+                false if m < 128 => l.saturating_sub(m),
+                _ => 0,
+            };
+            image::Luma([if ink > 30 { 255 } else { 0 }])
+        });
+        let labels = connected_components(&mask, Connectivity::Eight, image::Luma([0u8]));
+        // Bounding box and area per label.
+        let mut boxes: std::collections::HashMap<u32, (u32, u32, u32, u32, u32)> =
+            Default::default();
+        for (x, y, l) in labels.enumerate_pixels() {
+            if l[0] == 0 {
+                continue;
+            }
+            let b = boxes.entry(l[0]).or_insert((x, y, x, y, 0));
+            *b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y), b.4 + 1);
+        }
+        blobs.extend(
+            boxes
+                .values()
+                .filter(|&&(x0, y0, x1, y1, area)| {
+                    let (w, h) = ((x1 - x0 + 1) as f32, (y1 - y0 + 1) as f32);
+                    h >= 0.2 * pitch
+                        && h <= 1.3 * pitch
+                        && w >= 0.2 * pitch
+                        && w <= 2.0 * pitch
+                        && area as f32 >= 0.12 * w * h
+                })
+                .map(|&(x0, y0, x1, y1, _)| {
+                    crate::geometry::Rect::new(x0, y0 + top, x1 - x0 + 1, y1 - y0 + 1)
+                }),
+        );
+    }
+    let beside = |a: &crate::geometry::Rect, b: &crate::geometry::Rect| {
+        let (ha, hb) = (a.height as f32, b.height as f32);
+        let gap = (b.x as f32 - a.right() as f32).max(a.x as f32 - b.right() as f32);
+        let overlap = a.y.max(b.y) < a.bottom().min(b.bottom());
+        a != b && hb >= 0.6 * ha && hb <= 1.6 * ha && overlap && gap < 0.6 * ha
+    };
+    // A run of three or more blobs side by side is a word or a number ("00:00"); two are an
+    // icon with its badge as often as a short word.
+    let neighbours = |a: &crate::geometry::Rect| blobs.iter().filter(|b| beside(a, b)).count();
+    let in_word = |a: &crate::geometry::Rect| {
+        neighbours(a) >= 2 || blobs.iter().any(|b| beside(a, b) && neighbours(b) >= 2)
+    };
+    blobs
+        .iter()
+        .filter(|a| !in_word(a))
+        .map(|&bbox| Glyph {
+            bbox,
+            patch: Vec::new(),
+            bright: false,
+        })
+        .collect()
+}
+
 /// A digit that can go into `cell`: the solution's when the board solves, else one that breaks
 /// no rule (so apps that count or refuse mistakes are not upset).
 fn digit_for(board: &Board, cell: Cell) -> Option<u8> {
@@ -182,7 +262,15 @@ pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) 
         .ok_or_else(|| anyhow!("no digit fits {cell} by the rules; check the board"))?;
     let at = first.grid.cell_rect(cell).center();
     let key = keypad.digits[digit as usize - 1];
-    let candidates = button_candidates(&glyphs_outside(&img, &first.grid), &first.grid, keypad);
+    let mut glyphs = glyphs_outside(&img, &first.grid);
+    let mut candidates = button_candidates(&glyphs, &first.grid, keypad);
+    // Apps show erase and notes beside the digits; when fewer buttons look like glyphs, the
+    // others are icons of other shapes (a pencil glued to its badge). Only then, since textured
+    // backdrops (wood grain) give blobs too.
+    if candidates.len() < 2 {
+        glyphs.extend(icon_blobs(&img, &first.grid));
+        candidates = button_candidates(&glyphs, &first.grid, keypad);
+    }
     let side = first.grid.pitch() as u32;
     log::info!("probe: {digit} into {cell}; candidate buttons {candidates:?}");
     let mut s = Session {
@@ -385,6 +473,29 @@ mod tests {
         ];
         let c = button_candidates(&glyphs, &grid, &keypad);
         assert_eq!(c, vec![Point::new(325, 1375), Point::new(620, 1380)]);
+    }
+
+    #[test]
+    fn icons_glued_to_a_badge_are_found_and_words_are_not() {
+        let mut img = RgbaImage::from_pixel(1000, 1600, image::Rgba([245, 245, 245, 255]));
+        let mut fill = |x0: u32, y0: u32, w: u32, h: u32, c: [u8; 3]| {
+            for y in y0..y0 + h {
+                for x in x0..x0 + w {
+                    img.put_pixel(x, y, image::Rgba([c[0], c[1], c[2], 255]));
+                }
+            }
+        };
+        // Under a 900 px grid (pitch 100): a pencil with a wide badge touching it, and a
+        // four-letter word.
+        fill(300, 1320, 35, 35, [20, 20, 20]);
+        fill(335, 1300, 70, 30, [90, 160, 60]);
+        for i in 0..4 {
+            fill(600 + 40 * i, 1300, 28, 50, [20, 20, 20]);
+        }
+        let grid = Grid::from_rect(Rect::new(0, 300, 900, 900));
+        let found: Vec<Rect> = icon_blobs(&img, &grid).iter().map(|g| g.bbox).collect();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains(Point::new(320, 1330)), "{found:?}");
     }
 
     #[test]

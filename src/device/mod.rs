@@ -38,6 +38,11 @@ pub trait Device {
     fn pacing(&self) -> Option<Pacing> {
         None
     }
+    /// The package of the app on screen (what profiles are keyed by); `None` when the device
+    /// cannot tell (a file).
+    fn foreground_app(&mut self) -> Result<Option<String>> {
+        Ok(None)
+    }
 }
 
 /// How a device takes taps, and what that means for the callers that pace, batch and estimate.
@@ -107,6 +112,7 @@ impl Input {
 
 pub mod adb;
 pub mod file;
+pub mod foreground;
 pub mod inject;
 pub mod input;
 pub mod parse;

@@ -112,6 +112,10 @@ impl Device for SimDevice {
         }
         Ok(())
     }
+
+    fn foreground_app(&mut self) -> Result<Option<String>> {
+        Ok(Some(self.phone.skin().package().to_string()))
+    }
 }
 
 #[cfg(test)]

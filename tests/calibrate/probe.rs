@@ -199,6 +199,9 @@ fn read_and_calibrate_probe_take_the_screenshot_from_the_phone() {
             &format!("{},{}", n.x, n.y),
             "--out",
             flagged.to_str().unwrap(),
+            // Same template folder as the probed file (by default it follows --out's name).
+            "--profile",
+            "default",
         ],
     );
     assert!(

@@ -116,6 +116,9 @@ fn shipped_calibration_and_templates_are_what_calibrate_writes_for_the_light_ski
         p(&again),
         "--overlay",
         p(&overlay),
+        // Same template folder as calibration.toml (by default it follows --out's name).
+        "--profile",
+        "default",
     ];
     let (code, ..) = run(&[&args[..], &buttons[..]].concat());
     assert_eq!(code, 0);

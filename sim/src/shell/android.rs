@@ -1,5 +1,6 @@
 //! The Android commands the phone's shell offers hosts: `screencap`, `input` and `cmd input`,
-//! `wm`, `getprop`, `getevent`, `dumpsys window` and `sendevent`, answering as Android does.
+//! `wm`, `getprop`, `getevent`, `dumpsys window` (displays, windows and focus), `dumpsys activity`
+//! (the resumed activity) and `sendevent`, answering as Android does.
 
 use super::{CmdResult, Ctx, Flow, Shell};
 use crate::geometry::Point;
@@ -237,10 +238,19 @@ impl Shell<'_> {
     }
 
     pub(super) fn cmd_dumpsys(&mut self, args: &[String], ctx: &mut Ctx) -> CmdResult {
+        let section = args.get(1).map(String::as_str);
         match args.first().map(String::as_str) {
             Some("window") => {
-                let text = self.handset.dumpsys_window();
+                let text = match section {
+                    Some("displays") => self.handset.dumpsys_window(),
+                    Some("windows") => self.handset.dumpsys_windows(),
+                    _ => self.handset.dumpsys_window() + &self.handset.dumpsys_windows(),
+                };
                 self.out(ctx, &text)?;
+                Ok(0)
+            }
+            Some("activity") => {
+                self.out(ctx, &self.handset.dumpsys_activities())?;
                 Ok(0)
             }
             Some(service) => {
@@ -248,7 +258,10 @@ impl Shell<'_> {
                 Ok(0)
             }
             None => {
-                self.err(ctx, "dumpsys: the simulated phone only dumps 'window'\n")?;
+                self.err(
+                    ctx,
+                    "dumpsys: the simulated phone only dumps 'window' and 'activity'\n",
+                )?;
                 Ok(1)
             }
         }
@@ -319,6 +332,69 @@ pub(super) const INJECT_EVENTS_REFUSAL: &str = "java.lang.SecurityException: Inj
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::handset::HandsetConfig;
+    use crate::{Latency, Skin, SudokuApp, puzzles};
+    use std::sync::{Arc, Mutex};
+
+    /// Runs `command` on a phone showing the app of `skin`; returns stdout.
+    fn run_on_app(skin: &str, preset: &str, command: &str) -> String {
+        let puzzle = puzzles::parse(puzzles::named("easy").unwrap()).unwrap();
+        let app = SudokuApp::new(
+            puzzle,
+            Skin::named(skin).unwrap(),
+            crate::geometry::Size::new(720, 1280),
+        )
+        .unwrap();
+        let config = HandsetConfig {
+            latency: Latency::named(preset).unwrap(),
+            ..HandsetConfig::default()
+        };
+        let h = Handset::new(Arc::new(Mutex::new(app)), config);
+        let mut io = super::super::tests::TestIo::default();
+        Shell::new(&h, &mut io).run(command);
+        String::from_utf8_lossy(&io.stdout).into_owned()
+    }
+
+    #[test]
+    fn dumpsys_names_the_focused_app_by_its_package_per_skin() {
+        let windows = run_on_app("light", "android12", "dumpsys window windows");
+        assert!(
+            windows.contains(
+                "  mCurrentFocus=Window{e5f6a7b u0 app.sim.sudoku.classic/.MainActivity}\n"
+            ),
+            "{windows}"
+        );
+        assert!(windows.contains("mFocusedApp=ActivityRecord{"), "{windows}");
+        assert!(!windows.contains("mCurrentRotation"), "{windows}");
+        let all = run_on_app("numfirst", "android9", "dumpsys window");
+        assert!(
+            all.contains("mCurrentRotation=0")
+                && all.contains("u0 app.sim.sudokufree/.MainActivity}"),
+            "{all}"
+        );
+        let displays = run_on_app("numfirst", "android9", "dumpsys window displays");
+        assert!(!displays.contains("mCurrentFocus"), "{displays}");
+        let old = run_on_app("wood", "android9", "dumpsys activity activities");
+        assert!(
+            old.contains("    mResumedActivity: ActivityRecord{4d3c2b1 u0 app.sim.sudokuduel/.MainActivity t12}\n")
+                && !old.contains("  ResumedActivity:"),
+            "{old}"
+        );
+        let new = run_on_app("dark", "android12", "dumpsys activity activities");
+        assert!(
+            new.contains("  ResumedActivity: ActivityRecord{4d3c2b1 u0 app.sim.sudoku.night/"),
+            "{new}"
+        );
+    }
+
+    #[test]
+    fn every_skin_is_an_app_of_its_own_package() {
+        let packages: std::collections::HashSet<&str> = Skin::names()
+            .iter()
+            .map(|n| Skin::named(n).unwrap().package())
+            .collect();
+        assert_eq!(packages.len(), Skin::names().len());
+    }
 
     #[test]
     fn atoi_reads_decimal_only_like_toybox() {

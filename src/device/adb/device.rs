@@ -352,6 +352,16 @@ impl Device for AdbDevice {
     fn set_pacing(&mut self, pacing: Pacing) {
         self.pacing = pacing;
     }
+
+    fn foreground_app(&mut self) -> Result<Option<String>> {
+        for command in crate::device::foreground::COMMANDS {
+            let text = self.shell(command)?.text();
+            if let Some(package) = crate::device::foreground::focused_package(&text) {
+                return Ok(Some(package));
+            }
+        }
+        Ok(None)
+    }
 }
 
 /// [`describe`], with the input manager the injector found: `inject (InputManagerGlobal)`.

@@ -1,0 +1,276 @@
+//! Profiles: what was learned about one app on one phone (today's `Calibration` with its digit
+//! templates), kept in the user's config directory (the platform's convention through the
+//! `directories` crate, or `$SUDOKU_AGENT_CONFIG_DIR`), one folder per app package and screen
+//! size: `profiles/<package>-<W>x<H>/profile.toml` and `templates/1.png..9.png` beside it, so two
+//! apps never share templates. `learn` makes one on the phone.
+
+pub mod learn;
+
+use crate::calibration::Calibration;
+use crate::geometry::Size;
+use crate::vision::Templates;
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+
+/// Overrides the config directory (tests, portable installs).
+pub const CONFIG_DIR_ENV: &str = "SUDOKU_AGENT_CONFIG_DIR";
+
+/// The file of a profile inside its folder, and the templates folder next to it.
+const FILE: &str = "profile.toml";
+const TEMPLATES: &str = "templates";
+
+/// Where the agent keeps its settings: `$SUDOKU_AGENT_CONFIG_DIR`, else the platform's config
+/// directory (`~/.config/sudoku-agent` on Linux).
+pub fn config_dir() -> Result<PathBuf> {
+    if let Some(dir) = std::env::var_os(CONFIG_DIR_ENV).filter(|d| !d.is_empty()) {
+        return Ok(PathBuf::from(dir));
+    }
+    directories::ProjectDirs::from("", "", "sudoku-agent")
+        .map(|p| p.config_dir().to_path_buf())
+        .with_context(|| {
+            format!("no home directory to keep profiles in; set {CONFIG_DIR_ENV} to a folder")
+        })
+}
+
+/// Which app on which screen a profile is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProfileKey {
+    /// The app's Android package (`unknown-app` when the phone did not say).
+    pub package: String,
+    pub screen: Size,
+}
+
+impl ProfileKey {
+    pub fn new(package: Option<String>, screen: Size) -> ProfileKey {
+        ProfileKey {
+            package: package.unwrap_or_else(|| "unknown-app".to_string()),
+            screen,
+        }
+    }
+
+    /// The profile's name, also its folder: `package-WxH`.
+    pub fn name(&self) -> String {
+        format!("{}-{}", self.package, self.screen)
+    }
+}
+
+/// A stored profile.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    pub name: String,
+    pub calibration: Calibration,
+    pub templates: Templates,
+    /// Its `profile.toml`.
+    pub path: PathBuf,
+}
+
+/// The profiles folder.
+#[derive(Debug, Clone)]
+pub struct Store {
+    root: PathBuf,
+}
+
+/// Refuses names that would leave the profiles folder (`..`, separators) or are empty.
+fn check_name(name: &str) -> Result<()> {
+    let plain = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.contains(['/', '\\'])
+        && !name.contains('\0');
+    if !plain {
+        bail!(
+            "'{name}' is not a profile name (a plain name such as app.package-1080x2340); see `sudoku-agent profiles list`"
+        );
+    }
+    Ok(())
+}
+
+impl Store {
+    /// The profiles folder in the user's config directory.
+    pub fn open_default() -> Result<Store> {
+        Ok(Store::at(config_dir()?.join("profiles")))
+    }
+
+    pub fn at(root: impl Into<PathBuf>) -> Store {
+        Store { root: root.into() }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The `profile.toml` of the profile called `name`.
+    pub fn file(&self, name: &str) -> Result<PathBuf> {
+        check_name(name)?;
+        Ok(self.root.join(name).join(FILE))
+    }
+
+    /// The profile for `key`, when one is stored.
+    pub fn find(&self, key: &ProfileKey) -> Result<Option<Profile>> {
+        let name = key.name();
+        if !self.file(&name)?.is_file() {
+            return Ok(None);
+        }
+        self.load(&name).map(Some)
+    }
+
+    /// The profile called `name`.
+    pub fn load(&self, name: &str) -> Result<Profile> {
+        let path = self.file(name)?;
+        if !path.is_file() {
+            bail!("no profile '{name}'; `sudoku-agent profiles list` shows the stored ones");
+        }
+        let calibration = Calibration::load(&path)?;
+        let templates = Templates::load(&calibration.templates_dir(&path))
+            .with_context(|| format!("profile {name}"))?;
+        Ok(Profile {
+            name: name.to_string(),
+            calibration,
+            templates,
+            path,
+        })
+    }
+
+    /// Stores `calibration` and `templates` as the profile for `key` (replacing one there);
+    /// returns its `profile.toml`.
+    pub fn save(
+        &self,
+        key: &ProfileKey,
+        calibration: &Calibration,
+        templates: &Templates,
+    ) -> Result<PathBuf> {
+        let name = key.name();
+        let path = self.file(&name)?;
+        let mut cal = calibration.clone();
+        cal.profile = name;
+        cal.templates = TEMPLATES.to_string();
+        templates.save(&cal.templates_dir(&path))?;
+        cal.save(&path)?;
+        Ok(path)
+    }
+
+    /// The names of the stored profiles, sorted.
+    pub fn list(&self) -> Result<Vec<String>> {
+        let entries = match std::fs::read_dir(&self.root) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => {
+                return Err(e).with_context(|| format!("cannot list {}", self.root.display()));
+            }
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().join(FILE).is_file())
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect();
+        names.sort();
+        Ok(names)
+    }
+
+    /// Deletes the profile called `name` (its folder); returns the folder.
+    pub fn remove(&self, name: &str) -> Result<PathBuf> {
+        let path = self.file(name)?;
+        if !path.is_file() {
+            bail!("no profile '{name}'; `sudoku-agent profiles list` shows the stored ones");
+        }
+        let dir = self.root.join(name);
+        std::fs::remove_dir_all(&dir)
+            .with_context(|| format!("cannot remove {}", dir.display()))?;
+        Ok(dir)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calibration::{FORMAT_VERSION, InputOrder, Recognition};
+    use crate::geometry::Rect;
+
+    fn calibration() -> Calibration {
+        Calibration {
+            format_version: FORMAT_VERSION,
+            profile: "x".into(),
+            templates: "elsewhere".into(),
+            input_order: InputOrder::NumberFirst,
+            screen: Size::new(720, 1280),
+            grid: Rect::new(10, 200, 700, 700),
+            keypad: None,
+            recognition: Recognition {
+                min_score: 0.7,
+                min_margin: 0.05,
+                given_ink: [0, 0, 0],
+                entry_ink: None,
+                kind_distance: 60.0,
+            },
+            pacing: None,
+        }
+    }
+
+    fn templates(fill: u8) -> Templates {
+        let patch = vec![fill; crate::vision::cells::PATCH_W * crate::vision::cells::PATCH_H];
+        Templates::new(std::array::from_fn(|_| Some(patch.clone())))
+    }
+
+    fn temp_store(name: &str) -> Store {
+        let dir = std::env::temp_dir().join(format!(
+            "sudoku-agent-profile-{name}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        Store::at(dir)
+    }
+
+    #[test]
+    fn two_apps_on_one_screen_keep_their_own_calibration_and_templates() {
+        let store = temp_store("two-apps");
+        let size = Size::new(720, 1280);
+        let a = ProfileKey::new(Some("com.one.sudoku".into()), size);
+        let b = ProfileKey::new(Some("org.two.sudoku".into()), size);
+        assert!(store.find(&a).unwrap().is_none());
+        let path = store.save(&a, &calibration(), &templates(10)).unwrap();
+        assert_eq!(
+            path,
+            store
+                .root()
+                .join("com.one.sudoku-720x1280")
+                .join("profile.toml")
+        );
+        let mut other = calibration();
+        other.input_order = InputOrder::CellFirst;
+        store.save(&b, &other, &templates(200)).unwrap();
+        let got_a = store.find(&a).unwrap().unwrap();
+        let got_b = store.find(&b).unwrap().unwrap();
+        assert_eq!(got_a.calibration.input_order, InputOrder::NumberFirst);
+        assert_eq!(got_b.calibration.input_order, InputOrder::CellFirst);
+        assert_eq!(got_a.templates.get(1).unwrap()[0], 10);
+        assert_eq!(got_b.templates.get(1).unwrap()[0], 200);
+        assert_eq!(got_a.calibration.templates, "templates");
+        assert_eq!(
+            store.list().unwrap(),
+            vec!["com.one.sudoku-720x1280", "org.two.sudoku-720x1280"]
+        );
+        store.remove("com.one.sudoku-720x1280").unwrap();
+        assert_eq!(store.list().unwrap(), vec!["org.two.sudoku-720x1280"]);
+        assert!(store.remove("com.one.sudoku-720x1280").is_err());
+        std::fs::remove_dir_all(store.root()).unwrap();
+    }
+
+    #[test]
+    fn names_that_leave_the_profiles_folder_are_refused() {
+        let store = temp_store("names");
+        for bad in ["", "..", ".", "../x", "a/b", "a\\b"] {
+            let err = store.file(bad).unwrap_err().to_string();
+            assert!(err.contains("not a profile name"), "{bad}: {err}");
+        }
+        assert!(
+            store.list().unwrap().is_empty(),
+            "no folder yet is no profiles"
+        );
+    }
+
+    #[test]
+    fn an_unknown_app_still_gets_a_key_by_screen() {
+        let key = ProfileKey::new(None, Size::new(1080, 2340));
+        assert_eq!(key.name(), "unknown-app-1080x2340");
+    }
+}

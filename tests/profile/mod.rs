@@ -1,0 +1,5 @@
+//! Profiles as a new user meets them: `play` alone, from an empty config dir and an empty
+//! folder, learns the app on screen, stores it, and reuses it with no probing afterwards; two
+//! apps keep two profiles; `profiles` lists, shows and removes them.
+
+mod learn;
