@@ -14,6 +14,7 @@ use crate::plan::{self, Layout, Move, Plan};
 use crate::sudoku::{Board, Cell, Outcome, SolveOptions, Strategy, solve_with};
 use crate::vision::{Recognition, Templates, read_board};
 use anyhow::{Context, Result, anyhow, bail};
+use std::io::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -285,7 +286,8 @@ pub fn play(
         {
             Ok(seen) => seen,
             Err(why) => {
-                eprintln!(
+                let _ = writeln!(
+                    std::io::stderr(),
                     "the board is not on screen after {} moves ({why}): an ad or a dialog? stopped tapping",
                     report.moves_done
                 );
@@ -327,7 +329,8 @@ pub fn play(
         // The first move of the run did not land: the input order may have changed since
         // calibration. Try the other order on the same cell once.
         let learned = relearn_order(device, &run, &seen, templates)?;
-        eprintln!(
+        let _ = writeln!(
+            std::io::stderr(),
             "the app now takes {}: re-learned from the first move, continuing (re-run calibrate to keep it)",
             match learned.cal.input_order {
                 InputOrder::CellFirst => "the cell first, then the digit",
@@ -536,7 +539,8 @@ fn wait_for_board(
     wait: Duration,
     stop: &Arc<AtomicBool>,
 ) -> Result<Recognition> {
-    eprintln!(
+    let _ = writeln!(
+        std::io::stderr(),
         "waiting up to {:.0} s for the board to come back: close the ad or dialog on the phone (the agent never taps it)",
         wait.as_secs_f64()
     );
@@ -547,7 +551,10 @@ fn wait_for_board(
         }
         let shot = device.screenshot().context("cannot take a screenshot")?;
         if let Ok(rec) = read_board(&shot, cal, templates) {
-            eprintln!("the board is back; continuing from it as it is now");
+            let _ = writeln!(
+                std::io::stderr(),
+                "the board is back; continuing from it as it is now"
+            );
             return Ok(rec);
         }
         if Instant::now() >= until {

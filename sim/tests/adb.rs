@@ -5,6 +5,8 @@
 mod support {
     pub mod adb_server;
 }
+/// The wire protocol fed random and truncated packets (property tests).
+mod wire;
 
 use adb_client::ADBDeviceExt;
 use adb_client::server_device::ADBServerDevice;

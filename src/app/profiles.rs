@@ -42,10 +42,10 @@ pub(super) fn calibration_for(
         );
         return Ok((profile.calibration, profile.templates));
     }
-    eprintln!("no profile for {}: learning it on the phone", key.name());
+    errln!("no profile for {}: learning it on the phone", key.name());
     let learned = learn(device)?;
     let path = store.save(&key, &learned.calibration, &learned.templates)?;
-    eprintln!(
+    errln!(
         "learned {}: {}; stored in {}",
         key.name(),
         learned.summary(),
@@ -68,30 +68,30 @@ pub(super) fn run(args: ProfilesArgs) -> Result<ExitCode> {
         ProfilesAction::List => {
             let names = store.list()?;
             if names.is_empty() {
-                eprintln!(
+                errln!(
                     "no profiles in {}; `play` learns the app on screen the first time",
                     store.root().display()
                 );
             }
             for name in names {
                 match store.load(&name) {
-                    Ok(p) => println!("{name}\t{}\t{}", describe(&p.calibration), p.path.display()),
-                    Err(e) => println!("{name}\tunusable: {e:#}"),
+                    Ok(p) => outln!("{name}\t{}\t{}", describe(&p.calibration), p.path.display()),
+                    Err(e) => outln!("{name}\tunusable: {e:#}"),
                 }
             }
         }
         ProfilesAction::Show { name } => {
             let p = store.load(&name)?;
-            println!("# {}", p.path.display());
+            outln!("# {}", p.path.display());
             print!("{}", p.calibration.to_toml()?);
-            println!(
+            outln!(
                 "# templates: {}/1.png..9.png",
                 p.calibration.templates_dir(&p.path).display()
             );
         }
         ProfilesAction::Remove { name } => {
             let dir = store.remove(&name)?;
-            println!("removed {name} ({})", dir.display());
+            outln!("removed {name} ({})", dir.display());
         }
     }
     Ok(ExitCode::SUCCESS)

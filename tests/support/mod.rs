@@ -20,11 +20,15 @@ pub fn temp_dir(name: &str) -> PathBuf {
 }
 
 /// The `sudoku-agent` binary, kept off the caller's phones and adb server (`ANDROID_SERIAL`,
-/// `ANDROID_ADB_SERVER_PORT` removed) and without a terminal on stdin.
+/// `ANDROID_ADB_SERVER_PORT` removed), with a config dir of its own, and without a terminal on
+/// stdin.
 pub fn agent() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_sudoku-agent"));
     c.env_remove("ANDROID_SERIAL")
         .env_remove("ANDROID_ADB_SERVER_PORT")
+        // Profiles learned in a test stay in the test: never the user's config dir, and never
+        // one test's profile in another (tests that reuse one set their own dir after this).
+        .env("SUDOKU_AGENT_CONFIG_DIR", temp_dir("config"))
         .stdin(Stdio::null());
     c
 }
