@@ -11,8 +11,13 @@ Run on Debian with the font packages listed in tools/glyph_bank_fonts.txt instal
     python3 tools/glyph_bank.py            # writes assets/glyph-bank.png and .tsv
 
 Near-duplicate typefaces (all nine digits alike) are kept once, so the bank stays small.
+Only typefaces whose font files carry a permissive licence (ALLOWED_LICENCES, read from the
+package's machine-readable copyright file, not its debian/ packaging) enter the bank, since the
+crate is MIT; the rest are listed on stderr as dropped.
 """
+import fnmatch
 import os
+import re
 import subprocess
 import sys
 
@@ -105,7 +110,9 @@ def has_digits(path, index):
 
 
 def package_of(paths):
-    out = subprocess.run(["dpkg", "-S", *paths], capture_output=True, text=True).stdout
+    # dpkg -S reads [ ] * ? as a pattern; escape them so "Karla[wght].ttf" is found literally.
+    quoted = [re.sub(r"([][*?])", r"\\\1", p) for p in paths]
+    out = subprocess.run(["dpkg", "-S", *quoted], capture_output=True, text=True).stdout
     pkg = {}
     for line in out.splitlines():
         name, _, path = line.partition(": ")
@@ -113,25 +120,74 @@ def package_of(paths):
     return pkg
 
 
-def licence_of(package):
-    path = f"/usr/share/doc/{package}/copyright"
+# Licences under which a typeface's digit shapes may ship inside this MIT crate: permissive font
+# licences only. GPL/AGPL fonts (even "with font exception": the exception covers documents, not
+# a program embedding derived glyphs), share-alike (CC-BY-SA) and weak copyleft (EPL) are left
+# out, as is any typeface whose font licence could not be read.
+ALLOWED_LICENCES = {
+    "ofl-1.0", "ofl-1.1", "sil-ofl-1.1", "sil open font license", "sil_open_font_license_1.1",
+    "apache-2", "apache-2.0",
+    "bitstream-vera", "bitstreamvera", "dejavu-license", "gust-font-license",
+    "expat", "mit", "bsd-3-clause", "0bsd", "edl-1.0",
+    "public-domain", "cc0-1.0",
+    "ubuntu-font-licence-1.0", "ufl-1.0",
+    "paratype-free-font-license",
+}
+
+# Packages whose copyright file is free-form (not machine-readable DEP-5), read by hand:
+# the licence of the font files themselves.
+FREE_FORM_LICENCES = {
+    "fonts-ecolier-court": "OFL-1.1",
+    "fonts-gfs-neohellenic": "OFL-1.1",
+    "fonts-jura": "OFL-1.1",  # Latin glyphs; only the Kayah Li range is also GPL-3
+    "fonts-sjfonts": "GPL-2 with font exception",
+    "fonts-tomsontalks": "OFL-1.1",
+}
+
+
+def allowed(expr):
+    """A DEP-5 licence expression: "a or b" needs one allowed side, "a and b" needs all."""
+    return any(
+        all(part.strip().lower() in ALLOWED_LICENCES for part in alt.split(" and "))
+        for alt in expr.split(" or ")
+    )
+
+
+def licence_of(package, path):
+    """The licence of the font file `path` itself (not of debian/ packaging), from the DEP-5
+    stanza whose Files: pattern matches it last, or None when it cannot be read."""
+    if package in FREE_FORM_LICENCES:
+        return FREE_FORM_LICENCES[package]
     try:
-        text = open(path, encoding="utf-8", errors="replace").read()
+        text = open(f"/usr/share/doc/{package}/copyright", encoding="utf-8", errors="replace").read()
     except OSError:
-        return "see package copyright"
-    names = []
-    for line in text.splitlines():
-        if line.startswith("License:"):
-            name = line.split(":", 1)[1].strip()
-            if name and name not in names:
-                names.append(name)
-    return ", ".join(names) or "see package copyright"
+        return None
+    found = None
+    for stanza in re.split(r"\n\s*\n", text):
+        files = re.search(r"^Files:(.*(?:\n[ \t].*)*)", stanza, re.M)
+        lic = re.search(r"^License:[ \t]*(.*)", stanza, re.M)
+        if not files or not lic or not lic.group(1).strip():
+            continue
+        for pat in files.group(1).split():
+            if pat.startswith("debian/"):
+                continue
+            if fnmatch.fnmatchcase(os.path.basename(path), pat) or fnmatch.fnmatchcase(path, "*/" + pat):
+                found = lic.group(1).strip()  # DEP-5: the last matching stanza wins
+    return found
 
 
 def main():
-    kept = []  # (family, style, path, patches)
-    for path, index, family, style in font_files():
+    files = font_files()
+    pkg = package_of(sorted({f[0] for f in files}))
+    kept = []  # (family, style, path, patches, units)
+    dropped = set()
+    for path, index, family, style in files:
         if not has_digits(path, index):
+            continue
+        # Licence first, so a permissive face is never deduplicated against a dropped one.
+        licence = licence_of(pkg.get(path, "?"), path)
+        if licence is None or not allowed(licence):
+            dropped.add((family, pkg.get(path, "?"), licence))
             continue
         try:
             font = ImageFont.truetype(path, RENDER, index=index)
@@ -159,12 +215,13 @@ def main():
     assets = os.path.join(ROOT, "assets")
     os.makedirs(assets, exist_ok=True)
     atlas.save(os.path.join(assets, "glyph-bank.png"), optimize=True)
-    pkg = package_of(sorted({k[2] for k in kept}))
     with open(os.path.join(assets, "glyph-bank.tsv"), "w", encoding="utf-8") as f:
         f.write("row\tfamily\tstyle\tdebian_package\tlicence\n")
         for row, (family, style, path, _, _) in enumerate(kept):
             p = pkg.get(path, "?")
-            f.write(f"{row}\t{family}\t{style}\t{p}\t{licence_of(p)}\n")
+            f.write(f"{row}\t{family}\t{style}\t{p}\t{licence_of(p, path)}\n")
+    for family, package, licence in sorted(dropped, key=str):
+        print(f"dropped {family} ({package}): {licence or 'licence unreadable'}", file=sys.stderr)
     print(f"{len(kept)} typefaces", file=sys.stderr)
 
 
