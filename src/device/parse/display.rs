@@ -1,0 +1,158 @@
+//! `wm size`, `wm density`, `getprop` and the display rotation from `dumpsys window`.
+
+use super::*;
+
+/// What `wm size` reports: the panel's physical size and an optional `wm size WxH` override.
+/// Both are in the display's natural orientation (usually portrait).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DisplaySize {
+    pub physical: Size,
+    pub override_size: Option<Size>,
+}
+
+impl DisplaySize {
+    /// The size apps and `input` work in: the override when there is one.
+    pub fn effective(&self) -> Size {
+        self.override_size.unwrap_or(self.physical)
+    }
+}
+
+/// Parses `wm size`: `Physical size: 1080x2340` plus, when overridden, `Override size: 720x1560`.
+pub fn wm_size(text: &str) -> Result<DisplaySize, ParseError> {
+    let field = |label: &str| {
+        text.lines()
+            .filter_map(|l| l.trim().strip_prefix(label))
+            .filter_map(|v| v.trim().parse::<Size>().ok())
+            .next()
+    };
+    let physical = field("Physical size:").ok_or_else(|| unexpected("wm size", text))?;
+    Ok(DisplaySize {
+        physical,
+        override_size: field("Override size:"),
+    })
+}
+
+/// What `wm density` reports, in dots per inch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Density {
+    pub physical: u32,
+    pub override_density: Option<u32>,
+}
+
+impl Density {
+    pub fn effective(&self) -> u32 {
+        self.override_density.unwrap_or(self.physical)
+    }
+}
+
+/// Parses `wm density`: `Physical density: 440` plus an optional `Override density: 480`.
+pub fn wm_density(text: &str) -> Result<Density, ParseError> {
+    let field = |label: &str| {
+        text.lines()
+            .filter_map(|l| l.trim().strip_prefix(label))
+            .filter_map(|v| v.trim().parse::<u32>().ok())
+            .next()
+    };
+    let physical = field("Physical density:").ok_or_else(|| unexpected("wm density", text))?;
+    Ok(Density {
+        physical,
+        override_density: field("Override density:"),
+    })
+}
+
+/// The value printed by `getprop NAME`: the trimmed text, `None` when the property is unset
+/// (getprop prints an empty line).
+pub fn getprop_value(text: &str) -> Option<&str> {
+    let v = text.trim();
+    (!v.is_empty()).then_some(v)
+}
+
+/// Parses the listing printed by a bare `getprop`: lines `[ro.build.version.sdk]: [28]`.
+pub fn getprop_listing(text: &str) -> BTreeMap<String, String> {
+    text.lines()
+        .filter_map(|l| {
+            let (key, value) = l.trim().split_once("]: [")?;
+            let key = key.strip_prefix('[')?;
+            let value = value.strip_suffix(']')?;
+            Some((key.to_string(), value.to_string()))
+        })
+        .collect()
+}
+
+/// Parses `getprop ro.build.version.sdk` (`28`) into the API level.
+pub fn sdk_level(text: &str) -> Result<u32, ParseError> {
+    getprop_value(text)
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| unexpected("getprop ro.build.version.sdk", text))
+}
+
+/// Display rotation, clockwise from the natural orientation (Surface.ROTATION_*).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Rotation {
+    #[default]
+    R0,
+    R90,
+    R180,
+    R270,
+}
+
+impl Rotation {
+    /// From quarter turns (0..=3, as in `mRotation=1`) or degrees (90, 180, 270).
+    pub fn from_number(n: u32) -> Option<Rotation> {
+        match n {
+            0 => Some(Rotation::R0),
+            1 | 90 => Some(Rotation::R90),
+            2 | 180 => Some(Rotation::R180),
+            3 | 270 => Some(Rotation::R270),
+            _ => None,
+        }
+    }
+
+    pub fn degrees(self) -> u32 {
+        match self {
+            Rotation::R0 => 0,
+            Rotation::R90 => 90,
+            Rotation::R180 => 180,
+            Rotation::R270 => 270,
+        }
+    }
+
+    /// True for 90 and 270: width and height swap.
+    pub fn is_sideways(self) -> bool {
+        matches!(self, Rotation::R90 | Rotation::R270)
+    }
+
+    /// A natural-orientation size as seen in this rotation.
+    pub fn apply(self, natural: Size) -> Size {
+        if self.is_sideways() {
+            Size::new(natural.height, natural.width)
+        } else {
+            natural
+        }
+    }
+}
+
+/// Finds the display rotation in `dumpsys window displays`: `mCurrentRotation=ROTATION_90` on
+/// newer builds, `mCurrentRotation=1` or `mRotation=1` on older ones. The first match wins
+/// (the default display is listed first).
+pub fn rotation(dumpsys: &str) -> Option<Rotation> {
+    for key in ["mCurrentRotation=", "mRotation="] {
+        for (i, _) in dumpsys.match_indices(key) {
+            // Whole keys only: `mRotation=` must not match inside `mLastRotation=`.
+            let before = dumpsys[..i].chars().next_back();
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            let rest = &dumpsys[i + key.len()..];
+            let token: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let digits = token.strip_prefix("ROTATION_").unwrap_or(&token);
+            if let Some(r) = digits.parse().ok().and_then(Rotation::from_number) {
+                return Some(r);
+            }
+        }
+    }
+    None
+}
