@@ -65,22 +65,8 @@ pub(super) fn run(args: DevicesArgs) -> Result<ExitCode> {
         ]
     }))
     .collect();
-    let widths: Vec<usize> = (0..6)
-        .map(|i| {
-            table
-                .iter()
-                .map(|r| r[i].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    for r in &table {
-        let line: Vec<String> = r
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c:<w$}"))
-            .collect();
-        outln!("{}", line.join("  ").trim_end());
+    for line in super::format::columns(&table) {
+        outln!("{line}");
     }
     Ok(exit_code(failed))
 }

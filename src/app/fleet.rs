@@ -242,22 +242,8 @@ fn print_table(rows: &[Row]) -> Result<()> {
         ]
     }))
     .collect();
-    let widths: Vec<usize> = (0..6)
-        .map(|i| {
-            table
-                .iter()
-                .map(|r| r[i].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    for r in &table {
-        let line: Vec<String> = r
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c:<w$}"))
-            .collect();
-        outln!("{}", line.join("  ").trim_end());
+    for line in super::format::columns(&table) {
+        outln!("{line}");
     }
     Ok(())
 }

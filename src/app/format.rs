@@ -13,3 +13,28 @@ pub fn count(n: impl TryInto<u64>) -> String {
 pub fn duration(d: Duration) -> String {
     HumanDuration(d).to_string()
 }
+
+/// Rows as left-aligned columns two spaces apart (the first row is the header), one string per
+/// line without trailing spaces.
+pub fn columns<const N: usize>(table: &[[String; N]]) -> Vec<String> {
+    let widths: Vec<usize> = (0..N)
+        .map(|i| {
+            table
+                .iter()
+                .map(|r| r[i].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    table
+        .iter()
+        .map(|r| {
+            let cells: Vec<String> = r
+                .iter()
+                .zip(&widths)
+                .map(|(c, w)| format!("{c:<w$}"))
+                .collect();
+            cells.join("  ").trim_end().to_string()
+        })
+        .collect()
+}
