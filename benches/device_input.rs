@@ -1,5 +1,5 @@
 //! Input backends through the real adb server and the simulated phone: for a 55-empty puzzle
-//! entered cell-first (110 taps) on the Android 9 and Android 12 presets, the simulated device
+//! entered cell-first (110 taps) on every phone preset with every input method it offers, the simulated device
 //! time (taps alone, and with a raw screenshot before and after), host wall time, host CPU of
 //! the calling thread, adb round trips, and the ratio to one `input tap` per adb command on the
 //! same preset. Run with `cargo bench --bench device_input`.
@@ -103,15 +103,12 @@ fn run(server: &adb_server::AdbServer, preset: &'static str, kind: InputKind) ->
 
 fn main() {
     let server = adb_server::shared();
-    let plan = [
-        (
-            "android9",
-            [InputKind::Tap, InputKind::Batch, InputKind::Evdev],
-        ),
-        (
-            "android12",
-            [InputKind::Tap, InputKind::Batch, InputKind::Stream],
-        ),
+    use InputKind::{Batch, Evdev, Inject, Stream, Tap};
+    let plan: [(&str, &[InputKind]); 4] = [
+        ("android9", &[Tap, Batch, Evdev, Inject]),
+        ("android10", &[Tap, Batch, Inject]),
+        ("android12", &[Tap, Batch, Stream, Inject]),
+        ("android14", &[Tap, Batch, Stream, Inject]),
     ];
     println!(
         "{:<10} {:<7} {:>11} {:>13} {:>9} {:>9} {:>6} {:>7}",
@@ -127,7 +124,7 @@ fn main() {
     let mut notes = Vec::new();
     for (preset, kinds) in plan {
         let mut baseline = None;
-        for kind in kinds {
+        for &kind in kinds {
             let r = run(&server, preset, kind);
             let base = *baseline.get_or_insert(r.device_total);
             println!(

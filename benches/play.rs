@@ -7,8 +7,7 @@
 //!   included), from the first screenshot to the verifying one; opening the phone comes before
 //!   and is not counted (probing, and for `inject` the one-time push and JVM start: 0.3 s on the
 //!   phone presets);
-//! * speedup: the preset's first row's device time (one `input tap` per tap, or `stream` on
-//!   android14) divided by this row's (2.0x = twice as fast), and the same against the Android 9
+//! * speedup: the preset's first row's device time (one `input tap` per tap) divided by this row's (2.0x = twice as fast), and the same against the Android 9
 //!   baseline;
 //! * host CPU: this process's CPU time (`getrusage`) during `play`, and the same
 //!   minus the raw screenshot decode (measured separately on a frame of the same size);
@@ -101,7 +100,15 @@ fn main() {
                 InputKind::Inject,
             ],
         ),
-        ("android14", &[InputKind::Stream, InputKind::Inject]),
+        (
+            "android14",
+            &[
+                InputKind::Tap,
+                InputKind::Batch,
+                InputKind::Stream,
+                InputKind::Inject,
+            ],
+        ),
     ];
     for (preset, inputs) in presets {
         let mut baseline = None;

@@ -1,10 +1,12 @@
 //! `visualize` benchmark (`cargo bench --bench visualize`): for the L52 board of the classic
 //! Auto.js demo and one 17-clue puzzle, the steps of each strategy, and what replaying the search
-//! on a phone costs in simulated device time per preset and input backend (each preset's fastest
-//! shell-based method next to the on-device injector, `inject`, in the same run), through a
-//! private real `adb` server and `AdbDevice`, checkpoints included. Long searches are replayed for a prefix and the device
-//! time extrapolated linearly (said in the table). Device time is the simulator's virtual clock,
-//! which charges the per-command, per-frame and screenshot costs of notes/android-input.md.
+//! on a phone costs in simulated device time per preset and input backend (every input method
+//! each preset offers, the on-device injector `inject` included, in the same run), through a
+//! private real `adb` server and `AdbDevice`, checkpoints included. Long searches are replayed for
+//! a prefix and the device time extrapolated linearly (said in the table); the methods that start
+//! a JVM per call (`tap`, `batch`) replay a shorter prefix, their rate being flat. Device time is
+//! the simulator's virtual clock, which charges the per-command, per-event and screenshot costs
+//! of notes/android-input.md (`sudoku_sim::latency`).
 
 #[path = "../tests/support/adb_server.rs"]
 mod adb_server;
@@ -25,16 +27,27 @@ use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, pu
 const SIZE: Size = Size::new(1080, 2340);
 /// Moves replayed per run; longer searches are extrapolated from this prefix.
 const PREFIX: usize = 2_000;
+/// The prefix for methods whose every call is an adb command of its own (`tap`, `batch`): host
+/// time per move is high and the device rate is flat, so a shorter prefix measures it as well.
+const SLOW_PREFIX: usize = 400;
 const L52: &str =
     "000009000629300840005000090953000000000604000000900732040006070390020104200400080";
-/// Preset and input method of each replay.
-const CASES: [(&str, InputKind); 7] = [
+/// Preset and input method of each replay: every method each preset offers.
+const CASES: [(&str, InputKind); 15] = [
+    ("android9", InputKind::Tap),
+    ("android9", InputKind::Batch),
     ("android9", InputKind::Evdev),
     ("android9", InputKind::Inject),
+    ("android10", InputKind::Tap),
     ("android10", InputKind::Batch),
     ("android10", InputKind::Inject),
+    ("android12", InputKind::Tap),
+    ("android12", InputKind::Batch),
     ("android12", InputKind::Stream),
     ("android12", InputKind::Inject),
+    ("android14", InputKind::Tap),
+    ("android14", InputKind::Batch),
+    ("android14", InputKind::Stream),
     ("android14", InputKind::Inject),
 ];
 /// Targets of issues 6 and 12, in moves per second of device time.
@@ -119,7 +132,11 @@ fn replay(
     let backend = device.input_description();
     let pacing = pacing_for(&calibrated.calibration, device.input());
     let moves = search.moves();
-    let n = moves.len().min(PREFIX);
+    let prefix = match input {
+        InputKind::Tap | InputKind::Batch => SLOW_PREFIX,
+        _ => PREFIX,
+    };
+    let n = moves.len().min(prefix);
     let options = ReplayOptions {
         pacing,
         checkpoint_settle_ms: pacing.settle_ms,
