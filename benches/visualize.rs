@@ -90,6 +90,7 @@ struct Row {
     replayed: usize,
     device: Duration,
     host: Duration,
+    overtaken: u64,
 }
 
 /// Replays up to `PREFIX` moves of `search` on a simulated phone with `preset` latency.
@@ -98,7 +99,7 @@ fn replay(
     search: &Search,
     preset: &'static str,
     input: InputKind,
-) -> (String, usize, Duration, Duration) {
+) -> (String, usize, Duration, Duration, u64) {
     let mut phone = SudokuApp::new(
         search.puzzle.into(),
         Skin::named("light").unwrap(),
@@ -166,7 +167,7 @@ fn replay(
     let device_time = sim.clock() - clock_before;
     assert_eq!(report.done, n);
     assert_eq!(sim.with_screen(|p| p.board()), report.final_board.into());
-    (backend, n, device_time, host)
+    (backend, n, device_time, host, sim.overtaken())
 }
 
 fn main() {
@@ -182,7 +183,8 @@ fn main() {
         for strategy in [Strategy::Naive, Strategy::Fast] {
             let search = record_search(puzzle, strategy, None).unwrap();
             for (preset, input) in CASES {
-                let (backend, replayed, device, host) = replay(&adb, &search, preset, input);
+                let (backend, replayed, device, host, overtaken) =
+                    replay(&adb, &search, preset, input);
                 rows.push(Row {
                     puzzle: name.clone(),
                     strategy,
@@ -194,6 +196,7 @@ fn main() {
                     replayed,
                     device,
                     host,
+                    overtaken,
                 });
             }
         }
@@ -202,7 +205,7 @@ fn main() {
         "\nvisualize replay through a private adb server, simulated 1080x2340 phone, checkpoint every 200 moves"
     );
     println!(
-        "{:<14} {:<6} {:>9} {:>9} {:<10} {:<8} {:>9} {:>11} {:>8} {:>16} {:>9}",
+        "{:<14} {:<6} {:>9} {:>9} {:<10} {:<8} {:>9} {:>11} {:>8} {:>16} {:>9} {:>9}",
         "puzzle",
         "search",
         "steps",
@@ -213,7 +216,8 @@ fn main() {
         "device s",
         "moves/s",
         "full device time",
-        "host s"
+        "host s",
+        "overtaken"
     );
     for r in &rows {
         let rate = r.replayed as f64 / r.device.as_secs_f64();
@@ -224,7 +228,7 @@ fn main() {
             sudoku_agent::app::format::duration(full)
         };
         println!(
-            "{:<14} {:<6} {:>9} {:>9} {:<10} {:<8} {:>9} {:>11.2} {:>8.1} {:>16} {:>9.2}",
+            "{:<14} {:<6} {:>9} {:>9} {:<10} {:<8} {:>9} {:>11.2} {:>8.1} {:>16} {:>9.2} {:>9}",
             r.puzzle,
             r.strategy.name(),
             r.steps,
@@ -235,7 +239,8 @@ fn main() {
             r.device.as_secs_f64(),
             rate,
             full,
-            r.host.as_secs_f64()
+            r.host.as_secs_f64(),
+            r.overtaken
         );
     }
     println!(

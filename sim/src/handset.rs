@@ -270,9 +270,15 @@ impl Handset {
     pub fn tap(&self, at: Point, source: TapSource) -> Result<(), Gone> {
         self.check()?;
         let mut st = self.state.lock().unwrap();
-        self.app_event(&mut st);
+        self.app_down(&mut st);
         self.deliver(&mut st, at, source);
         Ok(())
+    }
+
+    /// Taps whose DOWN reached the app before the previous tap's click ran: on a phone, a view
+    /// acting on touches itself would take them out of order (`latency` module doc).
+    pub fn overtaken(&self) -> u64 {
+        self.state.lock().unwrap().clock.overtaken()
     }
 
     /// The app's main thread handles one touch event arriving now (the sender waits for it).
@@ -282,8 +288,15 @@ impl Handset {
         self.sleep_realtime(done - before);
     }
 
-    /// The app handles the UP that completes a tap at `at`, and the click it posts runs: the tap
-    /// lands on the screen, which is redrawn at the next vsync.
+    /// [`Self::app_event`] for a DOWN, which may overtake the previous tap's click.
+    fn app_down(&self, st: &mut HandsetState) {
+        let before = st.clock.now();
+        let done = st.clock.app_down(&self.config.latency);
+        self.sleep_realtime(done - before);
+    }
+
+    /// The app handles the UP that completes a tap at `at` and posts its click, which runs after
+    /// the redraw at the next vsync; the sim's apps take the tap at once, in order.
     fn deliver(&self, st: &mut HandsetState, at: Point, source: TapSource) {
         self.app_event(st);
         let time = st.clock.now();
@@ -292,7 +305,7 @@ impl Handset {
         if at.x < self.size.width && at.y < self.size.height {
             self.screen.lock().unwrap().tap(at);
         }
-        st.clock.screen_changed(&self.config.latency);
+        st.clock.click_posted(&self.config.latency);
     }
 
     fn sleep_realtime(&self, d: Duration) {
@@ -324,7 +337,7 @@ impl Handset {
         let mut st = self.state.lock().unwrap();
         match action {
             "DOWN" => {
-                self.app_event(&mut st);
+                self.app_down(&mut st);
                 st.pointer.down(at);
             }
             "MOVE" => {
@@ -394,7 +407,7 @@ impl Handset {
                 let ev = EvdevEvent::from_record(record.try_into().unwrap());
                 for at in st.touch.feed(ev) {
                     // The DOWN and UP of a tap from raw events, handled one after the other.
-                    self.app_event(&mut st);
+                    self.app_down(&mut st);
                     self.deliver(&mut st, at, TapSource::RawEvents);
                 }
             }

@@ -34,13 +34,27 @@
 //!   (`ViewRootImpl.finishInputEvent`, at the end of the event's dispatch): the next event cannot
 //!   overtake the app.
 //!
-//! What the display frame does cost is the redraw: after a tap changed the screen, the app's main
-//! thread draws at the next vsync (`Choreographer.doFrame`: input, animation, traversal), and an
-//! event that arrives meanwhile waits until it is done. So each preset has a main-thread cost per
-//! touch event and per redraw (inferences, no public figure: a tap's dispatch through a small view
-//! tree and a sudoku screen's measure/layout/draw on a mid-range phone): 1 ms per event and 4 ms
-//! per redraw at 60 Hz on every phone preset, nothing on `instant`. A `MOVE` waits for the next
-//! vsync.
+//! * But the click itself waits for the next frame: `View.post` puts `mPerformClick` on the
+//!   view root's (synchronous) handler, and the press state the DOWN or UP set has already called
+//!   `invalidate()` -> `ViewRootImpl.scheduleTraversals()`, which posts a sync barrier
+//!   (`mHandler.getLooper().getQueue().postSyncBarrier()`) until `doTraversal` at the next vsync;
+//!   `MessageQueue.next` skips synchronous messages behind a barrier. So a tap's effect lands
+//!   after the next vsync's traversal, while WAIT_FOR_FINISH has long returned (the UP finished
+//!   before its click ran). Clicks keep their order among themselves, but a view that acts in
+//!   `onTouchEvent` itself (a custom board view) handles a later touch at once, and the looper
+//!   polls input before it runs a pending message: a touch that arrives before the previous
+//!   tap's click ran can overtake it (a digit lands in the cell tapped after it).
+//!
+//! The clock models that: each DOWN and UP costs the app's main thread `app_event` when it
+//! arrives (after whatever the thread is busy with); after a tap the app redraws at the next
+//! vsync (`app_draw`, events arriving meanwhile wait) and the tap's click runs when that draw is
+//! done; a DOWN arriving before the previous tap's click ran is counted as overtaking
+//! (`VirtualClock::overtaken`), which safe pacing never does. Figures (inferences, no public
+//! number: a tap's dispatch through a small view tree, a sudoku screen's measure/layout/draw on a
+//! mid-range phone): 1 ms per event and 4 ms per redraw at 60 Hz on every phone preset, nothing
+//! on `instant`. A `MOVE` waits for the next vsync. The screen itself shows each tap at once and
+//! in order (the sim's apps act on whole taps).
+
 use std::time::Duration;
 
 /// One latency preset: what each kind of device work costs, and what the shell user may do.
@@ -237,6 +251,10 @@ pub struct VirtualClock {
     /// The vsync at which the app redraws the screen it changed, while that draw is still to
     /// come (one redraw covers every change before it).
     redraw_at: Option<Duration>,
+    /// When the last tap's click runs (after the redraw at the vsync following its UP).
+    click_at: Option<Duration>,
+    /// Taps whose DOWN arrived before the previous tap's click ran.
+    overtaken: u64,
 }
 
 impl VirtualClock {
@@ -266,6 +284,27 @@ impl VirtualClock {
         self.now
     }
 
+    /// A DOWN arriving now: handled like any event, and counted as overtaking when the previous
+    /// tap's click has not run yet.
+    pub fn app_down(&mut self, latency: &Latency) -> Duration {
+        if self.click_at.take().is_some_and(|click| self.now < click) {
+            self.overtaken += 1;
+        }
+        self.app_event(latency)
+    }
+
+    /// The UP that ended a tap was handled now: its click runs once the redraw at the next vsync
+    /// is done (the press state scheduled that traversal, whose sync barrier holds the click).
+    pub fn click_posted(&mut self, latency: &Latency) {
+        self.screen_changed(latency);
+        self.click_at = self.redraw_at.map(|vsync| vsync + latency.app_draw);
+    }
+
+    /// Taps so far whose DOWN arrived before the previous tap's click ran.
+    pub fn overtaken(&self) -> u64 {
+        self.overtaken
+    }
+
     /// A batched `MOVE`: consumed at the next vsync (`Choreographer.CALLBACK_INPUT`), then handled.
     pub fn app_batched_event(&mut self, latency: &Latency) -> Duration {
         self.now = next_vsync(self.now, latency.frame).max(self.now);
@@ -275,7 +314,18 @@ impl VirtualClock {
     /// The app changed its screen (a click ran): it redraws at the next vsync, unless a redraw is
     /// already due.
     pub fn screen_changed(&mut self, latency: &Latency) {
-        if self.redraw_at.is_none() && !latency.frame.is_zero() {
+        if latency.frame.is_zero() {
+            return;
+        }
+        // A redraw whose vsync has come already began without this change: it keeps the main
+        // thread busy, and the change needs the next one.
+        if let Some(vsync) = self.redraw_at
+            && vsync <= self.now
+        {
+            self.busy_until = vsync.max(self.busy_until) + latency.app_draw;
+            self.redraw_at = None;
+        }
+        if self.redraw_at.is_none() {
             self.redraw_at = Some(next_vsync(self.now, latency.frame));
         }
     }
@@ -354,6 +404,31 @@ mod tests {
         // The redraw is done: the next event waits for nothing.
         let before = clock.now();
         assert_eq!(clock.app_event(&a12), before + a12.app_event);
+    }
+
+    #[test]
+    fn a_down_before_the_previous_click_ran_is_counted_as_overtaking() {
+        let a12 = Latency::named("android12").unwrap();
+        let mut clock = VirtualClock::default();
+        clock.app_down(&a12);
+        clock.app_event(&a12);
+        clock.click_posted(&a12);
+        // At once: the click waits for the vsync's traversal.
+        clock.app_down(&a12);
+        clock.app_event(&a12);
+        clock.click_posted(&a12);
+        assert_eq!(clock.overtaken(), 1);
+        // One frame and a redraw later the click has run.
+        clock.advance(a12.frame + a12.app_draw);
+        clock.app_down(&a12);
+        assert_eq!(clock.overtaken(), 1);
+        let instant = Latency::default();
+        let mut fast = VirtualClock::default();
+        for _ in 0..3 {
+            fast.app_down(&instant);
+            fast.click_posted(&instant);
+        }
+        assert_eq!(fast.overtaken(), 0);
     }
 
     #[test]

@@ -66,13 +66,12 @@ pub const DOUBLE_TAP_TIMEOUT_MS: u32 = 300;
 /// after the last (waits timed on the phone, like the shell methods' `sleep`), then `sync TOKEN`,
 /// whose echo tells that everything before it is done.
 ///
-/// No wait for a display frame between taps: each event is injected with WAIT_FOR_FINISH, so the
-/// next DOWN leaves only after the app has finished the UP before it (InputDispatcher
-/// `injectInputEvent` waits for `pendingForegroundDispatches == 0`), and the app handles DOWN and
-/// UP as they arrive (ViewRootImpl `enqueueInputEvent(.., processImmediately = true)`; only MOVE
-/// is batched to vsync) and runs the click posted by the UP before it reads the next event. Two
-/// taps in a row on the same spot, though, are kept a double-tap timeout apart, so an app with
-/// double-tap semantics sees two taps.
+/// The pacing's gap is what spaces taps: the injector's WAIT_FOR_FINISH (InputDispatcher
+/// `injectInputEvent` waits for `pendingForegroundDispatches == 0`) returns once the app has
+/// handled the UP, which it does as the event arrives (ViewRootImpl `enqueueInputEvent(..,
+/// processImmediately = true)`; only MOVE is batched to vsync), but the click that UP posted runs
+/// after the next frame ([`crate::device::input::INJECT_GAP_MS`]). Two taps in a row on the same
+/// spot are kept a double-tap timeout apart, so an app with double-tap semantics sees two taps.
 pub fn encode(taps: &[Point], pacing: &Pacing, sync_token: u64) -> Vec<String> {
     let mut lines = Vec::with_capacity(taps.len() * 2 + 1);
     for (i, p) in taps.iter().enumerate() {

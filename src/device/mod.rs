@@ -85,12 +85,13 @@ impl Input {
         }
     }
 
-    /// What one tap costs on the phone, at least the pacing's hold and gap. Figures from
-    /// notes/android-input.md and notes/injector.md: an injected tap 5.6 ms (mobilecli PR #412)
-    /// plus the app's handling of its DOWN and UP; raw events little more than that handling (the
-    /// evdev pacing's hold and gap dominate); a binder call and fork for `cmd input`; a JVM start
-    /// for `input` before Android 12. No display frame per tap: apps handle DOWN and UP as they
-    /// arrive (`ViewRootImpl` processes unbatched events immediately; only MOVE waits for vsync).
+    /// What one tap costs on the phone: the method's own cost plus the pacing's hold and gap.
+    /// Figures from notes/android-input.md and notes/injector.md: an injected tap 5.6 ms (mobilecli
+    /// PR #412) plus the app's handling of its DOWN and UP; raw events little more than that
+    /// handling; a binder call and fork for `cmd input`; a JVM start for `input` before Android
+    /// 12. No display frame in the method's cost: apps handle DOWN and UP as they arrive
+    /// (`ViewRootImpl` processes unbatched events immediately; only MOVE waits for vsync); the
+    /// wait for the click, which runs after the next frame, is the pacing's gap.
     pub fn tap_cost(self, pacing: &Pacing) -> Duration {
         let method = match self.kind() {
             Some(InputKind::Inject) => Duration::from_millis(8),
@@ -100,9 +101,7 @@ impl Input {
             Some(InputKind::Tap) => Duration::from_millis(320),
             None => Duration::from_micros(100),
         };
-        method.max(Duration::from_millis(u64::from(
-            pacing.hold_ms + pacing.gap_ms,
-        )))
+        method + Duration::from_millis(u64::from(pacing.hold_ms + pacing.gap_ms))
     }
 
     /// Screenshot, transfer and read at a checkpoint.

@@ -331,7 +331,7 @@ mod tests {
         let slow = batch.tap_cost(&batch.fastest_pacing()) * 2;
         assert_eq!(moves_per_batch(&options, slow), 1);
         let quick = evdev.tap_cost(&fast) * 2;
-        assert_eq!(moves_per_batch(&options, quick), 8);
+        assert_eq!(moves_per_batch(&options, quick), 7);
     }
 
     #[test]
