@@ -1,8 +1,10 @@
 //! Input backends through the real adb server and the simulated phone: for a 55-empty puzzle
-//! entered cell-first (110 taps) on the Android 9 and Android 12 presets, the simulated device
-//! time (taps alone, and with a raw screenshot before and after), host wall time, host CPU of
+//! entered cell-first (110 taps) on every phone preset with every input method it offers, the
+//! simulated device time (taps alone, and with a raw screenshot before and after), host wall
+//! time, host CPU of
 //! the calling thread, adb round trips, and the ratio to one `input tap` per adb command on the
-//! same preset. Run with `cargo bench --bench device_input`.
+//! same preset, with each method's default pacing (no settle), and the taps that overtook a
+//! pending click (`sudoku_sim::latency`). Run with `cargo bench --bench device_input`.
 
 #[path = "../tests/support/adb_server.rs"]
 mod adb_server;
@@ -36,6 +38,7 @@ struct Row {
     wall: Duration,
     cpu: Duration,
     round_trips: u64,
+    overtaken: u64,
 }
 
 fn run(server: &adb_server::AdbServer, preset: &'static str, kind: InputKind) -> Row {
@@ -72,10 +75,10 @@ fn run(server: &adb_server::AdbServer, preset: &'static str, kind: InputKind) ->
         ..AdbOptions::default()
     };
     let mut device = AdbDevice::open(&options).expect("open");
+    // The method's own pacing (the injector's gap, evdev's hold and gap), without the settle.
     device.set_pacing(Pacing {
-        hold_ms: 0,
-        gap_ms: 0,
         settle_ms: 0,
+        ..Pacing::default_for(kind)
     });
     let before = device.stats().round_trips();
     let (clock0, wall0, cpu0) = (sim.clock(), Instant::now(), thread_cpu());
@@ -93,6 +96,7 @@ fn run(server: &adb_server::AdbServer, preset: &'static str, kind: InputKind) ->
         wall: wall0.elapsed(),
         cpu: thread_cpu() - cpu0,
         round_trips: device.stats().round_trips() - before,
+        overtaken: sim.overtaken(),
     };
     assert!(
         sim.with_screen(|p| p.is_solved()),
@@ -103,18 +107,15 @@ fn run(server: &adb_server::AdbServer, preset: &'static str, kind: InputKind) ->
 
 fn main() {
     let server = adb_server::shared();
-    let plan = [
-        (
-            "android9",
-            [InputKind::Tap, InputKind::Batch, InputKind::Evdev],
-        ),
-        (
-            "android12",
-            [InputKind::Tap, InputKind::Batch, InputKind::Stream],
-        ),
+    use InputKind::{Batch, Evdev, Inject, Stream, Tap};
+    let plan: [(&str, &[InputKind]); 4] = [
+        ("android9", &[Tap, Batch, Evdev, Inject]),
+        ("android10", &[Tap, Batch, Inject]),
+        ("android12", &[Tap, Batch, Stream, Inject]),
+        ("android14", &[Tap, Batch, Stream, Inject]),
     ];
     println!(
-        "{:<10} {:<7} {:>11} {:>13} {:>9} {:>9} {:>6} {:>7}",
+        "{:<10} {:<7} {:>11} {:>13} {:>9} {:>9} {:>6} {:>7} {:>9}",
         "preset",
         "input",
         "device taps",
@@ -122,16 +123,17 @@ fn main() {
         "host wall",
         "host cpu",
         "trips",
-        "vs tap"
+        "vs tap",
+        "overtaken"
     );
     let mut notes = Vec::new();
     for (preset, kinds) in plan {
         let mut baseline = None;
-        for kind in kinds {
+        for &kind in kinds {
             let r = run(&server, preset, kind);
             let base = *baseline.get_or_insert(r.device_total);
             println!(
-                "{:<10} {:<7} {:>10.2}s {:>12.2}s {:>7.1}ms {:>7.1}ms {:>6} {:>6.1}x",
+                "{:<10} {:<7} {:>10.2}s {:>12.2}s {:>7.1}ms {:>7.1}ms {:>6} {:>6.1}x {:>9}",
                 r.preset,
                 r.method,
                 r.device_taps.as_secs_f64(),
@@ -139,7 +141,8 @@ fn main() {
                 r.wall.as_secs_f64() * 1e3,
                 r.cpu.as_secs_f64() * 1e3,
                 r.round_trips,
-                base.as_secs_f64() / r.device_total.as_secs_f64()
+                base.as_secs_f64() / r.device_total.as_secs_f64(),
+                r.overtaken
             );
             notes.push(format!("{preset} {}: {}", r.method, r.description));
         }

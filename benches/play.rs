@@ -7,17 +7,18 @@
 //!   included), from the first screenshot to the verifying one; opening the phone comes before
 //!   and is not counted (probing, and for `inject` the one-time push and JVM start: 0.3 s on the
 //!   phone presets);
-//! * speedup: the preset's first row's device time (one `input tap` per tap, or `stream` on
-//!   android14) divided by this row's (2.0x = twice as fast), and the same against the Android 9
+//! * speedup: the preset's first row's device time (one `input tap` per tap) divided by this row's (2.0x = twice as fast), and the same against the Android 9
 //!   baseline;
 //! * host CPU: this process's CPU time (`getrusage`) during `play`, and the same
 //!   minus the raw screenshot decode (measured separately on a frame of the same size);
 //! * wall: host elapsed time; with evdev through a `dd` stream the hold and gap are slept on
 //!   the host, so wall time, not the phone's clock, shows that pacing;
-//! * round trips: adb requests that waited for the phone (`AdbStats::round_trips`).
+//! * round trips: adb requests that waited for the phone (`AdbStats::round_trips`);
+//! * overtaken: taps whose DOWN reached the app before the previous tap's click ran (the click
+//!   waits for the next frame, `sudoku_sim::latency`): 0 when the pacing is safe on phones.
 //!
 //! Pacing is the device layer's default per method (tap/batch/stream: no hold or gap, evdev: 10 ms
-//! hold, 5 ms gap; 100 ms settle before the verifying screenshot). Run: `cargo bench --bench play`;
+//! hold, 5 ms gap, inject: a 21 ms gap; 100 ms settle before each checking screenshot). Run: `cargo bench --bench play`;
 //! with `PLAY_BENCH_STAGES=1` it also prints the CPU of one screenshot and one read, and the
 //! stage timings of each run, on stderr.
 
@@ -62,7 +63,7 @@ fn main() {
         ms(decode)
     );
     println!(
-        "{:<10} {:<7} {:>6} {:>5} {:>10} {:>8} {:>9} {:>9} {:>12} {:>11} {:>6} {:>7}",
+        "{:<10} {:<7} {:>6} {:>5} {:>10} {:>8} {:>9} {:>9} {:>12} {:>11} {:>6} {:>9} {:>7}",
         "preset",
         "input",
         "moves",
@@ -74,6 +75,7 @@ fn main() {
         "CPU-decode",
         "round trips",
         "shots",
+        "overtaken",
         "wall s"
     );
     let mut rows = Vec::new();
@@ -101,7 +103,15 @@ fn main() {
                 InputKind::Inject,
             ],
         ),
-        ("android14", &[InputKind::Stream, InputKind::Inject]),
+        (
+            "android14",
+            &[
+                InputKind::Tap,
+                InputKind::Batch,
+                InputKind::Stream,
+                InputKind::Inject,
+            ],
+        ),
     ];
     for (preset, inputs) in presets {
         let mut baseline = None;
@@ -110,7 +120,7 @@ fn main() {
             let base = *baseline.get_or_insert(row.device);
             let a9: Duration = *android9_baseline.get_or_insert(row.device);
             println!(
-                "{:<10} {:<7} {:>6} {:>5} {:>10.2} {:>7.1}x {:>8.1}x {:>7.0}ms {:>10.0}ms {:>11} {:>6} {:>7.2}",
+                "{:<10} {:<7} {:>6} {:>5} {:>10.2} {:>7.1}x {:>8.1}x {:>7.0}ms {:>10.0}ms {:>11} {:>6} {:>9} {:>7.2}",
                 preset,
                 input.name(),
                 row.moves,
@@ -122,6 +132,7 @@ fn main() {
                 ms(row.cpu_without_decode),
                 row.round_trips,
                 row.screenshots,
+                row.overtaken,
                 row.wall.as_secs_f64()
             );
             rows.push((preset, input, row));
@@ -162,6 +173,7 @@ struct Row {
     cpu_without_decode: Duration,
     round_trips: u64,
     screenshots: u64,
+    overtaken: u64,
     wall: Duration,
 }
 
@@ -209,6 +221,7 @@ fn run_one(
     let cpu = process_cpu() - cpu;
     let device_time = Duration::from_micros(phone.ask("clock") - clock);
     assert_eq!(phone.ask("solved"), 1, "{preset} {input}: not solved");
+    let overtaken = phone.ask("overtaken");
     let stats = device.stats();
     if std::env::var_os("PLAY_BENCH_STAGES").is_some() {
         eprintln!("{preset} {}: {:?}", input.name(), report.timings);
@@ -223,6 +236,7 @@ fn run_one(
         cpu_without_decode: cpu.saturating_sub(decode * screenshots as u32),
         round_trips: stats.round_trips() - before.round_trips(),
         screenshots,
+        overtaken,
         wall,
     }
 }
@@ -271,7 +285,7 @@ fn ms(d: Duration) -> f64 {
 }
 
 /// The simulated phone in a child process: prints its serial, then answers `clock` (virtual
-/// microseconds) and `solved` (1 or 0) on stdin/stdout until stdin closes.
+/// microseconds), `solved` (1 or 0) and `overtaken` (taps) on stdin/stdout until stdin closes.
 struct PhoneProcess {
     child: Child,
     stdin: ChildStdin,
@@ -332,6 +346,7 @@ fn phone_mode(preset: &str) {
         let answer = match line.unwrap().trim() {
             "clock" => sim.clock().as_micros() as u64,
             "solved" => sim.with_screen(|p| p.is_solved()) as u64,
+            "overtaken" => sim.overtaken(),
             _ => 0,
         };
         writeln!(out, "{answer}").unwrap();

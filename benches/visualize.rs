@@ -1,10 +1,12 @@
 //! `visualize` benchmark (`cargo bench --bench visualize`): for the L52 board of the classic
 //! Auto.js demo and one 17-clue puzzle, the steps of each strategy, and what replaying the search
-//! on a phone costs in simulated device time per preset and input backend (each preset's fastest
-//! shell-based method next to the on-device injector, `inject`, in the same run), through a
-//! private real `adb` server and `AdbDevice`, checkpoints included. Long searches are replayed for a prefix and the device
-//! time extrapolated linearly (said in the table). Device time is the simulator's virtual clock,
-//! which charges the per-command, per-frame and screenshot costs of notes/android-input.md.
+//! on a phone costs in simulated device time per preset and input backend (every input method
+//! each preset offers, the on-device injector `inject` included, in the same run), through a
+//! private real `adb` server and `AdbDevice`, checkpoints included. Long searches are replayed for
+//! a prefix and the device time extrapolated linearly (said in the table); the methods that start
+//! a JVM per call (`tap`, `batch`) replay a shorter prefix, their rate being flat. Device time is
+//! the simulator's virtual clock, which charges the per-command, per-event and screenshot costs
+//! of notes/android-input.md (`sudoku_sim::latency`).
 
 #[path = "../tests/support/adb_server.rs"]
 mod adb_server;
@@ -25,16 +27,27 @@ use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, pu
 const SIZE: Size = Size::new(1080, 2340);
 /// Moves replayed per run; longer searches are extrapolated from this prefix.
 const PREFIX: usize = 2_000;
+/// The prefix for methods whose every call is an adb command of its own (`tap`, `batch`): host
+/// time per move is high and the device rate is flat, so a shorter prefix measures it as well.
+const SLOW_PREFIX: usize = 400;
 const L52: &str =
     "000009000629300840005000090953000000000604000000900732040006070390020104200400080";
-/// Preset and input method of each replay.
-const CASES: [(&str, InputKind); 7] = [
+/// Preset and input method of each replay: every method each preset offers.
+const CASES: [(&str, InputKind); 15] = [
+    ("android9", InputKind::Tap),
+    ("android9", InputKind::Batch),
     ("android9", InputKind::Evdev),
     ("android9", InputKind::Inject),
+    ("android10", InputKind::Tap),
     ("android10", InputKind::Batch),
     ("android10", InputKind::Inject),
+    ("android12", InputKind::Tap),
+    ("android12", InputKind::Batch),
     ("android12", InputKind::Stream),
     ("android12", InputKind::Inject),
+    ("android14", InputKind::Tap),
+    ("android14", InputKind::Batch),
+    ("android14", InputKind::Stream),
     ("android14", InputKind::Inject),
 ];
 /// Targets of issues 6 and 12, in moves per second of device time.
@@ -77,6 +90,7 @@ struct Row {
     replayed: usize,
     device: Duration,
     host: Duration,
+    overtaken: u64,
 }
 
 /// Replays up to `PREFIX` moves of `search` on a simulated phone with `preset` latency.
@@ -85,7 +99,7 @@ fn replay(
     search: &Search,
     preset: &'static str,
     input: InputKind,
-) -> (String, usize, Duration, Duration) {
+) -> (String, usize, Duration, Duration, u64) {
     let mut phone = SudokuApp::new(
         search.puzzle.into(),
         Skin::named("light").unwrap(),
@@ -119,7 +133,11 @@ fn replay(
     let backend = device.input_description();
     let pacing = pacing_for(&calibrated.calibration, device.input());
     let moves = search.moves();
-    let n = moves.len().min(PREFIX);
+    let prefix = match input {
+        InputKind::Tap | InputKind::Batch => SLOW_PREFIX,
+        _ => PREFIX,
+    };
+    let n = moves.len().min(prefix);
     let options = ReplayOptions {
         pacing,
         checkpoint_settle_ms: pacing.settle_ms,
@@ -149,7 +167,7 @@ fn replay(
     let device_time = sim.clock() - clock_before;
     assert_eq!(report.done, n);
     assert_eq!(sim.with_screen(|p| p.board()), report.final_board.into());
-    (backend, n, device_time, host)
+    (backend, n, device_time, host, sim.overtaken())
 }
 
 fn main() {
@@ -165,7 +183,8 @@ fn main() {
         for strategy in [Strategy::Naive, Strategy::Fast] {
             let search = record_search(puzzle, strategy, None).unwrap();
             for (preset, input) in CASES {
-                let (backend, replayed, device, host) = replay(&adb, &search, preset, input);
+                let (backend, replayed, device, host, overtaken) =
+                    replay(&adb, &search, preset, input);
                 rows.push(Row {
                     puzzle: name.clone(),
                     strategy,
@@ -177,6 +196,7 @@ fn main() {
                     replayed,
                     device,
                     host,
+                    overtaken,
                 });
             }
         }
@@ -185,7 +205,7 @@ fn main() {
         "\nvisualize replay through a private adb server, simulated 1080x2340 phone, checkpoint every 200 moves"
     );
     println!(
-        "{:<14} {:<6} {:>9} {:>9} {:<10} {:<8} {:>9} {:>11} {:>8} {:>16} {:>9}",
+        "{:<14} {:<6} {:>9} {:>9} {:<10} {:<8} {:>9} {:>11} {:>8} {:>16} {:>9} {:>9}",
         "puzzle",
         "search",
         "steps",
@@ -196,7 +216,8 @@ fn main() {
         "device s",
         "moves/s",
         "full device time",
-        "host s"
+        "host s",
+        "overtaken"
     );
     for r in &rows {
         let rate = r.replayed as f64 / r.device.as_secs_f64();
@@ -207,7 +228,7 @@ fn main() {
             sudoku_agent::app::format::duration(full)
         };
         println!(
-            "{:<14} {:<6} {:>9} {:>9} {:<10} {:<8} {:>9} {:>11.2} {:>8.1} {:>16} {:>9.2}",
+            "{:<14} {:<6} {:>9} {:>9} {:<10} {:<8} {:>9} {:>11.2} {:>8.1} {:>16} {:>9.2} {:>9}",
             r.puzzle,
             r.strategy.name(),
             r.steps,
@@ -218,7 +239,8 @@ fn main() {
             r.device.as_secs_f64(),
             rate,
             full,
-            r.host.as_secs_f64()
+            r.host.as_secs_f64(),
+            r.overtaken
         );
     }
     println!(

@@ -1,8 +1,9 @@
 //! The simulated handset under the shell: the app's `Screen`, the touchscreen decoder, the virtual
 //! device clock with its latency preset, the system properties, a tiny writable file area
 //! (`/sdcard`, `/data/local/tmp`), the record of taps and command lines, and the dropped-connection
-//! fault. Every path that touches the glass ends in `Handset::tap`, which hands whole taps in
-//! screen pixels to `Screen::tap`, one display frame apart at most.
+//! fault. Every path that touches the glass ends in `Handset::deliver`, which hands whole taps in
+//! screen pixels to `Screen::tap` in order, each after the app's main thread handled its DOWN and
+//! UP (`VirtualClock::app_event`: events are handled as they arrive, not once per frame).
 
 use super::Screen;
 use super::latency::{Latency, VirtualClock};
@@ -265,24 +266,51 @@ impl Handset {
         Ok(())
     }
 
-    /// Hands one tap to the app on its display frame.
+    /// Hands one whole tap (its DOWN and UP) to the app.
     pub fn tap(&self, at: Point, source: TapSource) -> Result<(), Gone> {
         self.check()?;
         let mut st = self.state.lock().unwrap();
+        self.app_down(&mut st);
         self.deliver(&mut st, at, source);
         Ok(())
     }
 
-    fn deliver(&self, st: &mut HandsetState, at: Point, source: TapSource) {
+    /// Taps whose DOWN reached the app before the previous tap's click ran: on a phone, a view
+    /// acting on touches itself would take them out of order (`latency` module doc).
+    pub fn overtaken(&self) -> u64 {
+        self.state.lock().unwrap().clock.overtaken()
+    }
+
+    /// The app's main thread handles one touch event arriving now (the sender waits for it).
+    fn app_event(&self, st: &mut HandsetState) {
         let before = st.clock.now();
-        let time = st.clock.deliver_tap(self.config.latency.frame);
+        let done = st.clock.app_event(&self.config.latency);
+        self.sleep_realtime(done - before);
+    }
+
+    /// [`Self::app_event`] for a DOWN, which may overtake the previous tap's click.
+    fn app_down(&self, st: &mut HandsetState) {
+        let before = st.clock.now();
+        let done = st.clock.app_down(&self.config.latency);
+        self.sleep_realtime(done - before);
+    }
+
+    /// The app handles the UP that completes a tap at `at` and posts its click, which runs after
+    /// the redraw at the next vsync; the sim's apps take the tap at once, in order.
+    fn deliver(&self, st: &mut HandsetState, at: Point, source: TapSource) {
+        self.app_event(st);
+        let time = st.clock.now();
         st.taps.push(TapRecord { at, time, source });
         st.generation += 1;
         if at.x < self.size.width && at.y < self.size.height {
             self.screen.lock().unwrap().tap(at);
         }
-        if self.config.realtime {
-            std::thread::sleep(time - before);
+        st.clock.click_posted(&self.config.latency);
+    }
+
+    fn sleep_realtime(&self, d: Duration) {
+        if self.config.realtime && !d.is_zero() {
+            std::thread::sleep(d);
         }
     }
 
@@ -308,14 +336,24 @@ impl Handset {
         let slop = touch_slop(self.density);
         let mut st = self.state.lock().unwrap();
         match action {
-            "DOWN" => st.pointer.down(at),
-            "MOVE" => st.pointer.move_to(at, slop),
-            "UP" => {
-                if let Some(p) = st.pointer.up(at, slop) {
-                    self.deliver(&mut st, p, source);
-                }
+            "DOWN" => {
+                self.app_down(&mut st);
+                st.pointer.down(at);
             }
-            _ => st.pointer.cancel(),
+            "MOVE" => {
+                let before = st.clock.now();
+                let done = st.clock.app_batched_event(&self.config.latency);
+                self.sleep_realtime(done - before);
+                st.pointer.move_to(at, slop);
+            }
+            "UP" => match st.pointer.up(at, slop) {
+                Some(p) => self.deliver(&mut st, p, source),
+                None => self.app_event(&mut st),
+            },
+            _ => {
+                self.app_event(&mut st);
+                st.pointer.cancel();
+            }
         }
         Ok(())
     }
@@ -368,6 +406,8 @@ impl Handset {
             for record in data[..whole].chunks_exact(RECORD_SIZE) {
                 let ev = EvdevEvent::from_record(record.try_into().unwrap());
                 for at in st.touch.feed(ev) {
+                    // The DOWN and UP of a tap from raw events, handled one after the other.
+                    self.app_down(&mut st);
                     self.deliver(&mut st, at, TapSource::RawEvents);
                 }
             }

@@ -11,11 +11,49 @@
 //! | `android12` | 50 ms (binder call)   | yes             | 10 ms       | permission denied   | 300 ms / 5.6 ms                    | InputManager  | 700 ms                     | 250 ms          |
 //! | `android14` | 50 ms (binder call)   | yes             | 10 ms       | permission denied   | 300 ms / 5.6 ms                    | Global        | 700 ms                     | 250 ms          |
 //!
-//! Screenshot costs scale with the pixel count. On the phone presets every tap, whatever path
-//! it took, is handled by the app at most once per display frame (16.7 ms at 60 Hz). `instant` is
-//! a permissive test phone where nothing costs time. The clock only advances; `--realtime` makes
-//! the device also sleep for each advance. The injected-tap cost is mobilecli PR #412's 5.6 ms per
-//! tap through a persistent `app_process` program (hardware); the JVM start is the `input` JVM's.
+//! Screenshot costs scale with the pixel count. `instant` is a permissive test phone where nothing
+//! costs time. The clock only advances; `--realtime` makes the device also sleep for each advance.
+//! The injected-tap cost is mobilecli PR #412's 5.6 ms per tap through a persistent `app_process`
+//! program (hardware); the JVM start is the `input` JVM's.
+//!
+//! ## How the app takes touches (AOSP, read in source)
+//! A View app handles each DOWN and UP as it arrives, not once per display frame:
+//! * `InputConsumer::consume` (frameworks/native `libs/input/InputTransport.cpp`) starts a batch
+//!   only for `AMOTION_EVENT_ACTION_MOVE` / `HOVER_MOVE` ("Start a new batch if needed."); any other
+//!   motion event is returned at once.
+//! * `ViewRootImpl.WindowInputEventReceiver.onInputEvent` calls
+//!   `enqueueInputEvent(event, this, 0, true)`, and `processImmediately` runs
+//!   `doProcessInputEvents()` there and then; only `onBatchedInputEventPending` (the MOVE batches)
+//!   waits for the next vsync through `scheduleConsumeBatchedInput` (`Choreographer.CALLBACK_INPUT`).
+//! * `View.onTouchEvent` on ACTION_UP posts `mPerformClick` to the main looper ("Use a Runnable and
+//!   post this rather than calling performClick directly"); the looper runs it before it polls the
+//!   input channel again, so clicks run in the order of their taps.
+//! * `InputDispatcher::injectInputEvent` with `INPUT_EVENT_INJECTION_SYNC_WAIT_FOR_FINISHED` (the mode
+//!   of `input tap`, `cmd input tap` and our injector) returns only when
+//!   `pendingForegroundDispatches` is 0, i.e. after the app sent its finished signal
+//!   (`ViewRootImpl.finishInputEvent`, at the end of the event's dispatch): the next event cannot
+//!   overtake the app.
+//!
+//! * But the click itself waits for the next frame: `View.post` puts `mPerformClick` on the
+//!   view root's (synchronous) handler, and the press state the DOWN or UP set has already called
+//!   `invalidate()` -> `ViewRootImpl.scheduleTraversals()`, which posts a sync barrier
+//!   (`mHandler.getLooper().getQueue().postSyncBarrier()`) until `doTraversal` at the next vsync;
+//!   `MessageQueue.next` skips synchronous messages behind a barrier. So a tap's effect lands
+//!   after the next vsync's traversal, while WAIT_FOR_FINISH has long returned (the UP finished
+//!   before its click ran). Clicks keep their order among themselves, but a view that acts in
+//!   `onTouchEvent` itself (a custom board view) handles a later touch at once, and the looper
+//!   polls input before it runs a pending message: a touch that arrives before the previous
+//!   tap's click ran can overtake it (a digit lands in the cell tapped after it).
+//!
+//! The clock models that: each DOWN and UP costs the app's main thread `app_event` when it
+//! arrives (after whatever the thread is busy with); after a tap the app redraws at the next
+//! vsync (`app_draw`, events arriving meanwhile wait) and the tap's click runs when that draw is
+//! done; a DOWN arriving before the previous tap's click ran is counted as overtaking
+//! (`VirtualClock::overtaken`), which safe pacing never does. Figures (inferences, no public
+//! number: a tap's dispatch through a small view tree, a sudoku screen's measure/layout/draw on a
+//! mid-range phone): 1 ms per event and 4 ms per redraw at 60 Hz on every phone preset, nothing
+//! on `instant`. A `MOVE` waits for the next vsync. The screen itself shows each tap at once and
+//! in order (the sim's apps act on whole taps).
 
 use std::time::Duration;
 
@@ -37,8 +75,12 @@ pub struct Latency {
     pub screencap_png: Duration,
     /// Raw `screencap` of a 1080x2340 screen.
     pub screencap_raw: Duration,
-    /// One display frame: taps reach the app at most once per frame.
+    /// One display frame (vsync period): when the app redraws, and when batched `MOVE`s reach it.
     pub frame: Duration,
+    /// The app's main thread handling one touch event (DOWN or UP, with the click it posts).
+    pub app_event: Duration,
+    /// The app's main thread redrawing the screen after a change, at the next vsync.
+    pub app_draw: Duration,
     /// Whether `cmd input` implements `tap` and friends (Android 12+); before, the input service
     /// has no shell command and `input` is the only way.
     pub cmd_input: bool,
@@ -55,6 +97,12 @@ const REFERENCE_PIXELS: u64 = 1080 * 2340;
 
 /// 60 Hz.
 const FRAME_60HZ: Duration = Duration::from_micros(16_667);
+
+/// One DOWN or UP through a small view tree, and the click it posts (inference).
+const APP_EVENT: Duration = Duration::from_millis(1);
+
+/// A sudoku screen's measure, layout and draw on the main thread (inference).
+const APP_DRAW: Duration = Duration::from_millis(4);
 
 /// A JVM start for `app_process` (the `input` command's JVM on Android 9/10).
 const JVM_START: Duration = Duration::from_millis(300);
@@ -74,6 +122,8 @@ pub const PRESETS: &[Latency] = &[
         screencap_png: Duration::ZERO,
         screencap_raw: Duration::ZERO,
         frame: Duration::ZERO,
+        app_event: Duration::ZERO,
+        app_draw: Duration::ZERO,
         cmd_input: true,
         app_process_start: Duration::ZERO,
         injected_tap: Duration::ZERO,
@@ -89,6 +139,8 @@ pub const PRESETS: &[Latency] = &[
         screencap_png: Duration::from_millis(700),
         screencap_raw: Duration::from_millis(250),
         frame: FRAME_60HZ,
+        app_event: APP_EVENT,
+        app_draw: APP_DRAW,
         cmd_input: false,
         app_process_start: JVM_START,
         injected_tap: INJECTED_TAP,
@@ -104,6 +156,8 @@ pub const PRESETS: &[Latency] = &[
         screencap_png: Duration::from_millis(700),
         screencap_raw: Duration::from_millis(250),
         frame: FRAME_60HZ,
+        app_event: APP_EVENT,
+        app_draw: APP_DRAW,
         cmd_input: false,
         app_process_start: JVM_START,
         injected_tap: INJECTED_TAP,
@@ -119,6 +173,8 @@ pub const PRESETS: &[Latency] = &[
         screencap_png: Duration::from_millis(700),
         screencap_raw: Duration::from_millis(250),
         frame: FRAME_60HZ,
+        app_event: APP_EVENT,
+        app_draw: APP_DRAW,
         cmd_input: true,
         app_process_start: JVM_START,
         injected_tap: INJECTED_TAP,
@@ -134,6 +190,8 @@ pub const PRESETS: &[Latency] = &[
         screencap_png: Duration::from_millis(700),
         screencap_raw: Duration::from_millis(250),
         frame: FRAME_60HZ,
+        app_event: APP_EVENT,
+        app_draw: APP_DRAW,
         cmd_input: true,
         app_process_start: JVM_START,
         injected_tap: INJECTED_TAP,
@@ -182,12 +240,21 @@ impl std::str::FromStr for Latency {
     }
 }
 
-/// The device's own clock: starts at zero and advances by the modelled cost of each action.
+/// The device's own clock: starts at zero and advances by the modelled cost of each action. It
+/// also follows the app's main thread: busy handling an event or redrawing, and the redraw due
+/// after the screen changed.
 #[derive(Debug, Clone, Default)]
 pub struct VirtualClock {
     now: Duration,
-    /// When the app took the last tap; the next one waits for a later frame.
-    last_tap: Option<Duration>,
+    /// The app's main thread is busy until then.
+    busy_until: Duration,
+    /// The vsync at which the app redraws the screen it changed, while that draw is still to
+    /// come (one redraw covers every change before it).
+    redraw_at: Option<Duration>,
+    /// When the last tap's click runs (after the redraw at the vsync following its UP).
+    click_at: Option<Duration>,
+    /// Taps whose DOWN arrived before the previous tap's click ran.
+    overtaken: u64,
 }
 
 impl VirtualClock {
@@ -200,23 +267,77 @@ impl VirtualClock {
         self.now += cost;
     }
 
-    /// Delivers a tap to the app: it is handled on the first frame boundary at or after now that
-    /// comes after the frame of the previous tap. Returns when it was handled.
-    pub fn deliver_tap(&mut self, frame: Duration) -> Duration {
-        if frame.is_zero() {
-            self.last_tap = Some(self.now);
-            return self.now;
+    /// The app handles one DOWN or UP that arrives now: after whatever its main thread is doing
+    /// (a redraw due by then included), in arrival order. The sender waits for it
+    /// (WAIT_FOR_FINISH), so the clock moves to the end of the handling, which is returned.
+    pub fn app_event(&mut self, latency: &Latency) -> Duration {
+        let mut start = self.now.max(self.busy_until);
+        if let Some(vsync) = self.redraw_at
+            && vsync <= start
+        {
+            let drawn = vsync.max(self.busy_until) + latency.app_draw;
+            start = start.max(drawn);
+            self.redraw_at = None;
         }
-        let frame_us = frame.as_micros() as u64;
-        let now_us = self.now.as_micros() as u64;
-        let mut slot = now_us.div_ceil(frame_us);
-        if let Some(last) = self.last_tap {
-            slot = slot.max(last.as_micros() as u64 / frame_us + 1);
-        }
-        self.now = Duration::from_micros(slot * frame_us);
-        self.last_tap = Some(self.now);
+        self.busy_until = start + latency.app_event;
+        self.now = self.busy_until;
         self.now
     }
+
+    /// A DOWN arriving now: handled like any event, and counted as overtaking when the previous
+    /// tap's click has not run yet.
+    pub fn app_down(&mut self, latency: &Latency) -> Duration {
+        if self.click_at.take().is_some_and(|click| self.now < click) {
+            self.overtaken += 1;
+        }
+        self.app_event(latency)
+    }
+
+    /// The UP that ended a tap was handled now: its click runs once the redraw at the next vsync
+    /// is done (the press state scheduled that traversal, whose sync barrier holds the click).
+    pub fn click_posted(&mut self, latency: &Latency) {
+        self.screen_changed(latency);
+        self.click_at = self.redraw_at.map(|vsync| vsync + latency.app_draw);
+    }
+
+    /// Taps so far whose DOWN arrived before the previous tap's click ran.
+    pub fn overtaken(&self) -> u64 {
+        self.overtaken
+    }
+
+    /// A batched `MOVE`: consumed at the next vsync (`Choreographer.CALLBACK_INPUT`), then handled.
+    pub fn app_batched_event(&mut self, latency: &Latency) -> Duration {
+        self.now = next_vsync(self.now, latency.frame).max(self.now);
+        self.app_event(latency)
+    }
+
+    /// The app changed its screen (a click ran): it redraws at the next vsync, unless a redraw is
+    /// already due.
+    pub fn screen_changed(&mut self, latency: &Latency) {
+        if latency.frame.is_zero() {
+            return;
+        }
+        // A redraw whose vsync has come already began without this change: it keeps the main
+        // thread busy, and the change needs the next one.
+        if let Some(vsync) = self.redraw_at
+            && vsync <= self.now
+        {
+            self.busy_until = vsync.max(self.busy_until) + latency.app_draw;
+            self.redraw_at = None;
+        }
+        if self.redraw_at.is_none() {
+            self.redraw_at = Some(next_vsync(self.now, latency.frame));
+        }
+    }
+}
+
+/// The first vsync strictly after `t` (`t` itself when there is no display clock).
+fn next_vsync(t: Duration, frame: Duration) -> Duration {
+    if frame.is_zero() {
+        return t;
+    }
+    let frame_us = frame.as_micros() as u64;
+    Duration::from_micros((t.as_micros() as u64 / frame_us + 1) * frame_us)
 }
 
 #[cfg(test)]
@@ -256,26 +377,76 @@ mod tests {
     }
 
     #[test]
-    fn taps_are_handled_at_most_once_per_frame() {
-        let frame = FRAME_60HZ;
+    fn touch_events_are_handled_as_they_arrive_one_after_another() {
+        let a12 = Latency::named("android12").unwrap();
         let mut clock = VirtualClock::default();
-        let a = clock.deliver_tap(frame);
-        let b = clock.deliver_tap(frame);
-        let c = clock.deliver_tap(frame);
-        assert_eq!(a, Duration::ZERO);
-        assert_eq!(b, frame);
-        assert_eq!(c, frame * 2);
-        clock.advance(Duration::from_millis(300));
-        let d = clock.deliver_tap(frame);
-        assert!(d >= Duration::from_millis(333) && d < Duration::from_millis(334) + frame);
-        assert_eq!(d.as_micros() % frame.as_micros(), 0);
+        // Six events back to back with nothing changed on screen: no frame wait at all.
+        for _ in 0..6 {
+            clock.app_event(&a12);
+        }
+        assert_eq!(clock.now(), a12.app_event * 6);
+        assert!(clock.now() < a12.frame);
+    }
+
+    #[test]
+    fn a_redraw_due_at_the_next_vsync_delays_the_events_that_arrive_during_it() {
+        let a12 = Latency::named("android12").unwrap();
+        let mut clock = VirtualClock::default();
+        clock.app_event(&a12);
+        clock.screen_changed(&a12);
+        clock.screen_changed(&a12);
+        // Before the vsync: handled at once, the pending redraw covers this change too.
+        assert_eq!(clock.app_event(&a12), a12.app_event * 2);
+        // Arriving 1 ms after the vsync, while the app draws: handled when the draw is done.
+        clock.advance(a12.frame - clock.now() + Duration::from_millis(1));
+        let done = clock.app_event(&a12);
+        assert_eq!(done, a12.frame + a12.app_draw + a12.app_event);
+        // The redraw is done: the next event waits for nothing.
+        let before = clock.now();
+        assert_eq!(clock.app_event(&a12), before + a12.app_event);
+    }
+
+    #[test]
+    fn a_down_before_the_previous_click_ran_is_counted_as_overtaking() {
+        let a12 = Latency::named("android12").unwrap();
+        let mut clock = VirtualClock::default();
+        clock.app_down(&a12);
+        clock.app_event(&a12);
+        clock.click_posted(&a12);
+        // At once: the click waits for the vsync's traversal.
+        clock.app_down(&a12);
+        clock.app_event(&a12);
+        clock.click_posted(&a12);
+        assert_eq!(clock.overtaken(), 1);
+        // One frame and a redraw later the click has run.
+        clock.advance(a12.frame + a12.app_draw);
+        clock.app_down(&a12);
+        assert_eq!(clock.overtaken(), 1);
+        let instant = Latency::default();
+        let mut fast = VirtualClock::default();
+        for _ in 0..3 {
+            fast.app_down(&instant);
+            fast.click_posted(&instant);
+        }
+        assert_eq!(fast.overtaken(), 0);
+    }
+
+    #[test]
+    fn a_batched_move_waits_for_the_next_vsync() {
+        let a12 = Latency::named("android12").unwrap();
+        let mut clock = VirtualClock::default();
+        clock.advance(Duration::from_millis(3));
+        assert_eq!(clock.app_batched_event(&a12), a12.frame + a12.app_event);
     }
 
     #[test]
     fn instant_preset_never_moves_the_clock_for_taps() {
+        let instant = Latency::default();
         let mut clock = VirtualClock::default();
         for _ in 0..10 {
-            clock.deliver_tap(Duration::ZERO);
+            clock.app_event(&instant);
+            clock.screen_changed(&instant);
+            clock.app_batched_event(&instant);
         }
         assert_eq!(clock.now(), Duration::ZERO);
     }

@@ -130,6 +130,12 @@ impl<S: Screen + 'static> SimServer<S> {
         self.handset.command_log()
     }
 
+    /// Taps whose DOWN reached the app before the previous tap's click ran (see
+    /// `latency`): pacing that is safe on phones keeps this at 0.
+    pub fn overtaken(&self) -> u64 {
+        self.handset.overtaken()
+    }
+
     /// Virtual device time spent so far.
     pub fn clock(&self) -> Duration {
         self.handset.clock()

@@ -210,8 +210,8 @@ fn raw_touch_events_on_android9_enter_a_digit_like_input_tap() {
     });
     let taps = sim.taps();
     assert!(taps.iter().all(|t| t.source == TapSource::RawEvents));
-    // Raw events cost only the display frame, no 300 ms `input` start-up: the clock holds two
-    // 700 ms screenshots and the frame wait of the second tap.
+    // Raw events cost only the app's handling of each DOWN and UP (and a redraw), no 300 ms
+    // `input` start-up: the clock holds two 700 ms screenshots and a few milliseconds of taps.
     let clock = sim.clock();
     assert!(
         clock >= Duration::from_millis(1400) && clock < Duration::from_millis(1420),
@@ -316,7 +316,7 @@ fn a_long_lived_adb_shell_runs_command_lines_fed_on_stdin() {
         (0, "__ok=0\n__ok=0\n31\n", "")
     );
     assert_eq!(sim.with_screen(|p| p.board().get(cell)), Some(digit));
-    // Two `cmd input` processes at 50 ms each, each tap on its own frame.
+    // Two `cmd input` processes at 50 ms each, and the app's handling of each tap.
     let clock = sim.clock();
     assert!(
         clock >= Duration::from_millis(100) && clock < Duration::from_millis(140),

@@ -58,17 +58,28 @@ pub fn push_commands(bytes: &[u8], path: &str) -> Vec<String> {
         .collect()
 }
 
+/// `ViewConfiguration.DOUBLE_TAP_TIMEOUT`: a second tap on the same spot within this of the first
+/// one's UP may be taken as a double tap (`GestureDetector.isConsideredDoubleTap`).
+pub const DOUBLE_TAP_TIMEOUT_MS: u32 = 300;
+
 /// Taps as protocol lines: `tap X Y HOLD` each, `sleep GAP` between taps and `sleep SETTLE`
 /// after the last (waits timed on the phone, like the shell methods' `sleep`), then `sync TOKEN`,
 /// whose echo tells that everything before it is done.
+///
+/// The pacing's gap is what spaces taps: the injector's WAIT_FOR_FINISH (InputDispatcher
+/// `injectInputEvent` waits for `pendingForegroundDispatches == 0`) returns once the app has
+/// handled the UP, which it does as the event arrives (ViewRootImpl `enqueueInputEvent(..,
+/// processImmediately = true)`; only MOVE is batched to vsync), but the click that UP posted runs
+/// after the next frame ([`crate::device::input::INJECT_GAP_MS`]). Two taps in a row on the same
+/// spot are kept a double-tap timeout apart, so an app with double-tap semantics sees two taps.
 pub fn encode(taps: &[Point], pacing: &Pacing, sync_token: u64) -> Vec<String> {
     let mut lines = Vec::with_capacity(taps.len() * 2 + 1);
     for (i, p) in taps.iter().enumerate() {
         lines.push(format!("tap {} {} {}", p.x, p.y, pacing.hold_ms));
-        let wait = if i + 1 == taps.len() {
-            pacing.settle_ms
-        } else {
-            pacing.gap_ms
+        let wait = match taps.get(i + 1) {
+            None => pacing.settle_ms,
+            Some(next) if next == p => pacing.gap_ms.max(DOUBLE_TAP_TIMEOUT_MS + 1),
+            Some(_) => pacing.gap_ms,
         };
         if wait > 0 {
             lines.push(format!("sleep {wait}"));
@@ -227,6 +238,35 @@ mod tests {
         assert_eq!(
             encode(&[Point::new(5, 6)], &none, 1),
             ["tap 5 6 0", "sync 1"]
+        );
+    }
+
+    #[test]
+    fn taps_follow_each_other_without_waits_except_twice_on_the_same_spot() {
+        let none = Pacing {
+            hold_ms: 0,
+            gap_ms: 0,
+            settle_ms: 0,
+        };
+        let (a, b) = (Point::new(1, 2), Point::new(3, 4));
+        assert_eq!(
+            encode(&[a, b, a, a], &none, 3),
+            [
+                "tap 1 2 0",
+                "tap 3 4 0",
+                "tap 1 2 0",
+                "sleep 301",
+                "tap 1 2 0",
+                "sync 3"
+            ]
+        );
+        let slow = Pacing {
+            gap_ms: 500,
+            ..none
+        };
+        assert_eq!(
+            encode(&[a, a], &slow, 4),
+            ["tap 1 2 0", "sleep 500", "tap 1 2 0", "sync 4"]
         );
     }
 

@@ -85,20 +85,23 @@ impl Input {
         }
     }
 
-    /// What one tap costs on the phone (figures from notes/android-input.md: one display frame
-    /// for raw events and injected ones, a binder call and fork for `cmd input`, a JVM start for
-    /// `input` before Android 12), at least the pacing's hold and gap.
+    /// What one tap costs on the phone: the method's own cost plus the pacing's hold and gap.
+    /// Figures from notes/android-input.md and notes/injector.md: an injected tap 5.6 ms (mobilecli
+    /// PR #412) plus the app's handling of its DOWN and UP; raw events little more than that
+    /// handling; a binder call and fork for `cmd input`; a JVM start for `input` before Android
+    /// 12. No display frame in the method's cost: apps handle DOWN and UP as they arrive
+    /// (`ViewRootImpl` processes unbatched events immediately; only MOVE waits for vsync); the
+    /// wait for the click, which runs after the next frame, is the pacing's gap.
     pub fn tap_cost(self, pacing: &Pacing) -> Duration {
         let method = match self.kind() {
-            Some(InputKind::Evdev | InputKind::Inject) => Duration::from_micros(16_667),
+            Some(InputKind::Inject) => Duration::from_millis(8),
+            Some(InputKind::Evdev) => Duration::from_millis(2),
             Some(InputKind::Stream) => Duration::from_millis(50),
             Some(InputKind::Batch) => Duration::from_millis(300),
             Some(InputKind::Tap) => Duration::from_millis(320),
             None => Duration::from_micros(100),
         };
-        method.max(Duration::from_millis(u64::from(
-            pacing.hold_ms + pacing.gap_ms,
-        )))
+        method + Duration::from_millis(u64::from(pacing.hold_ms + pacing.gap_ms))
     }
 
     /// Screenshot, transfer and read at a checkpoint.

@@ -94,17 +94,14 @@ impl Templates {
                 missing.push(format!("{}.png", d + 1));
                 continue;
             }
-            let img = image::open(&path)
-                .with_context(|| format!("cannot read template {}", path.display()))?
-                .to_luma8();
-            if img.dimensions() != (PATCH_W as u32, PATCH_H as u32) {
+            let (w, h) = dimensions(&path)?;
+            if (w, h) != (PATCH_W as u32, PATCH_H as u32) {
                 bail!(
-                    "template {} is {}x{}, expected {PATCH_W}x{PATCH_H}; re-run `sudoku-agent calibrate`",
-                    path.display(),
-                    img.width(),
-                    img.height()
+                    "template {} is {w}x{h}, expected {PATCH_W}x{PATCH_H}; re-run `sudoku-agent calibrate`",
+                    path.display()
                 );
             }
+            let img = decode(&path)?;
             *slot = Some(img.pixels().map(|p| 255 - p[0]).collect());
         }
         let mut alt: [Option<Vec<u8>>; 9] = Default::default();
@@ -113,11 +110,9 @@ impl Templates {
             if !path.exists() {
                 continue;
             }
-            let img = image::open(&path)
-                .with_context(|| format!("cannot read template {}", path.display()))?
-                .to_luma8();
-            if img.dimensions() == (PATCH_W as u32, PATCH_H as u32) {
-                *slot = Some(img.pixels().map(|p| 255 - p[0]).collect());
+            // A second shape of another size is not one of ours: skipped, unread.
+            if dimensions(&path)? == (PATCH_W as u32, PATCH_H as u32) {
+                *slot = Some(decode(&path)?.pixels().map(|p| 255 - p[0]).collect());
             }
         }
         if !missing.is_empty() {
@@ -158,6 +153,31 @@ impl Templates {
     }
 }
 
+/// A template's size from its file header, before any decoding: a huge picture put in the
+/// profile folder is refused without spending its decode time and memory.
+fn dimensions(path: &Path) -> Result<(u32, u32)> {
+    image::ImageReader::open(path)
+        .and_then(|r| r.with_guessed_format())
+        .with_context(|| format!("cannot read template {}", path.display()))?
+        .into_dimensions()
+        .with_context(|| format!("cannot read template {}", path.display()))
+}
+
+/// Decodes a template whose header said it is patch-sized (limits keep a lying header honest).
+fn decode(path: &Path) -> Result<GrayImage> {
+    let mut reader = image::ImageReader::open(path)
+        .and_then(|r| r.with_guessed_format())
+        .with_context(|| format!("cannot read template {}", path.display()))?;
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(PATCH_W as u32);
+    limits.max_image_height = Some(PATCH_H as u32);
+    reader.limits(limits);
+    Ok(reader
+        .decode()
+        .with_context(|| format!("cannot read template {}", path.display()))?
+        .to_luma8())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,5 +207,59 @@ mod tests {
             4,
             "the keypad shape of 4 matches"
         );
+    }
+
+    /// CRC-32 (PNG's, ISO-HDLC) of `bytes`.
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &b in bytes {
+            crc ^= u32::from(b);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+
+    /// A PNG whose header says `w` x `h` (8-bit grey) and whose pixels are a tiny stand-in: what a
+    /// decoder would have to allocate for is in the header alone.
+    fn png_claiming(w: u32, h: u32) -> Vec<u8> {
+        let small = GrayImage::from_pixel(4, 4, Luma([255]));
+        let mut png = Vec::new();
+        small
+            .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        // Signature (8), IHDR length (4) and type (4), then width and height; CRC after 13 bytes.
+        png[16..20].copy_from_slice(&w.to_be_bytes());
+        png[20..24].copy_from_slice(&h.to_be_bytes());
+        let crc = crc32(&png[12..29]);
+        png[29..33].copy_from_slice(&crc.to_be_bytes());
+        png
+    }
+
+    #[test]
+    fn a_huge_template_is_refused_by_its_header_size_before_decoding() {
+        let dir = std::env::temp_dir().join(format!("sa-templates-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let patch = vec![0u8; N];
+        Templates::new(std::array::from_fn(|_| Some(patch.clone())))
+            .save(&dir)
+            .unwrap();
+        std::fs::write(dir.join("5.png"), png_claiming(60_000, 60_000)).unwrap();
+        let err = format!("{:#}", Templates::load(&dir).unwrap_err());
+        assert!(
+            err.contains("5.png is 60000x60000, expected") && err.contains("calibrate"),
+            "{err}"
+        );
+        // A huge second shape is skipped the same way, and the patch-sized ones still load.
+        std::fs::copy(dir.join("4.png"), dir.join("5.png")).unwrap();
+        std::fs::write(dir.join("5-keypad.png"), png_claiming(60_000, 60_000)).unwrap();
+        let t = Templates::load(&dir).unwrap();
+        assert!(t.missing().is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -33,6 +33,21 @@ impl Search {
 /// Runs the search from `puzzle`, recording every event; refuses puzzles without a solution and
 /// searches beyond the step budget.
 pub fn record_search(puzzle: &Board, strategy: Strategy, max_steps: Option<u64>) -> Result<Search> {
+    search_within(puzzle, strategy, max_steps, |max_steps| {
+        BoardProblem(format!(
+            "the {strategy} search needs more than {max_steps} steps; raise --max-steps (0 = no limit) or use --strategy fast; nothing was tapped"
+        ))
+        .into()
+    })
+}
+
+/// [`record_search`] with the error for a search past its budget made by `over_budget`.
+fn search_within(
+    puzzle: &Board,
+    strategy: Strategy,
+    max_steps: Option<u64>,
+    over_budget: impl FnOnce(u64) -> anyhow::Error,
+) -> Result<Search> {
     // The naive search on a board without a solution runs into any budget, and advising a bigger
     // one would run for ages; the fast solver settles it in microseconds, so ask it first.
     if strategy != Strategy::Fast && has_no_solution(puzzle) {
@@ -52,12 +67,7 @@ pub fn record_search(puzzle: &Board, strategy: Strategy, max_steps: Option<u64>)
         Outcome::Stopped {
             reason: StopReason::StepBudget { max_steps },
             ..
-        } => {
-            return Err(BoardProblem(format!(
-                "the {strategy} search needs more than {max_steps} steps; raise --max-steps (0 = no limit) or use --strategy fast; nothing was tapped"
-            ))
-            .into());
-        }
+        } => return Err(over_budget(max_steps)),
         Outcome::Stopped { .. } => bail!("the search stopped early"),
     };
     Ok(Search {
@@ -142,7 +152,15 @@ pub fn prepare_resume(screen: &Recognition, state: &State) -> Result<Prepared> {
         ))
         .into());
     }
-    let search = record_search(&puzzle, strategy, state.max_steps)?;
+    // The file is data anyone can edit: the search is bounded by the moves it records.
+    let search = search_within(&puzzle, strategy, Some(state.step_budget()), |budget| {
+        BoardProblem(format!(
+            "the progress file does not fit this search: the {strategy} search needs more than the {budget} steps it allows (moves {}, max_steps {}); start without --resume",
+            state.moves,
+            state.max_steps.map_or("none".to_string(), |m| m.to_string())
+        ))
+        .into()
+    })?;
     if search.events.len() != state.moves {
         bail!(
             "this build's {strategy} search has {} moves but the interrupted run had {}; start without --resume",
@@ -193,5 +211,56 @@ mod tests {
             .to_string();
         assert!(err.contains("has no solution"), "{err}");
         assert!(!err.contains("--max-steps"), "{err}");
+    }
+
+    /// What the screen shows: `givens` as givens, nothing else.
+    fn screen_of(givens: &Board) -> Recognition {
+        use crate::vision::{CellKind, Grid, Reading};
+        let readings = Cell::all()
+            .map(|c| Reading {
+                cell: c.to_string(),
+                digit: givens.get(c),
+                kind: match givens.get(c) {
+                    Some(_) => CellKind::Given,
+                    None => CellKind::Empty,
+                },
+                score: 1.0,
+                margin: 1.0,
+                runner_up: None,
+                notes: false,
+            })
+            .collect();
+        Recognition {
+            board: *givens,
+            readings,
+            grid: Grid {
+                xs: [0.0; 10],
+                ys: [0.0; 10],
+                strength: 1.0,
+                bright_lines: false,
+            },
+        }
+    }
+
+    #[test]
+    fn a_progress_file_edited_to_no_step_limit_searches_no_further_than_its_moves() {
+        let puzzle = Board::parse(EASY2).unwrap();
+        let search = record_search(&puzzle, Strategy::Naive, None).unwrap();
+        assert!(search.events.len() > 5, "the sample search must be longer");
+        let mut state = State::new(&puzzle, Strategy::Naive, None, 5, "sim".into());
+        assert_eq!(state.step_budget(), 5);
+        let err = prepare_resume(&screen_of(&puzzle), &state)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("progress file does not fit") && err.contains("without --resume"),
+            "{err}"
+        );
+        assert!(!err.contains("--max-steps"), "{err}");
+        // The file as the run wrote it (no limit asked for) resumes as before.
+        state.moves = search.events.len();
+        let prepared = prepare_resume(&screen_of(&puzzle), &state).unwrap();
+        assert_eq!(prepared.start, 0);
+        assert_eq!(prepared.search.events, search.events);
     }
 }

@@ -67,6 +67,14 @@ impl State {
         Ok((puzzle, strategy))
     }
 
+    /// The step budget to search again with: the recorded one, and never more than the recorded
+    /// move count, since a search sets a digit at most once per move it records. A file edited to
+    /// `max_steps: null` (no limit) thus cannot start an endless naive search.
+    pub fn step_budget(&self) -> u64 {
+        let moves = self.moves as u64;
+        self.max_steps.map_or(moves, |m| m.min(moves))
+    }
+
     /// Reads a state file; a missing one says how to start instead.
     pub fn load(path: &Path) -> Result<State> {
         let text = match std::fs::read_to_string(path) {

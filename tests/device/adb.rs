@@ -303,6 +303,26 @@ fn held_taps_and_pacing_reach_the_phone_as_sleeps_on_its_clock() {
 }
 
 #[test]
+fn the_injectors_pacing_lets_each_click_run_before_the_next_touch() {
+    let server = adb_server::shared();
+    let sim = phone(&server, "android12");
+    let mut device =
+        AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Inject))).expect("open");
+    let taps: Vec<Point> = (0..12).map(|i| Point::new(20 + 30 * i, 100)).collect();
+    device.tap_all(&taps).expect("tap");
+    assert_eq!(sim.taps().len(), 12);
+    assert_eq!(sim.overtaken(), 0, "a touch overtook a pending click");
+    // Without the gap the injector outruns the app's frames, as it would on a phone.
+    let pacing = device.pacing();
+    device.set_pacing(Pacing {
+        gap_ms: 0,
+        ..pacing
+    });
+    device.tap_all(&taps).expect("tap");
+    assert!(sim.overtaken() > 5, "{}", sim.overtaken());
+}
+
+#[test]
 fn taps_outside_the_screen_are_refused_before_anything_is_sent() {
     let server = adb_server::shared();
     let sim = phone(&server, "android9");

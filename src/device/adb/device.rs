@@ -103,7 +103,7 @@ impl AdbDevice {
         let device = server.addr;
         let mut stats = AdbStats::default();
         let info = probe(device, serial, &mut stats)?;
-        let (method, injector) = inject::choose(server.addr, device, &info, input, &mut stats)?;
+        let (method, injector) = inject::choose(server.addr, &info, input, &mut stats)?;
         let pacing = Pacing::default_for(method.kind());
         let evdev_writer = match &method {
             InputMethod::Evdev(_) => {
@@ -442,13 +442,8 @@ impl AdbDevice {
     fn tap_injected(&mut self, taps: &[Point]) -> Result<()> {
         if self.injector.as_ref().is_none_or(Injector::is_closed) {
             self.injector = None;
-            let injector = Injector::start(
-                self.server.addr,
-                &self.info.serial,
-                self.server.addr,
-                &mut self.stats,
-            )
-            .with_context(|| format!("restarting the injector on {}", self.info.serial))?;
+            let injector = Injector::start(self.server.addr, &self.info.serial, &mut self.stats)
+                .with_context(|| format!("restarting the injector on {}", self.info.serial))?;
             self.injector = Some(injector);
         }
         let pacing = self.pacing;

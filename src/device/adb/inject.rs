@@ -6,16 +6,12 @@
 
 use super::device::AdbStats;
 use super::probe::{PhoneInfo, choose_method};
-use super::shell::{ChannelReader, SignallingWriter, run_shell};
+use super::shell::{ExecStream, run_shell};
 use crate::device::inject::{self, Answer};
 use crate::device::input::{InputKind, InputMethod};
-use adb_client::ADBDeviceExt;
-use adb_client::server_device::ADBServerDevice;
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use std::net::SocketAddrV4;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Condvar, Mutex};
-use std::thread::JoinHandle;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 /// How long the injector may take to start and say `ready`: a JVM start, reported at up to about
@@ -40,27 +36,19 @@ pub enum InjectError {
 /// A running injector.
 pub struct Injector {
     serial: String,
-    input: Option<Sender<Vec<u8>>>,
-    output: Receiver<Vec<u8>>,
-    pending: Vec<u8>,
+    stream: ExecStream,
     closed: bool,
     manager: String,
     next_sync: u64,
-    _thread: JoinHandle<()>,
 }
 
 impl Injector {
-    /// Starts the injector on `serial`, pushing it first when this version is not there (or does
-    /// not start); `Err` says why it cannot be used.
-    pub fn start(
-        addr: SocketAddrV4,
-        serial: &str,
-        device: SocketAddrV4,
-        stats: &mut AdbStats,
-    ) -> Result<Injector> {
+    /// Starts the injector on `serial` through the adb server at `server`, pushing it first when
+    /// this version is not there (or does not start); `Err` says why it cannot be used.
+    pub fn start(server: SocketAddrV4, serial: &str, stats: &mut AdbStats) -> Result<Injector> {
         let path = inject::remote_path();
         stats.sessions += 1;
-        match Self::launch(addr, serial, &path) {
+        match Self::launch(server, serial, &path) {
             Ok(injector) => return Ok(injector),
             Err(e) => {
                 log::debug!("{serial}: the injector did not start from {path} ({e:#}); pushing it")
@@ -68,7 +56,7 @@ impl Injector {
         }
         for command in inject::push_commands(inject::DEX, &path) {
             stats.shell_commands += 1;
-            let out = run_shell(device, serial, &command)?;
+            let out = run_shell(server, serial, &command)?;
             if out.status != 0 {
                 bail!(
                     "cannot write {path} on {serial} (exit {}): {}",
@@ -78,48 +66,26 @@ impl Injector {
             }
         }
         stats.sessions += 1;
-        Self::launch(addr, serial, &path)
+        Self::launch(server, serial, &path)
     }
 
     /// Runs the injector from `path` and waits for its `ready`.
-    fn launch(addr: SocketAddrV4, serial: &str, path: &str) -> Result<Injector> {
-        let command = inject::launch_command(path);
-        let (in_tx, in_rx) = mpsc::channel::<Vec<u8>>();
-        let (out_tx, out_rx) = mpsc::channel::<Vec<u8>>();
-        let done = Arc::new((Mutex::new(false), Condvar::new()));
-        let writer = SignallingWriter {
-            tx: out_tx,
-            done: done.clone(),
-        };
-        let serial_owned = serial.to_string();
-        let thread = std::thread::Builder::new()
-            .name(format!("injector-{serial}"))
-            .spawn(move || {
-                let mut device = ADBServerDevice::new(serial_owned.clone(), Some(addr));
-                let mut reader = ChannelReader {
-                    rx: in_rx,
-                    buf: Vec::new(),
-                    pos: 0,
-                };
-                if let Err(e) = device.exec(&command, &mut reader, Box::new(writer)) {
-                    log::debug!("{serial_owned}: injector session ended: {e}");
-                }
-                // Our side is done: a moment for the last answers, then the stream closes with
-                // `device`, which closes the injector's stdin.
-                let (lock, cvar) = &*done;
-                let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
-                let _ = cvar.wait_timeout_while(guard, Duration::from_millis(300), |d| !*d);
-            })
-            .context("cannot start the injector's session thread")?;
+    fn launch(server: SocketAddrV4, serial: &str, path: &str) -> Result<Injector> {
+        // Once our side is done, a moment for the last answers, then the stream closes, which
+        // closes the injector's stdin.
+        let stream = ExecStream::open(
+            server,
+            serial,
+            &inject::launch_command(path),
+            format!("injector-{serial}"),
+            Duration::from_millis(300),
+        )?;
         let mut injector = Injector {
             serial: serial.to_string(),
-            input: Some(in_tx),
-            output: out_rx,
-            pending: Vec::new(),
+            stream,
             closed: false,
             manager: String::new(),
             next_sync: 1,
-            _thread: thread,
         };
         let deadline = Instant::now() + START_TIMEOUT;
         let mut said = String::new();
@@ -171,24 +137,12 @@ impl Injector {
 
     /// The next complete output line, waiting at most `timeout`.
     fn next_line(&mut self, timeout: Duration) -> Result<String, RecvTimeoutError> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Some(nl) = self.pending.iter().position(|&b| b == b'\n') {
-                let line: Vec<u8> = self.pending.drain(..=nl).collect();
-                return Ok(String::from_utf8_lossy(&line).into_owned());
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            let chunk = self.output.recv_timeout(left)?;
-            self.pending.extend_from_slice(&chunk);
-        }
+        let line = self.stream.next_line(timeout)?;
+        Ok(String::from_utf8_lossy(&line).into_owned())
     }
 
     fn send(&mut self, line: &str) -> Result<()> {
-        let sent = self
-            .input
-            .as_ref()
-            .is_some_and(|tx| tx.send(format!("{line}\n").into_bytes()).is_ok());
-        if !sent {
+        if !self.stream.send(format!("{line}\n").into_bytes()) {
             self.closed = true;
             bail!(
                 "the injector on {} has ended: check `adb devices`, then retry",
@@ -204,7 +158,7 @@ impl Injector {
         let result = self.run_inner(lines, per_line);
         if result.is_err() {
             self.closed = true;
-            self.input = None;
+            self.stream.close_input(None);
         }
         result
     }
@@ -267,8 +221,7 @@ fn quoted(said: &str) -> String {
 /// prefers the injector when it starts and answers, else the fastest other method (saying why
 /// under `-v`); `--input inject` fails when it cannot start.
 pub(super) fn choose(
-    addr: SocketAddrV4,
-    device: SocketAddrV4,
+    server: SocketAddrV4,
     info: &PhoneInfo,
     asked: Option<InputKind>,
     stats: &mut AdbStats,
@@ -276,7 +229,7 @@ pub(super) fn choose(
     let serial = &info.serial;
     match asked {
         Some(InputKind::Inject) => {
-            let injector = Injector::start(addr, serial, device, stats).map_err(|e| {
+            let injector = Injector::start(server, serial, stats).map_err(|e| {
                 anyhow!(
                     "--input inject is not possible on {serial} (Android {}): the injector did not start: {e:#}; use --input auto",
                     info.release
@@ -284,15 +237,15 @@ pub(super) fn choose(
             })?;
             Ok((InputMethod::Inject, Some(injector)))
         }
-        None => match Injector::start(addr, serial, device, stats) {
+        None => match Injector::start(server, serial, stats) {
             Ok(injector) => Ok((InputMethod::Inject, Some(injector))),
             Err(e) => {
                 log::info!(
                     "{serial}: the injector did not start ({e:#}); using another input method"
                 );
-                Ok((choose_method(device, info, None, stats)?, None))
+                Ok((choose_method(server, info, None, stats)?, None))
             }
         },
-        other => Ok((choose_method(device, info, other, stats)?, None)),
+        other => Ok((choose_method(server, info, other, stats)?, None)),
     }
 }

@@ -130,11 +130,11 @@ pub(super) fn adb_error(e: adb_client::RustADBError, serial: &str) -> anyhow::Er
 /// latency, few enough that a failure leaves little already committed.
 pub(super) const STREAM_WINDOW: usize = 4;
 
-/// A `Read` fed from a channel: the long-lived shell's stdin. EOF when the sender is dropped.
-pub(super) struct ChannelReader {
-    pub(super) rx: Receiver<Vec<u8>>,
-    pub(super) buf: Vec<u8>,
-    pub(super) pos: usize,
+/// A `Read` fed from a channel: a long-lived stream's stdin. EOF when the sender is dropped.
+struct ChannelReader {
+    rx: Receiver<Vec<u8>>,
+    buf: Vec<u8>,
+    pos: usize,
 }
 
 impl Read for ChannelReader {
@@ -155,11 +155,11 @@ impl Read for ChannelReader {
     }
 }
 
-/// The long-lived shell's stdout: forwards chunks, and signals on `Drop` that adb_client's copy
+/// A long-lived stream's stdout: forwards chunks, and signals on `Drop` that adb_client's copy
 /// thread is finished (the only completion signal `exec` gives).
-pub(super) struct SignallingWriter {
-    pub(super) tx: Sender<Vec<u8>>,
-    pub(super) done: Arc<(Mutex<bool>, Condvar)>,
+struct SignallingWriter {
+    tx: Sender<Vec<u8>>,
+    done: Arc<(Mutex<bool>, Condvar)>,
 }
 
 impl Write for SignallingWriter {
@@ -183,23 +183,29 @@ impl Drop for SignallingWriter {
     }
 }
 
-/// One long-lived `exec:` session on its own thread and its own `ADBServerDevice`: either `sh`
-/// fed command lines, each acknowledged by a status marker, or a raw sink (`dd of=NODE`) fed bytes.
-pub(super) struct ShellSession {
-    serial: String,
-    /// `sh` reading command lines (ended with `exit`), as opposed to a raw byte sink.
-    interactive: bool,
+/// One long-lived `exec:` stream on its own thread and its own `ADBServerDevice` (adb_client's
+/// `exec` blocks until its input ends): bytes go to the command's stdin through a channel, its
+/// output comes back in chunks and is read as lines. Dropping the input (or the stream) ends
+/// the command's stdin. The `sh` session, the raw event sink and the injector all run on one.
+pub(super) struct ExecStream {
     input: Option<Sender<Vec<u8>>>,
     output: Receiver<Vec<u8>>,
+    /// Output received and not yet taken as a line.
     pending: Vec<u8>,
-    closed: bool,
     thread: Option<JoinHandle<()>>,
 }
 
-impl ShellSession {
-    pub(super) fn open(addr: SocketAddrV4, serial: &str, command: &str) -> Result<ShellSession> {
-        let interactive = command == "sh";
-        let command = command.to_string();
+impl ExecStream {
+    /// Starts `command` on `serial`. `exec` returns when our input ends, before the output has
+    /// arrived, and dropping its device would cut that off: the thread then waits up to
+    /// `patience` for the copy thread to finish before it closes the stream.
+    pub(super) fn open(
+        addr: SocketAddrV4,
+        serial: &str,
+        command: &str,
+        thread_name: String,
+        patience: Duration,
+    ) -> Result<ExecStream> {
         let (in_tx, in_rx) = mpsc::channel::<Vec<u8>>();
         let (out_tx, out_rx) = mpsc::channel::<Vec<u8>>();
         let done = Arc::new((Mutex::new(false), Condvar::new()));
@@ -207,37 +213,124 @@ impl ShellSession {
             tx: out_tx,
             done: done.clone(),
         };
-        let serial_owned = serial.to_string();
+        let (serial, command) = (serial.to_string(), command.to_string());
         let thread = std::thread::Builder::new()
-            .name(format!("adb-shell-{serial}"))
+            .name(thread_name)
             .spawn(move || {
-                let mut device = ADBServerDevice::new(serial_owned.clone(), Some(addr));
+                let mut device = ADBServerDevice::new(serial.clone(), Some(addr));
                 let mut reader = ChannelReader {
                     rx: in_rx,
                     buf: Vec::new(),
                     pos: 0,
                 };
                 if let Err(e) = device.exec(&command, &mut reader, Box::new(writer)) {
-                    log::debug!("{serial_owned}: `{command}` session ended: {e}");
+                    log::debug!("{serial}: `{command}` session ended: {e}");
                 }
-                // `exec` returns when our input ends, before the output has arrived; dropping
-                // `device` now would cut it off. Wait until the copy thread drops the writer.
-                // A raw sink never ends by itself (exec: has no half-close): give the bytes
-                // already sent a moment to drain, then close.
-                let patience = Duration::from_millis(if interactive { 10_000 } else { 300 });
                 let (lock, cvar) = &*done;
                 let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
                 let _ = cvar.wait_timeout_while(guard, patience, |d| !*d);
             })
-            .context("cannot start the shell session thread")?;
-        Ok(ShellSession {
-            serial: serial.to_string(),
-            interactive,
+            .context("cannot start the adb session thread")?;
+        Ok(ExecStream {
             input: Some(in_tx),
             output: out_rx,
             pending: Vec::new(),
-            closed: false,
             thread: Some(thread),
+        })
+    }
+
+    /// Sends bytes to the command's stdin; false when the stream has ended (or its input was
+    /// closed).
+    pub(super) fn send(&self, bytes: Vec<u8>) -> bool {
+        self.input.as_ref().is_some_and(|tx| tx.send(bytes).is_ok())
+    }
+
+    /// Closes the command's stdin (the command then ends), optionally sending `last` first.
+    pub(super) fn close_input(&mut self, last: Option<&[u8]>) {
+        if let (Some(tx), Some(bytes)) = (self.input.take(), last) {
+            let _ = tx.send(bytes.to_vec());
+        }
+    }
+
+    /// Takes whatever output has arrived without waiting; `Err` once the stream has ended.
+    pub(super) fn take_ready(&mut self) -> Result<(), mpsc::TryRecvError> {
+        loop {
+            match self.output.try_recv() {
+                Ok(chunk) => self.pending.extend_from_slice(&chunk),
+                Err(mpsc::TryRecvError::Empty) => return Ok(()),
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Output received and not yet taken as a line.
+    pub(super) fn pending(&self) -> &[u8] {
+        &self.pending
+    }
+
+    /// The next complete output line, waiting at most `timeout`.
+    pub(super) fn next_line(&mut self, timeout: Duration) -> Result<Vec<u8>, RecvTimeoutError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(nl) = self.pending.iter().position(|&b| b == b'\n') {
+                return Ok(self.pending.drain(..=nl).collect());
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            let chunk = self.output.recv_timeout(left)?;
+            self.pending.extend_from_slice(&chunk);
+        }
+    }
+
+    /// Waits at most `limit` for the command to end (its output to close).
+    pub(super) fn wait_end(&mut self, limit: Duration) {
+        let deadline = Instant::now() + limit;
+        while self
+            .output
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .is_ok()
+        {}
+    }
+}
+
+impl Drop for ExecStream {
+    fn drop(&mut self) {
+        self.input = None;
+        if let Some(t) = self.thread.take()
+            && t.is_finished()
+        {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The long-lived shell of the `stream` and `evdev` methods, on an [`ExecStream`]: either `sh`
+/// fed command lines, each acknowledged by a status marker, or a raw sink (`dd of=NODE`) fed bytes.
+pub(super) struct ShellSession {
+    serial: String,
+    /// `sh` reading command lines (ended with `exit`), as opposed to a raw byte sink.
+    interactive: bool,
+    stream: ExecStream,
+    closed: bool,
+}
+
+impl ShellSession {
+    pub(super) fn open(addr: SocketAddrV4, serial: &str, command: &str) -> Result<ShellSession> {
+        let interactive = command == "sh";
+        // A raw sink never ends by itself (exec: has no half-close): give the bytes already sent
+        // a moment to drain, then close; `sh` ends at `exit` and its output is awaited.
+        let patience = Duration::from_millis(if interactive { 10_000 } else { 300 });
+        let stream = ExecStream::open(
+            addr,
+            serial,
+            command,
+            format!("adb-shell-{serial}"),
+            patience,
+        )?;
+        Ok(ShellSession {
+            serial: serial.to_string(),
+            interactive,
+            stream,
+            closed: false,
         })
     }
 
@@ -248,11 +341,7 @@ impl ShellSession {
     /// Sends raw bytes (raw sink sessions).
     pub(super) fn write_raw(&mut self, bytes: &[u8]) -> Result<()> {
         self.check_alive()?;
-        let sent = self
-            .input
-            .as_ref()
-            .is_some_and(|tx| tx.send(bytes.to_vec()).is_ok());
-        if !sent {
+        if !self.stream.send(bytes.to_vec()) {
             self.closed = true;
             bail!(
                 "the touch event stream on {} has ended: check `adb devices`, then retry",
@@ -265,37 +354,29 @@ impl ShellSession {
     /// Fails when the session has ended (the raw sink died, or the device went away), with
     /// whatever it printed.
     pub(super) fn check_alive(&mut self) -> Result<()> {
-        loop {
-            match self.output.try_recv() {
-                Ok(chunk) => self.pending.extend_from_slice(&chunk),
-                Err(mpsc::TryRecvError::Empty) => return Ok(()),
-                Err(mpsc::TryRecvError::Disconnected) => {
-                    self.closed = true;
-                    let said = String::from_utf8_lossy(&self.pending)
-                        .trim()
-                        .chars()
-                        .take(300)
-                        .collect::<String>();
-                    bail!(
-                        "the touch event stream on {} has ended{}: check `adb devices`, then retry",
-                        self.serial,
-                        if said.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" ({said})")
-                        }
-                    );
-                }
-            }
+        if self.stream.take_ready().is_ok() {
+            return Ok(());
         }
+        self.closed = true;
+        let said = String::from_utf8_lossy(self.stream.pending())
+            .trim()
+            .chars()
+            .take(300)
+            .collect::<String>();
+        bail!(
+            "the touch event stream on {} has ended{}: check `adb devices`, then retry",
+            self.serial,
+            if said.is_empty() {
+                String::new()
+            } else {
+                format!(" ({said})")
+            }
+        );
     }
 
     pub(super) fn send(&mut self, line: &str) -> Result<()> {
-        let sent = self.input.as_ref().is_some_and(|tx| {
-            tx.send(format!("{}\n", parse::with_status_marker(line)).into_bytes())
-                .is_ok()
-        });
-        if !sent {
+        let line = format!("{}\n", parse::with_status_marker(line));
+        if !self.stream.send(line.into_bytes()) {
             self.closed = true;
             bail!(
                 "the shell session on {} has ended: check `adb devices`, then retry",
@@ -307,16 +388,7 @@ impl ShellSession {
 
     /// The next complete output line, waiting at most `timeout`.
     pub(super) fn next_line(&mut self, timeout: Duration) -> Result<Vec<u8>, RecvTimeoutError> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Some(nl) = self.pending.iter().position(|&b| b == b'\n') {
-                let line: Vec<u8> = self.pending.drain(..=nl).collect();
-                return Ok(line);
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            let chunk = self.output.recv_timeout(left)?;
-            self.pending.extend_from_slice(&chunk);
-        }
+        self.stream.next_line(timeout)
     }
 
     /// Runs `lines` in order, keeping a few queued ahead, and returns when the phone has
@@ -381,24 +453,14 @@ impl ShellSession {
 
 impl Drop for ShellSession {
     fn drop(&mut self) {
-        if let Some(tx) = self.input.take()
-            && self.interactive
-        {
-            let _ = tx.send(b"exit\n".to_vec());
-        }
-        // Wait (bounded) for the shell to end so the session does not outlive us.
-        if !self.closed && self.interactive {
-            let deadline = Instant::now() + Duration::from_secs(2);
-            while self
-                .output
-                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-                .is_ok()
-            {}
-        }
-        if let Some(t) = self.thread.take()
-            && t.is_finished()
-        {
-            let _ = t.join();
+        if self.interactive {
+            self.stream.close_input(Some(b"exit\n"));
+            // Wait (bounded) for the shell to end so the session does not outlive us.
+            if !self.closed {
+                self.stream.wait_end(Duration::from_secs(2));
+            }
+        } else {
+            self.stream.close_input(None);
         }
     }
 }

@@ -38,6 +38,15 @@ pub struct Pacing {
     pub settle_ms: u32,
 }
 
+/// The injector's wait between a tap's UP and the next DOWN: one 60 Hz frame and a redraw.
+/// A View's click is not run by the UP itself: `View.onTouchEvent` posts `mPerformClick`, and the
+/// press state the touch set has scheduled a traversal whose sync barrier
+/// (`ViewRootImpl.scheduleTraversals` -> `postSyncBarrier`) holds that post until the frame at the
+/// next vsync is drawn. WAIT_FOR_FINISH returns before then, and the app's looper polls input
+/// before running pending messages, so without this wait a touch on a view that acts by itself
+/// (a custom board view) could overtake the click of a keypad button tapped before it.
+pub const INJECT_GAP_MS: u32 = 21;
+
 impl Pacing {
     /// No hold, gap or settle: for devices without real timing.
     pub const NONE: Pacing = Pacing {
@@ -48,11 +57,18 @@ impl Pacing {
 
     /// Sensible defaults per method: `input tap` already waits until the app handled each event,
     /// raw events need a real hold (a DOWN and UP in one instant is missed by frame-polling apps).
+    /// The injector waits [`INJECT_GAP_MS`] after each tap: its WAIT_FOR_FINISH returns when the
+    /// app has handled the UP, but the click that UP posted runs only after the next frame.
     pub fn default_for(kind: InputKind) -> Pacing {
         match kind {
             InputKind::Evdev => Pacing {
                 hold_ms: 10,
                 gap_ms: 5,
+                settle_ms: 100,
+            },
+            InputKind::Inject => Pacing {
+                hold_ms: 0,
+                gap_ms: INJECT_GAP_MS,
                 settle_ms: 100,
             },
             _ => Pacing {
