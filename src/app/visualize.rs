@@ -12,8 +12,9 @@ use crate::plan::count_taps;
 use crate::sudoku::Board;
 use crate::sudoku::report::describe_conflicts;
 use crate::vision::read_board;
-use crate::visualize::estimate::{estimate, pacing_for};
+use crate::visualize::estimate::{Costs, estimate, pacing_for};
 use crate::visualize::gif::{GifOptions, sampled_steps, search_gif};
+use crate::visualize::measure::measure;
 use crate::visualize::record::{prepare_fresh, prepare_resume, record_search};
 use crate::visualize::resume::State;
 use crate::visualize::session::{self, ReplayOptions, Session};
@@ -24,6 +25,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+/// Replays estimated to take longer than this are started only after a yes (or with --yes).
+const LONG: Duration = Duration::from_secs(120);
 
 /// `visualize`: replay the backtracking search on the phone move by move, or write it as a GIF.
 pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
@@ -61,14 +65,14 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     let start = prepared.start;
     let pacing = pacing_for(&cal, input);
     let check_every = args.check_every as usize;
-    let estimate = estimate(
-        &moves[start..],
-        cal.input_order,
-        input,
-        &pacing,
+    let mut options = ReplayOptions {
         check_every,
-        args.moves_per_second,
-    );
+        moves_per_second: args.moves_per_second,
+        pacing,
+        checkpoint_settle_ms: pacing.settle_ms,
+        state_file: Some(args.state.clone()),
+        ..ReplayOptions::default()
+    };
     let steps_before = moves[..start]
         .iter()
         .filter(|m| matches!(m, Move::Set { .. }))
@@ -108,9 +112,45 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
             }
         );
     }
+    let mut session = Session {
+        device: device.as_mut(),
+        calibration: &cal,
+        templates: &templates,
+        layout,
+    };
+    let known = Costs::known(input, &pacing);
+    let guess = estimate(&moves[start..], cal.input_order, &known, &options);
+    let can_ask = args.yes || std::io::stdin().is_terminal();
+    // On a phone the figure at the prompt is timed on it (see `measure` for what is tapped and
+    // why the board is left as it is); the method's known costs only for devices without
+    // timing, and when the run will be refused anyway (no one to ask, already too long).
+    let measured = if input.kind().is_some()
+        && session.device.shows_taps()
+        && start < moves.len()
+        && (can_ask || guess.total <= LONG)
+    {
+        measure(&mut session, &recognition, &options)?
+    } else {
+        None
+    };
+    let costs = measured.as_ref().map_or(known, |m| m.costs);
+    let estimate = estimate(&moves[start..], cal.input_order, &costs, &options);
+    if let Some(m) = &measured {
+        errln!(
+            "timed the phone with {} taps on given cells (the board is unchanged): {:.0} ms a tap, {:.0} ms a call, {:.2} s a checkpoint (the input method's figures said {:.1} s)",
+            m.taps,
+            m.costs.per_tap.as_secs_f64() * 1e3,
+            m.costs.per_call.as_secs_f64() * 1e3,
+            m.costs.checkpoint.as_secs_f64(),
+            guess.total.as_secs_f64()
+        );
+        let taps_per_move = estimate.taps as f64 / estimate.moves.max(1) as f64;
+        options.first_per_move = Some(m.costs.per_tap.mul_f64(taps_per_move) + m.costs.per_call);
+    }
     errln!(
-        "input: {description}; estimated {} for {} moves ({:.1} moves/s), checked every {check_every} moves",
+        "input: {description}; estimated {} ({:.1} s) for {} moves ({:.1} moves/s), checked every {check_every} moves",
         duration(estimate.total),
+        estimate.total.as_secs_f64(),
         count(estimate.moves as u64),
         if estimate.per_move.is_zero() {
             0.0
@@ -118,7 +158,7 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
             1.0 / estimate.per_move.as_secs_f64()
         }
     );
-    if estimate.total > Duration::from_secs(120) && !args.yes {
+    if estimate.total > LONG && !args.yes {
         let stdin = std::io::stdin();
         if !stdin.is_terminal() {
             bail!(
@@ -154,14 +194,6 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
             .context("cannot install the Ctrl-C handler")?;
     }
     state.device = description.clone();
-    let options = ReplayOptions {
-        check_every,
-        moves_per_second: args.moves_per_second,
-        pacing,
-        checkpoint_settle_ms: pacing.settle_ms,
-        state_file: Some(args.state.clone()),
-        ..ReplayOptions::default()
-    };
     let bar = indicatif::ProgressBar::new(moves.len() as u64)
         .with_message(format!("step {}", count(steps_before as u64)))
         .with_style(
@@ -176,12 +208,6 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     bar.reset_eta();
     let mut counted = start;
     let mut steps = steps_before;
-    let mut session = Session {
-        device: device.as_mut(),
-        calibration: &cal,
-        templates: &templates,
-        layout,
-    };
     let result = session::replay_moves(
         &mut session,
         &search.puzzle,
@@ -211,13 +237,14 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     let _ = std::fs::remove_file(&args.state);
     out!("{}", report.final_board);
     outln!(
-        "replayed {} moves ({} steps) of the {} search with {} taps via {} in {}; {} checkpoints matched the screen",
+        "replayed {} moves ({} steps) of the {} search with {} taps via {} in {} ({:.1} s); {} checkpoints matched the screen",
         count((report.done - start) as u64),
         count(search.steps - steps_before as u64),
         search.strategy,
         count(report.taps_sent as u64),
         description,
         duration(report.elapsed),
+        report.elapsed.as_secs_f64(),
         report.checkpoints
     );
     outln!("the search took {} steps", count(search.steps));
