@@ -181,7 +181,7 @@ fn play_one(
             &chosen.templates,
             &options,
             stop,
-            &mut |_, _| {},
+            &mut |_| {},
         )
     })();
     row.seconds = started.elapsed().as_secs_f64();
