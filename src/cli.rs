@@ -90,8 +90,9 @@ pub struct PlayArgs {
     #[arg(long)]
     pub keep_entries: bool,
     /// Play on every phone attached to the adb server at once (a thread per phone) and print one
-    /// table; --calibration may then name a folder: each phone uses the first *.toml in it
-    /// that reads its screen.
+    /// table. Each phone uses the profile of the app on its screen (learned when missing);
+    /// --calibration may name a file or a folder instead: each phone then uses the *.toml in it
+    /// that reads its screen best.
     #[arg(long)]
     pub all: bool,
     /// When an ad or a dialog covers the board mid-play: seconds to wait for it to be closed

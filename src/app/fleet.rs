@@ -1,9 +1,11 @@
 //! `play --all`: every phone attached to the adb server at once, a thread per phone, each with
-//! the calibration that reads its screen, and one summary table. The adb server is the fleet
-//! layer (a USB hub host running `adb -a nodaemon server`, or STF's remote connect): `-H/-P`
-//! reach it wherever it runs.
+//! the profile of the app on its screen (learned when missing, exactly as `play` does) or, with
+//! `--calibration FILE|DIR`, the given calibration that reads its screen best; one summary table.
+//! The adb server is the fleet layer (a USB hub host running `adb -a nodaemon server`, or STF's
+//! remote connect): `-H/-P` reach it wherever it runs.
 
 use super::open::adb_options;
+use super::profiles::{Chosen, profile_for};
 use crate::calibration::Calibration;
 use crate::cli::PlayArgs;
 use crate::device::Device;
@@ -27,7 +29,8 @@ struct Candidate {
 /// One phone's line of the summary.
 struct Row {
     serial: String,
-    calibration: String,
+    /// The profile's name, or the calibration file's.
+    profile: String,
     moves: String,
     taps: String,
     seconds: f64,
@@ -89,9 +92,11 @@ pub(super) fn run(args: &PlayArgs, options: &PlayOptions) -> Result<ExitCode> {
     if ready.is_empty() {
         bail!(NO_DEVICE_HINT);
     }
-    // Profiles are not used by --all yet: it needs the calibration file or folder.
-    let default = std::path::PathBuf::from("calibration.toml");
-    let candidates = candidates(args.calibration.as_ref().unwrap_or(&default))?;
+    // Each phone's profile, unless calibrations are given.
+    let candidates = match &args.calibration {
+        Some(path) => candidates(path)?,
+        None => Vec::new(),
+    };
     let stop = Arc::new(AtomicBool::new(false));
     errln!(
         "playing on {} phones at once through the adb server at {}",
@@ -113,7 +118,7 @@ pub(super) fn run(args: &PlayArgs, options: &PlayOptions) -> Result<ExitCode> {
             .map(|(t, serial)| {
                 t.join().unwrap_or_else(|_| Row {
                     serial: serial.clone(),
-                    calibration: "-".into(),
+                    profile: "-".into(),
                     moves: "-".into(),
                     taps: "-".into(),
                     seconds: 0.0,
@@ -142,7 +147,7 @@ fn play_one(
     let started = Instant::now();
     let mut row = Row {
         serial: serial.to_string(),
-        calibration: "-".into(),
+        profile: "-".into(),
         moves: "-".into(),
         taps: "-".into(),
         seconds: 0.0,
@@ -150,34 +155,19 @@ fn play_one(
     };
     let outcome = (|| -> Result<crate::play::PlayReport> {
         let mut device = AdbDevice::open_serial(server, serial, input)?;
-        let shot = device.screenshot().context("cannot take a screenshot")?;
-        // The calibration that reads this screen best: its digits match its templates most
-        // closely, and the grid sits where it was calibrated (apps can look alike).
-        let chosen = candidates
-            .iter()
-            .filter_map(|c| {
-                let rec = read_board(&shot, &c.cal, &c.templates).ok()?;
-                Some((fit(&rec, &c.cal), c))
-            })
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .map(|(_, c)| c)
-            .ok_or_else(|| {
-                anyhow!(
-                    "none of the {} calibrations reads this phone's screen: calibrate its app",
-                    candidates.len()
-                )
-            })?;
-        row.calibration = chosen.path.file_name().map_or_else(
-            || chosen.path.display().to_string(),
-            |n| n.to_string_lossy().into(),
-        );
+        let chosen = if candidates.is_empty() {
+            profile_for(&mut device, None, &format!("{serial}: "))?
+        } else {
+            best_candidate(&mut device, candidates)?
+        };
+        row.profile = chosen.name.clone();
         let options = PlayOptions {
-            pacing: chosen.cal.pacing,
+            pacing: chosen.calibration.pacing,
             ..options.clone()
         };
         play(
             &mut device,
-            &chosen.cal,
+            &chosen.calibration,
             &chosen.templates,
             &options,
             stop,
@@ -196,6 +186,34 @@ fn play_one(
         }
     }
     row
+}
+
+/// The given calibration that reads this phone's screen best: its digits match its templates
+/// most closely, and the grid sits where it was calibrated (apps can look alike).
+fn best_candidate(device: &mut AdbDevice, candidates: &[Candidate]) -> Result<Chosen> {
+    let shot = device.screenshot().context("cannot take a screenshot")?;
+    let chosen = candidates
+        .iter()
+        .filter_map(|c| {
+            let rec = read_board(&shot, &c.cal, &c.templates).ok()?;
+            Some((fit(&rec, &c.cal), c))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+        .ok_or_else(|| {
+            anyhow!(
+                "none of the {} calibrations reads this phone's screen: calibrate its app, or drop --calibration to learn it",
+                candidates.len()
+            )
+        })?;
+    Ok(Chosen {
+        calibration: chosen.cal.clone(),
+        templates: chosen.templates.clone(),
+        name: chosen.path.file_name().map_or_else(
+            || chosen.path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        ),
+    })
 }
 
 /// How well a calibration fits a screen it could read: the mean template score of the digits
@@ -218,20 +236,12 @@ fn fit(rec: &crate::vision::Recognition, cal: &Calibration) -> f32 {
 
 fn print_table(rows: &[Row]) -> Result<()> {
     let table: Vec<[String; 6]> = std::iter::once(
-        [
-            "SERIAL",
-            "CALIBRATION",
-            "MOVES",
-            "TAPS",
-            "SECONDS",
-            "RESULT",
-        ]
-        .map(String::from),
+        ["SERIAL", "PROFILE", "MOVES", "TAPS", "SECONDS", "RESULT"].map(String::from),
     )
     .chain(rows.iter().map(|r| {
         [
             r.serial.clone(),
-            r.calibration.clone(),
+            r.profile.clone(),
             r.moves.clone(),
             r.taps.clone(),
             format!("{:.1}", r.seconds),
