@@ -413,6 +413,11 @@ pub struct VisualizeArgs {
     pub device: DeviceArgs,
     #[command(flatten)]
     pub sim: SimPhoneArgs,
+    /// Replay on every phone attached to the adb server at once (a thread per phone, each with
+    /// its own profile and state file: the serial is added to --state's name) and print one
+    /// table with each phone's estimate and replay time; one question when any replay is long.
+    #[arg(long, conflicts_with = "gif")]
+    pub all: bool,
     /// Calibration of the app (its templates folder is resolved next to it) [default: with
     /// --gif --image, calibration.toml; on a phone, the profile of the app on screen, learned
     /// the first time].

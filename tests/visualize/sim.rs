@@ -435,3 +435,51 @@ fn the_estimate_before_the_prompt_is_timed_on_a_slow_phone_and_within_30_percent
     assert_eq!(log(&sim), moves(&search.events));
     assert!(sim.with_screen(|p| p.is_solved()));
 }
+
+#[test]
+fn visualize_all_replays_on_every_phone_at_once_each_with_its_profile_and_prints_one_table() {
+    // A server of its own: --all takes every phone on it.
+    let adb = AdbServer::start();
+    let dir = scratch("all");
+    let skins = ["light", "numfirst", "wood"];
+    let sims: Vec<_> = skins
+        .iter()
+        .map(|skin| serve(phone(skin, EASY2), None, &adb))
+        .collect();
+    let state = dir.join("progress.json");
+    let out = support::agent()
+        .args(["visualize", "--all", "--yes", "--check-every", "50"])
+        .args(["-P", &adb.port().to_string()])
+        .arg("--state")
+        .arg(&state)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    eprintln!("visualize --all on 3 phones:\n{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "a header and a row per phone: {stdout}");
+    assert!(lines[0].contains("ESTIMATED"), "{stdout}");
+    let events = record_search(
+        &Board::from(puzzles::parse(EASY2).unwrap()),
+        Strategy::Naive,
+        None,
+    )
+    .unwrap()
+    .events;
+    for (sim, skin) in sims.iter().zip(skins) {
+        // After the learning probe's moves (it puts its cell back), exactly the search's.
+        let log = log(sim);
+        assert!(log.len() >= events.len(), "{skin}");
+        assert_eq!(log[log.len() - events.len()..], moves(&events), "{skin}");
+        assert!(sim.with_screen(|p| p.is_solved()), "{skin}");
+        let package = sim.with_screen(|p| p.skin().package());
+        let row = lines
+            .iter()
+            .find(|l| l.starts_with(&sim.serial()))
+            .unwrap_or_else(|| panic!("no row for {skin}: {stdout}"));
+        assert!(row.contains(package) && row.ends_with("solved"), "{row}");
+    }
+    // Finished runs leave no progress files.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+}
