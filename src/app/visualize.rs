@@ -70,9 +70,26 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     bar.set_prefix("replaying");
     bar.set_position(ready.start as u64);
     bar.reset_eta();
+    // The bar's ETA follows the replay's own pace; when that pace says the whole run will be
+    // far from the estimate the user agreed to, one line says so (once, after an eighth).
+    let (first, total, estimated) = (ready.start, ready.moves.len(), ready.estimate.total);
+    let began = std::time::Instant::now();
+    let mut corrected = false;
     let result = replay(device.as_mut(), &mut ready, &stop, &mut |done, steps| {
         bar.set_message(format!("step {}", count(steps as u64)));
         bar.set_position(done as u64);
+        let elapsed = began.elapsed();
+        if !corrected && (done - first) * 8 >= total - first && elapsed > Duration::from_secs(5) {
+            corrected = true;
+            let projected = elapsed.mul_f64((total - first) as f64 / (done - first) as f64);
+            if projected.abs_diff(estimated) * 10 > estimated * 3 {
+                bar.println(format!(
+                    "at this phone's pace the replay takes about {} in all, not {} as estimated",
+                    duration(projected),
+                    duration(estimated)
+                ));
+            }
+        }
     });
     bar.finish_and_clear();
     if let Some((session, preset)) = &sim_session {
