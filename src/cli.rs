@@ -90,8 +90,9 @@ pub struct PlayArgs {
     #[arg(long)]
     pub keep_entries: bool,
     /// Play on every phone attached to the adb server at once (a thread per phone) and print one
-    /// table; --calibration may then name a folder: each phone uses the first *.toml in it
-    /// that reads its screen.
+    /// table. Each phone uses the profile of the app on its screen (learned when missing);
+    /// --calibration may name a file or a folder instead: each phone then uses the *.toml in it
+    /// that reads its screen best.
     #[arg(long)]
     pub all: bool,
     /// When an ad or a dialog covers the board mid-play: seconds to wait for it to be closed
@@ -412,6 +413,11 @@ pub struct VisualizeArgs {
     pub device: DeviceArgs,
     #[command(flatten)]
     pub sim: SimPhoneArgs,
+    /// Replay on every phone attached to the adb server at once (a thread per phone, each with
+    /// its own profile and state file: the serial is added to --state's name) and print one
+    /// table with each phone's estimate and replay time; one question when any replay is long.
+    #[arg(long, conflicts_with = "gif")]
+    pub all: bool,
     /// Calibration of the app (its templates folder is resolved next to it) [default: with
     /// --gif --image, calibration.toml; on a phone, the profile of the app on screen, learned
     /// the first time].

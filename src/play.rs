@@ -170,15 +170,24 @@ fn solve_board(rec: &Recognition) -> Result<(Board, bool)> {
     .into())
 }
 
-/// Runs the whole workflow. `stop` is polled between moves (Ctrl-C); `progress` is told how
-/// many moves are done.
+/// What `play` tells its caller as it goes.
+#[derive(Debug, Clone, Copy)]
+pub enum Step<'a> {
+    /// The board was read and the moves planned; nothing is tapped yet.
+    Planned(&'a Assessment),
+    /// `done` of `total` moves are on the screen.
+    Moves { done: usize, total: usize },
+}
+
+/// Runs the whole workflow. `stop` is polled between moves (Ctrl-C); `progress` is told the
+/// plan before the first tap, then how many moves are done.
 pub fn play(
     device: &mut dyn Device,
     cal: &Calibration,
     templates: &Templates,
     options: &PlayOptions,
     stop: &Arc<AtomicBool>,
-    progress: &mut dyn FnMut(usize, usize),
+    progress: &mut dyn FnMut(Step),
 ) -> Result<PlayReport> {
     let mut timings = Timings::default();
     let started = Instant::now();
@@ -230,8 +239,9 @@ pub fn play(
         order_checked: false,
     };
     let total = run.moves.len();
-    // Tell the caller the plan before the first tap, not only after the first call.
-    progress(0, total);
+    // Tell the caller the board and the plan before the first tap, not only after the first call.
+    progress(Step::Planned(&report.assessment));
+    progress(Step::Moves { done: 0, total });
     let mut last_seen = None;
     while run.done < run.moves.len() {
         // The first move alone, then a few moves at a time, each batch checked on screen.
@@ -269,7 +279,10 @@ pub fn play(
             report.taps_sent += points.len();
             run.taps_done = end + 1;
             run.done = call_end;
-            progress(report.moves_done.min(total), total);
+            progress(Step::Moves {
+                done: report.moves_done.min(total),
+                total,
+            });
         }
 
         if !device.shows_taps() {

@@ -1,9 +1,11 @@
 //! `play --all`: every phone attached to the adb server at once, a thread per phone, each with
-//! the calibration that reads its screen, and one summary table. The adb server is the fleet
-//! layer (a USB hub host running `adb -a nodaemon server`, or STF's remote connect): `-H/-P`
-//! reach it wherever it runs.
+//! the profile of the app on its screen (learned when missing, exactly as `play` does) or, with
+//! `--calibration FILE|DIR`, the given calibration that reads its screen best; one summary table.
+//! The adb server is the fleet layer (a USB hub host running `adb -a nodaemon server`, or STF's
+//! remote connect): `-H/-P` reach it wherever it runs.
 
 use super::open::adb_options;
+use super::profiles::{Chosen, profile_for};
 use crate::calibration::Calibration;
 use crate::cli::PlayArgs;
 use crate::device::Device;
@@ -15,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A calibration the fleet may use, with its templates.
 struct Candidate {
@@ -24,14 +26,107 @@ struct Candidate {
     templates: Templates,
 }
 
-/// One phone's line of the summary.
-struct Row {
-    serial: String,
-    calibration: String,
-    moves: String,
-    taps: String,
-    seconds: f64,
-    result: Result<(), String>,
+/// One phone's line of the summary (`play --all`, `visualize --all`).
+pub(super) struct Row {
+    pub serial: String,
+    /// The profile's name, or the calibration file's.
+    pub profile: String,
+    pub moves: String,
+    pub taps: String,
+    pub seconds: f64,
+    /// `visualize --all`: the estimate said before the replay, and what the replay took.
+    pub estimated: Option<Duration>,
+    pub replayed: Option<Duration>,
+    pub result: Result<(), String>,
+}
+
+impl Row {
+    pub fn new(serial: &str) -> Row {
+        Row {
+            serial: serial.to_string(),
+            profile: "-".into(),
+            moves: "-".into(),
+            taps: "-".into(),
+            seconds: 0.0,
+            estimated: None,
+            replayed: None,
+            result: Ok(()),
+        }
+    }
+}
+
+/// The phones ready on the adb server `-H/-P` names, and the input method asked for.
+pub(super) struct Phones {
+    pub server: AdbServer,
+    pub serials: Vec<String>,
+    pub input: Option<crate::device::InputKind>,
+}
+
+/// Every phone attached to the adb server and ready; an error when there is none, or when one
+/// phone was named (`--all` means all of them).
+pub(super) fn attached(device: &crate::cli::DeviceArgs) -> Result<Phones> {
+    let mut adb = adb_options(device)?;
+    if adb.serial.is_some() {
+        bail!("--all uses every attached phone: drop -s / adb:SERIAL, or drop --all");
+    }
+    adb.serial = None;
+    let server = AdbServer::connect(&adb)?;
+    let serials: Vec<String> = server
+        .devices()?
+        .into_iter()
+        .filter(|d| d.state == "device")
+        .map(|d| d.serial)
+        .collect();
+    if serials.is_empty() {
+        bail!(NO_DEVICE_HINT);
+    }
+    Ok(Phones {
+        server,
+        serials,
+        input: adb.input,
+    })
+}
+
+/// The rows of the phones' threads, in the order of `serials`; a thread that panicked gets a
+/// failed row instead of taking the others down.
+pub(super) fn join(
+    threads: Vec<std::thread::ScopedJoinHandle<'_, Row>>,
+    serials: &[String],
+) -> Vec<Row> {
+    threads
+        .into_iter()
+        .zip(serials)
+        .map(|(t, serial)| {
+            t.join().unwrap_or_else(|_| Row {
+                result: Err("the thread for this phone panicked".into()),
+                ..Row::new(serial)
+            })
+        })
+        .collect()
+}
+
+/// `path` with the serial in its name (`progress.json` -> `progress-127.0.0.1_6101.json`), so
+/// phones of one run keep their own files.
+pub(super) fn file_for(path: &Path, serial: &str) -> PathBuf {
+    let safe: String = serial
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let stem = path.file_stem().map_or_else(
+        || "progress".to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{safe}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{safe}"),
+    };
+    path.with_file_name(name)
 }
 
 /// The calibrations named by `--calibration`: the file, or every `*.toml` in the folder.
@@ -74,55 +169,31 @@ pub(super) fn run(args: &PlayArgs, options: &PlayOptions) -> Result<ExitCode> {
     if args.dry_run {
         bail!("--dry-run shows one phone's plan: pass -s SERIAL instead of --all");
     }
-    let mut adb = adb_options(&args.device)?;
-    if adb.serial.is_some() {
-        bail!("--all plays every attached phone: drop -s / adb:SERIAL, or drop --all");
-    }
-    adb.serial = None;
-    let server = AdbServer::connect(&adb)?;
-    let ready: Vec<String> = server
-        .devices()?
-        .into_iter()
-        .filter(|d| d.state == "device")
-        .map(|d| d.serial)
-        .collect();
-    if ready.is_empty() {
-        bail!(NO_DEVICE_HINT);
-    }
-    // Profiles are not used by --all yet: it needs the calibration file or folder.
-    let default = std::path::PathBuf::from("calibration.toml");
-    let candidates = candidates(args.calibration.as_ref().unwrap_or(&default))?;
+    let phones = attached(&args.device)?;
+    // Each phone's profile, unless calibrations are given.
+    let candidates = match &args.calibration {
+        Some(path) => candidates(path)?,
+        None => Vec::new(),
+    };
     let stop = Arc::new(AtomicBool::new(false));
     errln!(
         "playing on {} phones at once through the adb server at {}",
-        ready.len(),
-        server.addr
+        phones.serials.len(),
+        phones.server.addr
     );
     let rows: Vec<Row> = std::thread::scope(|scope| {
-        let threads: Vec<_> = ready
+        let threads: Vec<_> = phones
+            .serials
             .iter()
             .map(|serial| {
-                let (server, candidates, stop) = (server.clone(), &candidates, &stop);
-                let input = adb.input;
+                let (server, candidates, stop) = (phones.server.clone(), &candidates, &stop);
+                let input = phones.input;
                 scope.spawn(move || play_one(server, serial, input, candidates, options, stop))
             })
             .collect();
-        threads
-            .into_iter()
-            .zip(&ready)
-            .map(|(t, serial)| {
-                t.join().unwrap_or_else(|_| Row {
-                    serial: serial.clone(),
-                    calibration: "-".into(),
-                    moves: "-".into(),
-                    taps: "-".into(),
-                    seconds: 0.0,
-                    result: Err("the thread for this phone panicked".into()),
-                })
-            })
-            .collect()
+        join(threads, &phones.serials)
     });
-    print_table(&rows)?;
+    print_table(&rows, false)?;
     let failed = rows.iter().filter(|r| r.result.is_err()).count();
     if failed > 0 {
         errln!("{failed} of {} phones were not solved", rows.len());
@@ -140,48 +211,26 @@ fn play_one(
     stop: &Arc<AtomicBool>,
 ) -> Row {
     let started = Instant::now();
-    let mut row = Row {
-        serial: serial.to_string(),
-        calibration: "-".into(),
-        moves: "-".into(),
-        taps: "-".into(),
-        seconds: 0.0,
-        result: Ok(()),
-    };
+    let mut row = Row::new(serial);
     let outcome = (|| -> Result<crate::play::PlayReport> {
         let mut device = AdbDevice::open_serial(server, serial, input)?;
-        let shot = device.screenshot().context("cannot take a screenshot")?;
-        // The calibration that reads this screen best: its digits match its templates most
-        // closely, and the grid sits where it was calibrated (apps can look alike).
-        let chosen = candidates
-            .iter()
-            .filter_map(|c| {
-                let rec = read_board(&shot, &c.cal, &c.templates).ok()?;
-                Some((fit(&rec, &c.cal), c))
-            })
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .map(|(_, c)| c)
-            .ok_or_else(|| {
-                anyhow!(
-                    "none of the {} calibrations reads this phone's screen: calibrate its app",
-                    candidates.len()
-                )
-            })?;
-        row.calibration = chosen.path.file_name().map_or_else(
-            || chosen.path.display().to_string(),
-            |n| n.to_string_lossy().into(),
-        );
+        let chosen = if candidates.is_empty() {
+            profile_for(&mut device, None, &format!("{serial}: "))?
+        } else {
+            best_candidate(&mut device, candidates)?
+        };
+        row.profile = chosen.name.clone();
         let options = PlayOptions {
-            pacing: chosen.cal.pacing,
+            pacing: chosen.calibration.pacing,
             ..options.clone()
         };
         play(
             &mut device,
-            &chosen.cal,
+            &chosen.calibration,
             &chosen.templates,
             &options,
             stop,
-            &mut |_, _| {},
+            &mut |_| {},
         )
     })();
     row.seconds = started.elapsed().as_secs_f64();
@@ -196,6 +245,34 @@ fn play_one(
         }
     }
     row
+}
+
+/// The given calibration that reads this phone's screen best: its digits match its templates
+/// most closely, and the grid sits where it was calibrated (apps can look alike).
+fn best_candidate(device: &mut AdbDevice, candidates: &[Candidate]) -> Result<Chosen> {
+    let shot = device.screenshot().context("cannot take a screenshot")?;
+    let chosen = candidates
+        .iter()
+        .filter_map(|c| {
+            let rec = read_board(&shot, &c.cal, &c.templates).ok()?;
+            Some((fit(&rec, &c.cal), c))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+        .ok_or_else(|| {
+            anyhow!(
+                "none of the {} calibrations reads this phone's screen: calibrate its app, or drop --calibration to learn it",
+                candidates.len()
+            )
+        })?;
+    Ok(Chosen {
+        calibration: chosen.cal.clone(),
+        templates: chosen.templates.clone(),
+        name: chosen.path.file_name().map_or_else(
+            || chosen.path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        ),
+    })
 }
 
 /// How well a calibration fits a screen it could read: the mean template score of the digits
@@ -216,33 +293,49 @@ fn fit(rec: &crate::vision::Recognition, cal: &Calibration) -> f32 {
     mean - offset / 100.0
 }
 
-fn print_table(rows: &[Row]) -> Result<()> {
-    let table: Vec<[String; 6]> = std::iter::once(
-        [
-            "SERIAL",
-            "CALIBRATION",
-            "MOVES",
-            "TAPS",
-            "SECONDS",
-            "RESULT",
-        ]
-        .map(String::from),
-    )
-    .chain(rows.iter().map(|r| {
-        [
-            r.serial.clone(),
-            r.calibration.clone(),
-            r.moves.clone(),
-            r.taps.clone(),
-            format!("{:.1}", r.seconds),
-            match &r.result {
-                Ok(()) => "solved".to_string(),
-                Err(e) => format!("failed: {}", e.chars().take(80).collect::<String>()),
-            },
-        ]
-    }))
-    .collect();
-    for line in super::format::columns(&table) {
+/// The summary: a row per phone; `estimates` adds what was estimated before each replay next to
+/// what it took (`visualize --all`).
+pub(super) fn print_table(rows: &[Row], estimates: bool) -> Result<()> {
+    let secs =
+        |d: Option<Duration>| d.map_or("-".to_string(), |d| format!("{:.1}", d.as_secs_f64()));
+    let header = [
+        "SERIAL",
+        "PROFILE",
+        "MOVES",
+        "TAPS",
+        "ESTIMATED",
+        "REPLAYED",
+        "SECONDS",
+        "RESULT",
+    ]
+    .map(String::from);
+    let table: Vec<[String; 8]> = std::iter::once(header)
+        .chain(rows.iter().map(|r| {
+            [
+                r.serial.clone(),
+                r.profile.clone(),
+                r.moves.clone(),
+                r.taps.clone(),
+                secs(r.estimated),
+                secs(r.replayed),
+                format!("{:.1}", r.seconds),
+                match &r.result {
+                    Ok(()) => "solved".to_string(),
+                    Err(e) => format!("failed: {}", e.chars().take(80).collect::<String>()),
+                },
+            ]
+        }))
+        .collect();
+    let lines = if estimates {
+        super::format::columns(&table)
+    } else {
+        let short: Vec<[String; 6]> = table
+            .into_iter()
+            .map(|[a, b, c, d, _, _, g, h]| [a, b, c, d, g, h])
+            .collect();
+        super::format::columns(&short)
+    };
+    for line in lines {
         outln!("{line}");
     }
     Ok(())

@@ -4,7 +4,7 @@
 use super::open::open_phone;
 use super::profiles::calibration_for;
 use crate::cli::PlayArgs;
-use crate::play::{PlayOptions, PlayReport, Timings, assess, draw_plan};
+use crate::play::{PlayOptions, PlayReport, Step, Timings, assess, draw_plan};
 use anyhow::{Context, Result};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -90,12 +90,19 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             &templates,
             &options,
             &stop,
-            &mut |done, total| {
-                let bar = bar.get_or_insert_with(|| {
-                    errln!("{}", plan_line(total, input, &pacing, &input_description));
-                    tapping_bar(total)
-                });
-                bar.set_position(done as u64);
+            &mut |step| match step {
+                // The board read and the plan, on stderr before the first tap.
+                Step::Planned(a) => {
+                    errln!("read from the screen:\n{}", a.recognition.board);
+                    errln!(
+                        "{}",
+                        plan_line(a.moves.len(), input, &pacing, &input_description)
+                    );
+                }
+                Step::Moves { done, total } => {
+                    bar.get_or_insert_with(|| tapping_bar(total))
+                        .set_position(done as u64);
+                }
             },
         )
     };

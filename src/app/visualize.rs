@@ -1,22 +1,27 @@
-//! `visualize`: replay the backtracking search on the phone move by move (estimate, confirm,
-//! replay with a progress bar, resume), or draw it as a GIF without a phone.
+//! `visualize`: replay the backtracking search on the phone move by move (time the phone,
+//! estimate, confirm, replay with a progress bar, resume), on one phone or on every phone of the
+//! adb server at once (`--all`, through the fleet code of `play --all`), or draw it as a GIF
+//! without a phone.
 
+use super::fleet;
 use super::format::{count, duration};
 use super::open::{load_screenshot, open_phone};
-use super::profiles::{DEFAULT_FILE, calibration_for, load_file};
-use crate::calibration::InputOrder;
+use super::profiles::{DEFAULT_FILE, load_file, profile_for};
+use crate::calibration::{Calibration, InputOrder};
 use crate::cli::VisualizeArgs;
+use crate::device::Device;
+use crate::device::adb::AdbDevice;
 use crate::error::BoardProblem;
-use crate::plan::Move;
-use crate::plan::count_taps;
+use crate::plan::{Layout, Move, count_taps};
 use crate::sudoku::Board;
 use crate::sudoku::report::describe_conflicts;
-use crate::vision::read_board;
-use crate::visualize::estimate::{estimate, pacing_for};
+use crate::vision::{Templates, read_board};
+use crate::visualize::estimate::{Costs, Estimate, estimate, pacing_for};
 use crate::visualize::gif::{GifOptions, sampled_steps, search_gif};
-use crate::visualize::record::{prepare_fresh, prepare_resume, record_search};
+use crate::visualize::measure::measure;
+use crate::visualize::record::{Prepared, prepare_fresh, prepare_resume, record_search};
 use crate::visualize::resume::State;
-use crate::visualize::session::{self, ReplayOptions, Session};
+use crate::visualize::session::{self, ReplayOptions, ReplayReport, Session};
 use anyhow::{Context, Result, bail};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -25,16 +30,125 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+/// Replays estimated to take longer than this are started only after a yes (or with --yes).
+const LONG: Duration = Duration::from_secs(120);
+
 /// `visualize`: replay the backtracking search on the phone move by move, or write it as a GIF.
 pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
-    let max_steps = (args.max_steps != 0).then_some(args.max_steps);
     if let Some(path) = &args.gif {
+        let max_steps = (args.max_steps != 0).then_some(args.max_steps);
         return visualize_gif(&args, path, max_steps);
+    }
+    if args.all {
+        return run_all(&args);
     }
     // Declared before the device so that the device (its shell sessions) goes first.
     let mut sim_session = None;
     let mut device = open_phone(&args.device, &args.sim, &mut sim_session)?;
-    let (cal, templates) = calibration_for(device.as_mut(), args.calibration.as_deref())?;
+    let can_ask = args.yes || std::io::stdin().is_terminal();
+    let mut ready = prepare(device.as_mut(), &args, &args.state, "", can_ask)?;
+    if !confirm(ready.estimate.total, args.yes, "this takes")? {
+        errln!("nothing was tapped");
+        return Ok(ExitCode::from(2));
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        // Ctrl-C finishes the batch in flight (a fraction of a second), saves progress, stops.
+        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
+            .context("cannot install the Ctrl-C handler")?;
+    }
+    let bar = indicatif::ProgressBar::new(ready.moves.len() as u64)
+        .with_message(format!("step {}", count(ready.steps_before as u64)))
+        .with_style(
+            indicatif::ProgressStyle::with_template(
+                "{prefix} [{bar:30}] {pos}/{len} moves ({percent}%), {msg}, {per_sec}, eta {eta}",
+            )
+            .expect("static progress template")
+            .progress_chars("=> "),
+        );
+    bar.set_prefix("replaying");
+    bar.set_position(ready.start as u64);
+    bar.reset_eta();
+    // The bar's ETA follows the replay's own pace; when that pace says the whole run will be
+    // far from the estimate the user agreed to, one line says so (once, after an eighth).
+    let (first, total, estimated) = (ready.start, ready.moves.len(), ready.estimate.total);
+    let began = std::time::Instant::now();
+    let mut corrected = false;
+    let result = replay(device.as_mut(), &mut ready, &stop, &mut |done, steps| {
+        bar.set_message(format!("step {}", count(steps as u64)));
+        bar.set_position(done as u64);
+        let elapsed = began.elapsed();
+        if !corrected && (done - first) * 8 >= total - first && elapsed > Duration::from_secs(5) {
+            corrected = true;
+            let projected = elapsed.mul_f64((total - first) as f64 / (done - first) as f64);
+            if projected.abs_diff(estimated) * 10 > estimated * 3 {
+                bar.println(format!(
+                    "at this phone's pace the replay takes about {} in all, not {} as estimated",
+                    duration(projected),
+                    duration(estimated)
+                ));
+            }
+        }
+    });
+    bar.finish_and_clear();
+    if let Some((session, preset)) = &sim_session {
+        errln!(
+            "simulated phone: {:.2} s of device time (virtual clock, latency preset {preset})",
+            session.clock().as_secs_f64()
+        );
+    }
+    let report = result?;
+    let _ = std::fs::remove_file(&args.state);
+    let search = &ready.prepared.search;
+    out!("{}", report.final_board);
+    outln!(
+        "replayed {} moves ({} steps) of the {} search with {} taps via {} in {} ({:.1} s); {} checkpoints matched the screen",
+        count((report.done - ready.start) as u64),
+        count(search.steps - ready.steps_before as u64),
+        search.strategy,
+        count(report.taps_sent as u64),
+        ready.description,
+        duration(report.elapsed),
+        report.elapsed.as_secs_f64(),
+        report.checkpoints
+    );
+    outln!("the search took {} steps", count(search.steps));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One phone made ready to replay: read, searched, timed and estimated; nothing tapped but the
+/// timing taps on given cells.
+struct Ready {
+    cal: Calibration,
+    templates: Templates,
+    layout: Layout,
+    /// The profile's name, or the calibration file's.
+    profile: String,
+    description: String,
+    prepared: Prepared,
+    moves: Vec<Move>,
+    start: usize,
+    steps_before: usize,
+    state: State,
+    options: ReplayOptions,
+    estimate: Estimate,
+}
+
+/// Reads the phone's board, records the search (or finds where an interrupted one is), times the
+/// phone and says what the replay will take; `who` goes before every line ("SERIAL: " with
+/// --all). `can_ask`: whether a long replay may be started (--yes or a terminal to ask on);
+/// when not, and the method's known figures already say it is long, the phone is not timed.
+fn prepare(
+    device: &mut dyn Device,
+    args: &VisualizeArgs,
+    state_file: &Path,
+    who: &str,
+    can_ask: bool,
+) -> Result<Ready> {
+    let max_steps = (args.max_steps != 0).then_some(args.max_steps);
+    let chosen = profile_for(device, args.calibration.as_deref(), who)?;
+    let (cal, templates) = (chosen.calibration, chosen.templates);
     let layout = crate::play::layout(&cal)?;
     let description = device.input_description();
     let input = device.input();
@@ -42,7 +156,7 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     let recognition = read_board(&screen, &cal, &templates)
         .map_err(|e| BoardProblem(format!("cannot read the board, nothing was tapped: {e}")))?;
     let (prepared, mut state) = if args.resume {
-        let state = State::load(&args.state)?;
+        let state = State::load(state_file)?;
         let prepared = prepare_resume(&recognition, &state)?;
         (prepared, state)
     } else {
@@ -56,25 +170,26 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
         );
         (prepared, state)
     };
+    state.device = description.clone();
     let search = &prepared.search;
     let moves = search.moves();
     let start = prepared.start;
     let pacing = pacing_for(&cal, input);
     let check_every = args.check_every as usize;
-    let estimate = estimate(
-        &moves[start..],
-        cal.input_order,
-        input,
-        &pacing,
+    let mut options = ReplayOptions {
         check_every,
-        args.moves_per_second,
-    );
+        moves_per_second: args.moves_per_second,
+        pacing,
+        checkpoint_settle_ms: pacing.settle_ms,
+        state_file: Some(state_file.to_path_buf()),
+        ..ReplayOptions::default()
+    };
     let steps_before = moves[..start]
         .iter()
         .filter(|m| matches!(m, Move::Set { .. }))
         .count();
     errln!(
-        "search: {}, {} steps and {} cancels = {} moves, {} taps ({})",
+        "{who}search: {}, {} steps and {} cancels = {} moves, {} taps ({})",
         search.strategy,
         count(search.steps),
         count(search.cancels),
@@ -88,12 +203,12 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     if args.resume {
         if args.strategy != search.strategy {
             errln!(
-                "note: resuming the interrupted {} search (--strategy is ignored with --resume)",
+                "{who}note: resuming the interrupted {} search (--strategy is ignored with --resume)",
                 search.strategy
             );
         }
         errln!(
-            "resuming after move {} of {} (step {}){}",
+            "{who}resuming after move {} of {} (step {}){}",
             count(start as u64),
             count(moves.len() as u64),
             count(steps_before as u64),
@@ -102,15 +217,50 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
             } else {
                 format!(
                     "; the screen was not where {} said ({} moves sent), it matches this step",
-                    args.state.display(),
+                    state_file.display(),
                     state.sent
                 )
             }
         );
     }
+    let mut session = Session {
+        device,
+        calibration: &cal,
+        templates: &templates,
+        layout: layout.clone(),
+    };
+    let known = Costs::known(input, &pacing);
+    let guess = estimate(&moves[start..], cal.input_order, &known, &options);
+    // On a phone the figure at the prompt is timed on it (see `measure` for what is tapped and
+    // why the board is left as it is); the method's known costs only for devices without
+    // timing, and when the run will be refused anyway (no one to ask, already too long).
+    let measured = if input.kind().is_some()
+        && session.device.shows_taps()
+        && start < moves.len()
+        && (can_ask || guess.total <= LONG)
+    {
+        measure(&mut session, &recognition, &options)?
+    } else {
+        None
+    };
+    let costs = measured.as_ref().map_or(known, |m| m.costs);
+    let estimate = estimate(&moves[start..], cal.input_order, &costs, &options);
+    if let Some(m) = &measured {
+        errln!(
+            "{who}timed the phone with {} taps on given cells (the board is unchanged): {:.0} ms a tap, {:.0} ms a call, {:.2} s a checkpoint (the input method's figures said {:.1} s)",
+            m.taps,
+            m.costs.per_tap.as_secs_f64() * 1e3,
+            m.costs.per_call.as_secs_f64() * 1e3,
+            m.costs.checkpoint.as_secs_f64(),
+            guess.total.as_secs_f64()
+        );
+        let taps_per_move = estimate.taps as f64 / estimate.moves.max(1) as f64;
+        options.first_per_move = Some(m.costs.per_tap.mul_f64(taps_per_move) + m.costs.per_call);
+    }
     errln!(
-        "input: {description}; estimated {} for {} moves ({:.1} moves/s), checked every {check_every} moves",
+        "{who}input: {description}; estimated {} ({:.1} s) for {} moves ({:.1} moves/s), checked every {check_every} moves",
         duration(estimate.total),
+        estimate.total.as_secs_f64(),
         count(estimate.moves as u64),
         if estimate.per_move.is_zero() {
             0.0
@@ -118,109 +268,188 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
             1.0 / estimate.per_move.as_secs_f64()
         }
     );
-    if estimate.total > Duration::from_secs(120) && !args.yes {
-        let stdin = std::io::stdin();
-        if !stdin.is_terminal() {
-            bail!(
-                "this replay takes about {}: pass --yes to start it without asking (there is no terminal to ask on), or use --strategy fast or --max-steps",
-                duration(estimate.total)
-            );
-        }
-        {
-            use std::io::Write as _;
-            let mut err = std::io::stderr().lock();
-            let _ = write!(
-                err,
-                "this takes about {}; start? [y/N] ",
-                duration(estimate.total)
-            );
-            let _ = err.flush();
-        }
-        let mut answer = String::new();
-        stdin
-            .read_line(&mut answer)
-            .context("cannot read the answer")?;
-        if !matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
-            errln!("nothing was tapped");
-            return Ok(ExitCode::from(2));
-        }
-    }
-
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        // Ctrl-C finishes the batch in flight (a fraction of a second), saves progress, stops.
-        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
-            .context("cannot install the Ctrl-C handler")?;
-    }
-    state.device = description.clone();
-    let options = ReplayOptions {
-        check_every,
-        moves_per_second: args.moves_per_second,
-        pacing,
-        checkpoint_settle_ms: pacing.settle_ms,
-        state_file: Some(args.state.clone()),
-        ..ReplayOptions::default()
-    };
-    let bar = indicatif::ProgressBar::new(moves.len() as u64)
-        .with_message(format!("step {}", count(steps_before as u64)))
-        .with_style(
-            indicatif::ProgressStyle::with_template(
-                "{prefix} [{bar:30}] {pos}/{len} moves ({percent}%), {msg}, {per_sec}, eta {eta}",
-            )
-            .expect("static progress template")
-            .progress_chars("=> "),
-        );
-    bar.set_prefix("replaying");
-    bar.set_position(start as u64);
-    bar.reset_eta();
-    let mut counted = start;
-    let mut steps = steps_before;
-    let mut session = Session {
-        device: device.as_mut(),
-        calibration: &cal,
-        templates: &templates,
+    Ok(Ready {
+        cal,
+        templates,
         layout,
-    };
-    let result = session::replay_moves(
-        &mut session,
-        &search.puzzle,
-        &moves,
+        profile: chosen.name,
+        description,
+        moves,
         start,
-        &options,
-        Some(state),
-        &stop,
+        steps_before,
+        state,
+        options,
+        estimate,
+        prepared,
+    })
+}
+
+/// Whether a replay of `total` may start: at once when short or with `yes`; else the answer to
+/// "`what` about ...; start?" on the terminal. Without a terminal, an error saying to pass --yes.
+fn confirm(total: Duration, yes: bool, what: &str) -> Result<bool> {
+    if total <= LONG || yes {
+        return Ok(true);
+    }
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        bail!(
+            "{what} about {}: pass --yes to start without asking (there is no terminal to ask on), or use --strategy fast or --max-steps",
+            duration(total)
+        );
+    }
+    {
+        use std::io::Write as _;
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "{what} about {}; start? [y/N] ", duration(total));
+        let _ = err.flush();
+    }
+    let mut answer = String::new();
+    stdin
+        .read_line(&mut answer)
+        .context("cannot read the answer")?;
+    Ok(matches!(
+        answer.trim().to_ascii_lowercase().as_str(),
+        "y" | "yes"
+    ))
+}
+
+/// Replays a prepared phone; `progress` gets the moves done and the search steps shown.
+fn replay(
+    device: &mut dyn Device,
+    ready: &mut Ready,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<ReplayReport> {
+    let mut session = Session {
+        device,
+        calibration: &ready.cal,
+        templates: &ready.templates,
+        layout: ready.layout.clone(),
+    };
+    let moves = &ready.moves;
+    let mut counted = ready.start;
+    let mut steps = ready.steps_before;
+    session::replay_moves(
+        &mut session,
+        &ready.prepared.search.puzzle,
+        moves,
+        ready.start,
+        &ready.options,
+        Some(ready.state.clone()),
+        stop,
         &mut |done| {
             steps += moves[counted..done]
                 .iter()
                 .filter(|m| matches!(m, Move::Set { .. }))
                 .count();
             counted = done;
-            bar.set_message(format!("step {}", count(steps as u64)));
-            bar.set_position(done as u64);
+            progress(done, steps);
         },
-    );
-    bar.finish_and_clear();
-    if let Some((session, preset)) = &sim_session {
-        errln!(
-            "simulated phone: {:.2} s of device time (virtual clock, latency preset {preset})",
-            session.clock().as_secs_f64()
-        );
+    )
+}
+
+/// `visualize --all`: every phone on the adb server at once, a thread each; one question when
+/// any replay is long (the longest estimate), one table at the end. Each phone keeps its
+/// progress in its own state file (the serial added to --state's name), for `-s SERIAL --resume`.
+fn run_all(args: &VisualizeArgs) -> Result<ExitCode> {
+    let phones = fleet::attached(&args.device)?;
+    let can_ask = args.yes || std::io::stdin().is_terminal();
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
+            .context("cannot install the Ctrl-C handler")?;
     }
-    let report = result?;
-    let _ = std::fs::remove_file(&args.state);
-    out!("{}", report.final_board);
-    outln!(
-        "replayed {} moves ({} steps) of the {} search with {} taps via {} in {}; {} checkpoints matched the screen",
-        count((report.done - start) as u64),
-        count(search.steps - steps_before as u64),
-        search.strategy,
-        count(report.taps_sent as u64),
-        description,
-        duration(report.elapsed),
-        report.checkpoints
+    errln!(
+        "replaying on {} phones at once through the adb server at {}",
+        phones.serials.len(),
+        phones.server.addr
     );
-    outln!("the search took {} steps", count(search.steps));
+    let (told, estimates) = std::sync::mpsc::channel::<Option<Duration>>();
+    let (goes, go_rxs): (Vec<_>, Vec<_>) = phones
+        .serials
+        .iter()
+        .map(|_| std::sync::mpsc::channel::<bool>())
+        .unzip();
+    let rows = std::thread::scope(|scope| {
+        let threads: Vec<_> = phones
+            .serials
+            .iter()
+            .zip(go_rxs)
+            .map(|(serial, go)| {
+                let (told, stop, phones) = (told.clone(), &stop, &phones);
+                scope.spawn(move || {
+                    let mut row = fleet::Row::new(serial);
+                    let state_file = fleet::file_for(&args.state, serial);
+                    let started = std::time::Instant::now();
+                    let outcome = (|| -> Result<ReplayReport> {
+                        let readied = (|| {
+                            let mut device = AdbDevice::open_serial(
+                                phones.server.clone(),
+                                serial,
+                                phones.input,
+                            )?;
+                            let ready = prepare(
+                                &mut device,
+                                args,
+                                &state_file,
+                                &format!("{serial}: "),
+                                can_ask,
+                            )?;
+                            anyhow::Ok((device, ready))
+                        })();
+                        let _ = told.send(readied.as_ref().ok().map(|(_, r)| r.estimate.total));
+                        let (mut device, mut ready) = readied?;
+                        row.profile = ready.profile.clone();
+                        row.estimated = Some(ready.estimate.total);
+                        if !go.recv().unwrap_or(false) {
+                            bail!("not started; nothing was tapped but the timing taps on given cells");
+                        }
+                        let report = replay(&mut device, &mut ready, stop, &mut |_, _| {})
+                            .with_context(|| {
+                                format!("continue with `sudoku-agent visualize -s {serial} --resume --state {}`", state_file.display())
+                            })?;
+                        let _ = std::fs::remove_file(&state_file);
+                        Ok(report)
+                    })();
+                    row.seconds = started.elapsed().as_secs_f64();
+                    match outcome {
+                        Ok(report) => {
+                            row.moves = count((report.done) as u64);
+                            row.taps = count(report.taps_sent as u64);
+                            row.replayed = Some(report.elapsed);
+                        }
+                        Err(e) => {
+                            errln!("{serial}: {e:#}");
+                            row.result = Err(format!("{e:#}"));
+                        }
+                    }
+                    row
+                })
+            })
+            .collect();
+        drop(told);
+        // Every phone says its estimate (or that it failed) before any replay starts.
+        let longest = estimates.iter().take(phones.serials.len()).flatten().max();
+        let start = match longest {
+            Some(longest) => confirm(longest, args.yes, "the longest of these replays takes")
+                .unwrap_or_else(|e| {
+                    errln!("{e:#}");
+                    false
+                }),
+            None => false,
+        };
+        for tx in &goes {
+            let _ = tx.send(start);
+        }
+        fleet::join(threads, &phones.serials)
+    });
+    fleet::print_table(&rows, true)?;
+    let failed = rows.iter().filter(|r| r.result.is_err()).count();
+    if failed > 0 {
+        errln!("{failed} of {} phones did not finish", rows.len());
+        return Ok(ExitCode::from(1));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,6 +1,9 @@
 //! What replaying a search will cost on this phone, said before the phone is touched: taps (from
-//! the plan), the input method's cost per tap and per checkpoint, and the rate limit.
+//! the plan), what a tap, a `tap_all` call and a checkpoint cost (the input method's known
+//! figures, or what `measure` timed on the phone), the batching of the replay loop, and the rate
+//! limit.
 
+use super::session::ReplayOptions;
 use crate::calibration::{Calibration, InputOrder};
 use crate::device::{Input, Pacing};
 use crate::plan::{Move, count_taps};
@@ -12,12 +15,41 @@ pub fn pacing_for(calibration: &Calibration, input: Input) -> Pacing {
     calibration.pacing.unwrap_or_else(|| input.fastest_pacing())
 }
 
+/// What one unit of replay work costs on a phone.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Costs {
+    /// One tap, on the phone (the app takes it, the input method's own cost).
+    pub per_tap: Duration,
+    /// One `tap_all` call on top of its taps: the round trip to the phone and back.
+    pub per_call: Duration,
+    /// A checkpoint: screenshot, transfer and read (the settle before it is the pacing's).
+    pub checkpoint: Duration,
+    /// Timed on this phone (`measure`), rather than the input method's known figures.
+    pub measured: bool,
+}
+
+impl Costs {
+    /// The input method's known figures (notes/android-input.md). They are what phones of its
+    /// kind were reported to take; a slow phone or a slow link takes several times longer,
+    /// hence `measure`.
+    pub fn known(input: Input, pacing: &Pacing) -> Costs {
+        Costs {
+            per_tap: input.tap_cost(pacing),
+            per_call: Duration::ZERO,
+            checkpoint: input.checkpoint_cost(),
+            measured: false,
+        }
+    }
+}
+
 /// What a replay will take, said before the phone is touched.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Estimate {
     pub moves: usize,
     pub taps: usize,
     pub checkpoints: usize,
+    /// `tap_all` calls the replay loop will make.
+    pub calls: usize,
     pub per_move: Duration,
     pub total: Duration,
 }
@@ -28,23 +60,56 @@ pub fn paced_time(moves: usize, rate: f64) -> Duration {
     Duration::try_from_secs_f64(moves as f64 / rate).unwrap_or(Duration::MAX)
 }
 
-/// Estimates replaying `moves` with checkpoints every `check_every` moves, paced by the input
-/// method or by `moves_per_second`, whichever is slower.
+/// Moves per `tap_all` call: as many as take about `batch_time` at `per_move`, 1 to 64, and no
+/// more than the rate limit allows in that time. The replay loop sizes its batches with this,
+/// and the estimate counts calls with it.
+pub fn moves_per_batch(options: &ReplayOptions, per_move: Duration) -> usize {
+    let fit = if per_move.is_zero() {
+        64
+    } else {
+        (options.batch_time.as_secs_f64() / per_move.as_secs_f64()) as usize
+    };
+    let mut n = fit.clamp(1, 64);
+    if let Some(rate) = options.moves_per_second.filter(|r| *r > 0.0) {
+        n = n.min(((rate * options.batch_time.as_secs_f64()) as usize).max(1));
+    }
+    n
+}
+
+/// The `tap_all` calls the replay loop makes for `moves` moves: batches of `batch`, cut at every
+/// checkpoint.
+fn calls(moves: usize, check_every: usize, batch: usize) -> usize {
+    let (full, rest) = (moves / check_every, moves % check_every);
+    full * check_every.div_ceil(batch) + rest.div_ceil(batch)
+}
+
+/// Estimates replaying `moves` with `costs`, batched and checked as `options` say, and paced
+/// by the input method or by `options.moves_per_second`, whichever is slower.
 pub fn estimate(
     moves: &[Move],
     order: InputOrder,
-    input: Input,
-    pacing: &Pacing,
-    check_every: usize,
-    moves_per_second: Option<f64>,
+    costs: &Costs,
+    options: &ReplayOptions,
 ) -> Estimate {
+    let check_every = options.check_every.max(1);
     let taps = count_taps(moves, order);
-    let checkpoints = moves.len().div_ceil(check_every.max(1));
-    let tapping = input.tap_cost(pacing).mul_f64(taps as f64);
-    let paced = moves_per_second
+    let checkpoints = moves.len().div_ceil(check_every);
+    let taps_per_move = taps as f64 / moves.len().max(1) as f64;
+    // The loop sizes its batches from the time a batch took per move, call included: settle on
+    // the size that time gives (a few rounds converge, the size only grows as calls get cheaper).
+    let mut batch = 1;
+    for _ in 0..4 {
+        let per_move = costs.per_tap.mul_f64(taps_per_move) + costs.per_call / batch as u32;
+        batch = moves_per_batch(options, per_move);
+    }
+    let calls = calls(moves.len(), check_every, batch);
+    let tapping = costs.per_tap * taps as u32 + costs.per_call * calls as u32;
+    let paced = options
+        .moves_per_second
         .filter(|r| *r > 0.0)
         .map_or(Duration::ZERO, |r| paced_time(moves.len(), r));
-    let total = tapping.max(paced) + input.checkpoint_cost() * checkpoints as u32;
+    let settle = Duration::from_millis(options.checkpoint_settle_ms.into());
+    let total = tapping.max(paced) + (costs.checkpoint + settle) * checkpoints as u32;
     let per_move = if moves.is_empty() {
         Duration::ZERO
     } else {
@@ -54,7 +119,86 @@ pub fn estimate(
         moves: moves.len(),
         taps,
         checkpoints,
+        calls,
         per_move,
         total,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::InputKind;
+    use crate::sudoku::Cell;
+
+    fn options(check_every: usize) -> ReplayOptions {
+        ReplayOptions {
+            check_every,
+            checkpoint_settle_ms: 0,
+            ..ReplayOptions::default()
+        }
+    }
+
+    #[test]
+    fn calls_are_batches_cut_at_every_checkpoint() {
+        assert_eq!(calls(100, 40, 7), 6 + 6 + 3);
+        assert_eq!(calls(80, 40, 40), 2);
+        assert_eq!(calls(0, 40, 7), 0);
+        assert_eq!(calls(5, 200, 1), 5);
+    }
+
+    #[test]
+    fn the_estimate_counts_taps_calls_and_checkpoints_at_the_given_costs() {
+        let c = Cell::from_index(0).unwrap();
+        let moves = vec![Move::Set { cell: c, digit: 1 }; 100];
+        let costs = Costs {
+            per_tap: Duration::from_millis(300),
+            per_call: Duration::from_millis(20),
+            checkpoint: Duration::from_secs(1),
+            measured: true,
+        };
+        // 600 ms a move: one move a call (250 ms batches), 100 calls, 3 checkpoints.
+        let e = estimate(&moves, InputOrder::CellFirst, &costs, &options(40));
+        assert_eq!((e.taps, e.calls, e.checkpoints), (200, 100, 3));
+        assert_eq!(e.total, Duration::from_millis(200 * 300 + 100 * 20 + 3000));
+        // Cheap taps: the round trip is shared by a batch of moves.
+        let quick = Costs {
+            per_tap: Duration::from_millis(10),
+            ..costs
+        };
+        let e = estimate(&moves, InputOrder::CellFirst, &quick, &options(40));
+        assert!(e.calls < 100 / 5, "{e:?}");
+        assert_eq!(
+            e.total,
+            Duration::from_millis(200 * 10 + 3000) + quick.per_call * e.calls as u32
+        );
+    }
+
+    #[test]
+    fn known_costs_follow_the_input_method_and_the_rate_limit() {
+        let c = Cell::from_index(0).unwrap();
+        let moves = vec![Move::Set { cell: c, digit: 1 }; 300];
+        let evdev = Input::Method(InputKind::Evdev);
+        let stream = Input::Method(InputKind::Stream);
+        let fast = Costs::known(evdev, &evdev.fastest_pacing());
+        let e = estimate(&moves, InputOrder::CellFirst, &fast, &options(200));
+        assert_eq!((e.taps, e.checkpoints), (600, 2));
+        assert!(
+            e.total > Duration::from_secs(10) && e.total < Duration::from_secs(12),
+            "{e:?}"
+        );
+        let s = estimate(
+            &moves,
+            InputOrder::CellFirst,
+            &Costs::known(stream, &stream.fastest_pacing()),
+            &options(200),
+        );
+        assert!(s.total > e.total * 2);
+        let limited = ReplayOptions {
+            moves_per_second: Some(1.0),
+            ..options(200)
+        };
+        let slow = estimate(&moves, InputOrder::CellFirst, &fast, &limited);
+        assert!(slow.total >= Duration::from_secs(300));
     }
 }

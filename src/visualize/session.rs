@@ -3,6 +3,7 @@
 //! with checkpoints that re-read the screen and compare it with the replayed board, and a state
 //! file so an interrupted run can continue where the screen is.
 
+use super::estimate::moves_per_batch;
 use super::resume::State;
 use crate::calibration::Calibration;
 use crate::device::{Device, Pacing};
@@ -31,6 +32,9 @@ pub struct ReplayOptions {
     pub batch_time: Duration,
     /// Where progress is saved for `--resume` (none: not saved).
     pub state_file: Option<PathBuf>,
+    /// What a move was measured to take on this phone before the replay (`measure`): sizes the
+    /// first batch; without it the input method's known cost does.
+    pub first_per_move: Option<Duration>,
 }
 
 impl Default for ReplayOptions {
@@ -42,6 +46,7 @@ impl Default for ReplayOptions {
             checkpoint_settle_ms: 100,
             batch_time: Duration::from_millis(250),
             state_file: None,
+            first_per_move: None,
         }
     }
 }
@@ -109,8 +114,11 @@ pub fn replay_moves(
     let mut taps_sent = 0;
     let mut checkpoints = 0;
     let mut final_board = expected;
-    // The first batch is sized from the input method's known cost, later ones from measurements.
-    let per_move_guess = session.device.input().tap_cost(&options.pacing) * 2;
+    // The first batch is sized from what was measured before the replay (else the input method's
+    // known cost), later ones from the batches themselves.
+    let per_move_guess = options
+        .first_per_move
+        .unwrap_or_else(|| session.device.input().tap_cost(&options.pacing) * 2);
     let mut batch = moves_per_batch(options, per_move_guess);
     while done < total {
         if stop.load(Ordering::SeqCst) {
@@ -177,21 +185,6 @@ pub fn replay_moves(
         final_board,
         elapsed: started.elapsed(),
     })
-}
-
-/// Moves per `tap_all` call: as many as take about `batch_time` at `per_move`, 1 to 64, and no
-/// more than the rate limit allows in that time.
-fn moves_per_batch(options: &ReplayOptions, per_move: Duration) -> usize {
-    let fit = if per_move.is_zero() {
-        64
-    } else {
-        (options.batch_time.as_secs_f64() / per_move.as_secs_f64()) as usize
-    };
-    let mut n = fit.clamp(1, 64);
-    if let Some(rate) = options.moves_per_second.filter(|r| *r > 0.0) {
-        n = n.min(((rate * options.batch_time.as_secs_f64()) as usize).max(1));
-    }
-    n
 }
 
 /// The screen points for `moves[a..b]`. Number-first apps keep the selected key between
@@ -274,7 +267,6 @@ mod tests {
     use crate::device::{Input, InputKind};
     use crate::geometry::Rect;
     use crate::sudoku::{Cell, Strategy};
-    use crate::visualize::estimate::estimate;
     use crate::visualize::record::record_search;
     use sudoku_sim::{Skin, SudokuApp, puzzles};
 
@@ -302,35 +294,13 @@ mod tests {
     }
 
     #[test]
-    fn estimates_follow_the_input_method_and_the_rate_limit() {
-        let c = Cell::from_index(0).unwrap();
-        let moves = vec![Move::Set { cell: c, digit: 1 }; 300];
-        let evdev = Input::Method(InputKind::Evdev);
-        let stream = Input::Method(InputKind::Stream);
+    fn batches_stay_short_one_move_for_a_jvm_per_tap_several_for_raw_events() {
         let batch = Input::Method(InputKind::Batch);
-        let fast = evdev.fastest_pacing();
-        let e = estimate(&moves, InputOrder::CellFirst, evdev, &fast, 200, None);
-        assert_eq!((e.taps, e.checkpoints), (600, 2));
-        assert!(
-            e.total > Duration::from_secs(10) && e.total < Duration::from_secs(12),
-            "{e:?}"
-        );
-        let s = estimate(
-            &moves,
-            InputOrder::CellFirst,
-            stream,
-            &stream.fastest_pacing(),
-            200,
-            None,
-        );
-        assert!(s.total > e.total * 2);
-        let slow = estimate(&moves, InputOrder::CellFirst, stream, &fast, 200, Some(1.0));
-        assert!(slow.total >= Duration::from_secs(300));
-        // Batches stay short: one move for `input tap` per JVM, several for raw events.
+        let evdev = Input::Method(InputKind::Evdev);
         let options = ReplayOptions::default();
         let slow = batch.tap_cost(&batch.fastest_pacing()) * 2;
         assert_eq!(moves_per_batch(&options, slow), 1);
-        let quick = evdev.tap_cost(&fast) * 2;
+        let quick = evdev.tap_cost(&evdev.fastest_pacing()) * 2;
         assert_eq!(moves_per_batch(&options, quick), 7);
     }
 

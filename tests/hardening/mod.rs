@@ -150,11 +150,22 @@ fn play_says_the_plan_before_the_first_tap() {
     no_panic(&o);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
-    // First the app is learned (a fresh config dir), then the plan, then the taps' result.
+    // First the app is learned (a fresh config dir), then the board read and the plan, then
+    // the taps' result.
     let lines: Vec<&str> = err.lines().collect();
+    let read = lines
+        .iter()
+        .position(|l| l.starts_with("read from the screen"));
     let plan = lines.iter().position(|l| l.starts_with("tapping "));
     let done = lines.iter().position(|l| l.contains("of device time"));
+    assert!(read.is_some() && read < plan, "{err}");
     assert!(plan.is_some() && plan < done, "{err}");
+    // The board's nine rows sit between the two.
+    let rows = lines[read.unwrap()..plan.unwrap()]
+        .iter()
+        .filter(|l| l.starts_with("| "))
+        .count();
+    assert_eq!(rows, 9, "{err}");
     let plan = lines[plan.unwrap()];
     assert!(
         plan.contains(" moves (about ") && plan.contains(" via "),

@@ -336,3 +336,36 @@ fn keep_entries_refuses_a_wrong_entry_without_a_tap() {
     assert!(format!("{err:#}").contains(&wrong.to_string()), "{err:#}");
     assert!(sim.taps().is_empty());
 }
+
+#[test]
+fn play_tells_the_board_it_read_and_its_plan_before_the_first_tap() {
+    let adb = adb_server::shared();
+    let sim = rig::serve(
+        rig::phone("light", SMALL_SIZE, "easy"),
+        "instant",
+        None,
+        adb.addr(),
+    );
+    let (cal, templates) = rig::calibration("light", SMALL_SIZE);
+    let mut device = rig::open(&sim, adb.addr(), InputKind::Stream);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut told = None;
+    sudoku_agent::play::play(
+        &mut device,
+        &cal,
+        &templates,
+        &rig::options(&cal),
+        &stop,
+        &mut |step| {
+            if let sudoku_agent::play::Step::Planned(a) = step {
+                told = Some((a.recognition.board, a.moves.len(), sim.taps().len()));
+            }
+        },
+    )
+    .unwrap();
+    let (board, moves, taps_before) = told.expect("the plan is told");
+    assert_eq!(board, Board::from(sim.with_screen(|p| p.givens())));
+    assert_eq!(moves, board.to_line().matches('.').count());
+    assert_eq!(taps_before, 0, "told before the first tap");
+    assert!(sim.with_screen(|p| p.is_solved()));
+}

@@ -1,5 +1,5 @@
-//! `play --all`: three simulated phones of different skins on one adb server, solved at once,
-//! one table.
+//! `play --all`: simulated phones of different skins on one adb server, solved at once, one
+//! table; each with its own learned profile, or with calibrations given.
 
 use crate::support::adb_server::AdbServer;
 use crate::support::play_rig::{self as rig, SMALL_SIZE};
@@ -54,5 +54,58 @@ fn play_all_solves_three_phones_of_different_skins_at_once_and_prints_one_table(
             .find(|l| l.starts_with(&sim.serial()))
             .unwrap_or_else(|| panic!("no row for {skin}: {stdout}"));
         assert!(row.contains(skin) && row.ends_with("solved"), "{row}");
+    }
+}
+
+#[test]
+fn play_all_learns_each_apps_profile_once_and_solves_every_phone_with_it() {
+    let server = AdbServer::start();
+    // Two phones of one app: one learns, the other waits and reuses the stored profile.
+    let skins = ["light", "numfirst", "wood", "light"];
+    let sims: Vec<_> = skins
+        .iter()
+        .map(|skin| {
+            rig::serve(
+                rig::phone(skin, SMALL_SIZE, "easy"),
+                "instant",
+                None,
+                server.addr(),
+            )
+        })
+        .collect();
+    let started = Instant::now();
+    let out = agent()
+        .args(["play", "--all", "-P", &server.port().to_string()])
+        .output()
+        .expect("run sudoku-agent");
+    let secs = started.elapsed().as_secs_f64();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    eprintln!("play --all on 4 phones, learning 3 profiles, in {secs:.1} s:\n{stdout}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}\n{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "a header and a row per phone: {stdout}");
+    assert!(lines[0].contains("PROFILE"), "{stdout}");
+    for sim in &sims {
+        let package = sim.with_screen(|p| p.skin().package());
+        assert!(sim.with_screen(|p| p.is_solved()), "{package} not solved");
+        let row = lines
+            .iter()
+            .find(|l| l.starts_with(&sim.serial()))
+            .unwrap_or_else(|| panic!("no row for {package}: {stdout}"));
+        assert!(
+            row.contains(&format!("{package}-{SMALL_SIZE}")) && row.ends_with("solved"),
+            "{row}"
+        );
+    }
+    let learned: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains(": learned "))
+        .collect();
+    assert_eq!(learned.len(), 3, "one learning per app: {stderr}");
+    for l in &learned {
+        assert!(sims.iter().any(|s| l.starts_with(&s.serial())), "{l}");
     }
 }

@@ -77,15 +77,9 @@ fn the_settle_time_is_spent_only_before_each_checking_screenshot() {
             ..rig::options(&cal)
         };
         let stop = Arc::new(AtomicBool::new(false));
-        let report = sudoku_agent::play::play(
-            &mut device,
-            &cal,
-            &templates,
-            &options,
-            &stop,
-            &mut |_, _| {},
-        )
-        .unwrap();
+        let report =
+            sudoku_agent::play::play(&mut device, &cal, &templates, &options, &stop, &mut |_| {})
+                .unwrap();
         assert!(device.phone.phone().is_solved());
         let moves = report.assessment.moves.len();
         // The first move alone, then checked batches of WATCH_MOVES sent per_call at a time.
@@ -131,7 +125,7 @@ fn ctrl_c_stops_after_the_call_in_flight_and_says_how_to_finish() {
         &templates,
         &rig::options(&cal),
         &stop,
-        &mut |_, _| {},
+        &mut |_| {},
     )
     .unwrap_err();
     assert_eq!(

@@ -193,3 +193,50 @@ fn two_apps_keep_separate_profiles_that_profiles_lists_shows_and_removes() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no profile"), "{err}");
 }
+
+#[test]
+fn a_profile_that_no_longer_reads_the_screen_is_learned_again_once_with_one_line() {
+    let adb = adb_server::shared();
+    let config = support::temp_dir("profile-config");
+    let folder = support::temp_dir("profile-stale");
+    // Learn two apps, then put the second's profile where the first's was: what an app update
+    // to a new layout and look does to a stored profile.
+    let mut names = Vec::new();
+    for skin in ["light", "wood"] {
+        let sim = phone(&adb, skin, SMALL_SIZE, "easy");
+        let (_, err) = play(&adb, &sim, &folder, &config);
+        assert!(err.contains("learned "), "{skin}: {err}");
+        names.push(format!(
+            "{}-{SMALL_SIZE}",
+            sim.with_screen(|p| p.skin().package())
+        ));
+    }
+    let profiles = config.join("profiles");
+    let (old, new) = (profiles.join(&names[0]), profiles.join(&names[1]));
+    std::fs::remove_dir_all(&old).unwrap();
+    std::fs::create_dir_all(old.join("templates")).unwrap();
+    for entry in std::fs::read_dir(new.join("templates")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), old.join("templates").join(entry.file_name())).unwrap();
+    }
+    std::fs::copy(new.join("profile.toml"), old.join("profile.toml")).unwrap();
+
+    let sim = phone(&adb, "light", SMALL_SIZE, "medium");
+    let (json, err) = play(&adb, &sim, &folder, &config);
+    assert!(sim.with_screen(|p| p.is_solved()), "{err}");
+    assert_eq!(json["verified"], true);
+    let again: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("no longer reads this screen"))
+        .collect();
+    assert_eq!(again.len(), 1, "{err}");
+    assert!(again[0].contains(&names[0]), "{}", again[0]);
+    eprintln!("stale profile: {}", again[0]);
+    assert_eq!(err.lines().filter(|l| l.starts_with("learned ")).count(), 1);
+
+    // Learned for good: the next run reads with it and learns nothing.
+    let sim = phone(&adb, "light", SMALL_SIZE, "easy");
+    let (_, err) = play(&adb, &sim, &folder, &config);
+    assert!(sim.with_screen(|p| p.is_solved()), "{err}");
+    assert!(!err.contains("learn"), "{err}");
+}

@@ -132,5 +132,5 @@ pub fn play(
     options: &PlayOptions,
 ) -> anyhow::Result<PlayReport> {
     let stop = Arc::new(AtomicBool::new(false));
-    sudoku_agent::play::play(device, cal, templates, options, &stop, &mut |_, _| {})
+    sudoku_agent::play::play(device, cal, templates, options, &stop, &mut |_| {})
 }
