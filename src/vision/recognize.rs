@@ -137,7 +137,11 @@ pub fn read_board(
 ) -> Result<Recognition, ReadError> {
     cal.check_frame(Size::new(img.width(), img.height()))
         .map_err(|e| ReadError::WrongScreen(e.to_string()))?;
-    let grid = locate_grid_near(img, cal.grid)?;
+    let grid = match locate_grid_near(img, cal.grid) {
+        Ok(grid) => grid,
+        // A grid without all its lines (edge to edge, shading only) is checked by its cells.
+        Err(e) => super::unlined::locate_near_unlined(img, cal.grid).ok_or(e)?,
+    };
     read_grid(img, grid, templates, &cal.recognition)
 }
 
@@ -373,7 +377,16 @@ fn ink_kind(ink: [u8; 3], th: &Thresholds) -> CellKind {
 
 /// Locates the grid anywhere and cuts its cells (calibration, or a quick look without one).
 pub fn locate_and_cut(img: &RgbaImage) -> Result<(Grid, Vec<CellInk>), VisionError> {
-    let grid = locate::locate_grid(img)?;
+    // The strict search first (all ten lines each way); then the searches that also take grids
+    // with missing outer lines or no lines, which check the cells.
+    let grid = match locate::locate_grid(img) {
+        Ok(grid) => grid,
+        Err(e) => match find_grid_and_cells(img, None) {
+            Ok(screen) => screen.grid,
+            Err(VisionError::NoGrid(_)) => return Err(e),
+            Err(other) => return Err(other),
+        },
+    };
     let inks = cut_cells(img, &grid);
     check_not_killer(&inks)?;
     Ok((grid, inks))
