@@ -544,7 +544,7 @@ impl Skin {
     }
 
     /// A Saku-like number-first app: small digits (a quarter of the cell) in grey discs for the
-    /// givens, entries bare, the picked digit in dark teal discs; a rounded grid with broken thin
+    /// givens, entries bare, the picked digit's cells in teal discs; a rounded grid with broken thin
     /// lines; two centred rows of outlined keys with remaining-count counters, and outlined tool
     /// buttons (undo, erase, notes, redo) further down.
     fn discs() -> Skin {
@@ -573,7 +573,7 @@ impl Skin {
                 digit_em: 0.36,
                 note_em: 0.2,
                 disc: Some(rgb(0xDCE4E1)),
-                highlight_fg: Some(rgb(0xFFFFFF)),
+                highlight_fg: None,
                 peers: false,
                 notes_badge: false,
                 counter_fg: rgb(0x8A8F8D),
@@ -595,7 +595,7 @@ impl Skin {
                 note: rgb(0x6D7371),
                 selected: rgb(0xE0F2EF),
                 peer: rgb(0xFFFFFF),
-                same_digit: rgb(0x00695C),
+                same_digit: rgb(0x8FD3C9),
                 key_bg: Some(rgb(0xF8FAF9)),
                 key_border: Some(rgb(0x7A807D)),
                 key_fg: rgb(0x1B1B1B),
