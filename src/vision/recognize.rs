@@ -4,7 +4,7 @@
 //! unsure anywhere, or breaks a rule, is an error naming the cells: never a silently wrong board.
 //! `read_any` reads with no calibration at all (digits labelled by `glyphs`).
 
-use super::cells::{CellInk, cut_cells};
+use super::cells::{CellInk, big_digit_height, cut_cells, cut_cells_sized};
 use super::glyphs::{Reference, label, mean_patch};
 use super::ink::DigitKind;
 use super::keypad;
@@ -168,7 +168,10 @@ pub fn read_cells(
     templates: &Templates,
     th: &Thresholds,
 ) -> Result<Recognition, ReadError> {
-    let inks = cut_cells(img, &grid);
+    let inks = match th.big_digit {
+        Some(h) => cut_cells_sized(img, &grid, h as f32),
+        None => cut_cells(img, &grid),
+    };
     check_not_killer(&inks)?;
     let mut board = Board::empty();
     let mut readings = Vec::with_capacity(81);
@@ -387,7 +390,8 @@ pub fn locate_and_cut(img: &RgbaImage) -> Result<(Grid, Vec<CellInk>), VisionErr
             Err(other) => return Err(other),
         },
     };
-    let inks = cut_cells(img, &grid);
+    // Small digits (in discs, say) are big digits when the screen shows nothing taller.
+    let inks = cut_cells_sized(img, &grid, big_digit_height(img, &grid));
     check_not_killer(&inks)?;
     Ok((grid, inks))
 }
@@ -421,6 +425,7 @@ mod tests {
             given_ink: [30, 30, 30],
             entry_ink: None,
             kind_distance: 60.0,
+            big_digit: None,
         };
         assert_eq!(ink_kind([40, 35, 30], &th), CellKind::Given);
         assert_eq!(ink_kind([20, 90, 200], &th), CellKind::Entry);
