@@ -69,7 +69,7 @@ impl Frame<'_> {
     pub(super) fn digit_key(&mut self, d: u8, r: Rect, active: bool) {
         let fg = if self.skin.keypad == KeypadShape::Panel {
             // Square keys touching each other, told apart by a checkerboard of two whites.
-            let light = if (d - 1) % 2 == 0 {
+            let light = if (d - 1).is_multiple_of(2) {
                 rgba(0xFFFFFF, 255)
             } else {
                 rgba(0xF6F6F6, 255)
