@@ -221,10 +221,20 @@ fn main() {
         return;
     }
     println!();
-    println!("simulator sweep: one calibrate per skin and size, 20 random busy puzzles each");
     println!(
-        "{:<9} {:>10} {:>8} {:>10} {:>9} {:>10} {:>10} {:>9}",
-        "skin", "size", "boards", "cells ok", "wrong", "min score", "min margin", "read ms"
+        "simulator sweep: one calibrate per skin and size, 20 random busy puzzles each, read with it and with no calibration"
+    );
+    println!(
+        "{:<9} {:>10} {:>8} {:>10} {:>9} {:>10} {:>10} {:>9} {:>9}",
+        "skin",
+        "size",
+        "boards",
+        "cells ok",
+        "wrong",
+        "min score",
+        "min margin",
+        "read ms",
+        "no calib."
     );
     let puzzles = sim_sweep::random_puzzles(20, 0x5eed_0001);
     let mut all_wrong = 0;
@@ -235,19 +245,21 @@ fn main() {
             reads.sort();
             let read = reads.get(reads.len() / 2).copied().unwrap_or_default();
             println!(
-                "{skin:<9} {size:>10} {:>5}/{:<2} {:>10} {:>9} {:>10.3} {:>10.3} {:>9}",
+                "{skin:<9} {size:>10} {:>5}/{:<2} {:>10} {:>9} {:>10.3} {:>10.3} {:>9} {:>6}/{:<2}",
                 s.boards_read,
                 puzzles.len(),
                 s.cells_read,
                 s.wrong.len(),
                 s.min_score,
                 s.min_margin,
-                ms(read)
+                ms(read),
+                s.free_boards,
+                puzzles.len()
             );
-            for w in s.wrong.iter().take(5) {
+            for w in s.wrong.iter().chain(&s.free_wrong).take(5) {
                 println!("    {w}");
             }
-            all_wrong += s.wrong.len();
+            all_wrong += s.wrong.len() + s.free_wrong.len();
         }
     }
     println!("cells or boards wrong in the sweep: {all_wrong}");

@@ -91,6 +91,10 @@ pub struct Recognition {
     pub entry_ink: Option<[u8; 3]>,
     /// Digits farther than this (RGB distance) from `given_ink` are player entries.
     pub kind_distance: f64,
+    /// Shortest big digit as a fraction of the cell, for apps that draw small digits (in
+    /// discs, say); absent means the usual 0.3.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub big_digit: Option<f64>,
 }
 
 // Unknown keys are refused rather than ignored: a misspelt `min_scor` would otherwise leave the
@@ -222,6 +226,9 @@ impl Calibration {
         check_range("recognition.min_margin", r.min_margin, 0.0, 1.0)?;
         // The farthest two RGB colours can be is 255 * sqrt(3), about 441.7.
         check_range("recognition.kind_distance", r.kind_distance, 0.0, 442.0)?;
+        if let Some(h) = r.big_digit {
+            check_range("recognition.big_digit", h, 0.05, 1.0)?;
+        }
         if let Some(p) = &self.pacing {
             check_ms("pacing.hold_ms", p.hold_ms, MAX_HOLD_MS)?;
             check_ms("pacing.gap_ms", p.gap_ms, MAX_PAUSE_MS)?;
@@ -272,6 +279,7 @@ mod tests {
                 given_ink: [0, 0, 0],
                 entry_ink: None,
                 kind_distance: 60.0,
+                big_digit: None,
             },
             pacing: None,
         }

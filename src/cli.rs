@@ -378,7 +378,9 @@ pub struct SimArgs {
     /// medium, hard, l52, escargot).
     #[arg(long, default_value = "easy")]
     pub puzzle: String,
-    /// The app's look: light, dark, thick (3x3 keypad) or numfirst (number-first input).
+    /// The app's look: light, dark, thick (3x3 keypad), numfirst (number-first input), wood,
+    /// edge (grid edge to edge, bare digits and an icon column), discs (small digits in discs,
+    /// keys with counters) or shaded (no grid lines, cells told apart by shading).
     #[arg(long, default_value = "light")]
     pub skin: String,
     /// Screen size in pixels: 720x1280, 1080x2340 or 1440x3200.

@@ -7,6 +7,14 @@ use super::skins::{KeypadShape, NavBar, Skin};
 use crate::board::Cell;
 use crate::geometry::{Point, Rect, Size};
 
+/// A button that is drawn but does nothing in the simulated app.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Inert {
+    Undo,
+    Redo,
+    Hint,
+}
+
 /// The pixel layout of one skin at one screen size.
 #[derive(Debug, Clone)]
 pub(super) struct AppLayout {
@@ -15,7 +23,8 @@ pub(super) struct AppLayout {
     pub size: Size,
     pub status: Rect,
     pub appbar: Rect,
-    pub info: Rect,
+    /// Level, mistakes and timer over the grid (`None`: the timer is the app bar's subtitle).
+    pub info: Option<Rect>,
     /// The whole grid, outer lines included.
     pub grid: Rect,
     /// Offset from the grid's left (or top) edge and width of each of the 10 grid lines.
@@ -26,6 +35,10 @@ pub(super) struct AppLayout {
     pub tools: Option<Rect>,
     /// Every tappable control except cells and the popup button.
     pub keys: Vec<(Key, Rect)>,
+    /// Buttons drawn beside the keys that the simulated app ignores (undo, redo, hint).
+    pub inert: Vec<(Inert, Rect)>,
+    /// The coloured panel behind the controls, when the skin has one.
+    pub panel: Option<Rect>,
     /// Where the timer sits inside the keypad (3x3 keypad's fourth column).
     pub keypad_timer: Option<Rect>,
     pub ad: Option<Rect>,
@@ -67,7 +80,8 @@ impl AppLayout {
         let k = |full: f32, short: f32| if compact { short } else { full } * dp;
         let status = rect_f(0.0, 0.0, w, 24.0 * dp);
         let appbar = rect_f(0.0, status.bottom() as f32, w, k(56.0, 48.0));
-        let info = rect_f(0.0, appbar.bottom() as f32, w, k(34.0, 28.0));
+        let info = (!skin.style.edge_to_edge)
+            .then(|| rect_f(0.0, appbar.bottom() as f32, w, k(34.0, 28.0)));
 
         let nav_h = match skin.nav {
             NavBar::Gesture => 20.0,
@@ -86,34 +100,71 @@ impl AppLayout {
             KeypadShape::Row9 => (k(60.0, 52.0), 0.0),
             KeypadShape::Grid3x3 => (k(52.0, 44.0), 8.0 * dp),
             KeypadShape::Grid2x5 => (k(54.0, 46.0), 8.0 * dp),
+            KeypadShape::IconColumn => (0.0, 0.0),
+            KeypadShape::Counters => (k(56.0, 46.0), k(10.0, 8.0)),
+            KeypadShape::Panel => (k(76.0, 48.0), 0.0),
         };
+        // The gap between Saku's keypad and its tool row is wide, as on the real app.
         let (tools_h, keypad_h) = match skin.keypad {
             KeypadShape::Row9 => (k(68.0, 56.0), key_h),
             KeypadShape::Grid3x3 => (0.0, 3.0 * key_h + 2.0 * row_gap),
             KeypadShape::Grid2x5 => (k(52.0, 40.0), 2.0 * key_h + row_gap),
+            KeypadShape::IconColumn => (0.0, 0.0),
+            KeypadShape::Counters => (k(40.0, 34.0), 2.0 * key_h + row_gap + k(36.0, 14.0)),
+            KeypadShape::Panel => (0.0, 3.0 * key_h + 2.0 * k(24.0, 12.0)),
         };
         let controls_h = tools_h + keypad_h + if tools_h > 0.0 { gap } else { 0.0 };
-        let top = info.bottom() as f32;
-        let room = bottom - top - controls_h - 3.0 * gap;
-        let side = (w - 2.0 * margin).min(room).floor();
-        let grid = rect_f(((w - side) / 2.0).floor(), top + gap * 0.5, side, side);
+        let top = info.unwrap_or(appbar).bottom() as f32;
+        let grid = if skin.style.edge_to_edge {
+            Rect::new(0, top as u32, size.width, size.width)
+        } else {
+            let room = bottom - top - controls_h - 3.0 * gap;
+            let side = (w - 2.0 * margin).min(room).floor();
+            rect_f(((w - side) / 2.0).floor(), top + gap * 0.5, side, side)
+        };
         let side = grid.width; // after rounding
 
-        let thin = (skin.thin_dp * dp).round().max(1.0) as u32;
-        let thick = (skin.thick_dp * dp).round().max(2.0) as u32;
+        let width = |line_dp: f32, least: f32| {
+            if line_dp > 0.0 {
+                (line_dp * dp).round().max(least) as u32
+            } else {
+                0
+            }
+        };
+        let thin = width(skin.thin_dp, 1.0);
+        let thick = width(skin.thick_dp, 2.0);
         let mut lines = [(0u32, 0u32); 10];
         for (i, line) in lines.iter_mut().enumerate() {
-            let lw = if i % 3 == 0 { thick } else { thin };
+            let lw = match i {
+                0 | 9 if !skin.style.outer_border => 0,
+                _ if i % 3 == 0 => thick,
+                _ => thin,
+            };
             let centre = i as f32 * side as f32 / 9.0;
-            let start = (centre - lw as f32 / 2.0).round().max(0.0) as u32;
+            // With no line, cells meet at the first whole pixel past the boundary, so that
+            // hit-testing by ninths of the grid agrees with the drawn cells.
+            let start = if lw == 0 {
+                centre.ceil()
+            } else {
+                (centre - lw as f32 / 2.0).round().max(0.0)
+            } as u32;
             *line = (start.min(side - lw), lw);
         }
 
         // Leftover height is split: a sixth between grid and controls, the rest under them.
         let slack = (bottom - grid.bottom() as f32 - controls_h - gap).max(0.0);
-        let controls_top = grid.bottom() as f32 + gap + slack / 6.0;
-        let controls = rect_f(margin, controls_top, w - 2.0 * margin, controls_h);
+        let mut controls_top = grid.bottom() as f32 + gap + slack / 6.0;
+        let mut controls = rect_f(margin, controls_top, w - 2.0 * margin, controls_h);
+        let mut panel = None;
+        if skin.style.panel.is_some() {
+            // The panel fills the screen from under the grid to the bottom bar.
+            let y = grid.bottom() as f32 + if skin.style.edge_to_edge { 0.0 } else { gap };
+            controls_top = y;
+            controls = rect_f(0.0, y, w, bottom - y);
+            panel = Some(controls);
+        }
         let mut keys = Vec::new();
+        let mut inert = Vec::new();
         let mut keypad_timer = None;
         let mut tools = None;
         let cf = |r: Rect| (r.x as f32, r.y as f32, r.width as f32, r.height as f32);
@@ -176,6 +227,63 @@ impl AppLayout {
                     keys.push((key, rect_f(x, y, kw, kh)));
                 }
             }
+            KeypadShape::IconColumn => {
+                // Four equal columns by three rows over the whole panel: digits in the first
+                // three, then notes and erase in the fourth; its last slot stays empty.
+                let (cw, rh) = (w / 4.0, (bottom - controls_top) / 3.0);
+                let at = |r: u8, c: u8| rect_f(c as f32 * cw, controls_top + r as f32 * rh, cw, rh);
+                for d in 1..=9u8 {
+                    keys.push((Key::Digit(d), at((d - 1) / 3, (d - 1) % 3)));
+                }
+                keys.push((Key::Notes, at(0, 3)));
+                keys.push((Key::Erase, at(1, 3)));
+            }
+            KeypadShape::Counters => {
+                let kw = key_h;
+                let g = row_gap;
+                for d in 1..=9u8 {
+                    let (r, c, n) = if d <= 5 { (0, d - 1, 5) } else { (1, d - 6, 4) };
+                    let row_w = n as f32 * kw + (n - 1) as f32 * g;
+                    let x = (w - row_w) / 2.0 + c as f32 * (kw + g);
+                    let y = controls_top + r as f32 * (kw + g);
+                    keys.push((Key::Digit(d), rect_f(x, y, kw, kw)));
+                }
+                let (bw, bh) = (k(84.0, 72.0), tools_h);
+                let g = k(10.0, 8.0);
+                let row_w = 4.0 * bw + 3.0 * g;
+                let ty = controls_top + controls_h - tools_h;
+                let t = rect_f((w - row_w) / 2.0, ty, row_w, bh);
+                tools = Some(t);
+                let at = |i: usize| rect_f(t.x as f32 + i as f32 * (bw + g), ty, bw, bh);
+                inert.push((Inert::Undo, at(0)));
+                keys.push((Key::Erase, at(1)));
+                keys.push((Key::Notes, at(2)));
+                inert.push((Inert::Redo, at(3)));
+            }
+            KeypadShape::Panel => {
+                // The 3x3 block sits right of centre, the tool column to its left; both are
+                // centred vertically in the panel.
+                let pad = k(24.0, 12.0);
+                let ks = key_h.min((bottom - controls_top - 2.0 * pad) / 3.0);
+                let block = 3.0 * ks;
+                let tool_w = k(72.0, 64.0);
+                let between = k(26.0, 20.0);
+                let x0 = (w - block - tool_w - between) / 2.0;
+                let bx = x0 + tool_w + between;
+                let by = controls_top + (bottom - controls_top - block) / 2.0;
+                for d in 1..=9u8 {
+                    let (r, c) = ((d - 1) / 3, (d - 1) % 3);
+                    let r = rect_f(bx + c as f32 * ks, by + r as f32 * ks, ks, ks);
+                    keys.push((Key::Digit(d), r));
+                }
+                let tg = k(8.0, 5.0);
+                let th = (block - 3.0 * tg) / 4.0;
+                let at = |i: usize| rect_f(x0, by + i as f32 * (th + tg), tool_w, th);
+                inert.push((Inert::Undo, at(0)));
+                keys.push((Key::Notes, at(1)));
+                keys.push((Key::Erase, at(2)));
+                inert.push((Inert::Hint, at(3)));
+            }
         }
 
         let popup_w = w * 0.82;
@@ -215,6 +323,8 @@ impl AppLayout {
             controls,
             tools,
             keys,
+            inert,
+            panel,
             keypad_timer,
             ad,
             nav,
@@ -285,9 +395,10 @@ mod tests {
     fn everything_fits_on_screen_without_overlapping_the_grid() {
         for (what, l) in all_layouts() {
             let size = l.size;
-            for r in [
-                l.status, l.appbar, l.info, l.grid, l.controls, l.nav, l.popup,
-            ] {
+            for r in [l.status, l.appbar, l.grid, l.controls, l.nav, l.popup]
+                .into_iter()
+                .chain(l.info)
+            {
                 assert!(r.fits_in(size), "{what}: {r:?}");
             }
             assert_eq!(l.grid.width, l.grid.height, "{what}");
@@ -296,12 +407,12 @@ mod tests {
                 "{what}: grid too small"
             );
             assert!(
-                l.grid.y >= l.info.bottom() && l.controls.y > l.grid.bottom(),
+                l.grid.y >= l.info.unwrap_or(l.appbar).bottom() && l.controls.y >= l.grid.bottom(),
                 "{what}"
             );
             assert!(l.ad.is_none_or(|a| a.y >= l.controls.bottom()), "{what}");
             for (key, r) in &l.keys {
-                assert!(r.fits_in(size) && r.y > l.grid.bottom(), "{what}: {key:?}");
+                assert!(r.fits_in(size) && r.y >= l.grid.bottom(), "{what}: {key:?}");
                 assert!(
                     r.bottom() <= l.ad.map_or(l.nav.y, |a| a.y),
                     "{what}: {key:?}"
@@ -350,7 +461,10 @@ mod tests {
             }
             let (_, thin) = l.lines[1];
             let (_, thick) = l.lines[3];
-            assert!(thick > thin, "{what}: box lines must be thicker");
+            assert!(
+                thick > thin || thick == 0,
+                "{what}: box lines must be thicker, or no lines at all"
+            );
         }
     }
 }

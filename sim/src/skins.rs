@@ -22,6 +22,16 @@ pub(super) enum KeypadShape {
     Grid3x3,
     /// Two rows of five: 1..5 and 6..9 plus erase (Volcano style), notes in the tool row.
     Grid2x5,
+    /// Bare digits 1..9 in three rows of three across the whole width on a panel, with a fourth
+    /// column of icons: notes (pencil) on top, erase (X) under it (Material Sudoku style).
+    IconColumn,
+    /// Outlined keys in two centred rows, 1..5 over 6..9, each with a small counter of the
+    /// digit's remaining cells under it; a row of outlined tool buttons (undo, erase, notes,
+    /// redo) further down (Saku style).
+    Counters,
+    /// A coloured panel: a column of tool buttons (undo, notes, erase, hint) on the left and a
+    /// 3x3 block of square keys shaded like a checkerboard on the right (Good Sudoku style).
+    Panel,
 }
 
 /// The embedded font faces (all under `assets/fonts/`).
@@ -44,6 +54,59 @@ pub(super) enum NavBar {
     /// The classic black bar with back, home and recents.
     Buttons,
 }
+
+/// How the board and controls are drawn beyond colours: what sets the hard layouts apart.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Style {
+    /// The grid spans the whole screen width right under the app bar (no info row; the timer is
+    /// the app bar's subtitle).
+    pub edge_to_edge: bool,
+    /// The grid's four outer lines are drawn.
+    pub outer_border: bool,
+    /// Thin lines are short strokes along each cell side, broken where lines cross.
+    pub segmented: bool,
+    /// Corner radius of the grid's outer border, dp (0: square).
+    pub corner_dp: f32,
+    /// Em of the big digits as a fraction of the cell height.
+    pub digit_em: f32,
+    /// Em of pencil notes as a fraction of the cell height.
+    pub note_em: f32,
+    /// Givens sit in filled discs of this colour; the same-digit highlight recolours the disc
+    /// (to `same_digit`) instead of the cell.
+    pub disc: Option<Rgba<u8>>,
+    /// Digits on a same-digit highlight are drawn in this colour (white on a dark disc).
+    pub highlight_fg: Option<Rgba<u8>>,
+    /// No lines: cells shaded as a checkerboard, two tones in even boxes, two in odd boxes.
+    pub shades: Option<[Rgba<u8>; 4]>,
+    /// Background of cells holding a given (`None`: like any cell).
+    pub given_cell: Option<Rgba<u8>>,
+    /// The row, column and box of the selected cell are tinted.
+    pub peers: bool,
+    /// A panel colour behind the whole controls area.
+    pub panel: Option<Rgba<u8>>,
+    /// The notes button carries an ON/OFF pill.
+    pub notes_badge: bool,
+    /// Colour of the keypad's remaining-count counters.
+    pub counter_fg: Rgba<u8>,
+}
+
+/// The plain look of the first skins: lines all round, digits at two thirds of the cell.
+const CLASSIC: Style = Style {
+    edge_to_edge: false,
+    outer_border: true,
+    segmented: false,
+    corner_dp: 0.0,
+    digit_em: 0.68,
+    note_em: 0.27,
+    disc: None,
+    highlight_fg: None,
+    shades: None,
+    given_cell: None,
+    peers: true,
+    panel: None,
+    notes_badge: true,
+    counter_fg: rgb(0x808080),
+};
 
 /// Every colour a skin paints with.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -104,6 +167,7 @@ pub struct Skin {
     pub(super) mistakes_label: &'static str,
     /// A wood-grain backdrop instead of the flat background colour.
     pub(super) wood: bool,
+    pub(super) style: Style,
     pub(super) colors: Palette,
 }
 
@@ -111,7 +175,9 @@ const fn rgb(hex: u32) -> Rgba<u8> {
     Rgba([(hex >> 16) as u8, (hex >> 8) as u8, hex as u8, 255])
 }
 
-const NAMES: &[&str] = &["light", "dark", "thick", "numfirst", "wood"];
+const NAMES: &[&str] = &[
+    "light", "dark", "thick", "numfirst", "wood", "edge", "discs", "shaded",
+];
 
 impl Default for Skin {
     /// The light, cell-first app with a 1x9 keypad.
@@ -129,6 +195,9 @@ impl Skin {
             "thick" => Some(Skin::thick()),
             "numfirst" => Some(Skin::numfirst()),
             "wood" => Some(Skin::wood()),
+            "edge" => Some(Skin::edge()),
+            "discs" => Some(Skin::discs()),
+            "shaded" => Some(Skin::shaded()),
             _ => None,
         }
     }
@@ -173,6 +242,7 @@ impl Skin {
             nav: NavBar::Gesture,
             mistakes_label: "Mistakes",
             wood: false,
+            style: CLASSIC,
             colors: Palette {
                 background: rgb(0xFFFFFF),
                 status_bg: rgb(0xFFFFFF),
@@ -224,6 +294,7 @@ impl Skin {
             nav: NavBar::Gesture,
             mistakes_label: "Mistakes",
             wood: false,
+            style: CLASSIC,
             colors: Palette {
                 background: rgb(0x121212),
                 status_bg: rgb(0x121212),
@@ -275,6 +346,7 @@ impl Skin {
             nav: NavBar::Buttons,
             mistakes_label: "Mistakes",
             wood: false,
+            style: CLASSIC,
             colors: Palette {
                 background: rgb(0xFFFFFF),
                 status_bg: rgb(0x2E7D32),
@@ -326,6 +398,7 @@ impl Skin {
             nav: NavBar::Buttons,
             mistakes_label: "Mistakes",
             wood: false,
+            style: CLASSIC,
             colors: Palette {
                 background: rgb(0xE6EEF6),
                 status_bg: rgb(0x000000),
@@ -378,6 +451,7 @@ impl Skin {
             nav: NavBar::Gesture,
             mistakes_label: "Strikes",
             wood: true,
+            style: CLASSIC,
             colors: Palette {
                 background: rgb(0x5A3520),
                 status_bg: rgb(0x000000),
@@ -404,6 +478,196 @@ impl Skin {
                 accent: rgb(0x7CE07C),
                 banner_bg: rgb(0x2E7D32),
                 banner_fg: rgb(0xFFFFFF),
+            },
+        }
+    }
+
+    /// A Material Sudoku-like app: blue app bar with the timer as its subtitle, the grid edge to
+    /// edge right under it with no outer border, and a grey panel of bare digits in three rows
+    /// plus an icon column (pencil for notes, X for erase).
+    fn edge() -> Skin {
+        Skin {
+            name: "edge",
+            app_title: "Medium #3",
+            package: "app.sim.sudoku.material",
+            level: "Medium",
+            input: EntryOrder::CellFirst,
+            keypad: KeypadShape::IconColumn,
+            ui_face: Face::RobotoRegular,
+            title_face: Face::RobotoMedium,
+            given_face: Face::RobotoRegular,
+            entry_face: Face::RobotoRegular,
+            key_face: Face::RobotoRegular,
+            thin_dp: 0.4,
+            thick_dp: 1.0,
+            radius_dp: 0.0,
+            ad_banner: false,
+            nav: NavBar::Buttons,
+            mistakes_label: "Mistakes",
+            wood: false,
+            style: Style {
+                edge_to_edge: true,
+                outer_border: false,
+                digit_em: 0.62,
+                panel: Some(rgb(0xF4F4F4)),
+                notes_badge: false,
+                ..CLASSIC
+            },
+            colors: Palette {
+                background: rgb(0xFFFFFF),
+                status_bg: rgb(0x1976D2),
+                status_fg: rgb(0xFFFFFF),
+                appbar_bg: rgb(0x2196F3),
+                appbar_fg: rgb(0xFFFFFF),
+                info_fg: rgb(0xBBDEFB),
+                grid_bg: rgb(0xFFFFFF),
+                alt_box_bg: None,
+                thin_line: rgb(0x5F5F5F),
+                thick_line: rgb(0x1F1F1F),
+                given: rgb(0x212121),
+                entry: rgb(0x2196F3),
+                note: rgb(0x616161),
+                selected: rgb(0xB3D9F7),
+                peer: rgb(0xF2F8FD),
+                same_digit: rgb(0xE3F2FD),
+                key_bg: None,
+                key_border: None,
+                key_fg: rgb(0x212121),
+                key_active_bg: rgb(0xBBDEFB),
+                key_active_fg: rgb(0x212121),
+                tool_fg: rgb(0x9E9E9E),
+                accent: rgb(0x2196F3),
+                banner_bg: rgb(0x2196F3),
+                banner_fg: rgb(0xFFFFFF),
+            },
+        }
+    }
+
+    /// A Saku-like number-first app: small digits (a quarter of the cell) in grey discs for the
+    /// givens, entries bare, the picked digit's cells in teal discs; a rounded grid with broken thin
+    /// lines; two centred rows of outlined keys with remaining-count counters, and outlined tool
+    /// buttons (undo, erase, notes, redo) further down.
+    fn discs() -> Skin {
+        Skin {
+            name: "discs",
+            app_title: "Saku",
+            package: "app.sim.sudoku.discs",
+            level: "Easy",
+            input: EntryOrder::NumberFirst,
+            keypad: KeypadShape::Counters,
+            ui_face: Face::RobotoRegular,
+            title_face: Face::RobotoMedium,
+            given_face: Face::RobotoRegular,
+            entry_face: Face::RobotoRegular,
+            key_face: Face::RobotoRegular,
+            thin_dp: 0.7,
+            thick_dp: 1.3,
+            radius_dp: 12.0,
+            ad_banner: false,
+            nav: NavBar::Gesture,
+            mistakes_label: "Mistakes",
+            wood: false,
+            style: Style {
+                segmented: true,
+                corner_dp: 14.0,
+                digit_em: 0.36,
+                note_em: 0.2,
+                disc: Some(rgb(0xDCE4E1)),
+                highlight_fg: None,
+                peers: false,
+                notes_badge: false,
+                counter_fg: rgb(0x8A8F8D),
+                ..CLASSIC
+            },
+            colors: Palette {
+                background: rgb(0xF8FAF9),
+                status_bg: rgb(0xF8FAF9),
+                status_fg: rgb(0x1B1B1B),
+                appbar_bg: rgb(0xF8FAF9),
+                appbar_fg: rgb(0x1B1B1B),
+                info_fg: rgb(0x8A8F8D),
+                grid_bg: rgb(0xFFFFFF),
+                alt_box_bg: None,
+                thin_line: rgb(0x8E9491),
+                thick_line: rgb(0x111111),
+                given: rgb(0x1E2422),
+                entry: rgb(0x00897B),
+                note: rgb(0x6D7371),
+                selected: rgb(0xE0F2EF),
+                peer: rgb(0xFFFFFF),
+                same_digit: rgb(0x8FD3C9),
+                key_bg: Some(rgb(0xF8FAF9)),
+                key_border: Some(rgb(0x7A807D)),
+                key_fg: rgb(0x1B1B1B),
+                key_active_bg: rgb(0x00695C),
+                key_active_fg: rgb(0xFFFFFF),
+                tool_fg: rgb(0x1B1B1B),
+                accent: rgb(0x00695C),
+                banner_bg: rgb(0x00695C),
+                banner_fg: rgb(0xFFFFFF),
+            },
+        }
+    }
+
+    /// A Good Sudoku-like app: no grid lines at all, cells told apart only by shading (a
+    /// checkerboard, lighter in even boxes, givens on grey), bold digits, and a yellow panel with
+    /// a column of tool buttons (undo, notes, erase, hint) beside a 3x3 block of square keys.
+    fn shaded() -> Skin {
+        Skin {
+            name: "shaded",
+            app_title: "Good Sudoku",
+            package: "app.sim.sudoku.shaded",
+            level: "Beginner",
+            input: EntryOrder::CellFirst,
+            keypad: KeypadShape::Panel,
+            ui_face: Face::RobotoRegular,
+            title_face: Face::DejaVuBold,
+            given_face: Face::DejaVuBold,
+            entry_face: Face::DejaVuBold,
+            key_face: Face::DejaVuBold,
+            thin_dp: 0.0,
+            thick_dp: 0.0,
+            radius_dp: 6.0,
+            ad_banner: false,
+            nav: NavBar::Gesture,
+            mistakes_label: "Mistakes",
+            wood: false,
+            style: Style {
+                digit_em: 0.64,
+                note_em: 0.24,
+                shades: Some([rgb(0xFFFFFF), rgb(0xF3F3F3), rgb(0xE9E9E9), rgb(0xDFDFDF)]),
+                given_cell: Some(rgb(0xD5D5D5)),
+                peers: false,
+                panel: Some(rgb(0xF6CB45)),
+                notes_badge: false,
+                ..CLASSIC
+            },
+            colors: Palette {
+                background: rgb(0xC4C4C4),
+                status_bg: rgb(0xDADADA),
+                status_fg: rgb(0x1B1B1B),
+                appbar_bg: rgb(0x33363C),
+                appbar_fg: rgb(0xF6CB45),
+                info_fg: rgb(0x5A5A5A),
+                grid_bg: rgb(0xFFFFFF),
+                alt_box_bg: None,
+                thin_line: rgb(0xFFFFFF),
+                thick_line: rgb(0xFFFFFF),
+                given: rgb(0x33363C),
+                entry: rgb(0x3A78C2),
+                note: rgb(0x707070),
+                selected: rgb(0xFBE7A1),
+                peer: rgb(0xFFFFFF),
+                same_digit: rgb(0xFDF1C8),
+                key_bg: Some(rgb(0xFFFFFF)),
+                key_border: None,
+                key_fg: rgb(0x33363C),
+                key_active_bg: rgb(0xFBE7A1),
+                key_active_fg: rgb(0x33363C),
+                tool_fg: rgb(0x33363C),
+                accent: rgb(0x3A9AD9),
+                banner_bg: rgb(0x33363C),
+                banner_fg: rgb(0xF6CB45),
             },
         }
     }
@@ -434,6 +698,9 @@ mod tests {
             KeypadShape::Row9,
             KeypadShape::Grid3x3,
             KeypadShape::Grid2x5,
+            KeypadShape::IconColumn,
+            KeypadShape::Counters,
+            KeypadShape::Panel,
         ] {
             assert!(skins.iter().any(|s| s.keypad == shape));
         }

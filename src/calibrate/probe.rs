@@ -27,10 +27,16 @@ pub struct Probed {
     pub screenshots: usize,
 }
 
+/// How far below the last row of digit keys buttons are looked for, in key spacings: first
+/// just below the keypad (so never the navigation bar nor an ad under it); then, only when none
+/// of those erases, a row of tool buttons set well apart below the keypad (Saku style).
+pub const NEAR_REACH: f32 = 0.75;
+pub const FAR_REACH: f32 = 3.0;
+
 /// Buttons worth trying as erase or notes: glyphs outside the grid, in the band from the grid's
-/// bottom to just below the keypad (so never the status, app or navigation bar, nor an ad), not
-/// part of a digit key, not a thin separator line; one per button, in reading order.
-pub fn button_candidates(glyphs: &[Glyph], grid: &Grid, keypad: &Keypad) -> Vec<Point> {
+/// bottom to `reach` key spacings below the keypad's last row (so never the status or app bar),
+/// not part of a digit key, not a thin separator line; one per button, in reading order.
+pub fn button_candidates(glyphs: &[Glyph], grid: &Grid, keypad: &Keypad, reach: f32) -> Vec<Point> {
     let keys = &keypad.digits;
     let dist = |a: Point, b: Point| {
         let (dx, dy) = (a.x as f32 - b.x as f32, a.y as f32 - b.y as f32);
@@ -42,7 +48,13 @@ pub fn button_candidates(glyphs: &[Glyph], grid: &Grid, keypad: &Keypad) -> Vec<
         .map(|(i, j)| dist(keys[i], keys[j]))
         .fold(f32::MAX, f32::min);
     let top = grid.rect().bottom() as f32;
-    let bottom = keys.iter().map(|k| k.y).max().unwrap_or(0) as f32 + 0.75 * spacing;
+    let bottom = keys.iter().map(|k| k.y).max().unwrap_or(0) as f32 + reach * spacing;
+    // On a key: near its digit, or within its square of the keypad's lattice (a bit of a key's
+    // own face, its corner or edge, is no button of its own).
+    let on_key = |k: Point, c: Point| {
+        let (dx, dy) = (k.x.abs_diff(c.x) as f32, k.y.abs_diff(c.y) as f32);
+        dist(k, c) <= 0.55 * spacing || dx.max(dy) < 0.5 * spacing
+    };
     let mut sorted: Vec<&Glyph> = glyphs
         .iter()
         .filter(|g| {
@@ -50,7 +62,7 @@ pub fn button_candidates(glyphs: &[Glyph], grid: &Grid, keypad: &Keypad) -> Vec<
             (c.y as f32) > top
                 && (c.y as f32) < bottom
                 && g.bbox.width * 10 >= g.bbox.height * 3
-                && keys.iter().all(|&k| dist(k, c) > 0.55 * spacing)
+                && keys.iter().all(|&k| !on_key(k, c))
         })
         .collect();
     // The biggest blob of a button stands for it.
@@ -263,14 +275,27 @@ pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) 
     let at = first.grid.cell_rect(cell).center();
     let key = keypad.digits[digit as usize - 1];
     let mut glyphs = glyphs_outside(&img, &first.grid);
-    let mut candidates = button_candidates(&glyphs, &first.grid, keypad);
+    let mut candidates = button_candidates(&glyphs, &first.grid, keypad, NEAR_REACH);
     // Apps show erase and notes beside the digits; when fewer buttons look like glyphs, the
     // others are icons of other shapes (a pencil glued to its badge). Only then, since textured
     // backdrops (wood grain) give blobs too.
-    if candidates.len() < 2 {
-        glyphs.extend(icon_blobs(&img, &first.grid));
-        candidates = button_candidates(&glyphs, &first.grid, keypad);
+    let icons = icon_blobs(&img, &first.grid);
+    let with_icons = candidates.len() < 2;
+    if with_icons {
+        glyphs.extend(icons.iter().cloned());
+        candidates = button_candidates(&glyphs, &first.grid, keypad, NEAR_REACH);
     }
+    // Then, tried only if none of those erases: icons of any shape, and buttons set further
+    // below the keypad.
+    let near = candidates.len();
+    if !with_icons {
+        glyphs.extend(icons);
+    }
+    let far: Vec<Point> = button_candidates(&glyphs, &first.grid, keypad, FAR_REACH)
+        .into_iter()
+        .filter(|p| !candidates.contains(p))
+        .collect();
+    candidates.extend(far);
     let side = first.grid.pitch() as u32;
     log::info!("probe: {digit} into {cell}; candidate buttons {candidates:?}");
     let mut s = Session {
@@ -364,12 +389,15 @@ pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) 
             Some(d) => bail!("{what} turned {digit} in {cell} into {d}; erase it in the app"),
         }
     }
-    // Buttons after erase: toggles show by their own look changing; a tap alone tells.
-    let tried = candidates
-        .iter()
-        .position(|&c| Some(c) == erase)
-        .map_or(candidates.len(), |i| i + 1);
-    for &button in &candidates[tried..] {
+    // Buttons after erase: toggles show by their own look changing; a tap alone tells. Far
+    // buttons only when erase itself was far.
+    let at_erase = candidates.iter().position(|&c| Some(c) == erase);
+    let tried = at_erase.map_or(candidates.len(), |i| i + 1);
+    let last = match at_erase {
+        Some(i) if i < near => near,
+        _ => candidates.len(),
+    };
+    for &button in &candidates[tried..last.max(tried)] {
         let what = format!("tapping the button at {},{}", button.x, button.y);
         s.tap(&[button])?;
         let (img, _) = s.look(&what)?;
@@ -471,8 +499,14 @@ mod tests {
             glyph(500, 2200, 50, 50), // navigation bar
             glyph(40, 20, 20, 30),    // status bar
         ];
-        let c = button_candidates(&glyphs, &grid, &keypad);
+        let c = button_candidates(&glyphs, &grid, &keypad, NEAR_REACH);
         assert_eq!(c, vec![Point::new(325, 1375), Point::new(620, 1380)]);
+        // Further down: a tool row set apart from the keypad, still not the navigation bar.
+        let mut apart = glyphs.to_vec();
+        apart.push(glyph(400, 1700, 40, 40));
+        let c = button_candidates(&apart, &grid, &keypad, FAR_REACH);
+        assert_eq!(c.last(), Some(&Point::new(420, 1720)), "{c:?}");
+        assert!(button_candidates(&apart, &grid, &keypad, NEAR_REACH).len() == 2);
     }
 
     #[test]

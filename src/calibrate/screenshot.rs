@@ -298,6 +298,10 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
             given_ink,
             entry_ink,
             kind_distance: KIND_DISTANCE,
+            big_digit: {
+                let h = crate::vision::cells::big_digit_height(img, &grid);
+                (h < crate::vision::cells::BIG_MIN).then_some(h as f64)
+            },
         },
         pacing: None,
     };

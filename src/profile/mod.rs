@@ -201,6 +201,7 @@ mod tests {
                 given_ink: [0, 0, 0],
                 entry_ink: None,
                 kind_distance: 60.0,
+                big_digit: None,
             },
             pacing: None,
         }

@@ -145,6 +145,36 @@ pub fn cut_cells(img: &RgbaImage, grid: &Grid) -> Vec<CellInk> {
         .collect()
 }
 
+/// [`cut_cells`] for an app whose big digits are smaller than usual: marks at least `big_min`
+/// of a cell tall are big digits (as [`big_digit_height`] measured on the app's screen), looked
+/// at finely enough to keep their shape.
+pub fn cut_cells_sized(img: &RgbaImage, grid: &Grid, big_min: f32) -> Vec<CellInk> {
+    if big_min >= BIG_MIN {
+        return cut_cells(img, grid);
+    }
+    let pitch = grid.pitch();
+    let stride = ((pitch / 50.0).floor() as u32).max(1);
+    let fine = ((big_min / 0.7 * pitch / 28.0).floor() as u32).clamp(1, stride);
+    Cell::all()
+        .map(
+            |c| match scan_cell_every(img, grid.cell_rect(c), pitch, fine) {
+                Some(scan) => scan.finish(img, big_min).0,
+                None => CellInk::default(),
+            },
+        )
+        .collect()
+}
+
+/// How tall (fraction of a cell) a mark must be to count as a big digit on this screen: the
+/// usual 30%, or less when the screen's digits are small (see [`cut_cells_adaptive`]).
+pub fn big_digit_height(img: &RgbaImage, grid: &Grid) -> f32 {
+    let pitch = grid.pitch();
+    let scans: Vec<Option<CellScan>> = Cell::all()
+        .map(|c| scan_cell(img, grid.cell_rect(c), pitch))
+        .collect();
+    big_digit_min(&scans)
+}
+
 /// Cleans one cell whose rectangle between line centres is `rect`.
 pub fn cut_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> CellInk {
     match scan_cell(img, rect, pitch) {
@@ -154,7 +184,7 @@ pub fn cut_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> CellInk {
 }
 
 /// Shortest big digit, as a fraction of the cell, when the screen gives no better idea.
-pub(crate) const BIG_MIN: f32 = 0.3;
+pub const BIG_MIN: f32 = 0.3;
 
 /// One cell's ink components, before the screen decides how tall a big digit is.
 pub(crate) struct CellScan {
@@ -436,8 +466,10 @@ impl CellScan {
             let (cw, ch) = (c.width() as f32, c.height() as f32);
             if self.touches(c) {
                 // Notes sit near the cell edge and may be clipped by the cut; lines and
-                // highlight edges that reach the cut are long.
-                if ch >= note_min && cw.max(ch) < pitch * 0.28 {
+                // highlight edges that reach the cut are long, and the arc of a rounded grid
+                // corner runs from one side of the cut to the next.
+                let across_corner = (c.x0 == 0 || c.x1 == w - 1) && (c.y0 == 0 || c.y1 == h - 1);
+                if !across_corner && ch >= note_min && cw.max(ch) < pitch * 0.28 {
                     cell.notes = true;
                 }
                 continue;

@@ -8,7 +8,8 @@
 //! `scan::find_grid_and_cells` finds the grid (outer lines optional) and the cells, `ink` tells
 //! givens from entries by how each screen draws them, and `glyphs` labels the digits of one
 //! screen jointly from `bank`, the embedded digit glyphs of many free typefaces
-//! (`recognize::read_any`).
+//! (`recognize::read_any`). `unlined` finds grids whose lines are not all drawn (no outer
+//! border, or cells told apart by shading alone) once the line search has failed.
 
 pub mod bank;
 pub mod cells;
@@ -20,6 +21,7 @@ pub mod overlay;
 pub mod recognize;
 pub mod scan;
 pub mod templates;
+pub mod unlined;
 
 pub use cells::{CellInk, DigitPatch, InkFeatures, cut_cells, cut_cells_adaptive};
 pub use ink::{DigitKind, InkSplit};

@@ -4,7 +4,7 @@
 //! unsure anywhere, or breaks a rule, is an error naming the cells: never a silently wrong board.
 //! `read_any` reads with no calibration at all (digits labelled by `glyphs`).
 
-use super::cells::{CellInk, cut_cells};
+use super::cells::{CellInk, big_digit_height, cut_cells, cut_cells_sized};
 use super::glyphs::{Reference, label, mean_patch};
 use super::ink::DigitKind;
 use super::keypad;
@@ -137,7 +137,11 @@ pub fn read_board(
 ) -> Result<Recognition, ReadError> {
     cal.check_frame(Size::new(img.width(), img.height()))
         .map_err(|e| ReadError::WrongScreen(e.to_string()))?;
-    let grid = locate_grid_near(img, cal.grid)?;
+    let grid = match locate_grid_near(img, cal.grid) {
+        Ok(grid) => grid,
+        // A grid without all its lines (edge to edge, shading only) is checked by its cells.
+        Err(e) => super::unlined::locate_near_unlined(img, cal.grid).ok_or(e)?,
+    };
     read_grid(img, grid, templates, &cal.recognition)
 }
 
@@ -164,7 +168,10 @@ pub fn read_cells(
     templates: &Templates,
     th: &Thresholds,
 ) -> Result<Recognition, ReadError> {
-    let inks = cut_cells(img, &grid);
+    let inks = match th.big_digit {
+        Some(h) => cut_cells_sized(img, &grid, h as f32),
+        None => cut_cells(img, &grid),
+    };
     check_not_killer(&inks)?;
     let mut board = Board::empty();
     let mut readings = Vec::with_capacity(81);
@@ -373,8 +380,18 @@ fn ink_kind(ink: [u8; 3], th: &Thresholds) -> CellKind {
 
 /// Locates the grid anywhere and cuts its cells (calibration, or a quick look without one).
 pub fn locate_and_cut(img: &RgbaImage) -> Result<(Grid, Vec<CellInk>), VisionError> {
-    let grid = locate::locate_grid(img)?;
-    let inks = cut_cells(img, &grid);
+    // The strict search first (all ten lines each way); then the searches that also take grids
+    // with missing outer lines or no lines, which check the cells.
+    let grid = match locate::locate_grid(img) {
+        Ok(grid) => grid,
+        Err(e) => match find_grid_and_cells(img, None) {
+            Ok(screen) => screen.grid,
+            Err(VisionError::NoGrid(_)) => return Err(e),
+            Err(other) => return Err(other),
+        },
+    };
+    // Small digits (in discs, say) are big digits when the screen shows nothing taller.
+    let inks = cut_cells_sized(img, &grid, big_digit_height(img, &grid));
     check_not_killer(&inks)?;
     Ok((grid, inks))
 }
@@ -408,6 +425,7 @@ mod tests {
             given_ink: [30, 30, 30],
             entry_ink: None,
             kind_distance: 60.0,
+            big_digit: None,
         };
         assert_eq!(ink_kind([40, 35, 30], &th), CellKind::Given);
         assert_eq!(ink_kind([20, 90, 200], &th), CellKind::Entry);

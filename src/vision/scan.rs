@@ -35,7 +35,7 @@ pub struct ScreenCells {
 }
 
 impl ScreenCells {
-    fn of(img: &RgbaImage, grid: Grid) -> ScreenCells {
+    pub(crate) fn of(img: &RgbaImage, grid: Grid) -> ScreenCells {
         let (cells, features) = cut_cells_adaptive(img, &grid);
         let split = InkSplit::of(&cells, &features);
         ScreenCells {
@@ -54,7 +54,7 @@ impl ScreenCells {
     /// Do the cells look like a sudoku seen through the right grid? At least 17 big digits
     /// (no puzzle has fewer givens), nearly all centred in their cells: a lattice shifted or
     /// scaled off the real grid cuts digits apart or puts them off-centre.
-    fn plausible(&self) -> bool {
+    pub(crate) fn plausible(&self) -> bool {
         let pitch = self.grid.pitch();
         let mut centred = 0;
         for (cell, ink) in Cell::all().zip(&self.cells) {
@@ -143,6 +143,11 @@ pub fn find_grid_and_cells(
         if screen.plausible() {
             return Ok(screen);
         }
+    }
+    // No lines to find: cells told apart by shading alone.
+    if let Some(screen) = super::unlined::find_shaded(img) {
+        super::recognize::check_not_killer(&screen.cells)?;
+        return Ok(screen);
     }
     Err(first_error.unwrap_or_else(|| {
         VisionError::NoGrid("no 10 x 10 lattice of lines or box lines forming a square".into())

@@ -1,15 +1,15 @@
 //! The simulated-phone sweep shared by `tests/vision/sim.rs` and `benches/vision.rs`: for one
 //! skin and screen size, calibrate once on a fresh puzzle (keypad labels, no help), then read
 //! random puzzles in busy states (player entries, pencil notes, a selected cell with its
-//! highlights) and compare every cell with what the phone was told to show. The vision code only
-//! ever sees rendered pixels.
+//! highlights) and compare every cell with what the phone was told to show, read with the
+//! calibration and again with none (`read_any`). The vision code only ever sees rendered pixels.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use sudoku_agent::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::sudoku::{Board, Cell, Outcome, puzzle_lines, solve};
-use sudoku_agent::vision::{CellKind, read_board};
+use sudoku_agent::vision::{CellKind, Hints, read_any, read_board};
 use sudoku_sim::{Hit, Key, Screen, Skin, SudokuApp};
 
 /// xorshift64*: small, seeded, good enough to pick puzzles and cells.
@@ -83,6 +83,9 @@ pub struct Sweep {
     pub wrong: Vec<String>,
     pub calibrate: Duration,
     pub reads: Vec<Duration>,
+    /// Boards read exactly with no calibration, and what went wrong there.
+    pub free_boards: usize,
+    pub free_wrong: Vec<String>,
     pub min_score: f32,
     pub min_margin: f32,
 }
@@ -98,6 +101,8 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
         wrong: Vec::new(),
         calibrate: Duration::ZERO,
         reads: Vec::new(),
+        free_boards: 0,
+        free_wrong: Vec::new(),
         min_score: 1.0,
         min_margin: 1.0,
     };
@@ -158,6 +163,17 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
         }
         phone.select(Cell::from_index(rng.below(81)).map(Into::into));
         let shot = phone.render();
+        match read_any(&shot, Hints::default()) {
+            Ok(r) if r.board == expected => result.free_boards += 1,
+            Ok(r) => result.free_wrong.push(format!(
+                "puzzle {k} without calibration: read {} expected {}",
+                r.board.to_line(),
+                expected.to_line()
+            )),
+            Err(e) => result
+                .free_wrong
+                .push(format!("puzzle {k} without calibration: {e}")),
+        }
         let t = Instant::now();
         let read = read_board(&shot, &done.calibration, &done.templates);
         result.reads.push(t.elapsed());

@@ -7,7 +7,29 @@ use super::*;
 impl Frame<'_> {
     pub(super) fn info_row(&mut self, state: &GameState) {
         let c = self.skin.colors;
-        let i = self.l.info;
+        let Some(i) = self.l.info else {
+            // No info row: the timer is the app bar's subtitle, under the title.
+            let a = self.l.appbar;
+            let cy = a.y as f32 + a.height as f32 / 2.0 + self.dp(12.0);
+            let (x, h) = (self.dp(56.0), self.dp(18.0));
+            let clear = Rect::new(
+                x as u32,
+                (cy - h / 2.0) as u32,
+                self.dp(90.0) as u32,
+                h as u32,
+            );
+            fill_rect(self.img, clear, c.appbar_bg);
+            let timer = timer_text(state);
+            self.text(
+                self.skin.ui_face,
+                14.0,
+                &timer,
+                (x, cy),
+                Align::Left,
+                c.info_fg,
+            );
+            return;
+        };
         let cy = i.y as f32 + i.height as f32 / 2.0;
         let face = self.skin.ui_face;
         self.text(
@@ -33,11 +55,24 @@ impl Frame<'_> {
 
     pub(super) fn grid_static(&mut self) {
         let c = self.skin.colors;
+        let st = self.skin.style;
         let g = self.l.grid;
+        if let Some(p) = self.l.panel {
+            fill_rect(self.img, p, st.panel.unwrap_or(c.background));
+        }
+        if st.corner_dp > 0.0 {
+            self.rounded_grid();
+            return;
+        }
         fill_rect(self.img, g, c.grid_bg);
         if let Some(alt) = c.alt_box_bg {
             for cell in Cell::all().filter(|c| c.box_index() % 2 == 1) {
                 fill_rect(self.img, self.l.cell_rect(cell), alt);
+            }
+        }
+        for cell in Cell::all() {
+            if let Some(shade) = self.shade(cell) {
+                fill_rect(self.img, self.l.cell_rect(cell), shade);
             }
         }
         for thick in [false, true] {
@@ -56,6 +91,60 @@ impl Frame<'_> {
         }
     }
 
+    /// The checkerboard tone of `cell` on a grid drawn by shading alone.
+    fn shade(&self, cell: Cell) -> Option<Rgba<u8>> {
+        let shades = self.skin.style.shades?;
+        let odd_box = cell.box_index() % 2;
+        Some(shades[2 * odd_box + (cell.row() + cell.col()) % 2])
+    }
+
+    /// A grid in a rounded card: the outer line follows the rounded corners, box lines run
+    /// through, and thin lines are broken where lines cross (Saku style).
+    fn rounded_grid(&mut self) {
+        let c = self.skin.colors;
+        let g = self.l.grid;
+        let (x, y, w, h) = (g.x as f32, g.y as f32, g.width as f32, g.height as f32);
+        let rad = self.dp(self.skin.style.corner_dp);
+        let (_, t) = self.l.lines[0];
+        let t = t as f32;
+        Shape::new()
+            .rounded(x, y, w, h, rad, false)
+            .fill(self.img, c.thick_line);
+        Shape::new()
+            .rounded(x + t, y + t, w - 2.0 * t, h - 2.0 * t, rad - t, false)
+            .fill(self.img, c.grid_bg);
+        for (i, &(start, width)) in self.l.lines.iter().enumerate() {
+            if i % 3 != 0 || i == 0 || i == 9 {
+                continue;
+            }
+            fill_rect(
+                self.img,
+                Rect::new(g.x + start, g.y, width, g.height),
+                c.thick_line,
+            );
+            fill_rect(
+                self.img,
+                Rect::new(g.x, g.y + start, g.width, width),
+                c.thick_line,
+            );
+        }
+        // Thin lines: one stroke per cell side, a sixth of the cell short at each end.
+        for cell in Cell::all() {
+            let r = self.l.cell_rect(cell);
+            let inset = r.width / 6;
+            if cell.col() % 3 != 2 {
+                let (start, width) = self.l.lines[cell.col() + 1];
+                let seg = Rect::new(g.x + start, r.y + inset, width, r.height - 2 * inset);
+                fill_rect(self.img, seg, c.thin_line);
+            }
+            if cell.row() % 3 != 2 {
+                let (start, width) = self.l.lines[cell.row() + 1];
+                let seg = Rect::new(r.x + inset, g.y + start, r.width - 2 * inset, width);
+                fill_rect(self.img, seg, c.thin_line);
+            }
+        }
+    }
+
     pub(super) fn cell_backgrounds(&mut self, state: &GameState) {
         let c = self.skin.colors;
         let board = state.board();
@@ -63,15 +152,22 @@ impl Frame<'_> {
             Some(Tool::Digit(d)) => Some(d),
             _ => state.selected.and_then(|s| board.get(s)),
         };
+        let st = self.skin.style;
         for cell in Cell::all() {
             let color = if Some(cell) == state.selected {
                 Some(c.selected)
-            } else if focus_digit.is_some() && board.get(cell) == focus_digit {
+            } else if focus_digit.is_some() && board.get(cell) == focus_digit && st.disc.is_none() {
                 Some(c.same_digit)
-            } else if state.selected.is_some_and(|s| {
-                s.row() == cell.row() || s.col() == cell.col() || s.box_index() == cell.box_index()
-            }) {
+            } else if st.peers
+                && state.selected.is_some_and(|s| {
+                    s.row() == cell.row()
+                        || s.col() == cell.col()
+                        || s.box_index() == cell.box_index()
+                })
+            {
                 Some(c.peer)
+            } else if state.givens.get(cell).is_some() {
+                st.given_cell
             } else {
                 None
             };
@@ -83,17 +179,44 @@ impl Frame<'_> {
 
     pub(super) fn cell_contents(&mut self, state: &GameState) {
         let c = self.skin.colors;
+        let st = self.skin.style;
+        let board = state.board();
+        let focus_digit = match state.tool {
+            Some(Tool::Digit(d)) => Some(d),
+            _ => state.selected.and_then(|s| board.get(s)),
+        };
         for cell in Cell::all() {
             let r = self.l.cell_rect(cell);
             let (cx, cy) = (
                 r.x as f32 + r.width as f32 / 2.0,
                 r.y as f32 + r.height as f32 / 2.0,
             );
-            let em = r.height as f32 * 0.68;
-            if let Some(d) = state.givens.get(cell) {
-                self.glyphs_centered(self.skin.given_face, em, &d.to_string(), cx, cy, c.given);
-            } else if let Some(d) = state.entries.get(cell) {
-                self.glyphs_centered(self.skin.entry_face, em, &d.to_string(), cx, cy, c.entry);
+            let em = r.height as f32 * st.digit_em;
+            let given = state.givens.get(cell);
+            let digit = given
+                .map(|d| (d, self.skin.given_face, c.given))
+                .or_else(|| {
+                    let d = state.entries.get(cell)?;
+                    Some((d, self.skin.entry_face, c.entry))
+                });
+            if let Some((d, face, mut ink)) = digit {
+                let focused = Some(d) == focus_digit;
+                if let Some(disc) = st.disc {
+                    // Givens sit in discs; the picked digit's cells get a dark disc.
+                    let fill = match (focused, given.is_some()) {
+                        (true, _) => Some(c.same_digit),
+                        (false, true) => Some(disc),
+                        (false, false) => None,
+                    };
+                    if let Some(fill) = fill {
+                        let rad = r.width.min(r.height) as f32 * 0.42;
+                        Shape::new().circle(cx, cy, rad, false).fill(self.img, fill);
+                    }
+                }
+                if focused && let Some(fg) = st.highlight_fg {
+                    ink = fg;
+                }
+                self.glyphs_centered(face, em, &d.to_string(), cx, cy, ink);
             } else {
                 let notes = state.notes[cell.index()];
                 for d in 1..=9u8 {
@@ -103,7 +226,7 @@ impl Frame<'_> {
                     let (nr, nc) = ((d - 1) / 3, (d - 1) % 3);
                     let nx = r.x as f32 + r.width as f32 * (1.0 + 2.0 * nc as f32) / 6.0;
                     let ny = r.y as f32 + r.height as f32 * (1.0 + 2.0 * nr as f32) / 6.0;
-                    let em = r.height as f32 * 0.27;
+                    let em = r.height as f32 * st.note_em;
                     self.glyphs_centered(self.skin.ui_face, em, &d.to_string(), nx, ny, c.note);
                 }
             }

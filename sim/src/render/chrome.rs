@@ -103,11 +103,17 @@ impl Frame<'_> {
             .stroke((x0 + w * 0.3, cy - w * 0.3), (x0 + head, cy + head), w)
             .fill(self.img, c.appbar_fg);
         let title = self.skin.app_title;
+        // With no info row the timer is a subtitle, so the title moves up.
+        let title_y = if self.l.info.is_none() {
+            cy - self.dp(9.0)
+        } else {
+            cy
+        };
         self.text(
             self.skin.title_face,
             20.0,
             title,
-            (self.dp(56.0), cy),
+            (self.dp(56.0), title_y),
             Align::Left,
             c.appbar_fg,
         );

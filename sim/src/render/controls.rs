@@ -6,6 +6,9 @@ use super::*;
 
 impl Frame<'_> {
     pub(super) fn controls(&mut self, state: &GameState) {
+        for (what, r) in self.l.inert.clone() {
+            self.inert_button(what, r);
+        }
         let keys = self.l.keys.clone();
         for (key, r) in keys {
             match key {
@@ -64,21 +67,157 @@ impl Frame<'_> {
     }
 
     pub(super) fn digit_key(&mut self, d: u8, r: Rect, active: bool) {
-        let fg = self.key_face(r, active);
+        let fg = if self.skin.keypad == KeypadShape::Panel {
+            // Square keys touching each other, told apart by a checkerboard of two whites.
+            let light = if (d - 1).is_multiple_of(2) {
+                rgba(0xFFFFFF, 255)
+            } else {
+                rgba(0xF6F6F6, 255)
+            };
+            fill_rect(self.img, r, light);
+            self.skin.colors.key_fg
+        } else {
+            self.key_face(r, active)
+        };
         let em = match self.skin.keypad {
             KeypadShape::Row9 if self.skin.colors.key_bg.is_none() => self.dp(38.0),
             KeypadShape::Row9 => self.dp(26.0),
             KeypadShape::Grid3x3 => self.dp(30.0),
             KeypadShape::Grid2x5 => self.dp(32.0),
+            KeypadShape::IconColumn => self.dp(26.0),
+            KeypadShape::Counters => self.dp(20.0),
+            KeypadShape::Panel => (r.height as f32 * 0.6).min(self.dp(44.0)),
         };
-        let (cx, cy) = centre(r);
+        let (cx, mut cy) = centre(r);
+        if self.skin.keypad == KeypadShape::Counters {
+            cy -= r.height as f32 * 0.13;
+        }
         self.glyphs_centered(self.skin.key_face, em, &d.to_string(), cx, cy, fg);
+    }
+
+    /// The small count of cells still missing each digit, under the digit on its key.
+    pub(super) fn key_counters(&mut self, state: &GameState) {
+        if self.skin.keypad != KeypadShape::Counters {
+            return;
+        }
+        let board = state.board();
+        for (key, r) in self.l.keys.clone() {
+            let Key::Digit(d) = key else { continue };
+            let placed = Cell::all().filter(|&c| board.get(c) == Some(d)).count();
+            let left = 9usize.saturating_sub(placed);
+            let fg = if state.tool == Some(Tool::Digit(d)) {
+                rgba(0xB2DFDB, 255)
+            } else {
+                self.skin.style.counter_fg
+            };
+            let (cx, cy) = centre(r);
+            let y = cy + r.height as f32 * 0.22;
+            self.text(
+                self.skin.ui_face,
+                12.0,
+                &left.to_string(),
+                (cx, y),
+                Align::Center,
+                fg,
+            );
+        }
+    }
+
+    /// The face of a tool button (Saku's outlined row, Good Sudoku's white column); returns the
+    /// icon colour.
+    fn tool_button(&mut self, r: Rect, active: bool) -> Rgba<u8> {
+        let c = self.skin.colors;
+        let (x, y, w, h) = (r.x as f32, r.y as f32, r.width as f32, r.height as f32);
+        let rad = self.dp(self.skin.radius_dp);
+        if self.skin.keypad == KeypadShape::Panel {
+            let bg = if active {
+                rgba(0xD6EAF8, 255)
+            } else {
+                rgba(0xFFFFFF, 255)
+            };
+            Shape::new()
+                .rounded(x, y, w, h, rad, false)
+                .fill(self.img, bg);
+            return if active { c.accent } else { c.tool_fg };
+        }
+        if active {
+            Shape::new()
+                .rounded(x, y, w, h, rad, false)
+                .fill(self.img, c.key_active_bg);
+            return c.key_active_fg;
+        }
+        let t = self.dp(1.0).max(1.0);
+        Shape::new()
+            .rounded(x, y, w, h, rad, false)
+            .rounded(x + t, y + t, w - 2.0 * t, h - 2.0 * t, rad - t, true)
+            .fill(self.img, c.key_border.unwrap_or(c.tool_fg));
+        c.tool_fg
+    }
+
+    /// Undo, redo and hint: drawn like the other tools, ignored by the app.
+    fn inert_button(&mut self, what: Inert, r: Rect) {
+        let fg = self.tool_button(r, false);
+        let (cx, cy) = centre(r);
+        let s = self.dp(1.0);
+        let label = match what {
+            Inert::Undo => "Undo",
+            Inert::Hint => "Hint",
+            Inert::Redo => "",
+        };
+        if self.skin.keypad == KeypadShape::Panel {
+            self.text(Face::DejaVuBold, 17.0, label, (cx, cy), Align::Center, fg);
+            return;
+        }
+        // A hooked arrow, pointing left for undo and right for redo.
+        let m = if what == Inert::Redo { -1.0 } else { 1.0 };
+        let w = 1.8 * s;
+        let (top, low) = (cy - 4.0 * s, cy + 5.0 * s);
+        Shape::new()
+            .stroke((cx + m * 8.0 * s, top), (cx - m * 8.0 * s, top), w)
+            .stroke(
+                (cx + m * 8.0 * s, top - w / 2.0),
+                (cx + m * 8.0 * s, low),
+                w,
+            )
+            .stroke(
+                (cx + m * 8.0 * s + m * w / 2.0, low),
+                (cx - m * 2.0 * s, low),
+                w,
+            )
+            .stroke(
+                (cx - m * 8.0 * s, top),
+                (cx - m * 3.5 * s, top - 4.5 * s),
+                w,
+            )
+            .stroke(
+                (cx - m * 8.0 * s, top),
+                (cx - m * 3.5 * s, top + 4.5 * s),
+                w,
+            )
+            .fill(self.img, fg);
     }
 
     /// A tool in the tool row (icon over label), or a keypad button with just an icon.
     pub(super) fn tool_layout(&mut self, r: Rect, active: bool) -> (f32, f32, Rgba<u8>, bool) {
         let in_row = self.l.tools.is_some_and(|t| t.contains(r.center()));
         let (cx, cy) = centre(r);
+        match self.skin.keypad {
+            KeypadShape::Counters | KeypadShape::Panel => {
+                return (cx, cy, self.tool_button(r, active), false);
+            }
+            KeypadShape::IconColumn => {
+                // Bare icons; a pale disc behind one that is switched on.
+                let c = self.skin.colors;
+                if active {
+                    Shape::new()
+                        .circle(cx, cy, self.dp(24.0), false)
+                        .fill(self.img, c.key_active_bg);
+                    return (cx, cy, c.accent, false);
+                }
+                return (cx, cy, c.tool_fg, false);
+            }
+            _ => {}
+        }
         if in_row {
             let fg = if active {
                 self.skin.colors.accent
@@ -95,7 +234,20 @@ impl Frame<'_> {
     pub(super) fn erase_key(&mut self, r: Rect, active: bool) {
         let (cx, cy, fg, labelled) = self.tool_layout(r, active);
         let s = self.dp(1.0);
-        if self.skin.keypad == KeypadShape::Grid3x3 {
+        if self.skin.keypad == KeypadShape::IconColumn {
+            // A dark X.
+            let (a, w) = (8.0 * s, 2.2 * s);
+            Shape::new()
+                .stroke((cx - a, cy - a), (cx + a, cy + a), w)
+                .stroke((cx - a, cy + a), (cx + a, cy - a), w)
+                .fill(self.img, self.skin.colors.key_fg);
+        } else if self.skin.keypad == KeypadShape::Panel {
+            // A red slash.
+            let a = 10.0 * s;
+            Shape::new()
+                .stroke((cx - a, cy + a), (cx + a, cy - a), 2.6 * s)
+                .fill(self.img, rgba(0xD0393B, 255));
+        } else if self.skin.keypad == KeypadShape::Grid3x3 {
             // A bin: lid, handle and body, its two slots cut in the key's own colour.
             Shape::new()
                 .rounded(
@@ -154,7 +306,8 @@ impl Frame<'_> {
     }
 
     pub(super) fn notes_key(&mut self, r: Rect, on: bool) {
-        let (cx, cy, fg, labelled) = self.tool_layout(r, false);
+        let badged = self.skin.style.notes_badge;
+        let (cx, cy, fg, labelled) = self.tool_layout(r, on && !badged);
         let fg = if on && labelled {
             self.skin.colors.accent
         } else {
@@ -169,7 +322,6 @@ impl Frame<'_> {
             .polygon(&[p(8.0, -2.6), p(10.5, -2.6), p(10.5, 2.6), p(8.0, 2.6)])
             .polygon(&[p(-6.0, -2.6), p(-11.0, 0.0), p(-6.0, 2.6)])
             .fill(self.img, fg);
-        let badge = if on { "ON" } else { "OFF" };
         if labelled {
             let (lx, ly) = (cx, r.bottom() as f32 - self.dp(16.0));
             self.text(
@@ -181,7 +333,11 @@ impl Frame<'_> {
                 fg,
             );
         }
+        if !badged {
+            return;
+        }
         // The ON/OFF pill at the icon's top right, as Sudoku.com shows it.
+        let badge = if on { "ON" } else { "OFF" };
         let c = self.skin.colors;
         let (bw, bh) = (self.dp(26.0), self.dp(14.0));
         let (bx, by) = (cx + self.dp(6.0), cy - self.dp(16.0));

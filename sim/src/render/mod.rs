@@ -15,7 +15,7 @@ mod dialogs;
 mod paint;
 mod text;
 
-use super::layout::AppLayout;
+use super::layout::{AppLayout, Inert};
 use super::skins::{Face, KeypadShape, NavBar, Skin};
 use crate::board::Cell;
 use crate::geometry::Rect;
@@ -141,6 +141,7 @@ impl Frame<'_> {
             self.end_banner("Game over", &detail, rgba(0xC62828, 255));
         } else {
             self.keypad_timer(state);
+            self.key_counters(state);
         }
         if state.popup {
             self.popup();
