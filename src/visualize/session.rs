@@ -130,10 +130,12 @@ pub fn replay_moves(
         let end = (done + batch).min(next_check);
         let points = batch_taps(moves, done, end, start, &session.layout)?;
         save(&mut state, &|s| s.sending = end)?;
+        // Settling is for the checkpoint's screenshot; between batches a tap is a tap, and the
+        // pacing's gap (the injector's wait for the app's click) still follows the last one.
         let settle = if end == next_check {
             options.checkpoint_settle_ms
         } else {
-            0
+            options.pacing.gap_ms
         };
         session.device.set_pacing(Pacing {
             settle_ms: settle,

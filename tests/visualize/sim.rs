@@ -74,10 +74,20 @@ fn calibration(skin: &str) -> PathBuf {
 }
 
 fn serve(phone: SudokuApp, drop_after: Option<u64>, adb: &AdbServer) -> SimServer<SudokuApp> {
+    serve_as(phone, "instant", drop_after, adb)
+}
+
+/// [`serve`] with the latency preset `preset`.
+fn serve_as(
+    phone: SudokuApp,
+    preset: &str,
+    drop_after: Option<u64>,
+    adb: &AdbServer,
+) -> SimServer<SudokuApp> {
     serve_with(
         phone,
         SimConfig {
-            latency: Latency::named("instant").unwrap(),
+            latency: Latency::named(preset).unwrap(),
             drop_after,
             ..SimConfig::default()
         },
@@ -195,6 +205,19 @@ fn a_number_first_phone_shows_every_set_and_cancel_of_the_naive_search() {
 fn a_phone_shows_every_set_and_cancel_of_the_mrv_search() {
     // Level 52 of the classic demo: mrv takes 38 digits back on it.
     replay_equals_the_event_list("light", L52, Strategy::Mrv);
+}
+
+#[test]
+fn on_an_android12_phone_the_injector_lets_every_click_run_before_the_next_touch() {
+    let adb = adb_server::shared();
+    let skin = "light";
+    let dir = scratch("overtake");
+    let sim = serve_as(phone(skin, L52), "android12", None, &adb);
+    let out = visualize(&adb, &sim, skin, &dir, &["--strategy", "fast"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(sim.with_screen(|p| p.is_solved()));
+    assert!(sim.taps().iter().all(|t| t.source == TapSource::Injected));
+    assert_eq!(sim.overtaken(), 0, "a touch overtook the click before it");
 }
 
 #[test]
