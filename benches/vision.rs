@@ -177,7 +177,57 @@ fn no_calibration(budget: Duration) {
     }
 }
 
+/// `VISION_BENCH_PROFILE=<screenshot>`: reads that screenshot with no calibration in a loop for
+/// about 20 s of CPU and prints nothing else, for `perf record` on the bench binary.
+fn profile_loop(path: &str) {
+    let img = image::open(path).expect("a readable screenshot").to_rgba8();
+    let start = thread_cpu().unwrap_or_default();
+    let mut n = 0;
+    while thread_cpu().unwrap_or_default() - start < Duration::from_secs(20) {
+        black_box(read_any(&img, Hints::default()).ok());
+        n += 1;
+    }
+    println!("{n} reads of {path}");
+}
+
+/// TEMP: every real screen's read, in full, to compare before and after a change.
+fn dump_all() {
+    let dir = PathBuf::from("/work/shared/real-screens");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().to_string()))
+        .filter(|n| !n.ends_with(".tsv"))
+        .collect();
+    names.sort();
+    for n in names {
+        let img = image::open(dir.join(&n)).unwrap().to_rgba8();
+        match read_any(&img, Hints::default()) {
+            Ok(rec) => {
+                println!(
+                    "{n} {} {:?} {:?}",
+                    rec.board.to_line(),
+                    rec.grid.xs,
+                    rec.grid.ys
+                );
+                for r in &rec.readings {
+                    println!(
+                        "  {} {:?} {:?} {:.5} {:.5} {:?} {}",
+                        r.cell, r.digit, r.kind, r.score, r.margin, r.runner_up, r.notes
+                    );
+                }
+            }
+            Err(e) => println!("{n} ERR {e}"),
+        }
+    }
+}
+
 fn main() {
+    if std::env::var_os("VISION_BENCH_DUMP").is_some() {
+        return dump_all();
+    }
+    if let Some(path) = std::env::var_os("VISION_BENCH_PROFILE") {
+        return profile_loop(&path.to_string_lossy());
+    }
     let budget = Duration::from_secs(2);
     println!("vision benchmark (release), 1080x2340 screenshots; wall-clock medians, CPU mean");
     println!(

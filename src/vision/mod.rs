@@ -26,7 +26,10 @@ pub use ink::{DigitKind, InkSplit};
 pub use locate::{
     Grid, locate_grid, locate_grid_candidates, locate_grid_near, locate_grid_near_relaxed,
 };
-pub use recognize::{CellKind, Hints, ReadError, Reading, Recognition, read_any, read_board};
+pub use recognize::{
+    CellKind, Hints, ReadError, Reading, Recognition, Seen, read_any, read_any_seen, read_board,
+    read_calibrated,
+};
 pub use scan::{ScreenCells, find_grid_and_cells};
 pub use templates::Templates;
 

@@ -9,11 +9,11 @@ use super::glyphs::{Reference, label, mean_patch};
 use super::ink::DigitKind;
 use super::keypad;
 use super::locate::{Grid, locate_grid_near};
-use super::scan::find_grid_and_cells;
+use super::scan::{ScreenCells, find_grid_and_cells};
 use super::templates::Templates;
 use super::{VisionError, locate};
 use crate::calibration::{Calibration, Recognition as Thresholds};
-use crate::geometry::Size;
+use crate::geometry::{Rect, Size};
 use crate::sudoku::{Board, Cell};
 use image::RgbaImage;
 use serde::Serialize;
@@ -198,8 +198,20 @@ pub fn read_cells(
 pub struct Hints<'a> {
     /// The board's digits as the user typed them (`--givens`): they override the shapes.
     pub givens: Option<&'a Board>,
-    /// The app's own digit templates from a calibration: a further source of evidence.
+    /// The app's own digit templates from a calibration: a further source of evidence, which
+    /// takes the keypad's place as the second source (the keypad is then not looked for).
     pub templates: Option<&'a Templates>,
+    /// Where a calibration saw the grid, in this screenshot's pixels: tried first, never
+    /// required.
+    pub grid: Option<Rect>,
+}
+
+/// A read together with what it saw on the way (the grid and its cells, when a grid was
+/// found), so that a picture can show why a read was refused.
+#[derive(Debug, Clone)]
+pub struct Seen {
+    pub screen: Option<ScreenCells>,
+    pub result: Result<Recognition, ReadError>,
 }
 
 /// Reads the board on any app's screenshot with no calibration: finds the grid, groups the big
@@ -207,8 +219,76 @@ pub struct Hints<'a> {
 /// the keypad (when one is found) and the hints. Refuses, naming the cells and their two best
 /// candidates, whenever the evidence is not clear.
 pub fn read_any(img: &RgbaImage, hints: Hints) -> Result<Recognition, ReadError> {
-    let screen = find_grid_and_cells(img, None)?;
-    let (grid, inks) = (screen.grid, screen.cells);
+    read_any_seen(img, hints).result
+}
+
+/// [`read_any`], keeping the grid and cells it found.
+pub fn read_any_seen(img: &RgbaImage, hints: Hints) -> Seen {
+    match find_grid_and_cells(img, hints.grid) {
+        Ok(screen) => Seen {
+            result: read_screen(img, &screen, hints),
+            screen: Some(screen),
+        },
+        Err(e) => Seen {
+            screen: None,
+            result: Err(e.into()),
+        },
+    }
+}
+
+/// Reads with a calibration, on its own screen size or any other: the calibrated reader first
+/// (fast, on the screen size it was made on), else the reader that needs no calibration with
+/// the calibration's templates and grid (scaled to this screen) as hints. When both refuse, the
+/// calibrated reader's reason is given (it knows where the grid should be).
+pub fn read_calibrated(img: &RgbaImage, cal: &Calibration, templates: &Templates) -> Seen {
+    let size = Size::new(img.width(), img.height());
+    let first = (size == cal.screen).then(|| read_board(img, cal, templates));
+    if let Some(Ok(rec)) = first {
+        return Seen {
+            screen: None,
+            result: Ok(rec),
+        };
+    }
+    // The same app at another resolution draws the grid at the same place scaled; a screen of
+    // another shape (another phone, a rotation) puts it elsewhere, found by the full search.
+    let (sx, sy) = (
+        size.width as f32 / cal.screen.width.max(1) as f32,
+        size.height as f32 / cal.screen.height.max(1) as f32,
+    );
+    let grid = ((sx / sy - 1.0).abs() < 0.01).then(|| {
+        let g = cal.grid;
+        Rect::new(
+            (g.x as f32 * sx).round() as u32,
+            (g.y as f32 * sy).round() as u32,
+            (g.width as f32 * sx).round() as u32,
+            (g.height as f32 * sy).round() as u32,
+        )
+    });
+    let hints = Hints {
+        templates: Some(templates),
+        grid,
+        givens: None,
+    };
+    let seen = read_any_seen(img, hints);
+    match (first, seen.result) {
+        (Some(Err(e)), Err(_)) => Seen {
+            screen: seen.screen,
+            result: Err(e),
+        },
+        (_, result) => Seen {
+            screen: seen.screen,
+            result,
+        },
+    }
+}
+
+/// Labels the digits of a located grid's cells (the body of [`read_any`]).
+fn read_screen(
+    img: &RgbaImage,
+    screen: &ScreenCells,
+    hints: Hints,
+) -> Result<Recognition, ReadError> {
+    let (grid, inks) = (screen.grid.clone(), &screen.cells);
     let digit_cells: Vec<Cell> = Cell::all()
         .filter(|c| inks[c.index()].digit.is_some())
         .collect();
@@ -247,7 +327,14 @@ pub fn read_any(img: &RgbaImage, hints: Hints) -> Result<Recognition, ReadError>
                 .collect(),
         });
     }
-    if let Some(keys) = keypad::verified_keypad(img, &grid) {
+    // A calibration's templates are the second source when given; else the keypad, when one
+    // is found in a verified order.
+    let keys = if hints.templates.is_none() {
+        keypad::verified_keypad(img, &grid)
+    } else {
+        None
+    };
+    if let Some(keys) = keys {
         references.push(Reference {
             name: "the keypad",
             shapes: keys.into_iter().map(Some).collect(),
