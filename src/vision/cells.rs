@@ -80,13 +80,9 @@ pub(crate) fn components(mask: &[bool], w: usize, h: usize) -> (Vec<u32>, Vec<Co
             c.y0 = c.y0.min(y);
             c.y1 = c.y1.max(y);
             c.area += 1;
-            for dy in -1i64..=1 {
-                for dx in -1i64..=1 {
-                    let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-                    if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
-                        continue;
-                    }
-                    let j = ny as usize * w + nx as usize;
+            let (nx0, nx1) = (x.saturating_sub(1), (x + 1).min(w - 1));
+            for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
+                for j in ny * w + nx0..=ny * w + nx1 {
                     if mask[j] && labels[j] == 0 {
                         labels[j] = label;
                         stack.push(j);

@@ -155,8 +155,11 @@ fn block_luma(img: &RgbaImage, s: usize) -> Vec<u8> {
         sums.iter_mut().for_each(|v| *v = 0);
         for y in by * s..(by + 1) * s {
             let row = &raw[y * iw * 4..(y * iw + w * s) * 4];
-            for (x, p) in row.chunks_exact(4).enumerate() {
-                sums[x / s] += (p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8;
+            // One block's s pixels at a time (no division per pixel).
+            for (sum, block) in sums.iter_mut().zip(row.chunks_exact(4 * s)) {
+                for p in block.chunks_exact(4) {
+                    *sum += (p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8;
+                }
             }
         }
         let n = (s * s) as u32;

@@ -308,23 +308,17 @@ fn max_filter(v: &[f32], r: usize) -> Vec<f32> {
 }
 
 /// How present a line at `p` is: coverage 0..1, or 1 when `p` falls in the untestable strip at
-/// the image edge (a grid cropped right at its outer lines).
-fn line_strength(
-    filtered: &[f32],
-    p: f32,
-    norm: f32,
-    d: usize,
-    r: usize,
-    edge: (bool, bool),
-) -> f32 {
-    let n = filtered.len() as f32;
+/// the image edge (a grid cropped right at its outer lines). `covered[i]` is the coverage of a
+/// line at pixel `i` (the filtered profile over the full coverage of one lattice's span).
+fn line_strength(covered: &[f32], p: f32, d: usize, r: usize, edge: (bool, bool)) -> f32 {
+    let n = covered.len() as f32;
     if p < -(r as f32) - 1.0 || p > n + r as f32 {
         return 0.0;
     }
     if (edge.0 && p < (d + r) as f32) || (edge.1 && p > n - 1.0 - (d + r) as f32) {
         return 1.0;
     }
-    (filtered[round_index(p, filtered.len())] / norm).min(1.0)
+    covered[round_index(p, covered.len())]
 }
 
 /// `p.round().clamp(0.0, len - 1.0) as usize` without a call to the C library's `roundf` (the
@@ -352,6 +346,7 @@ fn best_lattices(
     let mut s = s_range.0;
     while s <= s_range.1 {
         let norm = 9.0 * s * 0.85;
+        let covered: Vec<f32> = filtered.iter().map(|&f| (f / norm).min(1.0)).collect();
         let lo = -(r as f32) - 1.0;
         let hi = n + r as f32 - 9.0 * s;
         let mut p0 = lo.ceil();
@@ -359,7 +354,7 @@ fn best_lattices(
         let mut best: Vec<Lattice> = Vec::with_capacity(4);
         while p0 <= hi {
             let score: f32 = (0..10)
-                .map(|i| line_strength(&filtered, p0 + i as f32 * s, norm, d, r, edge))
+                .map(|i| line_strength(&covered, p0 + i as f32 * s, d, r, edge))
                 .sum();
             if score > 4.0 && (best.len() < 3 || score > best[2].score) {
                 let at = best

@@ -242,7 +242,8 @@ pub fn read_any_seen(img: &RgbaImage, hints: Hints) -> Seen {
 /// calibrated reader's reason is given (it knows where the grid should be).
 pub fn read_calibrated(img: &RgbaImage, cal: &Calibration, templates: &Templates) -> Seen {
     let size = Size::new(img.width(), img.height());
-    let first = (size == cal.screen).then(|| read_board(img, cal, templates));
+    let frame = cal.check_frame(size).map_err(|e| e.to_string());
+    let first = frame.is_ok().then(|| read_board(img, cal, templates));
     if let Some(Ok(rec)) = first {
         return Seen {
             screen: None,
@@ -270,15 +271,19 @@ pub fn read_calibrated(img: &RgbaImage, cal: &Calibration, templates: &Templates
         givens: None,
     };
     let seen = read_any_seen(img, hints);
-    match (first, seen.result) {
-        (Some(Err(e)), Err(_)) => Seen {
-            screen: seen.screen,
-            result: Err(e),
-        },
-        (_, result) => Seen {
-            screen: seen.screen,
-            result,
-        },
+    let result = match (first, frame, seen.result) {
+        (Some(Err(e)), _, Err(_)) => Err(e),
+        // Cells the reader named are the reason; anything else is said with the frame.
+        (_, Err(frame), Err(e)) if !matches!(e, ReadError::Unsure(_) | ReadError::Conflict(_)) => {
+            Err(ReadError::WrongScreen(format!(
+                "{frame} (read without it: {e})"
+            )))
+        }
+        (_, _, result) => result,
+    };
+    Seen {
+        screen: seen.screen,
+        result,
     }
 }
 
