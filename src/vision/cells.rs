@@ -215,8 +215,14 @@ pub fn cut_cells_adaptive(
     grid: &Grid,
 ) -> (Vec<CellInk>, Vec<Option<InkFeatures>>) {
     let pitch = grid.pitch();
+    // The usual stride (see `scan_cell`), but never coarser than the finest the second look
+    // below can ask for (the one for digits BIG_MIN / 0.7 of a cell tall): where that second
+    // look is certain (cells 100 to 130 px, most phones), the first one is already made at
+    // its resolution instead of twice.
+    let usual = ((pitch / 50.0).floor() as u32).max(1);
+    let finest = ((BIG_MIN / 0.7 * pitch / 28.0).floor() as u32).max(1);
     let mut scans: Vec<Option<CellScan>> = Cell::all()
-        .map(|c| scan_cell(img, grid.cell_rect(c), pitch))
+        .map(|c| scan_cell_every(img, grid.cell_rect(c), pitch, usual.min(finest)))
         .collect();
     let big_min = big_digit_min(&scans);
     // Small digits (in discs, say) need finer sampling to keep their shape: at least ~28

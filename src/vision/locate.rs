@@ -353,9 +353,20 @@ fn best_lattices(
         // The three best offsets for this pitch, best first (earlier offsets first on ties).
         let mut best: Vec<Lattice> = Vec::with_capacity(4);
         while p0 <= hi {
-            let score: f32 = (0..10)
-                .map(|i| line_strength(&covered, p0 + i as f32 * s, d, r, edge))
-                .sum();
+            // A lattice that cannot beat the third best (or 4) even with every line still to
+            // come at full strength is dropped early; the rest sum their lines in order.
+            let bar = if best.len() < 3 {
+                4.0
+            } else {
+                best[2].score.max(4.0)
+            };
+            let mut score = 0f32;
+            for i in 0..10 {
+                score += line_strength(&covered, p0 + i as f32 * s, d, r, edge);
+                if score + (9 - i) as f32 + 1e-3 <= bar {
+                    break;
+                }
+            }
             if score > 4.0 && (best.len() < 3 || score > best[2].score) {
                 let at = best
                     .iter()

@@ -8,7 +8,10 @@
 //! `scan::find_grid_and_cells` finds the grid (outer lines optional) and the cells, `ink` tells
 //! givens from entries by how each screen draws them, and `glyphs` labels the digits of one
 //! screen jointly from `bank`, the embedded digit glyphs of many free typefaces
-//! (`recognize::read_any`).
+//! (`recognize::read_any`). `recognize::read_calibrated` uses a calibration made at any screen
+//! size: the fast calibrated reader on its own size, else `read_any` with the calibration's
+//! templates (in place of the keypad check) and its grid as hints. `overlay` draws any read,
+//! refused ones included.
 
 pub mod bank;
 pub mod cells;

@@ -165,11 +165,21 @@ pub fn read_cells(
     th: &Thresholds,
 ) -> Result<Recognition, ReadError> {
     let inks = cut_cells(img, &grid);
-    check_not_killer(&inks)?;
+    read_inks(&inks, grid, templates, th)
+}
+
+/// [`read_cells`] on cells already cut (by the fixed rule or by the screen's own digit height).
+pub fn read_inks(
+    inks: &[CellInk],
+    grid: Grid,
+    templates: &Templates,
+    th: &Thresholds,
+) -> Result<Recognition, ReadError> {
+    check_not_killer(inks)?;
     let mut board = Board::empty();
     let mut readings = Vec::with_capacity(81);
     let mut doubts = Vec::new();
-    for (cell, ink) in Cell::all().zip(&inks) {
+    for (cell, ink) in Cell::all().zip(inks) {
         let reading = classify(ink, templates, th);
         if let Some(p) = &ink.digit
             && (reading.score < th.min_score as f32 || reading.margin < th.min_margin as f32)
@@ -238,48 +248,49 @@ pub fn read_any_seen(img: &RgbaImage, hints: Hints) -> Seen {
 
 /// Reads with a calibration, on its own screen size or any other: the calibrated reader first
 /// (fast, on the screen size it was made on), else the reader that needs no calibration with
-/// the calibration's templates and grid (scaled to this screen) as hints. When both refuse, the
-/// calibrated reader's reason is given (it knows where the grid should be).
+/// the calibration's templates as its second source. When both refuse, the calibrated reader's
+/// reason is given (it knows where the grid should be).
+///
+/// The calibrated reader's board counts only with at least 17 digits: its fixed digit height
+/// sees none of an app's small digits, and an empty board is a wrong board. The calibration's
+/// grid is not passed on as a hint: on a screen of another size (or another phone of the same
+/// size) a scaled rectangle can sit a few pixels off, and a lattice found near it once lost a
+/// row of digits; the full search is slower but has read every real screenshot exactly.
 pub fn read_calibrated(img: &RgbaImage, cal: &Calibration, templates: &Templates) -> Seen {
     let size = Size::new(img.width(), img.height());
     let frame = cal.check_frame(size).map_err(|e| e.to_string());
-    let first = frame.is_ok().then(|| read_board(img, cal, templates));
+    let first = frame.is_ok().then(|| {
+        read_board(img, cal, templates).and_then(|rec| {
+            let digits = rec.readings.iter().filter(|r| r.digit.is_some()).count();
+            if digits >= 17 {
+                Ok(rec)
+            } else {
+                Err(ReadError::WrongScreen(format!(
+                    "only {digits} digits seen where the calibration puts the grid, too few for a sudoku"
+                )))
+            }
+        })
+    });
     if let Some(Ok(rec)) = first {
         return Seen {
             screen: None,
             result: Ok(rec),
         };
     }
-    // The same app at another resolution draws the grid at the same place scaled; a screen of
-    // another shape (another phone, a rotation) puts it elsewhere, found by the full search.
-    let (sx, sy) = (
-        size.width as f32 / cal.screen.width.max(1) as f32,
-        size.height as f32 / cal.screen.height.max(1) as f32,
-    );
-    let grid = ((sx / sy - 1.0).abs() < 0.01).then(|| {
-        let g = cal.grid;
-        Rect::new(
-            (g.x as f32 * sx).round() as u32,
-            (g.y as f32 * sy).round() as u32,
-            (g.width as f32 * sx).round() as u32,
-            (g.height as f32 * sy).round() as u32,
-        )
-    });
     let hints = Hints {
         templates: Some(templates),
-        grid,
-        givens: None,
+        ..Hints::default()
     };
     let seen = read_any_seen(img, hints);
     let result = match (first, frame, seen.result) {
+        (_, _, Ok(rec)) => Ok(rec),
+        // Cells the reader named are the reason.
+        (_, _, Err(e @ (ReadError::Unsure(_) | ReadError::Conflict(_)))) => Err(e),
         (Some(Err(e)), _, Err(_)) => Err(e),
-        // Cells the reader named are the reason; anything else is said with the frame.
-        (_, Err(frame), Err(e)) if !matches!(e, ReadError::Unsure(_) | ReadError::Conflict(_)) => {
-            Err(ReadError::WrongScreen(format!(
-                "{frame} (read without it: {e})"
-            )))
-        }
-        (_, _, result) => result,
+        (_, Err(frame), Err(e)) => Err(ReadError::WrongScreen(format!(
+            "{frame} (read without it: {e})"
+        ))),
+        (_, Ok(()), Err(e)) => Err(e),
     };
     Seen {
         screen: seen.screen,
