@@ -3,7 +3,9 @@
 //! `calibrate`, on a simulated-phone screen (PNG) and a real Sudoku.com screenshot (JPEG); then the
 //! full simulator sweep (every skin at every size, 20 random busy puzzles each), as a table.
 //! Timings are medians of repeated runs (wall clock) plus the mean CPU time of a read; on a
-//! shared machine compare rows of one run. `VISION_BENCH_SKIP_SWEEP=1` skips the sweep.
+//! shared machine compare rows of one run. `VISION_BENCH_SKIP_SWEEP=1` skips the sweep;
+//! `VISION_BENCH_REAL=1` prints every real screenshot's read and CPU time instead;
+//! `VISION_BENCH_PROFILE=<png>` only reads that screenshot in a loop (for `perf record`).
 
 #[path = "../tests/support/sim_sweep.rs"]
 mod sim_sweep;
@@ -99,13 +101,16 @@ fn sim_screen() -> (Vec<u8>, Vec<u8>) {
 }
 
 /// Reading with no calibration (`read_any`: grid search, glyph bank, keypad check) at 1080x2400,
-/// beside the calibrated read of the same screen, in one run.
+/// beside the calibrated read of the same screen (`read_board`, with a calibration that
+/// `calibrate_image` made from it), in one run.
 fn no_calibration(budget: Duration) {
     println!();
-    println!("read at 1080x2400 with no calibration vs with one (wall-clock medians after decode)");
     println!(
-        "{:<34} {:>12} {:>12} {:>7}",
-        "screen", "no calib. ms", "calib. ms", "ratio"
+        "read after decode with no calibration vs with one: wall-clock medians and mean CPU per read"
+    );
+    println!(
+        "{:<38} {:>10} {:>10} {:>10} {:>10}",
+        "screen", "no cal. ms", "no cal cpu", "calib. ms", "calib. cpu"
     );
     let board = puzzles::parse(puzzles::named("medium").unwrap()).unwrap();
     let mut phone = SudokuApp::new(
@@ -121,11 +126,11 @@ fn no_calibration(budget: Duration) {
         .map(|d| d.join("shared/real-screens/opensudoku2_phone_standard_1080x2400.png"))
         .find(|p| p.exists());
     if let Some(img) = real.and_then(|p| image::open(p).ok()) {
-        screens.push(("Open Sudoku 2 phone (real)", img.to_rgba8()));
+        screens.push(("Open Sudoku 2 phone 1080x2400 (real)", img.to_rgba8()));
     }
     for (name, img) in &screens {
         if let Err(e) = read_any(img, Hints::default()) {
-            println!("{name:<34} not read without calibration: {e}");
+            println!("{name:<38} not read without calibration: {e}");
             continue;
         }
         let (free, n) = median(budget, || read_any(img, Hints::default()));
@@ -137,12 +142,18 @@ fn no_calibration(budget: Duration) {
         let calibrated = calibrate_image(img, &opts)
             .ok()
             .filter(|done| read_board(img, &done.calibration, &done.templates).is_ok());
-        let calibrated = calibrated.map(|done| {
-            median(budget, || {
-                read_board(img, &done.calibration, &done.templates)
-            })
-            .0
+        let with = calibrated.map(|done| {
+            let read = || read_board(img, &done.calibration, &done.templates);
+            (median(budget, read).0, cpu_mean(read))
         });
+        let cpu = |d: Option<Duration>| d.map_or("-".into(), ms);
+        println!(
+            "{name:<38} {:>10} {:>10} {:>10} {:>10}   ({n} timed reads)",
+            ms(free),
+            cpu(free_cpu),
+            with.as_ref().map_or("-".into(), |w| ms(w.0)),
+            cpu(with.and_then(|w| w.1)),
+        );
         // Where the time goes (CPU means, steadier than wall time on a busy machine): grid and
         // cells, the keypad check, the labelling.
         let screen = find_grid_and_cells(img, None).unwrap();
@@ -157,27 +168,79 @@ fn no_calibration(budget: Duration) {
             .filter_map(|c| inks[c.index()].digit.as_ref().map(|p| p.pixels.as_slice()))
             .collect();
         let labels = cpu_mean(|| label(&patches, &cells, &[]));
-        let cpu = |d: Option<Duration>| d.map_or("-".into(), ms);
         println!(
-            "  no calibration, CPU means: read {} ms = grid and cells {} ms + keypad check {} ms + labelling {} ms",
-            cpu(free_cpu),
+            "  no calibration, CPU: grid and cells {} ms + keypad check {} ms + labelling {} ms",
             cpu(cut),
             cpu(keys),
             cpu(labels)
         );
-        println!(
-            "{name:<34} {:>12} {:>12} {:>7}   ({n} timed reads)",
-            ms(free),
-            calibrated.map_or("-".into(), ms),
-            calibrated.map_or("-".into(), |c| format!(
-                "{:.1}x",
-                free.as_secs_f64() / c.as_secs_f64()
-            ))
-        );
+    }
+}
+
+/// `VISION_BENCH_PROFILE=<screenshot>`: reads that screenshot with no calibration in a loop for
+/// about 20 s of CPU and prints nothing else, for `perf record` on the bench binary.
+fn profile_loop(path: &str) {
+    let img = image::open(path).expect("a readable screenshot").to_rgba8();
+    let start = thread_cpu().unwrap_or_default();
+    let mut n = 0;
+    while thread_cpu().unwrap_or_default() - start < Duration::from_secs(20) {
+        black_box(read_any(&img, Hints::default()).ok());
+        n += 1;
+    }
+    println!("{n} reads of {path}");
+}
+
+/// `VISION_BENCH_REAL=1`: every real screenshot in `shared/real-screens` read with no
+/// calibration, each with its verdict against the MANIFEST grid and its mean CPU per read.
+fn real_screens_table() {
+    let Some(dir) = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|d| d.join("shared/real-screens"))
+        .find(|d| d.join("MANIFEST.tsv").exists())
+    else {
+        println!("no shared/real-screens on this machine");
+        return;
+    };
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
+    println!(
+        "{:<48} {:>11} {:>8}  verdict",
+        "real screenshot", "size", "cpu ms"
+    );
+    for line in manifest.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (Some(name), Some(truth)) = (f.first(), f.get(5)) else {
+            continue;
+        };
+        let Ok(img) = image::open(dir.join(name)) else {
+            continue;
+        };
+        let img = img.to_rgba8();
+        let verdict = match read_any(&img, Hints::default()) {
+            Ok(rec) if rec.board.to_line().replace('.', "0") == *truth => "exact".to_string(),
+            Ok(rec) => format!("WRONG {}", rec.board.to_line()),
+            Err(e) => format!("refused: {e}"),
+        };
+        // Whole 10 ms ticks of CPU over at least 0.3 s of reads.
+        let start = thread_cpu().unwrap_or_default();
+        let mut n = 0u32;
+        while thread_cpu().unwrap_or_default() - start < Duration::from_millis(300) {
+            black_box(read_any(&img, Hints::default()).ok());
+            n += 1;
+        }
+        let cpu = (thread_cpu().unwrap_or_default() - start) / n;
+        let size = format!("{}x{}", img.width(), img.height());
+        let verdict: String = verdict.chars().take(90).collect();
+        println!("{name:<48} {size:>11} {:>8}  {verdict}", ms(cpu));
     }
 }
 
 fn main() {
+    if std::env::var_os("VISION_BENCH_REAL").is_some() {
+        return real_screens_table();
+    }
+    if let Some(path) = std::env::var_os("VISION_BENCH_PROFILE") {
+        return profile_loop(&path.to_string_lossy());
+    }
     let budget = Duration::from_secs(2);
     println!("vision benchmark (release), 1080x2340 screenshots; wall-clock medians, CPU mean");
     println!(

@@ -4,7 +4,7 @@ use super::open::{load_screenshot, open_device};
 use super::profiles::{DEFAULT_FILE, calibration_for, load_file};
 use crate::cli::ReadArgs;
 use crate::error::BoardProblem;
-use crate::vision::{CellKind, read_board};
+use crate::vision::{CellKind, Hints, overlay, read_any_seen, read_calibrated};
 use anyhow::{Context, Result};
 use std::path::Path;
 use std::process::ExitCode;
@@ -12,7 +12,8 @@ use std::process::ExitCode;
 /// `read`: prints the board on a screenshot (81 chars, then a grid; `--json` for every cell).
 pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
     // A screenshot file is read with the calibration file (--calibration, else calibration.toml
-    // when it exists, else with no calibration); a phone with the profile of its app.
+    // when it exists, else with no calibration); a phone with the profile of its app. A
+    // calibration made at another screen size still helps (its templates and grid as hints).
     let (img, source, calibration) = match &args.image {
         Some(path) => {
             let default = Path::new(DEFAULT_FILE);
@@ -40,16 +41,22 @@ pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
             )
         }
     };
-    let rec = match &calibration {
-        Some((cal, templates)) => read_board(&img, cal, templates),
-        None => crate::vision::read_any(&img, crate::vision::Hints::default()),
-    }
-    .map_err(|e| anyhow::Error::new(BoardProblem(format!("cannot read {source}: {e}"))))?;
+    let seen = match &calibration {
+        Some((cal, templates)) => read_calibrated(&img, cal, templates),
+        None => read_any_seen(&img, Hints::default()),
+    };
+    // The overlay is written whatever the outcome: a refused read is when it helps most.
     if let Some(path) = &args.overlay {
-        crate::vision::overlay::draw_reading(&img, &rec)
+        overlay::draw_seen(&img, &seen)
             .save(path)
             .with_context(|| format!("cannot write overlay {}", path.display()))?;
     }
+    let rec = seen.result.map_err(|e| {
+        let shown = args.overlay.as_ref().map_or(String::new(), |p| {
+            format!(" (the overlay {} shows the cells)", p.display())
+        });
+        anyhow::Error::new(BoardProblem(format!("cannot read {source}: {e}{shown}")))
+    })?;
     if args.json {
         let json = serde_json::json!({
             "board": rec.board.to_line(),

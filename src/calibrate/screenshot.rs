@@ -10,8 +10,8 @@ use crate::sudoku::{Board, Cell};
 use crate::vision::cells::{PATCH_H, PATCH_W};
 use crate::vision::glyphs::{Reference, label};
 use crate::vision::keypad::{Glyph, find_keypad, glyphs_outside, order_keypad};
-use crate::vision::recognize::{colour_distance, locate_and_cut, read_cells, rule_conflicts};
-use crate::vision::{Grid, Templates, overlay};
+use crate::vision::recognize::{colour_distance, locate_and_cut, read_inks, rule_conflicts};
+use crate::vision::{Grid, Templates, VisionError, find_grid_and_cells, overlay};
 use anyhow::{Result, anyhow, bail};
 use image::RgbaImage;
 
@@ -144,7 +144,18 @@ fn ink_colours(inks: &[[u8; 3]]) -> ([u8; 3], Option<[u8; 3]>) {
 
 /// Calibrates on one screenshot.
 pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calibrated> {
-    let (grid, inks) = locate_and_cut(img).map_err(|e| anyhow!(e))?;
+    // The strict grid and the fixed digit height first (what `read_board` sees on this
+    // screen); where that finds no grid or too few digits for a sudoku (edge-to-edge grids,
+    // small digits in discs), the grid and cells as the reader without calibration finds them.
+    let (grid, inks) = match locate_and_cut(img) {
+        Err(e @ VisionError::Killer(_)) => return Err(anyhow!(e)),
+        Ok((grid, inks)) if inks.iter().filter(|c| c.digit.is_some()).count() >= 17 => (grid, inks),
+        strict => match (find_grid_and_cells(img, None), strict) {
+            (Ok(screen), _) => (screen.grid, screen.cells),
+            (Err(_), Ok(few)) => few,
+            (Err(_), Err(e)) => return Err(anyhow!(e)),
+        },
+    };
     let digit_cells: Vec<(Cell, &crate::vision::DigitPatch)> = Cell::all()
         .zip(&inks)
         .filter_map(|(c, ink)| ink.digit.as_ref().map(|p| (c, p)))
@@ -308,7 +319,7 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
     calibration.validate()?;
 
     // The templates must read their own screen back exactly.
-    let check = read_cells(img, grid.clone(), &templates, &calibration.recognition)
+    let check = read_inks(&inks, grid.clone(), &templates, &calibration.recognition)
         .map_err(|e| anyhow!("the new templates do not read the calibration screen back: {e}"))?;
     if check.board != board {
         bail!(

@@ -80,13 +80,9 @@ pub(crate) fn components(mask: &[bool], w: usize, h: usize) -> (Vec<u32>, Vec<Co
             c.y0 = c.y0.min(y);
             c.y1 = c.y1.max(y);
             c.area += 1;
-            for dy in -1i64..=1 {
-                for dx in -1i64..=1 {
-                    let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-                    if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
-                        continue;
-                    }
-                    let j = ny as usize * w + nx as usize;
+            let (nx0, nx1) = (x.saturating_sub(1), (x + 1).min(w - 1));
+            for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
+                for j in ny * w + nx0..=ny * w + nx1 {
                     if mask[j] && labels[j] == 0 {
                         labels[j] = label;
                         stack.push(j);
@@ -249,8 +245,14 @@ pub fn cut_cells_adaptive(
     grid: &Grid,
 ) -> (Vec<CellInk>, Vec<Option<InkFeatures>>) {
     let pitch = grid.pitch();
+    // The usual stride (see `scan_cell`), but never coarser than the finest the second look
+    // below can ask for (the one for digits BIG_MIN / 0.7 of a cell tall): where that second
+    // look is certain (cells 100 to 130 px, most phones), the first one is already made at
+    // its resolution instead of twice.
+    let usual = ((pitch / 50.0).floor() as u32).max(1);
+    let finest = ((BIG_MIN / 0.7 * pitch / 28.0).floor() as u32).max(1);
     let mut scans: Vec<Option<CellScan>> = Cell::all()
-        .map(|c| scan_cell(img, grid.cell_rect(c), pitch))
+        .map(|c| scan_cell_every(img, grid.cell_rect(c), pitch, usual.min(finest)))
         .collect();
     let big_min = big_digit_min(&scans);
     // Small digits (in discs, say) need finer sampling to keep their shape: at least ~28

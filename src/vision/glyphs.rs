@@ -137,38 +137,60 @@ pub struct Assignment {
     pub runner_up: Vec<u8>,
 }
 
-/// Best total score assigning groups `from..` to distinct digits not in `used`, with group `fix.0`
-/// forced to digit `fix.1` when given. Memoised on (group, used digits).
-fn best_total(
-    scores: &Scores,
-    fix: Option<(usize, usize)>,
-    memo: &mut [Option<f32>],
-    from: usize,
-    used: usize,
-) -> f32 {
-    if from == scores.len() {
-        return 0.0;
-    }
-    let key = from * 512 + used;
-    if let Some(v) = memo[key] {
-        return v;
-    }
-    let mut best = f32::NEG_INFINITY;
-    for d in 0..9 {
-        if used & (1 << d) != 0 {
-            continue;
+/// Digit sets (bit d = digit d + 1) by how many digits they hold.
+fn sets_by_size() -> &'static [Vec<usize>; 10] {
+    static SETS: std::sync::OnceLock<[Vec<usize>; 10]> = std::sync::OnceLock::new();
+    SETS.get_or_init(|| {
+        let mut by: [Vec<usize>; 10] = Default::default();
+        for used in 0..512usize {
+            by[used.count_ones() as usize].push(used);
         }
-        if let Some((g, fd)) = fix
-            && g == from
-            && fd != d
-        {
-            continue;
+        by
+    })
+}
+
+/// `rest[i][used]`: the best total score assigning groups `i..` to distinct digits not in
+/// `used`, for every set of `i` used digits (right to left, the last group first).
+fn best_rests(scores: &Scores) -> Vec<[f32; 512]> {
+    let k = scores.len();
+    let mut rest = vec![[f32::NEG_INFINITY; 512]; k + 1];
+    rest[k] = [0.0; 512];
+    for i in (0..k).rev() {
+        for &used in &sets_by_size()[i] {
+            let mut best = f32::NEG_INFINITY;
+            for d in 0..9 {
+                if used & (1 << d) == 0 {
+                    best = best.max(scores[i][d] + rest[i + 1][used | 1 << d]);
+                }
+            }
+            rest[i][used] = best;
         }
-        let v = scores[from][d] + best_total(scores, fix, memo, from + 1, used | 1 << d);
-        best = best.max(v);
     }
-    memo[key] = Some(best);
-    best
+    rest
+}
+
+/// The best total score with group `g` forced to digit `d` (the other groups at best).
+fn best_forced(scores: &Scores, rest: &[[f32; 512]], g: usize, d: usize) -> f32 {
+    let mut level = [f32::NEG_INFINITY; 512];
+    for &used in &sets_by_size()[g] {
+        if used & (1 << d) == 0 {
+            level[used] = scores[g][d] + rest[g + 1][used | 1 << d];
+        }
+    }
+    for i in (0..g).rev() {
+        let mut up = [f32::NEG_INFINITY; 512];
+        for &used in &sets_by_size()[i] {
+            let mut best = f32::NEG_INFINITY;
+            for e in 0..9 {
+                if used & (1 << e) == 0 {
+                    best = best.max(scores[i][e] + level[used | 1 << e]);
+                }
+            }
+            up[used] = best;
+        }
+        level = up;
+    }
+    level[0]
 }
 
 /// Assigns at most nine groups to distinct digits, maximising the summed scores (exact, by
@@ -178,19 +200,15 @@ pub fn assign(scores: &Scores) -> Option<Assignment> {
     if k == 0 || k > 9 {
         return None;
     }
-    let mut forced = vec![[f32::NEG_INFINITY; 9]; k];
-    for (g, row) in forced.iter_mut().enumerate() {
-        for (d, slot) in row.iter_mut().enumerate() {
-            let mut memo = vec![None; k * 512];
-            *slot = best_total(scores, Some((g, d)), &mut memo, 0, 0);
-        }
-    }
+    let rest = best_rests(scores);
+    let forced: Vec<[f32; 9]> = (0..k)
+        .map(|g| std::array::from_fn(|d| best_forced(scores, &rest, g, d)))
+        .collect();
     let mut digit = Vec::with_capacity(k);
     let mut margin = Vec::with_capacity(k);
     let mut runner_up = Vec::with_capacity(k);
     // The optimum gives each group its digit; ties are broken towards the lower digit.
-    let mut memo = vec![None; k * 512];
-    let total = best_total(scores, None, &mut memo, 0, 0);
+    let total = rest[0][0];
     let mut used = 0usize;
     for (g, row) in forced.iter().enumerate() {
         let mut chosen = None;
@@ -199,10 +217,8 @@ pub fn assign(scores: &Scores) -> Option<Assignment> {
                 continue;
             }
             // Consistent with the optimum given the earlier choices.
-            let mut m = vec![None; k * 512];
-            let rest = best_total(scores, None, &mut m, g + 1, used | 1 << d);
             let prefix: f32 = (0..g).map(|h| scores[h][digit[h] as usize - 1]).sum();
-            if (prefix + scores[g][d] + rest - total).abs() < 1e-4 {
+            if (prefix + scores[g][d] + rest[g + 1][used | 1 << d] - total).abs() < 1e-4 {
                 chosen = Some(d);
                 break;
             }

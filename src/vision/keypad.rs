@@ -45,32 +45,26 @@ fn glyphs_outside_sampled(img: &RgbaImage, grid: &Grid, s: usize) -> Vec<Glyph> 
         }
     }
     let rad = ((pitch * 0.5) as usize).max(4);
-    let local_mean = |x: usize, y: usize| {
-        let (x0, y0) = (x.saturating_sub(rad), y.saturating_sub(rad));
-        let (x1, y1) = ((x + rad + 1).min(w), (y + rad + 1).min(h));
-        let s = integral[y1 * (w + 1) + x1] + integral[y0 * (w + 1) + x0]
-            - integral[y0 * (w + 1) + x1]
-            - integral[y1 * (w + 1) + x0];
-        s as f32 / ((x1 - x0) * (y1 - y0)) as f32
-    };
     let gr = grid.rect();
-    let inside_grid = |x: usize, y: usize| {
-        let (x, y) = (x * s, y * s);
-        x + 3 + s >= gr.x as usize
-            && x <= gr.right() as usize + 3
-            && y + 3 + s >= gr.y as usize
-            && y <= gr.bottom() as usize + 3
-    };
-    let diff: Vec<f32> = (0..w * h)
-        .map(|i| {
-            let (x, y) = (i % w, i / w);
-            if inside_grid(x, y) {
-                0.0
-            } else {
-                lum[i] as f32 - local_mean(x, y)
+    let (gx0, gx1) = (gr.x as usize, gr.right() as usize + 3);
+    let (gy0, gy1) = (gr.y as usize, gr.bottom() as usize + 3);
+    // Brightness over the local mean (about one cell around), zero inside the grid; row by row
+    // so that the box bounds and the grid test are worked out once per row.
+    let mut diff = vec![0f32; w * h];
+    for y in 0..h {
+        let (y0, y1) = (y.saturating_sub(rad), (y + rad + 1).min(h));
+        let row_in_grid = y * s + 3 + s >= gy0 && y * s <= gy1;
+        let (top, bottom) = (&integral[y0 * (w + 1)..], &integral[y1 * (w + 1)..]);
+        for x in 0..w {
+            if row_in_grid && x * s + 3 + s >= gx0 && x * s <= gx1 {
+                continue;
             }
-        })
-        .collect();
+            let (x0, x1) = (x.saturating_sub(rad), (x + rad + 1).min(w));
+            let sum = bottom[x1] + top[x0] - top[x1] - bottom[x0];
+            let mean = sum as f32 / ((x1 - x0) * (y1 - y0)) as f32;
+            diff[y * w + x] = lum[y * w + x] as f32 - mean;
+        }
+    }
     let mut out = Vec::new();
     for sign in [-1f32, 1.0] {
         let mask: Vec<bool> = diff.iter().map(|&d| d * sign > 30.0).collect();
@@ -161,8 +155,11 @@ fn block_luma(img: &RgbaImage, s: usize) -> Vec<u8> {
         sums.iter_mut().for_each(|v| *v = 0);
         for y in by * s..(by + 1) * s {
             let row = &raw[y * iw * 4..(y * iw + w * s) * 4];
-            for (x, p) in row.chunks_exact(4).enumerate() {
-                sums[x / s] += (p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8;
+            // One block's s pixels at a time (no division per pixel).
+            for (sum, block) in sums.iter_mut().zip(row.chunks_exact(4 * s)) {
+                for p in block.chunks_exact(4) {
+                    *sum += (p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8;
+                }
             }
         }
         let n = (s * s) as u32;
@@ -317,15 +314,48 @@ pub fn verified_keypad(img: &RgbaImage, grid: &Grid) -> Option<[Vec<u8>; 9]> {
     order_keypad(&glyphs_outside_sampled(img, grid, s)).map(|keys| keys.map(|g| g.patch))
 }
 
+/// Which glyphs can matter to [`order_keypad`], decided by size alone before the costly glyph
+/// bank scores them: a key belongs to nine glyphs of one height (within 15%), so a glyph with
+/// fewer such neighbours is never a key. A glyph that could hide a key (its box holds the key's
+/// centre, the overlap rule below) is kept too, with whatever could hide it in turn, so the
+/// result is the same as scoring every glyph.
+fn worth_scoring(glyphs: &[Glyph]) -> Vec<bool> {
+    let h: Vec<f32> = glyphs.iter().map(|g| g.bbox.height as f32).collect();
+    let near = |i: usize, s: usize| (h[i] - h[s]).abs() <= 0.15 * h[s];
+    let big_class: Vec<bool> = (0..glyphs.len())
+        .map(|s| (0..glyphs.len()).filter(|&j| near(j, s)).count() >= 9)
+        .collect();
+    let mut worth: Vec<bool> = (0..glyphs.len())
+        .map(|i| (0..glyphs.len()).any(|s| big_class[s] && near(i, s)))
+        .collect();
+    loop {
+        let mut grew = false;
+        for i in 0..glyphs.len() {
+            if !worth[i]
+                && (0..glyphs.len())
+                    .any(|j| worth[j] && glyphs[i].bbox.contains(glyphs[j].centre()))
+            {
+                worth[i] = true;
+                grew = true;
+            }
+        }
+        if !grew {
+            return worth;
+        }
+    }
+}
+
 /// The nine keypad glyphs of [`verified_keypad`] in digit order, among glyphs already found
 /// outside the grid.
 pub fn order_keypad(glyphs: &[Glyph]) -> Option<[Glyph; 9]> {
     let bank = super::bank::bank();
+    let worth = worth_scoring(glyphs);
     // Glyphs the bank takes for a clear digit, each with its best score per digit.
     let top = |s: &[f32; 9]| s.iter().cloned().fold(-1f32, f32::max);
     let mut digit_like: Vec<(usize, [f32; 9])> = glyphs
         .iter()
         .enumerate()
+        .filter(|(i, _)| worth[*i])
         .map(|(i, g)| (i, bank.best_per_digit(&super::bank::feature(&g.patch))))
         .filter(|(_, s)| top(s) >= super::glyphs::MIN_SCORE)
         .collect();

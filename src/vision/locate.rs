@@ -308,24 +308,28 @@ fn max_filter(v: &[f32], r: usize) -> Vec<f32> {
 }
 
 /// How present a line at `p` is: coverage 0..1, or 1 when `p` falls in the untestable strip at
-/// the image edge (a grid cropped right at its outer lines).
-fn line_strength(
-    filtered: &[f32],
-    p: f32,
-    norm: f32,
-    d: usize,
-    r: usize,
-    edge: (bool, bool),
-) -> f32 {
-    let n = filtered.len() as f32;
+/// the image edge (a grid cropped right at its outer lines). `covered[i]` is the coverage of a
+/// line at pixel `i` (the filtered profile over the full coverage of one lattice's span).
+fn line_strength(covered: &[f32], p: f32, d: usize, r: usize, edge: (bool, bool)) -> f32 {
+    let n = covered.len() as f32;
     if p < -(r as f32) - 1.0 || p > n + r as f32 {
         return 0.0;
     }
     if (edge.0 && p < (d + r) as f32) || (edge.1 && p > n - 1.0 - (d + r) as f32) {
         return 1.0;
     }
-    let i = p.round().clamp(0.0, n - 1.0) as usize;
-    (filtered[i] / norm).min(1.0)
+    covered[round_index(p, covered.len())]
+}
+
+/// `p.round().clamp(0.0, len - 1.0) as usize` without a call to the C library's `roundf` (the
+/// grid search does this millions of times): exact, since `p - trunc(p)` is exact in f32.
+fn round_index(p: f32, len: usize) -> usize {
+    if p <= 0.0 {
+        return 0;
+    }
+    let t = p as usize;
+    let i = t + (p - t as f32 >= 0.5) as usize;
+    i.min(len - 1)
 }
 
 /// The best few lattices of one profile, best first, no two alike.
@@ -342,21 +346,38 @@ fn best_lattices(
     let mut s = s_range.0;
     while s <= s_range.1 {
         let norm = 9.0 * s * 0.85;
+        let covered: Vec<f32> = filtered.iter().map(|&f| (f / norm).min(1.0)).collect();
         let lo = -(r as f32) - 1.0;
         let hi = n + r as f32 - 9.0 * s;
         let mut p0 = lo.ceil();
-        let mut best: Vec<Lattice> = Vec::new();
+        // The three best offsets for this pitch, best first (earlier offsets first on ties).
+        let mut best: Vec<Lattice> = Vec::with_capacity(4);
         while p0 <= hi {
-            let score: f32 = (0..10)
-                .map(|i| line_strength(&filtered, p0 + i as f32 * s, norm, d, r, edge))
-                .sum();
-            if score > 4.0 {
-                best.push(Lattice { p0, s, score });
+            // A lattice that cannot beat the third best (or 4) even with every line still to
+            // come at full strength is dropped early; the rest sum their lines in order.
+            let bar = if best.len() < 3 {
+                4.0
+            } else {
+                best[2].score.max(4.0)
+            };
+            let mut score = 0f32;
+            for i in 0..10 {
+                score += line_strength(&covered, p0 + i as f32 * s, d, r, edge);
+                if score + (9 - i) as f32 + 1e-3 <= bar {
+                    break;
+                }
+            }
+            if score > 4.0 && (best.len() < 3 || score > best[2].score) {
+                let at = best
+                    .iter()
+                    .position(|b| score > b.score)
+                    .unwrap_or(best.len());
+                best.insert(at, Lattice { p0, s, score });
+                best.truncate(3);
             }
             p0 += 1.0;
         }
-        best.sort_by(|a, b| b.score.total_cmp(&a.score));
-        all.extend(best.into_iter().take(3));
+        all.extend(best);
         s += 0.5;
     }
     all.sort_by(|a, b| {
@@ -537,17 +558,18 @@ pub(crate) fn half_size(img: &RgbaImage) -> RgbaImage {
     let (w, h) = (img.width() / 2, img.height() / 2);
     let raw = img.as_raw();
     let stride = img.width() as usize * 4;
-    let mut out = Vec::with_capacity(w as usize * h as usize * 4);
-    for y in 0..h as usize {
-        let (r0, r1) = (2 * y * stride, (2 * y + 1) * stride);
-        for x in 0..w as usize {
-            let i = 8 * x;
+    let mut out = vec![0u8; w as usize * h as usize * 4];
+    for (y, dst) in out.chunks_exact_mut(w as usize * 4).enumerate() {
+        let top = &raw[2 * y * stride..2 * y * stride + w as usize * 8];
+        let bottom = &raw[(2 * y + 1) * stride..(2 * y + 1) * stride + w as usize * 8];
+        for ((d, t), b) in dst
+            .chunks_exact_mut(4)
+            .zip(top.chunks_exact(8))
+            .zip(bottom.chunks_exact(8))
+        {
             for k in 0..4 {
-                let sum = raw[r0 + i + k] as u16
-                    + raw[r0 + i + 4 + k] as u16
-                    + raw[r1 + i + k] as u16
-                    + raw[r1 + i + 4 + k] as u16;
-                out.push(((sum + 2) / 4) as u8);
+                let sum = t[k] as u16 + t[4 + k] as u16 + b[k] as u16 + b[4 + k] as u16;
+                d[k] = ((sum + 2) / 4) as u8;
             }
         }
     }

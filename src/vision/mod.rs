@@ -10,6 +10,9 @@
 //! screen jointly from `bank`, the embedded digit glyphs of many free typefaces
 //! (`recognize::read_any`). `unlined` finds grids whose lines are not all drawn (no outer
 //! border, or cells told apart by shading alone) once the line search has failed.
+//! `recognize::read_calibrated` uses a calibration made at any screen size: the fast calibrated
+//! reader on its own size, else `read_any` with the calibration's templates (in place of the
+//! keypad check) and its grid as hints. `overlay` draws any read, refused ones included.
 
 pub mod bank;
 pub mod cells;
@@ -28,7 +31,10 @@ pub use ink::{DigitKind, InkSplit};
 pub use locate::{
     Grid, locate_grid, locate_grid_candidates, locate_grid_near, locate_grid_near_relaxed,
 };
-pub use recognize::{CellKind, Hints, ReadError, Reading, Recognition, read_any, read_board};
+pub use recognize::{
+    CellKind, Hints, ReadError, Reading, Recognition, Seen, read_any, read_any_seen, read_board,
+    read_calibrated,
+};
 pub use scan::{ScreenCells, find_grid_and_cells};
 pub use templates::Templates;
 

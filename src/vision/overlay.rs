@@ -3,7 +3,7 @@
 
 use super::ink::DigitKind;
 use super::locate::Grid;
-use super::recognize::{CellKind, Recognition};
+use super::recognize::{CellKind, ReadError, Recognition, Seen};
 use super::scan::ScreenCells;
 use crate::geometry::Point;
 use crate::sudoku::Cell;
@@ -187,6 +187,54 @@ pub fn draw_cells(
                 draw_line_segment_mut(&mut img, (x0, y1), (x1, y0), REFUSED);
             }
         }
+    }
+    img
+}
+
+/// The cells a refused read names, row-major index first, with what to write beside the
+/// cross: the two best candidates (`4/9`) of an unsure cell, `=5` for a cell in a clash.
+pub fn refused_cells(err: &ReadError) -> Vec<(usize, String)> {
+    match err {
+        ReadError::Unsure(doubts) | ReadError::Ambiguous(doubts) => doubts
+            .iter()
+            .map(|d| (d.cell.index(), format!("{}/{}", d.best.0, d.second.0)))
+            .collect(),
+        ReadError::Conflict(clashes) => clashes
+            .iter()
+            .flat_map(|(a, b, d)| [(a.index(), format!("={d}")), (b.index(), format!("={d}"))])
+            .collect(),
+        ReadError::Vision(_) | ReadError::WrongScreen(_) => Vec::new(),
+    }
+}
+
+/// Overlay of any read, refused or not: a read board as [`draw_reading`]; a refused one as
+/// [`draw_cells`] with each refused cell crossed out and its two best candidates (or its
+/// clashing digit) written in red under the cell's top edge; a screen with no grid with the
+/// reason written at the top.
+pub fn draw_seen(screen: &RgbaImage, seen: &Seen) -> RgbaImage {
+    let err = match &seen.result {
+        Ok(rec) => return draw_reading(screen, rec),
+        Err(e) => e,
+    };
+    let Some(cells) = &seen.screen else {
+        let mut img = screen.clone();
+        let size = (screen.width().min(screen.height()) as f32 / 30.0).max(10.0);
+        let text = format!("not read: {err}");
+        draw_text_mut(&mut img, REFUSED, 4, 4, size, &font(), &text);
+        return img;
+    };
+    let refused = refused_cells(err);
+    let indices: Vec<usize> = refused.iter().map(|(i, _)| *i).collect();
+    let mut img = draw_cells(screen, cells, None, &indices);
+    let font = font();
+    let size = (cells.grid.pitch() * 0.3).max(9.0);
+    for (i, text) in &refused {
+        let Some(cell) = Cell::all().nth(*i) else {
+            continue;
+        };
+        let c = cells.grid.cell_rect(cell);
+        let x = c.x as i32 + (c.width as i32 - (size * 0.55 * text.len() as f32) as i32) / 2;
+        draw_text_mut(&mut img, REFUSED, x, c.y as i32 + 1, size, &font, text);
     }
     img
 }

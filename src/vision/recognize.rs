@@ -9,11 +9,11 @@ use super::glyphs::{Reference, label, mean_patch};
 use super::ink::DigitKind;
 use super::keypad;
 use super::locate::{Grid, locate_grid_near};
-use super::scan::find_grid_and_cells;
+use super::scan::{ScreenCells, find_grid_and_cells};
 use super::templates::Templates;
 use super::{VisionError, locate};
 use crate::calibration::{Calibration, Recognition as Thresholds};
-use crate::geometry::Size;
+use crate::geometry::{Rect, Size};
 use crate::sudoku::{Board, Cell};
 use image::RgbaImage;
 use serde::Serialize;
@@ -172,11 +172,21 @@ pub fn read_cells(
         Some(h) => cut_cells_sized(img, &grid, h as f32),
         None => cut_cells(img, &grid),
     };
-    check_not_killer(&inks)?;
+    read_inks(&inks, grid, templates, th)
+}
+
+/// [`read_cells`] on cells already cut (by the fixed rule or by the screen's own digit height).
+pub fn read_inks(
+    inks: &[CellInk],
+    grid: Grid,
+    templates: &Templates,
+    th: &Thresholds,
+) -> Result<Recognition, ReadError> {
+    check_not_killer(inks)?;
     let mut board = Board::empty();
     let mut readings = Vec::with_capacity(81);
     let mut doubts = Vec::new();
-    for (cell, ink) in Cell::all().zip(&inks) {
+    for (cell, ink) in Cell::all().zip(inks) {
         let reading = classify(ink, templates, th);
         if let Some(p) = &ink.digit
             && (reading.score < th.min_score as f32 || reading.margin < th.min_margin as f32)
@@ -205,8 +215,20 @@ pub fn read_cells(
 pub struct Hints<'a> {
     /// The board's digits as the user typed them (`--givens`): they override the shapes.
     pub givens: Option<&'a Board>,
-    /// The app's own digit templates from a calibration: a further source of evidence.
+    /// The app's own digit templates from a calibration: a further source of evidence, which
+    /// takes the keypad's place as the second source (the keypad is then not looked for).
     pub templates: Option<&'a Templates>,
+    /// Where a calibration saw the grid, in this screenshot's pixels: tried first, never
+    /// required.
+    pub grid: Option<Rect>,
+}
+
+/// A read together with what it saw on the way (the grid and its cells, when a grid was
+/// found), so that a picture can show why a read was refused.
+#[derive(Debug, Clone)]
+pub struct Seen {
+    pub screen: Option<ScreenCells>,
+    pub result: Result<Recognition, ReadError>,
 }
 
 /// Reads the board on any app's screenshot with no calibration: finds the grid, groups the big
@@ -214,8 +236,82 @@ pub struct Hints<'a> {
 /// the keypad (when one is found) and the hints. Refuses, naming the cells and their two best
 /// candidates, whenever the evidence is not clear.
 pub fn read_any(img: &RgbaImage, hints: Hints) -> Result<Recognition, ReadError> {
-    let screen = find_grid_and_cells(img, None)?;
-    let (grid, inks) = (screen.grid, screen.cells);
+    read_any_seen(img, hints).result
+}
+
+/// [`read_any`], keeping the grid and cells it found.
+pub fn read_any_seen(img: &RgbaImage, hints: Hints) -> Seen {
+    match find_grid_and_cells(img, hints.grid) {
+        Ok(screen) => Seen {
+            result: read_screen(img, &screen, hints),
+            screen: Some(screen),
+        },
+        Err(e) => Seen {
+            screen: None,
+            result: Err(e.into()),
+        },
+    }
+}
+
+/// Reads with a calibration, on its own screen size or any other: the calibrated reader first
+/// (fast, on the screen size it was made on), else the reader that needs no calibration with
+/// the calibration's templates as its second source. When both refuse, the calibrated reader's
+/// reason is given (it knows where the grid should be).
+///
+/// The calibrated reader's board counts only with at least 17 digits: its fixed digit height
+/// sees none of an app's small digits, and an empty board is a wrong board. The calibration's
+/// grid is not passed on as a hint: on a screen of another size (or another phone of the same
+/// size) a scaled rectangle can sit a few pixels off, and a lattice found near it once lost a
+/// row of digits; the full search is slower but has read every real screenshot exactly.
+pub fn read_calibrated(img: &RgbaImage, cal: &Calibration, templates: &Templates) -> Seen {
+    let size = Size::new(img.width(), img.height());
+    let frame = cal.check_frame(size).map_err(|e| e.to_string());
+    let first = frame.is_ok().then(|| {
+        read_board(img, cal, templates).and_then(|rec| {
+            let digits = rec.readings.iter().filter(|r| r.digit.is_some()).count();
+            if digits >= 17 {
+                Ok(rec)
+            } else {
+                Err(ReadError::WrongScreen(format!(
+                    "only {digits} digits seen where the calibration puts the grid, too few for a sudoku"
+                )))
+            }
+        })
+    });
+    if let Some(Ok(rec)) = first {
+        return Seen {
+            screen: None,
+            result: Ok(rec),
+        };
+    }
+    let hints = Hints {
+        templates: Some(templates),
+        ..Hints::default()
+    };
+    let seen = read_any_seen(img, hints);
+    let result = match (first, frame, seen.result) {
+        (_, _, Ok(rec)) => Ok(rec),
+        // Cells the reader named are the reason.
+        (_, _, Err(e @ (ReadError::Unsure(_) | ReadError::Conflict(_)))) => Err(e),
+        (Some(Err(e)), _, Err(_)) => Err(e),
+        (_, Err(frame), Err(e)) => Err(ReadError::WrongScreen(format!(
+            "{frame} (read without it: {e})"
+        ))),
+        (_, Ok(()), Err(e)) => Err(e),
+    };
+    Seen {
+        screen: seen.screen,
+        result,
+    }
+}
+
+/// Labels the digits of a located grid's cells (the body of [`read_any`]).
+fn read_screen(
+    img: &RgbaImage,
+    screen: &ScreenCells,
+    hints: Hints,
+) -> Result<Recognition, ReadError> {
+    let (grid, inks) = (screen.grid.clone(), &screen.cells);
     let digit_cells: Vec<Cell> = Cell::all()
         .filter(|c| inks[c.index()].digit.is_some())
         .collect();
@@ -254,7 +350,14 @@ pub fn read_any(img: &RgbaImage, hints: Hints) -> Result<Recognition, ReadError>
                 .collect(),
         });
     }
-    if let Some(keys) = keypad::verified_keypad(img, &grid) {
+    // A calibration's templates are the second source when given; else the keypad, when one
+    // is found in a verified order.
+    let keys = if hints.templates.is_none() {
+        keypad::verified_keypad(img, &grid)
+    } else {
+        None
+    };
+    if let Some(keys) = keys {
         references.push(Reference {
             name: "the keypad",
             shapes: keys.into_iter().map(Some).collect(),

@@ -255,3 +255,98 @@ fn unreadable_screens_exit_1_and_setup_problems_exit_2_with_one_line() {
     assert!(stderr.contains("no sudoku grid found"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The cells named in a refusal ("r3c5 (4 or 9)"), as (row, column) from 0.
+fn named_cells(message: &str) -> Vec<(usize, usize)> {
+    let b = message.as_bytes();
+    (0..b.len().saturating_sub(5))
+        .filter(|&i| {
+            b[i] == b'r'
+                && b[i + 1].is_ascii_digit()
+                && b[i + 2] == b'c'
+                && b[i + 3].is_ascii_digit()
+                && b[i + 4] == b' '
+                && b[i + 5] == b'('
+        })
+        .map(|i| ((b[i + 1] - b'1') as usize, (b[i + 3] - b'1') as usize))
+        .collect()
+}
+
+#[test]
+fn a_refused_read_still_writes_the_overlay_with_the_refused_cells_crossed_out() {
+    let dir = scratch("refused-overlay");
+    // The shipped calibration with the templates of 4 and 9 swapped: its templates contradict
+    // the glyph bank, so a read of another screen size refuses the 4s and 9s.
+    let root = Path::new(ROOT);
+    std::fs::copy(root.join("calibration.toml"), dir.join("calibration.toml")).unwrap();
+    let templates = dir.join("templates/default");
+    std::fs::create_dir_all(&templates).unwrap();
+    for d in 1..=9 {
+        let from = root.join(format!("templates/default/{d}.png"));
+        let to = match d {
+            4 => 9,
+            9 => 4,
+            d => d,
+        };
+        std::fs::copy(from, templates.join(format!("{to}.png"))).unwrap();
+    }
+    let mut phone = SudokuApp::new(
+        medium().into(),
+        Skin::named("light").unwrap(),
+        Size::new(720, 1280).into(),
+    )
+    .unwrap();
+    let screen = phone.render();
+    let shot = dir.join("small.png");
+    screen.save(&shot).unwrap();
+    let overlay = dir.join("refused.png");
+    let (code, stdout, stderr) = run(&[
+        "read",
+        "--image",
+        p(&shot),
+        "--calibration",
+        p(&dir.join("calibration.toml")),
+        "--overlay",
+        p(&overlay),
+    ]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(p(&overlay)), "{stderr}");
+    let named = named_cells(&stderr);
+    assert!(!named.is_empty(), "{stderr}");
+
+    // The overlay's pixels: a red cross through the centre of each named cell, none through a
+    // cell that was read.
+    let drawn = image::open(&overlay).unwrap().to_rgba8();
+    let grid = sudoku_agent::vision::locate_grid(&screen).unwrap();
+    let red_near_centre = |r: usize, c: usize| {
+        let centre = grid.cell_rect(Cell::new(r, c).unwrap()).center();
+        (centre.y - 2..=centre.y + 2).any(|y| {
+            (centre.x - 2..=centre.x + 2).any(|x| drawn.get_pixel(x, y).0 == [255, 0, 0, 255])
+        })
+    };
+    let board = medium();
+    for &(r, c) in &named {
+        let digit = board.get(Cell::new(r, c).unwrap());
+        assert!(
+            matches!(digit, Some(4 | 9)),
+            "r{}c{} holds {digit:?}",
+            r + 1,
+            c + 1
+        );
+        assert!(
+            red_near_centre(r, c),
+            "r{}c{} is not crossed out",
+            r + 1,
+            c + 1
+        );
+    }
+    let read = Cell::all()
+        .find(|c| matches!(board.get(*c), Some(d) if d != 4 && d != 9))
+        .unwrap();
+    assert!(
+        !red_near_centre(read.row(), read.col()),
+        "{read} is crossed out"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

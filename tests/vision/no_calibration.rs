@@ -58,8 +58,16 @@ fn real_screenshots_read_exactly_or_are_refused_without_calibration_never_wrong(
     }
     eprintln!("{counts:?}");
     assert!(wrong.is_empty(), "WRONG boards:\n{}", wrong.join("\n"));
-    assert!(
-        counts.get("exact").copied().unwrap_or(0) >= 20,
+    // Every classic screenshot reads exactly; only the killer-sudoku shot is refused.
+    let classic = manifest.iter().filter(|(_, t)| t.len() == 81).count();
+    assert_eq!(
+        counts.get("exact").copied().unwrap_or(0),
+        classic,
+        "{counts:?}"
+    );
+    assert_eq!(
+        counts.get("refused").copied().unwrap_or(0),
+        manifest.len() - classic,
         "{counts:?}"
     );
 }

@@ -1,12 +1,14 @@
 //! Real phone screenshots from public repositories (`/work/shared/real-screens/`): for each app,
 //! calibrate on one screenshot, then every classic screenshot of that app must read exactly as
-//! its MANIFEST grid. The killer-sudoku shot must be refused.
+//! its MANIFEST grid; every screenshot with a sibling of the same app (MANIFEST app column)
+//! reads exactly with a calibration made on the sibling, also rescaled to another resolution.
+//! The killer-sudoku shot must be refused.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use sudoku_agent::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
 use sudoku_agent::sudoku::Board;
-use sudoku_agent::vision::{ReadError, VisionError, read_board};
+use sudoku_agent::vision::{ReadError, VisionError, read_board, read_calibrated};
 
 /// `shared/real-screens` beside the repository (or beside any folder above it, for worktrees).
 fn dir() -> PathBuf {
@@ -194,4 +196,115 @@ fn a_screenshot_of_another_size_than_calibrated_is_refused() {
         err.to_string().contains("re-run `sudoku-agent calibrate`"),
         "{err}"
     );
+}
+
+/// The app of each classic screenshot: the MANIFEST app column up to its first detail
+/// (package, platform, theme), so "Open Sudoku 2 (org...), phone, dark" is "Open Sudoku 2".
+fn apps_of_screens() -> Option<Vec<(String, String)>> {
+    let text = std::fs::read_to_string(dir().join("MANIFEST.tsv")).ok()?;
+    Some(
+        text.lines()
+            .skip(1)
+            .filter_map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                let (name, app, grid) = (f.first()?, f.get(4)?, f.get(5)?);
+                let app = app.split(['(', ',', ';']).next()?.trim().to_lowercase();
+                (grid.len() == 81).then(|| (name.to_string(), app))
+            })
+            .collect(),
+    )
+}
+
+/// Calibrates on `img`: through the keypad when it labels the digits, else with the board's
+/// digits from the manifest as `--givens` (a frame with no keypad on it).
+fn calibrate_either(
+    img: &image::RgbaImage,
+    truth: &str,
+) -> Result<sudoku_agent::calibrate::Calibrated, String> {
+    let keypad = CalibrateOptions {
+        profile: "sibling".into(),
+        ..Default::default()
+    };
+    calibrate_image(img, &keypad)
+        .or_else(|_| {
+            calibrate_image(
+                img,
+                &CalibrateOptions {
+                    givens: Some(board(truth)),
+                    ..keypad.clone()
+                },
+            )
+        })
+        .map_err(|e| format!("{e:#}"))
+}
+
+/// `img` scaled by `factor` (to another resolution of the same screen).
+fn rescaled(img: &image::RgbaImage, factor: f32) -> image::RgbaImage {
+    let (w, h) = (
+        (img.width() as f32 * factor).round() as u32,
+        (img.height() as f32 * factor).round() as u32,
+    );
+    image::imageops::resize(img, w, h, image::imageops::FilterType::Triangle)
+}
+
+#[test]
+fn every_screenshot_with_a_sibling_reads_exactly_with_the_siblings_calibration_also_rescaled() {
+    let (Some(manifest), Some(apps)) = (manifest(), apps_of_screens()) else {
+        eprintln!("skipped: {} is not on this machine", dir().display());
+        return;
+    };
+    let mut by_app: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (name, app) in &apps {
+        by_app.entry(app).or_default().push(name);
+    }
+    let mut groups: Vec<Vec<&str>> = by_app.into_values().filter(|g| g.len() > 1).collect();
+    groups.iter_mut().for_each(|g| g.sort());
+    groups.sort();
+    let (mut failures, mut reads) = (Vec::new(), 0);
+    for group in &groups {
+        // Each screenshot is read with the calibration of the next one in its group.
+        let calibrated: Vec<_> = group
+            .iter()
+            .map(|n| calibrate_either(&load(n), &manifest[*n]))
+            .collect();
+        for (i, name) in group.iter().enumerate() {
+            let j = (i + 1) % group.len();
+            let sibling = group[j];
+            let done = match &calibrated[j] {
+                Ok(d) => d,
+                Err(e) => {
+                    failures.push(format!("calibrate on {sibling}: {e}"));
+                    continue;
+                }
+            };
+            let img = load(name);
+            // Larger screens are read at two thirds of their size, small ones at one and a half.
+            let factor = if img.width().min(img.height()) >= 900 {
+                2.0 / 3.0
+            } else {
+                1.5
+            };
+            for (what, shot) in [
+                ("as shot", img.clone()),
+                ("rescaled", rescaled(&img, factor)),
+            ] {
+                reads += 1;
+                let size = format!("{}x{}", shot.width(), shot.height());
+                match read_calibrated(&shot, &done.calibration, &done.templates).result {
+                    Ok(rec) if rec.board.to_line() == manifest[*name] => {
+                        eprintln!("ok   {name} {what} ({size}) with the calibration of {sibling}");
+                    }
+                    Ok(rec) => failures.push(format!(
+                        "WRONG {name} {what} ({size}) with {sibling}: read {} expected {}",
+                        rec.board.to_line(),
+                        manifest[*name]
+                    )),
+                    Err(e) => failures.push(format!("{name} {what} ({size}) with {sibling}: {e}")),
+                }
+            }
+        }
+    }
+    eprintln!("{reads} reads, {} failures", failures.len());
+    assert!(groups.len() >= 6, "{groups:?}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
