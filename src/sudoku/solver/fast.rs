@@ -8,7 +8,7 @@
 //! the other two bands; a row left with one cell is a fill. Naked singles are counted bit-sliced
 //! across the nine digits of a band. When nothing more follows, the search guesses in the cell
 //! with two candidates that reaches the most peers (else the cell with fewest), copying the
-//! position. The search is compiled twice, portably and with POPCNT/BMI (chosen at run time).
+//! position. The search is compiled twice, portably and with POPCNT/BMI/AVX2 (chosen at run time).
 //!
 //! Every fill, deduced or guessed, is reported as a `Set` the moment it is made, and the trail
 //! of fills lets backtracking report the `Cancel`s newest first; with an observer that ignores
@@ -30,8 +30,9 @@ struct State {
     cand: [u32; 32],
     /// The cells of each band not yet filled.
     unsolved: [u32; 3],
-    /// Words changed since they were last updated, bit `3 * d + b`.
-    dirty: u32,
+    /// Each word as its last update left it: a word that differs has changed since (comparing
+    /// all 27 at once is cheaper than noting each change as it is made).
+    prev: [u32; 32],
     /// Words updated since the column rules last looked at their digit: only those digits
     /// can give the rules anything new.
     touched: u32,
@@ -85,7 +86,12 @@ impl State {
         Some(State {
             cand,
             unsolved: [BAND & !given[0], BAND & !given[1], BAND & !given[2]],
-            dirty: BAND,
+            // Never a word's value: every word differs, so every word is updated first.
+            prev: {
+                let mut prev = [u32::MAX; 32];
+                prev[27..].fill(0);
+                prev
+            },
             touched: 0,
         })
     }
@@ -116,23 +122,25 @@ impl State {
         let k = 3 * d + b;
         let p = bit.trailing_zeros() as usize;
         self.unsolved[b] &= !bit;
-        let mut changed = 1 << k;
         let (k1, k2) = OTHER_BANDS[k & 31];
-        for kk in [k1 as usize & 31, k2 as usize & 31] {
-            let old = self.cand[kk];
-            self.cand[kk] = old & !COLUMN[p % 9];
-            changed |= ((old & COLUMN[p % 9] != 0) as u32) << kk;
-        }
+        self.cand[k1 as usize & 31] &= !COLUMN[p % 9];
+        self.cand[k2 as usize & 31] &= !COLUMN[p % 9];
         if !only_candidate {
             for e in 0..9 {
-                let kk = 3 * e + b;
-                let old = self.cand[kk];
-                self.cand[kk] = old & !bit;
-                changed |= ((old & bit != 0) as u32) << kk;
+                self.cand[3 * e + b] &= !bit;
             }
         }
-        self.cand[k] = (self.cand[k] & KEEP[p]) | bit;
-        self.dirty |= changed;
+        self.cand[k & 31] = (self.cand[k & 31] & KEEP[p]) | bit;
+    }
+
+    /// The words changed since their last update, bit `3 * d + b`.
+    #[inline(always)]
+    fn dirty(&self) -> u32 {
+        let mut m = 0;
+        for k in 0..32 {
+            m |= ((self.cand[k] != self.prev[k]) as u32) << k;
+        }
+        m
     }
 
     /// The column rules, for every digit updated since they last ran: a column the digit can
@@ -142,7 +150,7 @@ impl State {
     #[inline(always)]
     fn columns(&mut self) -> Result<bool, Halt> {
         let cols = |w: u32| (w | w >> 9 | w >> 18) & ROW;
-        let mut changed = 0u32;
+        let mut changed = false;
         let mut digits = self.touched;
         self.touched = 0;
         while digits != 0 {
@@ -160,11 +168,9 @@ impl State {
             self.cand[k] = n0;
             self.cand[k + 1] = n1;
             self.cand[k + 2] = n2;
-            changed |=
-                ((n0 != w0) as u32 | ((n1 != w1) as u32) << 1 | ((n2 != w2) as u32) << 2) << k;
+            changed |= (n0 != w0) | (n1 != w1) | (n2 != w2);
         }
-        self.dirty |= changed;
-        Ok(changed != 0)
+        Ok(changed)
     }
 
     /// How many unsolved peers of cell `bit` in band `b` have one of `digits` as a candidate.
@@ -281,7 +287,7 @@ impl<O: SolveObserver> Run<'_, O> {
         }
     }
 
-    /// [`Run::fast_search_body`], compiled with POPCNT and BMI1 when this CPU has them (the
+    /// [`Run::fast_search_body`], compiled with POPCNT, BMI and AVX2 when this CPU has them (the
     /// default x86-64 target counts bits in software), else portably.
     fn fast_search(
         &mut self,
@@ -294,8 +300,9 @@ impl<O: SolveObserver> Run<'_, O> {
             && std::arch::is_x86_feature_detected!("bmi1")
             && std::arch::is_x86_feature_detected!("bmi2")
             && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("avx2")
         {
-            // SAFETY: `fast_search_x86` only enables POPCNT, BMI1, BMI2 and LZCNT, which this CPU was just
+            // SAFETY: `fast_search_x86` only enables POPCNT, BMI1, BMI2, LZCNT and AVX2, which this CPU was just
             // found to have; it is otherwise the portable code.
             return unsafe { self.fast_search_x86(st, trail, before) };
         }
@@ -303,7 +310,7 @@ impl<O: SolveObserver> Run<'_, O> {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
     fn fast_search_x86(
         &mut self,
         st: &mut State,
@@ -379,8 +386,7 @@ impl<O: SolveObserver> Run<'_, O> {
             }
             self.undo_to(trail, mark)?;
             let k = 3 * d + b;
-            st.cand[k] &= !bit;
-            st.dirty |= 1 << k;
+            st.cand[k & 31] &= !bit;
         }
     }
 
@@ -394,7 +400,7 @@ impl<O: SolveObserver> Run<'_, O> {
         #[cfg(target_arch = "x86_64")]
         if X86 {
             // SAFETY: `X86` is only true inside `fast_search_x86`, entered after finding POPCNT,
-            // BMI1, BMI2 and LZCNT on this CPU.
+            // BMI1, BMI2, LZCNT and AVX2 on this CPU.
             return unsafe { self.fast_search_x86(st, trail, before) };
         }
         self.fast_search_portable(st, trail, before)
@@ -447,13 +453,15 @@ impl<O: SolveObserver> Run<'_, O> {
         loop {
             // In batches: which word comes next depends only on the batch, not on what the
             // update before it changed, so the processor can overlap consecutive updates.
-            while st.dirty != 0 {
-                let mut batch = st.dirty;
+            loop {
+                let mut batch = st.dirty();
+                if batch == 0 {
+                    break;
+                }
                 st.touched |= batch;
                 while batch != 0 {
                     let k = batch.trailing_zeros() as usize;
                     batch &= batch - 1;
-                    st.dirty &= !(1 << k);
                     self.update(st, trail, k)?;
                 }
             }
@@ -514,26 +522,20 @@ impl<O: SolveObserver> Run<'_, O> {
         }
         let (k1, k2) = OTHER_BANDS[k];
         let (k1, k2) = (k1 as usize & 31, k2 as usize & 31);
-        let (old1, old2) = (st.cand[k1], st.cand[k2]);
         let keep = OTHER_BAND_KEEP[cols(assigned) as usize];
-        let (w, w1, w2) = (assigned, old1 & keep, old2 & keep);
+        let (w, w1, w2) = (assigned, st.cand[k1] & keep, st.cand[k2] & keep);
         st.cand[k1] = w1;
         st.cand[k2] = w2;
-        let mut changed = ((w1 != old1) as u32) << k1 | ((w2 != old2) as u32) << k2;
         let b = k % 3;
         let new = w & single_rows(w) & st.unsolved[b];
         if new != 0 {
             st.unsolved[b] &= !new;
             for e in 0..9 {
-                let kk = 3 * e + b;
-                let old = st.cand[kk];
-                st.cand[kk] = old & !new;
-                changed |= ((old & new != 0) as u32) << kk;
+                st.cand[3 * e + b] &= !new;
             }
-            changed &= !(1 << k);
         }
         st.cand[k] = w;
-        st.dirty |= changed;
+        st.prev[k] = w;
         if O::IGNORES_EVENTS {
             return Ok(()); // counted when propagation ends
         }
