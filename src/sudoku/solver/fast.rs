@@ -296,14 +296,9 @@ impl<O: SolveObserver> Run<'_, O> {
         before: [u32; 3],
     ) -> Result<(), Halt> {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("lzcnt")
-            && std::arch::is_x86_feature_detected!("avx2")
-        {
-            // SAFETY: `fast_search_x86` only enables POPCNT, BMI1, BMI2, LZCNT and AVX2, which this CPU was just
-            // found to have; it is otherwise the portable code.
+        if x86_features() {
+            // SAFETY: `fast_search_x86` only enables POPCNT, BMI1, BMI2, LZCNT and AVX2, which
+            // this CPU was just found to have; it is otherwise the portable code.
             return unsafe { self.fast_search_x86(st, trail, before) };
         }
         self.fast_search_portable(st, trail, before)
@@ -551,6 +546,21 @@ impl<O: SolveObserver> Run<'_, O> {
     }
 }
 
+/// Whether this CPU has what `fast_search_x86` is compiled for (the answers are cached by std).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn x86_features() -> bool {
+    #[cfg(test)]
+    if tests::PORTABLE_ONLY.load(std::sync::atomic::Ordering::Relaxed) {
+        return false;
+    }
+    std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+        && std::arch::is_x86_feature_detected!("avx2")
+}
+
 /// The rows of band word `w` with at most one cell, as a cell mask (an empty row adds no cell).
 #[inline(always)]
 fn single_rows(w: u32) -> u32 {
@@ -740,6 +750,40 @@ mod tests {
             let naive = solve_with(&puzzle, Strategy::Naive, &mut ());
             assert!(matches!(fast, Outcome::Solved { .. }), "{fast:?}");
             assert_eq!(fast.solution(), naive.solution());
+        }
+    }
+
+    /// Makes the search take its portable flavour; only the test below sets it (other tests
+    /// running meanwhile only take the other, equivalent, flavour).
+    pub(super) static PORTABLE_ONLY: std::sync::atomic::AtomicBool =
+        std::sync::atomic::AtomicBool::new(false);
+
+    #[test]
+    fn the_portable_search_makes_exactly_the_moves_of_the_detected_one() {
+        use std::sync::atomic::Ordering::Relaxed;
+        let mut puzzles: Vec<Board> = named_hard().into_iter().map(|(b, _)| b).collect();
+        puzzles.extend([L52, EASY, DEAD_END].map(board));
+        for puzzle in puzzles {
+            let options = SolveOptions {
+                unique: true,
+                ..SolveOptions::default()
+            };
+            let run = |portable: bool| {
+                PORTABLE_ONLY.store(portable, Relaxed);
+                let mut recorder = Recorder::new();
+                let seen = solve_with(&puzzle, options, &mut recorder);
+                let blind = solve_with(&puzzle, options, &mut ());
+                PORTABLE_ONLY.store(false, Relaxed);
+                let counts = |o: &Outcome| (o.stats().sets, o.stats().cancels, o.stats().guesses);
+                (
+                    recorder.events,
+                    seen.kind(),
+                    counts(&seen),
+                    blind.solution().copied(),
+                    counts(&blind),
+                )
+            };
+            assert_eq!(run(true), run(false), "{puzzle:?}");
         }
     }
 
