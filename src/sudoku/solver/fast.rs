@@ -6,14 +6,16 @@
 //! time): which boxes each row can still use gives the row-to-box assignments that remain, which
 //! clears box/line conflicts inside the band; a box left with one column clears that column in
 //! the other two bands; a row left with one cell is a fill. Naked singles are counted bit-sliced
-//! across the nine digits of a band. When nothing more follows, the search guesses in the first
-//! cell with two candidates (else the cell with fewest), copying the 120-byte position.
+//! across the nine digits of a band. When nothing more follows, the search guesses in the cell
+//! with two candidates that reaches the most peers (else the cell with fewest), copying the
+//! position. The search is compiled twice, portably and with POPCNT/BMI/AVX2 (chosen at run time).
 //!
 //! Every fill, deduced or guessed, is reported as a `Set` the moment it is made, and the trail
 //! of fills lets backtracking report the `Cancel`s newest first; with an observer that ignores
-//! events (`()`), only the counts are kept.
+//! events (`()`), nothing is written per fill: the fills of each node are counted in one go
+//! from the unsolved cells before and after, and the solution is read off the words.
 
-use super::{Halt, Run};
+use super::{Halt, Run, StopReason};
 use crate::sudoku::{Board, SolveObserver};
 
 /// The 27 cells of a band, bit `9 * row + column`; also the 27 words (bit `3 * digit + band`).
@@ -28,47 +30,84 @@ struct State {
     cand: [u32; 32],
     /// The cells of each band not yet filled.
     unsolved: [u32; 3],
-    /// Words changed since they were last updated, bit `3 * d + b`.
-    dirty: u32,
+    /// Each word as its last update left it: a word that differs has changed since (comparing
+    /// all 27 at once is cheaper than noting each change as it is made).
+    prev: [u32; 32],
+    /// Words updated since the column rules last looked at their digit: only those digits
+    /// can give the rules anything new.
+    touched: u32,
 }
 
 impl State {
     /// The puzzle's position with its givens placed; `None` if two givens clash.
     fn new(puzzle: &Board) -> Option<State> {
+        let cells = puzzle.cells();
+        // The givens of each band as a mask, built without a branch per cell: which cells
+        // hold a given is unpredictable, and mispredictions dominated this set-up.
         let mut given = [0u32; 3];
+        for (b, g) in given.iter_mut().enumerate() {
+            for (p, &d) in cells[27 * b..27 * b + 27].iter().enumerate() {
+                *g |= ((d != 0) as u32) << p;
+            }
+        }
         let mut placed = [0u32; 32];
-        // The givens as (word, cell in band), collected in one pass.
-        let mut list = [(0u8, 0u8); 81];
-        let mut n = 0;
-        for (i, &d) in puzzle.cells().iter().enumerate() {
-            if d != 0 {
-                let (k, p) = (3 * (d as usize - 1) + i / 27, i % 27);
-                given[i / 27] |= 1 << p;
-                placed[k & 31] |= 1 << p;
-                list[n] = (k as u8, p as u8);
-                n += 1;
+        for (b, &g) in given.iter().enumerate() {
+            let mut rest = g;
+            while rest != 0 {
+                let p = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let d = cells[27 * b + p % 27] as usize;
+                placed[(3 * d + b - 3) & 31] |= 1 << p;
             }
         }
         let mut cand = [0u32; 32];
         for (k, c) in cand.iter_mut().take(27).enumerate() {
             *c = (BAND & !given[k % 3]) | placed[k];
         }
-        for &(k, p) in &list[..n] {
-            let (k, p) = (k as usize & 31, p as usize % 27);
-            cand[k] &= KEEP[p];
+        for (k, &w) in placed.iter().take(27).enumerate() {
             let (k1, k2) = OTHER_BANDS[k];
-            cand[k1 as usize & 31] &= !COLUMN[p % 9];
-            cand[k2 as usize & 31] &= !COLUMN[p % 9];
+            let mut rest = w;
+            while rest != 0 {
+                let p = rest.trailing_zeros() as usize % 27;
+                rest &= rest - 1;
+                cand[k] &= KEEP[p];
+                cand[k1 as usize & 31] &= !COLUMN[p % 9];
+                cand[k2 as usize & 31] &= !COLUMN[p % 9];
+            }
         }
         // A given cleared by another given's peers means the two clash.
-        if (0..27).any(|k| placed[k] & !cand[k] != 0) {
+        let clash = placed
+            .iter()
+            .zip(&cand)
+            .fold(0, |acc, (&p, &c)| acc | (p & !c));
+        if clash != 0 {
             return None;
         }
         Some(State {
             cand,
             unsolved: [BAND & !given[0], BAND & !given[1], BAND & !given[2]],
-            dirty: BAND,
+            // Never a word's value: every word differs, so every word is updated first.
+            prev: {
+                let mut prev = [u32::MAX; 32];
+                prev[27..].fill(0);
+                prev
+            },
+            touched: 0,
         })
+    }
+
+    /// The board the words spell out once every cell is filled (each cell is in exactly one
+    /// digit's word).
+    fn board(&self) -> Board {
+        let mut cells = [0u8; 81];
+        for (k, &w) in self.cand.iter().take(27).enumerate() {
+            let mut rest = w;
+            while rest != 0 {
+                cells[27 * (k % 3) + rest.trailing_zeros() as usize] = (k / 3) as u8 + 1;
+                rest &= rest - 1;
+            }
+        }
+        Board::from_cells(cells).expect("digits 1..=9")
     }
 
     fn solved(&self) -> bool {
@@ -83,35 +122,41 @@ impl State {
         let k = 3 * d + b;
         let p = bit.trailing_zeros() as usize;
         self.unsolved[b] &= !bit;
-        let mut changed = 1 << k;
         let (k1, k2) = OTHER_BANDS[k & 31];
-        for kk in [k1 as usize & 31, k2 as usize & 31] {
-            let old = self.cand[kk];
-            self.cand[kk] = old & !COLUMN[p % 9];
-            changed |= ((old & COLUMN[p % 9] != 0) as u32) << kk;
-        }
+        self.cand[k1 as usize & 31] &= !COLUMN[p % 9];
+        self.cand[k2 as usize & 31] &= !COLUMN[p % 9];
         if !only_candidate {
             for e in 0..9 {
-                let kk = 3 * e + b;
-                let old = self.cand[kk];
-                self.cand[kk] = old & !bit;
-                changed |= ((old & bit != 0) as u32) << kk;
+                self.cand[3 * e + b] &= !bit;
             }
         }
-        self.cand[k] = (self.cand[k] & KEEP[p]) | bit;
-        self.dirty |= changed;
+        self.cand[k & 31] = (self.cand[k & 31] & KEEP[p]) | bit;
     }
 
-    /// The column rules, for every digit: a column the digit can use in one band only must hold
-    /// it there, so in that band its box keeps just that column; a column no band can use is a
-    /// contradiction. `Ok(true)` when a word changed. Run when the band updates and naked
-    /// singles have nothing left, since it looks at all 27 words.
+    /// The words changed since their last update, bit `3 * d + b`.
+    #[inline(always)]
+    fn dirty(&self) -> u32 {
+        let mut m = 0;
+        for k in 0..32 {
+            m |= ((self.cand[k] != self.prev[k]) as u32) << k;
+        }
+        m
+    }
+
+    /// The column rules, for every digit updated since they last ran: a column the digit can
+    /// use in one band only must hold it there, so in that band its box keeps just that column;
+    /// a column no band can use is a contradiction. `Ok(true)` when a word changed. Run when the
+    /// band updates and naked singles have nothing left, since it looks at whole digits.
     #[inline(always)]
     fn columns(&mut self) -> Result<bool, Halt> {
         let cols = |w: u32| (w | w >> 9 | w >> 18) & ROW;
-        let mut changed = 0u32;
-        for d in 0..9 {
-            let k = 3 * d;
+        let mut changed = false;
+        let mut digits = self.touched;
+        self.touched = 0;
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize / 3;
+            digits &= !(7 << (3 * d));
+            let k = 3 * d % 27;
             let (w0, w1, w2) = (self.cand[k], self.cand[k + 1], self.cand[k + 2]);
             let (p0, p1, p2) = (cols(w0), cols(w1), cols(w2));
             if p0 | p1 | p2 != ROW {
@@ -123,11 +168,9 @@ impl State {
             self.cand[k] = n0;
             self.cand[k + 1] = n1;
             self.cand[k + 2] = n2;
-            changed |=
-                ((n0 != w0) as u32 | ((n1 != w1) as u32) << 1 | ((n2 != w2) as u32) << 2) << k;
+            changed |= (n0 != w0) | (n1 != w1) | (n2 != w2);
         }
-        self.dirty |= changed;
-        Ok(changed != 0)
+        Ok(changed)
     }
 
     /// How many unsolved peers of cell `bit` in band `b` have one of `digits` as a candidate.
@@ -175,29 +218,12 @@ impl State {
     }
 
     /// The cell to guess in, as (band, cell bit, candidate digits): of the cells with two
-    /// candidates (`pairs`, per band, from the last count), the one whose digits are candidates in the most unsolved peers (either
-    /// guess then removes the most; on the hardest sets this halves the search against taking
-    /// the first), else the first cell with the fewest candidates.
-    fn guess_cell(&self, pairs: [u32; 3]) -> (usize, u32, u16) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
-            // SAFETY: `guess_cell_popcnt` only enables POPCNT, which this CPU was just found to
-            // have; it is otherwise the portable code below.
-            return unsafe { self.guess_cell_popcnt(pairs) };
-        }
-        self.guess_cell_portable(pairs)
-    }
-
-    /// [`State::guess_cell`] compiled with the POPCNT instruction: it counts bits for every
-    /// candidate pair, and the default x86-64 target counts them in software.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn guess_cell_popcnt(&self, pairs: [u32; 3]) -> (usize, u32, u16) {
-        self.guess_cell_portable(pairs)
-    }
-
+    /// candidates (`pairs`, per band, from the last count), the one whose digits are candidates
+    /// in the most unsolved peers (either guess then removes the most; on the hardest sets this
+    /// halves the search against taking the first), else the first cell with the fewest
+    /// candidates.
     #[inline(always)]
-    fn guess_cell_portable(&self, pairs: [u32; 3]) -> (usize, u32, u16) {
+    fn guess_cell(&self, pairs: [u32; 3]) -> (usize, u32, u16) {
         let mut best_pair = (0u32, 0usize, 0u32);
         for (b, &pairs) in pairs.iter().enumerate() {
             let mut pairs = pairs;
@@ -254,19 +280,68 @@ impl<O: SolveObserver> Run<'_, O> {
             cells: [0; 81],
             len: 0,
         };
-        if self.fast_search(&mut state, &mut trail) == Err(Halt::Dead) {
+        let before = state.unsolved;
+        if self.fast_search(&mut state, &mut trail, before) == Err(Halt::Dead) {
             // Exhausted: take back what the top level filled, so replay ends on the puzzle.
             let _ = self.undo_to(&mut trail, 0);
         }
     }
 
-    /// Propagates, then guesses and recurses. Fills made here stay on the trail when this
-    /// returns `Dead`: the caller cancels everything after its own mark.
-    fn fast_search(&mut self, st: &mut State, trail: &mut Trail) -> Result<(), Halt> {
-        let pairs = self.propagate(st, trail)?;
+    /// [`Run::fast_search_body`], compiled with POPCNT, BMI and AVX2 when this CPU has them (the
+    /// default x86-64 target counts bits in software), else portably.
+    fn fast_search(
+        &mut self,
+        st: &mut State,
+        trail: &mut Trail,
+        before: [u32; 3],
+    ) -> Result<(), Halt> {
+        #[cfg(target_arch = "x86_64")]
+        if x86_features() {
+            // SAFETY: `fast_search_x86` only enables POPCNT, BMI1, BMI2, LZCNT and AVX2, which
+            // this CPU was just found to have; it is otherwise the portable code.
+            return unsafe { self.fast_search_x86(st, trail, before) };
+        }
+        self.fast_search_portable(st, trail, before)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+    fn fast_search_x86(
+        &mut self,
+        st: &mut State,
+        trail: &mut Trail,
+        before: [u32; 3],
+    ) -> Result<(), Halt> {
+        self.fast_search_body::<true>(st, trail, before)
+    }
+
+    fn fast_search_portable(
+        &mut self,
+        st: &mut State,
+        trail: &mut Trail,
+        before: [u32; 3],
+    ) -> Result<(), Halt> {
+        self.fast_search_body::<false>(st, trail, before)
+    }
+
+    /// Propagates, then guesses and recurses (into the same compiled flavour, `X86`). Fills
+    /// made here stay on the trail when this returns `Dead`: the caller cancels everything
+    /// after its own mark. `before`: the unsolved cells before the fill that led here, so that
+    /// without events the fills are counted in one go.
+    #[inline(always)]
+    fn fast_search_body<const X86: bool>(
+        &mut self,
+        st: &mut State,
+        trail: &mut Trail,
+        before: [u32; 3],
+    ) -> Result<(), Halt> {
+        let propagated = self.propagate(st, trail);
+        if O::IGNORES_EVENTS {
+            self.count_fills(trail, before, st.unsolved)?;
+        }
+        let pairs = propagated?;
         if st.solved() {
-            let board = Board::from_cells(self.cells).expect("digits 1..=9");
-            return Err(if self.found_solution(board) {
+            return Err(if self.found_solution(st.board()) {
                 Halt::Done
             } else {
                 Halt::Dead
@@ -282,28 +357,72 @@ impl<O: SolveObserver> Run<'_, O> {
                 digits.trailing_zeros() as usize
             };
             digits &= !(1 << d);
+            let before = st.unsolved;
             if digits == 0 {
                 // The last candidate left: no copy needed, the caller owns `st`.
                 st.place(d, b, bit, false);
-                self.emit_set(cell, d as u8 + 1)?;
-                trail.push(cell);
-                return self.fast_search(st, trail);
+                if !O::IGNORES_EVENTS {
+                    self.emit_set(cell, d as u8 + 1)?;
+                    trail.push(cell);
+                }
+                return self.recurse::<X86>(st, trail, before);
             }
             self.guesses += 1;
             let mark = trail.len;
             let mut child = *st;
             child.place(d, b, bit, false);
-            self.emit_set(cell, d as u8 + 1)?;
-            trail.push(cell);
-            match self.fast_search(&mut child, trail) {
+            if !O::IGNORES_EVENTS {
+                self.emit_set(cell, d as u8 + 1)?;
+                trail.push(cell);
+            }
+            match self.recurse::<X86>(&mut child, trail, before) {
                 Err(Halt::Dead) => {}
                 other => return other,
             }
             self.undo_to(trail, mark)?;
             let k = 3 * d + b;
-            st.cand[k] &= !bit;
-            st.dirty |= 1 << k;
+            st.cand[k & 31] &= !bit;
         }
+    }
+
+    #[inline(always)]
+    fn recurse<const X86: bool>(
+        &mut self,
+        st: &mut State,
+        trail: &mut Trail,
+        before: [u32; 3],
+    ) -> Result<(), Halt> {
+        #[cfg(target_arch = "x86_64")]
+        if X86 {
+            // SAFETY: `X86` is only true inside `fast_search_x86`, entered after finding POPCNT,
+            // BMI1, BMI2, LZCNT and AVX2 on this CPU.
+            return unsafe { self.fast_search_x86(st, trail, before) };
+        }
+        self.fast_search_portable(st, trail, before)
+    }
+
+    /// Without events: counts the cells filled since `before` as `Set`s, within the budget,
+    /// and as fills on the trail (its length alone: the cells are not needed).
+    #[inline(always)]
+    fn count_fills(
+        &mut self,
+        trail: &mut Trail,
+        before: [u32; 3],
+        now: [u32; 3],
+    ) -> Result<(), Halt> {
+        let n = (before[0] & !now[0]).count_ones()
+            + (before[1] & !now[1]).count_ones()
+            + (before[2] & !now[2]).count_ones();
+        self.sets += n as u64;
+        trail.len += n as usize;
+        if self.sets > self.max_steps {
+            self.sets = self.max_steps;
+            self.stop = Some(StopReason::StepBudget {
+                max_steps: self.max_steps,
+            });
+            return Err(Halt::Done);
+        }
+        Ok(())
     }
 
     /// Cancels the fills recorded after `mark`, newest first.
@@ -327,10 +446,19 @@ impl<O: SolveObserver> Run<'_, O> {
     #[inline(always)]
     fn propagate(&mut self, st: &mut State, trail: &mut Trail) -> Result<[u32; 3], Halt> {
         loop {
-            while st.dirty != 0 {
-                let k = st.dirty.trailing_zeros() as usize;
-                st.dirty &= st.dirty - 1;
-                self.update(st, trail, k)?;
+            // In batches: which word comes next depends only on the batch, not on what the
+            // update before it changed, so the processor can overlap consecutive updates.
+            loop {
+                let mut batch = st.dirty();
+                if batch == 0 {
+                    break;
+                }
+                st.touched |= batch;
+                while batch != 0 {
+                    let k = batch.trailing_zeros() as usize;
+                    batch &= batch - 1;
+                    self.update(st, trail, k)?;
+                }
             }
             if st.solved() {
                 return Ok([0; 3]);
@@ -358,9 +486,11 @@ impl<O: SolveObserver> Run<'_, O> {
                         .find(|&d| st.cand[3 * d + b] & bit != 0)
                         .ok_or(Halt::Dead)?;
                     st.place(d, b, bit, true);
-                    let cell = 27 * b + bit.trailing_zeros() as usize;
-                    self.emit_set(cell, d as u8 + 1)?;
-                    trail.push(cell);
+                    if !O::IGNORES_EVENTS {
+                        let cell = 27 * b + bit.trailing_zeros() as usize;
+                        self.emit_set(cell, d as u8 + 1)?;
+                        trail.push(cell);
+                    }
                     filled = true;
                 }
             }
@@ -387,26 +517,23 @@ impl<O: SolveObserver> Run<'_, O> {
         }
         let (k1, k2) = OTHER_BANDS[k];
         let (k1, k2) = (k1 as usize & 31, k2 as usize & 31);
-        let (old1, old2) = (st.cand[k1], st.cand[k2]);
         let keep = OTHER_BAND_KEEP[cols(assigned) as usize];
-        let (w, w1, w2) = (assigned, old1 & keep, old2 & keep);
+        let (w, w1, w2) = (assigned, st.cand[k1] & keep, st.cand[k2] & keep);
         st.cand[k1] = w1;
         st.cand[k2] = w2;
-        let mut changed = ((w1 != old1) as u32) << k1 | ((w2 != old2) as u32) << k2;
         let b = k % 3;
         let new = w & single_rows(w) & st.unsolved[b];
         if new != 0 {
             st.unsolved[b] &= !new;
             for e in 0..9 {
-                let kk = 3 * e + b;
-                let old = st.cand[kk];
-                st.cand[kk] = old & !new;
-                changed |= ((old & new != 0) as u32) << kk;
+                st.cand[3 * e + b] &= !new;
             }
-            changed &= !(1 << k);
         }
         st.cand[k] = w;
-        st.dirty |= changed;
+        st.prev[k] = w;
+        if O::IGNORES_EVENTS {
+            return Ok(()); // counted when propagation ends
+        }
         let d = k / 3;
         let mut rest = new;
         while rest != 0 {
@@ -417,6 +544,21 @@ impl<O: SolveObserver> Run<'_, O> {
         }
         Ok(())
     }
+}
+
+/// Whether this CPU has what `fast_search_x86` is compiled for (the answers are cached by std).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn x86_features() -> bool {
+    #[cfg(test)]
+    if tests::PORTABLE_ONLY.load(std::sync::atomic::Ordering::Relaxed) {
+        return false;
+    }
+    std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+        && std::arch::is_x86_feature_detected!("avx2")
 }
 
 /// The rows of band word `w` with at most one cell, as a cell mask (an empty row adds no cell).
@@ -580,6 +722,7 @@ mod tests {
     use super::super::fixtures::*;
     use super::super::{Outcome, SolveOptions, Strategy, solve, solve_with};
     use super::*;
+    use crate::sudoku::{Recorder, SolveEvent};
 
     #[test]
     fn fast_solves_every_named_hard_puzzle_keeping_the_givens() {
@@ -607,6 +750,72 @@ mod tests {
             let naive = solve_with(&puzzle, Strategy::Naive, &mut ());
             assert!(matches!(fast, Outcome::Solved { .. }), "{fast:?}");
             assert_eq!(fast.solution(), naive.solution());
+        }
+    }
+
+    /// Makes the search take its portable flavour; only the test below sets it (other tests
+    /// running meanwhile only take the other, equivalent, flavour).
+    pub(super) static PORTABLE_ONLY: std::sync::atomic::AtomicBool =
+        std::sync::atomic::AtomicBool::new(false);
+
+    #[test]
+    fn the_portable_search_makes_exactly_the_moves_of_the_detected_one() {
+        use std::sync::atomic::Ordering::Relaxed;
+        let mut puzzles: Vec<Board> = named_hard().into_iter().map(|(b, _)| b).collect();
+        puzzles.extend([L52, EASY, DEAD_END].map(board));
+        for puzzle in puzzles {
+            let options = SolveOptions {
+                unique: true,
+                ..SolveOptions::default()
+            };
+            let run = |portable: bool| {
+                PORTABLE_ONLY.store(portable, Relaxed);
+                let mut recorder = Recorder::new();
+                let seen = solve_with(&puzzle, options, &mut recorder);
+                let blind = solve_with(&puzzle, options, &mut ());
+                PORTABLE_ONLY.store(false, Relaxed);
+                let counts = |o: &Outcome| (o.stats().sets, o.stats().cancels, o.stats().guesses);
+                (
+                    recorder.events,
+                    seen.kind(),
+                    counts(&seen),
+                    blind.solution().copied(),
+                    counts(&blind),
+                )
+            };
+            assert_eq!(run(true), run(false), "{puzzle:?}");
+        }
+    }
+
+    #[test]
+    fn without_an_observer_fast_counts_exactly_what_a_recorder_sees() {
+        let mut cases: Vec<Board> = named_hard().into_iter().map(|(b, _)| b).collect();
+        cases.extend([L52, DEAD_END, ANTI_BACKTRACKER].map(board));
+        for puzzle in cases {
+            for (unique, max_steps) in [(false, None), (true, None), (true, Some(100))] {
+                let options = SolveOptions {
+                    unique,
+                    max_steps,
+                    ..SolveOptions::default()
+                };
+                let mut recorder = Recorder::new();
+                let seen = solve_with(&puzzle, options, &mut recorder);
+                let blind = solve_with(&puzzle, options, &mut ());
+                let sets = recorder
+                    .events
+                    .iter()
+                    .filter(|e| matches!(e, SolveEvent::Set { .. }))
+                    .count() as u64;
+                let cancels = recorder.events.len() as u64 - sets;
+                let (a, b) = (seen.stats(), blind.stats());
+                assert_eq!((a.sets, a.cancels), (sets, cancels));
+                assert_eq!((b.sets, b.guesses), (a.sets, a.guesses), "{puzzle:?}");
+                assert_eq!(seen.kind(), blind.kind());
+                assert_eq!(seen.solution(), blind.solution());
+                if !matches!(seen, Outcome::Stopped { .. }) {
+                    assert_eq!(b.cancels, a.cancels);
+                }
+            }
         }
     }
 
