@@ -698,6 +698,16 @@ mod tests {
     }
 
     #[test]
+    fn a_rounded_corner_arc_is_no_note_but_a_note_clipped_on_one_side_is() {
+        let rect = Rect::new(0, 0, 60, 60);
+        // An L from the cut's top edge round to its left edge, as a rounded grid corner leaves.
+        let corner = cut_cell(&cell_with(&[(5, 5, 9, 2), (5, 5, 2, 9)]), rect, 60.0);
+        assert_eq!(corner, CellInk::default());
+        let clipped = cut_cell(&cell_with(&[(5, 20, 4, 8)]), rect, 60.0);
+        assert!(clipped.digit.is_none() && clipped.notes);
+    }
+
+    #[test]
     fn a_tall_mark_is_a_digit_small_marks_are_notes_and_edge_lines_are_dropped() {
         let rect = Rect::new(0, 0, 60, 60);
         let empty = cut_cell(&cell_with(&[(0, 0, 60, 2)]), rect, 60.0);
