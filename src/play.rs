@@ -93,6 +93,10 @@ pub fn layout(cal: &Calibration) -> Result<Layout> {
     })
 }
 
+/// The fewest givens a sudoku with one solution can have (McGuire et al., 2012): a read with
+/// fewer digits missed some, and solving it would tap a made-up board.
+pub const MIN_CLUES: usize = 17;
+
 /// Reads a screenshot and decides what to tap: pure apart from the time it takes.
 pub fn assess(
     screen: &image::RgbaImage,
@@ -115,6 +119,13 @@ pub fn assess_read(
     options: &PlayOptions,
     timings: &mut Timings,
 ) -> Result<Assessment> {
+    let digits = recognition.board.filled_count();
+    if digits < MIN_CLUES {
+        return Err(BoardProblem(format!(
+            "only {digits} digits were read and a sudoku has at least {MIN_CLUES}, so the reader missed some; nothing was tapped (check `sudoku-agent read --overlay read.png`, or forget this app's profile with `sudoku-agent profiles remove NAME`)"
+        ))
+        .into());
+    }
     let started = Instant::now();
     let (solution, multiple) = solve_board(&recognition)?;
     timings.solve_ms = ms(started.elapsed());
@@ -637,5 +648,25 @@ mod tests {
         let d = a.diff(&b);
         assert_eq!(d, [Cell::new(0, 1).unwrap(), Cell::new(8, 8).unwrap()]);
         assert_eq!(list_cells(&d), "r1c2, r9c9");
+    }
+
+    #[test]
+    fn a_read_with_fewer_digits_than_any_sudoku_has_is_refused_before_solving() {
+        let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let cal = Calibration::load(&manifest.join("calibration.toml")).unwrap();
+        let board = Board::parse(
+            ".......................................................................912345678.",
+        )
+        .unwrap();
+        let read = Recognition {
+            board,
+            readings: Vec::new(),
+            grid: crate::vision::Grid::from_rect(cal.grid),
+        };
+        let err = assess_read(read, &cal, &PlayOptions::default(), &mut Timings::default())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("only 9 digits"), "{err}");
+        assert!(err.contains("nothing was tapped"), "{err}");
     }
 }

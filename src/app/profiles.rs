@@ -6,6 +6,7 @@
 use crate::calibration::{Calibration, InputOrder};
 use crate::cli::{ProfilesAction, ProfilesArgs};
 use crate::device::Device;
+use crate::play::MIN_CLUES;
 use crate::profile::learn::learn;
 use crate::profile::{ProfileKey, Store};
 use crate::vision::{Hints, Templates, read_any, read_board};
@@ -122,6 +123,11 @@ fn learning_lock(name: &str) -> Arc<Mutex<()>> {
 /// ad, a menu): that is not the profile's fault, and play says so itself.
 fn stale(screen: &RgbaImage, cal: &Calibration, templates: &Templates) -> Option<String> {
     match read_board(screen, cal, templates) {
+        // Fewer digits than any sudoku has: the profile's digit size or templates no longer see
+        // this app's digits (an empty read is not a board).
+        Ok(rec) if rec.board.filled_count() < MIN_CLUES => read_any(screen, Hints::default())
+            .ok()
+            .map(|_| format!("it sees only {} digits", rec.board.filled_count())),
         Ok(rec) => {
             let g = cal.grid;
             let moved = [
