@@ -66,8 +66,10 @@ pub fn measure(
     // then the batch.
     let known = session.device.input().tap_cost(&options.pacing);
     let batch_taps = (2 * moves_per_batch(options, known * 2)).clamp(2, givens.len() - 2);
+    // As between replay batches: the pacing's gap (the injector's wait for the app's click)
+    // follows each call's last tap, so the next call's first touch cannot overtake that click.
     session.device.set_pacing(Pacing {
-        settle_ms: 0,
+        settle_ms: options.pacing.gap_ms,
         ..options.pacing
     });
     let mut timed = |points: &[Point]| -> Result<Duration> {
