@@ -11,7 +11,7 @@ use crate::vision::cells::{PATCH_H, PATCH_W};
 use crate::vision::glyphs::{Reference, label};
 use crate::vision::keypad::{Glyph, find_keypad, glyphs_outside, order_keypad};
 use crate::vision::recognize::{colour_distance, locate_and_cut, read_inks, rule_conflicts};
-use crate::vision::{Grid, Templates, VisionError, find_grid_and_cells, overlay};
+use crate::vision::{Grid, Templates, find_grid_and_cells, overlay};
 use anyhow::{Result, anyhow, bail};
 use image::RgbaImage;
 
@@ -147,14 +147,15 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
     // The strict grid and the fixed digit height first (what `read_board` sees on this
     // screen); where that finds no grid or too few digits for a sudoku (edge-to-edge grids,
     // small digits in discs), the grid and cells as the reader without calibration finds them.
+    // `locate_and_cut` already fell back to `find_grid_and_cells` when the strict search found
+    // nothing, so an error here is final; only a grid with too few digits is searched again.
     let (grid, inks) = match locate_and_cut(img) {
-        Err(e @ VisionError::Killer(_)) => return Err(anyhow!(e)),
         Ok((grid, inks)) if inks.iter().filter(|c| c.digit.is_some()).count() >= 17 => (grid, inks),
-        strict => match (find_grid_and_cells(img, None), strict) {
-            (Ok(screen), _) => (screen.grid, screen.cells),
-            (Err(_), Ok(few)) => few,
-            (Err(_), Err(e)) => return Err(anyhow!(e)),
+        Ok(few) => match find_grid_and_cells(img, None) {
+            Ok(screen) => (screen.grid, screen.cells),
+            Err(_) => few,
         },
+        Err(e) => return Err(anyhow!(e)),
     };
     let digit_cells: Vec<(Cell, &crate::vision::DigitPatch)> = Cell::all()
         .zip(&inks)
