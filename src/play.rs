@@ -250,6 +250,8 @@ pub fn play(
         order_checked: false,
     };
     let total = run.moves.len();
+    // Taps on the board need no wait for a frame after them; taps on keys do (`tap_waits`).
+    device.set_board(Some(run.cal.grid));
     // Tell the caller the board and the plan before the first tap, not only after the first call.
     progress(Step::Planned(&report.assessment));
     progress(Step::Moves { done: 0, total });

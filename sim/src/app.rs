@@ -376,6 +376,13 @@ impl Screen for SudokuApp {
     fn activity(&self) -> String {
         format!("{}/.MainActivity", self.skin.package())
     }
+
+    /// The board is one custom view that selects or fills a cell in `onTouchEvent` (as
+    /// OpenSudoku's `SudokuBoardView` does); the keypad, the popup's and the ad's buttons are
+    /// buttons with click listeners.
+    fn acts_on_touch(&self, at: Point) -> bool {
+        !self.state.ad && !self.state.popup && self.layout.cell_at(at).is_some()
+    }
 }
 
 #[cfg(test)]

@@ -270,13 +270,13 @@ impl Handset {
     pub fn tap(&self, at: Point, source: TapSource) -> Result<(), Gone> {
         self.check()?;
         let mut st = self.state.lock().unwrap();
-        self.app_down(&mut st);
+        self.app_down(&mut st, at);
         self.deliver(&mut st, at, source);
         Ok(())
     }
 
-    /// Taps whose DOWN reached the app before the previous tap's click ran: on a phone, a view
-    /// acting on touches itself would take them out of order (`latency` module doc).
+    /// Taps on a view that acts on touches itself (the board) whose DOWN reached the app before a
+    /// button's click ran: on a phone they would be taken out of order (`latency` module doc).
     pub fn overtaken(&self) -> u64 {
         self.state.lock().unwrap().clock.overtaken()
     }
@@ -288,24 +288,28 @@ impl Handset {
         self.sleep_realtime(done - before);
     }
 
-    /// [`Self::app_event`] for a DOWN, which may overtake the previous tap's click.
-    fn app_down(&self, st: &mut HandsetState) {
+    /// [`Self::app_event`] for a DOWN at `at`, which may overtake a button's pending click.
+    fn app_down(&self, st: &mut HandsetState, at: Point) {
+        let acts_at_once = self.screen.lock().unwrap().acts_on_touch(at);
         let before = st.clock.now();
-        let done = st.clock.app_down(&self.config.latency);
+        let done = st.clock.app_down(&self.config.latency, acts_at_once);
         self.sleep_realtime(done - before);
     }
 
-    /// The app handles the UP that completes a tap at `at` and posts its click, which runs after
-    /// the redraw at the next vsync; the sim's apps take the tap at once, in order.
+    /// The app handles the UP that completes a tap at `at`; a button posts its click, which runs
+    /// after the redraw at the next vsync. The sim's apps take the tap at once, in order.
     fn deliver(&self, st: &mut HandsetState, at: Point, source: TapSource) {
         self.app_event(st);
         let time = st.clock.now();
         st.taps.push(TapRecord { at, time, source });
         st.generation += 1;
+        let mut deferred = true;
         if at.x < self.size.width && at.y < self.size.height {
-            self.screen.lock().unwrap().tap(at);
+            let mut screen = self.screen.lock().unwrap();
+            deferred = !screen.acts_on_touch(at);
+            screen.tap(at);
         }
-        st.clock.click_posted(&self.config.latency);
+        st.clock.click_posted(&self.config.latency, deferred);
     }
 
     fn sleep_realtime(&self, d: Duration) {
@@ -337,7 +341,7 @@ impl Handset {
         let mut st = self.state.lock().unwrap();
         match action {
             "DOWN" => {
-                self.app_down(&mut st);
+                self.app_down(&mut st, at);
                 st.pointer.down(at);
             }
             "MOVE" => {
@@ -407,7 +411,7 @@ impl Handset {
                 let ev = EvdevEvent::from_record(record.try_into().unwrap());
                 for at in st.touch.feed(ev) {
                     // The DOWN and UP of a tap from raw events, handled one after the other.
-                    self.app_down(&mut st);
+                    self.app_down(&mut st, at);
                     self.deliver(&mut st, at, TapSource::RawEvents);
                 }
             }

@@ -45,11 +45,20 @@
 //!   polls input before it runs a pending message: a touch that arrives before the previous
 //!   tap's click ran can overtake it (a digit lands in the cell tapped after it).
 //!
+//! Which taps that makes harmful: clicks run in the order of their taps, so a touch on another
+//! button (whose click is posted behind the pending one) cannot overtake anything, and a view that
+//! acts in `onTouchEvent` leaves no click pending. Only a touch on a view that acts at once (a
+//! custom board view: OpenSudoku's `SudokuBoardView` selects the cell in `onTouchEvent` on
+//! ACTION_UP; Compose's `clickable` calls its lambda from the pointer input handler) arriving while
+//! a button's click is still pending is taken out of order: the cell changes before the digit
+//! key's click enters its digit. The app tells which of its views act at once
+//! (`Screen::acts_on_touch`).
+//!
 //! The clock models that: each DOWN and UP costs the app's main thread `app_event` when it
 //! arrives (after whatever the thread is busy with); after a tap the app redraws at the next
-//! vsync (`app_draw`, events arriving meanwhile wait) and the tap's click runs when that draw is
-//! done; a DOWN arriving before the previous tap's click ran is counted as overtaking
-//! (`VirtualClock::overtaken`), which safe pacing never does. Figures (inferences, no public
+//! vsync (`app_draw`, events arriving meanwhile wait) and a button's click runs when that draw is
+//! done; a DOWN on a view that acts at once arriving before a pending click ran is counted as
+//! overtaking (`VirtualClock::overtaken`), which safe pacing never does. Figures (inferences, no public
 //! number: a tap's dispatch through a small view tree, a sudoku screen's measure/layout/draw on a
 //! mid-range phone): 1 ms per event and 4 ms per redraw at 60 Hz on every phone preset, nothing
 //! on `instant`. A `MOVE` waits for the next vsync. The screen itself shows each tap at once and
@@ -251,9 +260,9 @@ pub struct VirtualClock {
     /// The vsync at which the app redraws the screen it changed, while that draw is still to
     /// come (one redraw covers every change before it).
     redraw_at: Option<Duration>,
-    /// When the last tap's click runs (after the redraw at the vsync following its UP).
+    /// When the last button's click runs (after the redraw at the vsync following its UP).
     click_at: Option<Duration>,
-    /// Taps whose DOWN arrived before the previous tap's click ran.
+    /// Taps on a view that acts at once whose DOWN arrived before a button's click ran.
     overtaken: u64,
 }
 
@@ -284,23 +293,27 @@ impl VirtualClock {
         self.now
     }
 
-    /// A DOWN arriving now: handled like any event, and counted as overtaking when the previous
-    /// tap's click has not run yet.
-    pub fn app_down(&mut self, latency: &Latency) -> Duration {
-        if self.click_at.take().is_some_and(|click| self.now < click) {
+    /// A DOWN arriving now: handled like any event, and counted as overtaking when it reaches a
+    /// view that acts at once (`acts_at_once`) while a button's click has not run yet. A DOWN on
+    /// another button is not: its click will be posted behind the pending one.
+    pub fn app_down(&mut self, latency: &Latency, acts_at_once: bool) -> Duration {
+        if acts_at_once && self.click_at.is_some_and(|click| self.now < click) {
             self.overtaken += 1;
         }
         self.app_event(latency)
     }
 
-    /// The UP that ended a tap was handled now: its click runs once the redraw at the next vsync
-    /// is done (the press state scheduled that traversal, whose sync barrier holds the click).
-    pub fn click_posted(&mut self, latency: &Latency) {
+    /// The UP that ended a tap was handled now. On a button (`deferred`) its click runs once the
+    /// redraw at the next vsync is done (the press state scheduled that traversal, whose sync
+    /// barrier holds the click); a view that acts at once has acted already, and only redraws.
+    pub fn click_posted(&mut self, latency: &Latency, deferred: bool) {
         self.screen_changed(latency);
-        self.click_at = self.redraw_at.map(|vsync| vsync + latency.app_draw);
+        if deferred {
+            self.click_at = self.redraw_at.map(|vsync| vsync + latency.app_draw);
+        }
     }
 
-    /// Taps so far whose DOWN arrived before the previous tap's click ran.
+    /// Taps so far on a view that acts at once whose DOWN arrived before a button's click ran.
     pub fn overtaken(&self) -> u64 {
         self.overtaken
     }
@@ -407,28 +420,47 @@ mod tests {
     }
 
     #[test]
-    fn a_down_before_the_previous_click_ran_is_counted_as_overtaking() {
+    fn a_board_touch_before_a_buttons_click_ran_is_counted_as_overtaking() {
         let a12 = Latency::named("android12").unwrap();
         let mut clock = VirtualClock::default();
-        clock.app_down(&a12);
+        // A key: its click waits for the vsync's traversal.
+        clock.app_down(&a12, false);
         clock.app_event(&a12);
-        clock.click_posted(&a12);
-        // At once: the click waits for the vsync's traversal.
-        clock.app_down(&a12);
+        clock.click_posted(&a12, true);
+        // At once on the board, which acts on the touch itself.
+        clock.app_down(&a12, true);
         clock.app_event(&a12);
-        clock.click_posted(&a12);
+        clock.click_posted(&a12, false);
         assert_eq!(clock.overtaken(), 1);
-        // One frame and a redraw later the click has run.
+        // One frame and a redraw later the key's click has run.
         clock.advance(a12.frame + a12.app_draw);
-        clock.app_down(&a12);
+        clock.app_down(&a12, true);
         assert_eq!(clock.overtaken(), 1);
         let instant = Latency::default();
         let mut fast = VirtualClock::default();
         for _ in 0..3 {
-            fast.app_down(&instant);
-            fast.click_posted(&instant);
+            fast.app_down(&instant, true);
+            fast.click_posted(&instant, true);
         }
         assert_eq!(fast.overtaken(), 0);
+    }
+
+    #[test]
+    fn touches_right_after_a_board_tap_or_on_another_button_overtake_nothing() {
+        let a12 = Latency::named("android12").unwrap();
+        let mut clock = VirtualClock::default();
+        // Board then key at once: the board acted in onTouchEvent, nothing was pending.
+        clock.app_down(&a12, true);
+        clock.app_event(&a12);
+        clock.click_posted(&a12, false);
+        clock.app_down(&a12, false);
+        clock.app_event(&a12);
+        clock.click_posted(&a12, true);
+        // Key then another key at once: the second click is posted behind the first.
+        clock.app_down(&a12, false);
+        clock.app_event(&a12);
+        clock.click_posted(&a12, true);
+        assert_eq!(clock.overtaken(), 0);
     }
 
     #[test]

@@ -56,6 +56,12 @@ pub trait Screen: Send {
     fn render(&mut self) -> RgbaImage;
     /// One completed tap (finger down and up) at `at`.
     fn tap(&mut self, at: Point);
+    /// Whether the view under `at` acts on the touch itself (a custom board view), rather than
+    /// through a click `View.onTouchEvent` posts, which runs after the next frame (a button).
+    /// The clock counts a touch on such a view before a pending click ran as overtaking it.
+    fn acts_on_touch(&self, _at: Point) -> bool {
+        false
+    }
     /// The focused activity as `dumpsys` names it, `package/activity`.
     fn activity(&self) -> String {
         "com.example.app/.MainActivity".to_string()

@@ -8,7 +8,7 @@
 //! injects MotionEvents through Android's input manager: no JVM per tap as `input tap` costs up to
 //! Android 11, no process per tap as `cmd input tap` costs from 12 (notes/injector.md).
 
-use crate::device::input::{MAX_BATCH_CHARS, Pacing};
+use crate::device::input::{MAX_BATCH_CHARS, Pacing, tap_waits};
 use crate::geometry::Point;
 
 /// The assembled injector (`injector/build.sh`; tests/injector.rs checks it matches its source).
@@ -73,13 +73,19 @@ pub const DOUBLE_TAP_TIMEOUT_MS: u32 = 300;
 /// after the next frame ([`crate::device::input::INJECT_GAP_MS`]). Two taps in a row on the same
 /// spot are kept a double-tap timeout apart, so an app with double-tap semantics sees two taps.
 pub fn encode(taps: &[Point], pacing: &Pacing, sync_token: u64) -> Vec<String> {
+    let waits = tap_waits(taps, pacing, None, 0);
+    encode_waits(taps, pacing.hold_ms, &waits, sync_token)
+}
+
+/// [`encode`] with the wait after each tap given ([`tap_waits`]: the gap only where a touch could
+/// overtake a button's click); twice on the same spot still waits out the double-tap timeout.
+pub fn encode_waits(taps: &[Point], hold_ms: u32, waits: &[u32], sync_token: u64) -> Vec<String> {
     let mut lines = Vec::with_capacity(taps.len() * 2 + 1);
     for (i, p) in taps.iter().enumerate() {
-        lines.push(format!("tap {} {} {}", p.x, p.y, pacing.hold_ms));
+        lines.push(format!("tap {} {} {}", p.x, p.y, hold_ms));
         let wait = match taps.get(i + 1) {
-            None => pacing.settle_ms,
-            Some(next) if next == p => pacing.gap_ms.max(DOUBLE_TAP_TIMEOUT_MS + 1),
-            Some(_) => pacing.gap_ms,
+            Some(next) if next == p => waits[i].max(DOUBLE_TAP_TIMEOUT_MS + 1),
+            _ => waits[i],
         };
         if wait > 0 {
             lines.push(format!("sleep {wait}"));

@@ -2,7 +2,7 @@
 //! implementations for a real phone through the adb server, the in-process simulated phone, and a
 //! PNG file. Everything phone-specific stays behind it.
 
-use crate::geometry::{Point, Size};
+use crate::geometry::{Point, Rect, Size};
 use anyhow::Result;
 use image::RgbaImage;
 pub use input::{InputKind, InputMethod, Pacing};
@@ -38,6 +38,11 @@ pub trait Device {
     fn pacing(&self) -> Option<Pacing> {
         None
     }
+    /// Where the app's board is (`None`: unknown, the default). A board view acts on a touch as it
+    /// arrives, while a button runs its click only after the next frame, so the pacing's gap is
+    /// needed only between a tap off the board and a tap on it (`input::tap_waits`); without a
+    /// board every tap keeps it. Devices without real timing ignore it.
+    fn set_board(&mut self, _board: Option<Rect>) {}
     /// The package of the app on screen (what profiles are keyed by); `None` when the device
     /// cannot tell (a file).
     fn foreground_app(&mut self) -> Result<Option<String>> {

@@ -96,6 +96,8 @@ pub fn replay_moves(
             .context("the search takes digits back with the erase button; nothing was tapped");
     }
     let check_every = options.check_every.max(1);
+    // Taps on the board need no wait for a frame after them; taps on keys do (`tap_waits`).
+    session.device.set_board(Some(session.layout.grid));
     let started = Instant::now();
     let save = |state: &mut Option<State>, f: &dyn Fn(&mut State)| -> Result<()> {
         if let (Some(s), Some(path)) = (state.as_mut(), &options.state_file) {

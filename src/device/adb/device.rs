@@ -8,7 +8,7 @@ use super::shell::{ShellOutput, ShellSession, run_shell, run_shell_within, shell
 use crate::device::Device;
 use crate::device::input::{self, EncodeError, EvdevTarget, InputKind, InputMethod, Pacing};
 use crate::device::parse;
-use crate::geometry::{Point, Size};
+use crate::geometry::{Point, Rect, Size};
 use anyhow::{Context, Result, anyhow, bail};
 use image::RgbaImage;
 use std::time::Duration;
@@ -49,6 +49,8 @@ pub struct AdbDevice {
     info: PhoneInfo,
     method: InputMethod,
     pacing: Pacing,
+    /// The app's board (`Device::set_board`): where the gap after a tap may be left out.
+    board: Option<Rect>,
     shell: Option<ShellSession>,
     /// The on-device injector's session (`inject` method).
     injector: Option<Injector>,
@@ -129,6 +131,7 @@ impl AdbDevice {
             info,
             method,
             pacing,
+            board: None,
             shell: None,
             injector,
             asked: input,
@@ -246,7 +249,7 @@ impl AdbDevice {
     /// Taps through a long-lived `dd of=NODE`, timing holds and gaps on the host.
     fn run_raw_stream(&mut self, target: &EvdevTarget, taps: &[Point]) -> Result<()> {
         let writes = target
-            .encode_raw(taps, &self.pacing)
+            .encode_raw_waits(taps, self.pacing.hold_ms, &self.waits(taps))
             .map_err(|e| anyhow!("{e}"))?;
         if self.shell.as_ref().is_some_and(|s| s.is_closed()) {
             self.shell = None;
@@ -353,6 +356,10 @@ impl Device for AdbDevice {
         self.pacing = pacing;
     }
 
+    fn set_board(&mut self, board: Option<Rect>) {
+        self.board = board;
+    }
+
     fn foreground_app(&mut self) -> Result<Option<String>> {
         for command in crate::device::foreground::COMMANDS {
             let text = self.shell(command)?.text();
@@ -376,6 +383,16 @@ fn description(method: &InputMethod, writer: EvdevWriter, injector: Option<&Inje
 }
 
 impl AdbDevice {
+    /// The wait after each of `taps` with the current pacing and board (`input::tap_waits`).
+    fn waits(&self, taps: &[Point]) -> Vec<u32> {
+        input::tap_waits(
+            taps,
+            &self.pacing,
+            self.board,
+            self.method.kind().least_gap_ms(),
+        )
+    }
+
     /// `tap_all` with the current method (which a refused injection may change on the way).
     fn tap_all_with_method(&mut self, taps: &[Point]) -> Result<()> {
         let screen = self.screen_size()?;
@@ -399,7 +416,7 @@ impl AdbDevice {
             (InputMethod::Tap | InputMethod::Batch, _) => {
                 for line in self
                     .method
-                    .encode(taps, &self.pacing)
+                    .encode_waits(taps, self.pacing.hold_ms, &self.waits(taps))
                     .map_err(|e: EncodeError| anyhow!("{e}"))?
                 {
                     let out = self.shell_taps(&line, taps.len())?;
@@ -424,7 +441,7 @@ impl AdbDevice {
             (InputMethod::Stream | InputMethod::Evdev(_), _) => {
                 let lines = self
                     .method
-                    .encode(taps, &self.pacing)
+                    .encode_waits(taps, self.pacing.hold_ms, &self.waits(taps))
                     .map_err(|e: EncodeError| anyhow!("{e}"))?;
                 self.run_streamed(&lines)?
             }
@@ -450,8 +467,14 @@ impl AdbDevice {
         let per_line =
             Duration::from_millis((pacing.hold_ms + pacing.gap_ms + pacing.settle_ms) as u64)
                 + Duration::from_secs(10);
+        let waits = self.waits(taps);
         let injector = self.injector.as_mut().expect("started above");
-        let lines = crate::device::inject::encode(taps, &pacing, injector.next_sync_token());
+        let lines = crate::device::inject::encode_waits(
+            taps,
+            pacing.hold_ms,
+            &waits,
+            injector.next_sync_token(),
+        );
         self.stats.stream_lines += lines.len() as u64;
         match injector.run(&lines, per_line) {
             Ok(()) => Ok(()),

@@ -206,6 +206,17 @@ impl EvdevTarget {
         taps: &[Point],
         pacing: &Pacing,
     ) -> Result<Vec<RawWrite>, EncodeError> {
+        let waits = super::tap_waits(taps, pacing, None, 0);
+        self.encode_raw_waits(taps, pacing.hold_ms, &waits)
+    }
+
+    /// [`Self::encode_raw`] with the wait after each tap's UP given (`tap_waits`).
+    pub fn encode_raw_waits(
+        &self,
+        taps: &[Point],
+        hold_ms: u32,
+        waits: &[u32],
+    ) -> Result<Vec<RawWrite>, EncodeError> {
         if let Some(p) = taps
             .iter()
             .find(|p| p.x >= self.screen.width || p.y >= self.screen.height)
@@ -220,16 +231,11 @@ impl EvdevTarget {
         for (i, &p) in taps.iter().enumerate() {
             out.push(RawWrite {
                 bytes: event_bytes(&self.down_frame(p, self.tracking_id(i)), self.layout),
-                then_wait_ms: pacing.hold_ms,
+                then_wait_ms: hold_ms,
             });
-            let last = i + 1 == taps.len();
             out.push(RawWrite {
                 bytes: event_bytes(&self.up_frame(), self.layout),
-                then_wait_ms: if last {
-                    pacing.settle_ms
-                } else {
-                    pacing.gap_ms
-                },
+                then_wait_ms: waits[i],
             });
         }
         Ok(out)

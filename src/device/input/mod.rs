@@ -18,7 +18,7 @@
 //! Pacing is encoded as `sleep` commands on the phone, so timings do not depend on the link.
 
 use crate::device::parse::{AbsInfo, Rotation, Touchscreen, codes::*};
-use crate::geometry::{Point, Size};
+use crate::geometry::{Point, Rect, Size};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -38,14 +38,42 @@ pub struct Pacing {
     pub settle_ms: u32,
 }
 
-/// The injector's wait between a tap's UP and the next DOWN: one 60 Hz frame and a redraw.
+/// The wait between a button's UP and a touch on the board: one 60 Hz frame and a redraw.
 /// A View's click is not run by the UP itself: `View.onTouchEvent` posts `mPerformClick`, and the
 /// press state the touch set has scheduled a traversal whose sync barrier
 /// (`ViewRootImpl.scheduleTraversals` -> `postSyncBarrier`) holds that post until the frame at the
 /// next vsync is drawn. WAIT_FOR_FINISH returns before then, and the app's looper polls input
 /// before running pending messages, so without this wait a touch on a view that acts by itself
-/// (a custom board view) could overtake the click of a keypad button tapped before it.
-pub const INJECT_GAP_MS: u32 = 21;
+/// (a custom board view) could overtake the click of a keypad button tapped before it. 60 Hz is
+/// the slowest rate a phone runs while touched; a faster panel may still drop to it (adaptive
+/// refresh), so the wait is not shortened from the rate the phone reports.
+pub const FRAME_GAP_MS: u32 = 21;
+
+/// The injector's gap (see [`FRAME_GAP_MS`]).
+pub const INJECT_GAP_MS: u32 = FRAME_GAP_MS;
+
+/// The injector's settle before a checking screenshot: the last key's click runs after the next
+/// frame ([`FRAME_GAP_MS`]), the screen it changed is drawn at the frame after that, and
+/// SurfaceFlinger composes that buffer at the third: three 60 Hz frames and two redraws.
+pub const INJECT_SETTLE_MS: u32 = 60;
+
+/// The wait after each of `taps`: the pacing's settle after the last; after the others its gap,
+/// except where no click can be overtaken. Clicks run in the order of their taps, so only a touch
+/// on a view that acts on it at once (the board: a custom view, `SudokuBoardView.onTouchEvent`
+/// in OpenSudoku) can overtake a button's click, which runs after the next frame: the gap is
+/// kept after a tap off `board` when the next tap is on it, and elsewhere shrinks to `least_ms`
+/// (the method's own floor). Without a board every tap keeps the gap.
+pub fn tap_waits(taps: &[Point], pacing: &Pacing, board: Option<Rect>, least_ms: u32) -> Vec<u32> {
+    (0..taps.len())
+        .map(|i| match taps.get(i + 1) {
+            None => pacing.settle_ms,
+            Some(&next) => match board {
+                Some(b) if b.contains(taps[i]) || !b.contains(next) => pacing.gap_ms.min(least_ms),
+                _ => pacing.gap_ms,
+            },
+        })
+        .collect()
+}
 
 impl Pacing {
     /// No hold, gap or settle: for devices without real timing.
@@ -63,13 +91,13 @@ impl Pacing {
         match kind {
             InputKind::Evdev => Pacing {
                 hold_ms: 10,
-                gap_ms: 5,
+                gap_ms: FRAME_GAP_MS,
                 settle_ms: 100,
             },
             InputKind::Inject => Pacing {
                 hold_ms: 0,
                 gap_ms: INJECT_GAP_MS,
-                settle_ms: 100,
+                settle_ms: INJECT_SETTLE_MS,
             },
             _ => Pacing {
                 hold_ms: 0,
@@ -107,6 +135,16 @@ impl InputKind {
             InputKind::Stream => "stream",
             InputKind::Evdev => "evdev",
             InputKind::Inject => "inject",
+        }
+    }
+
+    /// The least wait between taps where no click can be overtaken ([`tap_waits`]): raw events
+    /// keep 5 ms so each tap's frames reach the reader apart (a new contact, not a moved one);
+    /// the other methods need none.
+    pub fn least_gap_ms(self) -> u32 {
+        match self {
+            InputKind::Evdev => 5,
+            _ => 0,
         }
     }
 
@@ -212,8 +250,23 @@ impl InputMethod {
     /// tap for a long-lived shell; `inject`: the injector's lines ending in `sync 0`. The gap
     /// follows every tap but the last, the settle the last.
     pub fn encode(&self, taps: &[Point], pacing: &Pacing) -> Result<Vec<String>, EncodeError> {
+        let waits = tap_waits(taps, pacing, None, 0);
+        self.encode_waits(taps, pacing.hold_ms, &waits)
+    }
+
+    /// [`Self::encode`] with the wait after each tap given ([`tap_waits`]).
+    pub fn encode_waits(
+        &self,
+        taps: &[Point],
+        hold_ms: u32,
+        waits: &[u32],
+    ) -> Result<Vec<String>, EncodeError> {
+        let pacing = Pacing {
+            hold_ms,
+            ..Pacing::NONE
+        };
         if let InputMethod::Inject = self {
-            return Ok(crate::device::inject::encode(taps, pacing, 0));
+            return Ok(crate::device::inject::encode_waits(taps, hold_ms, waits, 0));
         }
         if let InputMethod::Evdev(t) = self
             && let Some(p) = taps
@@ -230,12 +283,8 @@ impl InputMethod {
             .iter()
             .enumerate()
             .map(|(i, &p)| {
-                let mut s = self.tap_snippet(p, i, pacing);
-                let wait = if i + 1 == taps.len() {
-                    pacing.settle_ms
-                } else {
-                    pacing.gap_ms
-                };
+                let mut s = self.tap_snippet(p, i, &pacing);
+                let wait = waits[i];
                 if wait > 0 {
                     s.push_str(" && sleep ");
                     s.push_str(&sleep_arg(wait));
@@ -335,6 +384,51 @@ mod tests {
                 .unwrap(),
             ["cmd input tap 10 20 && sleep 0.005", "cmd input tap 30 40"]
         );
+    }
+
+    #[test]
+    fn the_gap_follows_only_a_tap_off_the_board_that_a_board_tap_follows() {
+        let board = Rect::new(0, 0, 100, 100);
+        let (cell, key, other_key) = (Point::new(10, 10), Point::new(50, 500), Point::new(80, 500));
+        let pacing = Pacing {
+            hold_ms: 0,
+            gap_ms: 21,
+            settle_ms: 60,
+        };
+        // Cell-first: cell, key, cell, key; then a key followed by another key.
+        let taps = [cell, key, cell, key, other_key];
+        assert_eq!(tap_waits(&taps, &pacing, Some(board), 0), [0, 21, 0, 0, 60]);
+        // Raw events keep their own floor where no click is at stake.
+        assert_eq!(tap_waits(&taps, &pacing, Some(board), 5), [5, 21, 5, 5, 60]);
+        // Without a board every tap keeps the gap, as `encode` does.
+        assert_eq!(tap_waits(&taps, &pacing, None, 0), [21, 21, 21, 21, 60]);
+        let lines = InputMethod::Inject
+            .encode_waits(&taps, 0, &tap_waits(&taps, &pacing, Some(board), 0))
+            .unwrap();
+        assert_eq!(
+            lines,
+            [
+                "tap 10 10 0",
+                "tap 50 500 0",
+                "sleep 21",
+                "tap 10 10 0",
+                "tap 50 500 0",
+                "tap 80 500 0",
+                "sleep 60",
+                "sync 0"
+            ]
+        );
+    }
+
+    #[test]
+    fn default_pacings_wait_a_frame_after_a_key_before_the_board_is_touched() {
+        for kind in [InputKind::Evdev, InputKind::Inject] {
+            let p = Pacing::default_for(kind);
+            assert!(p.gap_ms >= FRAME_GAP_MS, "{kind}: {p:?}");
+            assert!(kind.least_gap_ms() < p.gap_ms);
+        }
+        // Three 60 Hz frames: the click, the redraw, SurfaceFlinger's composition.
+        assert!(Pacing::default_for(InputKind::Inject).settle_ms >= 3 * 16 + 2 * 4);
     }
 
     #[test]
