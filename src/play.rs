@@ -304,7 +304,9 @@ pub fn play(
             run.order_checked = true;
             continue;
         }
-        let shot = device.screenshot().context("cannot take a screenshot")?;
+        let shot = device
+            .screenshot_rows(check_rows(&run.cal))
+            .context("cannot take a screenshot")?;
         report.checks += 1;
         let expected = plan::apply(&run.base, &run.moves[..run.done]);
         let changed: Vec<Cell> = run.moves[..run.done].iter().map(|m| m.cell()).collect();
@@ -334,7 +336,9 @@ pub fn play(
         ));
         let seen = board_as_seen(
             read_board(
-                &device.screenshot().context("cannot take a screenshot")?,
+                &device
+                    .screenshot_rows(check_rows(&run.cal))
+                    .context("cannot take a screenshot")?,
                 &run.cal,
                 templates,
             ),
@@ -409,6 +413,13 @@ pub fn play(
 /// Moves per checked batch after the first move: small enough that an ad which appears
 /// mid-batch takes at most a few taps (2 per move) before the agent notices.
 pub const WATCH_MOVES: usize = 4;
+
+/// The screen rows a check looks at: the grid and half a cell around it (the grid is found
+/// again near where it was calibrated). An ad or a dialog that covers the board covers these.
+fn check_rows(cal: &Calibration) -> std::ops::Range<u32> {
+    let margin = cal.grid.height / 18;
+    cal.grid.y.saturating_sub(margin)..cal.grid.y + cal.grid.height + margin
+}
 
 /// The plan being carried out, and how far it got.
 struct Run {

@@ -453,10 +453,12 @@ impl Handset {
     }
 
     /// `screencap -p` (PNG) or raw `screencap` (16-byte header + RGBA rows), with its cost.
+    /// Only the phone's own part is charged here; the bytes' transfer is charged as they leave
+    /// the phone ([`Handset::send_to_host`]).
     pub fn screencap(&self, png: bool) -> Result<Vec<u8>, Gone> {
         self.check()?;
         let pixels = self.size.width as u64 * self.size.height as u64;
-        self.spend(self.config.latency.screencap(pixels, png));
+        self.spend(self.config.latency.capture(pixels, png));
         if png {
             return Ok(self.frame_png().as_ref().clone());
         }
@@ -468,6 +470,11 @@ impl Handset {
         }
         out.extend_from_slice(frame.as_raw());
         Ok(out)
+    }
+
+    /// Output of `len` bytes leaving the phone for the host (the transfer over the cable).
+    pub fn send_to_host(&self, len: usize) {
+        self.spend(self.config.latency.transfer(len as u64));
     }
 
     /// The `framebuffer:` service reply: v2 header (RGBA offsets as adb_client expects) + pixels.

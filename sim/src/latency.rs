@@ -11,8 +11,14 @@
 //! | `android12` | 50 ms (binder call)   | yes             | 10 ms       | permission denied   | 300 ms / 5.6 ms                    | InputManager  | 700 ms                     | 250 ms          |
 //! | `android14` | 50 ms (binder call)   | yes             | 10 ms       | permission denied   | 300 ms / 5.6 ms                    | Global        | 700 ms                     | 250 ms          |
 //!
-//! Screenshot costs scale with the pixel count. `instant` is a permissive test phone where nothing
-//! costs time. The clock only advances; `--realtime` makes the device also sleep for each advance.
+//! Screenshot costs scale with the pixel count. A raw `screencap` is two costs: its own work on
+//! the phone (process start and SurfaceFlinger's capture, `screencap_capture`: 50 ms at
+//! 1080x2340, an inference: a warm on-device capture is reported at 12-24 ms, a `screencap | gzip
+//! -1` pipeline at 130-140 ms for 8 MB, a raw one at 250-300 ms) and the transfer of its bytes to
+//! the host, the rest of the 250 ms for a whole 1080x2340 frame (about 50 MB/s, USB 2.0 adb).
+//! The transfer is charged per byte that leaves the phone (`Latency::transfer`), so output cut
+//! on the phone (`screencap | tail -c +N | head -c M`) costs less. `instant` is a permissive test
+//! phone where nothing costs time. The clock only advances; `--realtime` makes the device also sleep for each advance.
 //! The injected-tap cost is mobilecli PR #412's 5.6 ms per tap through a persistent `app_process`
 //! program (hardware); the JVM start is the `input` JVM's.
 //!
@@ -82,8 +88,11 @@ pub struct Latency {
     pub raw_input_writable: bool,
     /// `screencap -p` (PNG encoded on the device) of a 1080x2340 screen.
     pub screencap_png: Duration,
-    /// Raw `screencap` of a 1080x2340 screen.
+    /// Raw `screencap` of a 1080x2340 screen, its bytes' transfer to the host included.
     pub screencap_raw: Duration,
+    /// Of `screencap_raw`, the phone's own work before the bytes leave: the process start and the
+    /// capture; the rest is the transfer, charged per byte sent ([`Latency::transfer`]).
+    pub screencap_capture: Duration,
     /// One display frame (vsync period): when the app redraws, and when batched `MOVE`s reach it.
     pub frame: Duration,
     /// The app's main thread handling one touch event (DOWN or UP, with the click it posts).
@@ -103,6 +112,12 @@ pub struct Latency {
 
 /// The pixel count the screenshot figures were given for (1080x2340).
 const REFERENCE_PIXELS: u64 = 1080 * 2340;
+
+/// A raw `screencap`'s process start and capture at 1080x2340 (inference, module doc).
+const SCREENCAP_CAPTURE: Duration = Duration::from_millis(50);
+
+/// The bytes of a raw 1080x2340 `screencap` (16-byte header, RGBA rows).
+const REFERENCE_RAW_BYTES: u64 = 16 + REFERENCE_PIXELS * 4;
 
 /// 60 Hz.
 const FRAME_60HZ: Duration = Duration::from_micros(16_667);
@@ -130,6 +145,7 @@ pub const PRESETS: &[Latency] = &[
         raw_input_writable: true,
         screencap_png: Duration::ZERO,
         screencap_raw: Duration::ZERO,
+        screencap_capture: Duration::ZERO,
         frame: Duration::ZERO,
         app_event: Duration::ZERO,
         app_draw: Duration::ZERO,
@@ -147,6 +163,7 @@ pub const PRESETS: &[Latency] = &[
         raw_input_writable: true,
         screencap_png: Duration::from_millis(700),
         screencap_raw: Duration::from_millis(250),
+        screencap_capture: SCREENCAP_CAPTURE,
         frame: FRAME_60HZ,
         app_event: APP_EVENT,
         app_draw: APP_DRAW,
@@ -164,6 +181,7 @@ pub const PRESETS: &[Latency] = &[
         raw_input_writable: false,
         screencap_png: Duration::from_millis(700),
         screencap_raw: Duration::from_millis(250),
+        screencap_capture: SCREENCAP_CAPTURE,
         frame: FRAME_60HZ,
         app_event: APP_EVENT,
         app_draw: APP_DRAW,
@@ -181,6 +199,7 @@ pub const PRESETS: &[Latency] = &[
         raw_input_writable: false,
         screencap_png: Duration::from_millis(700),
         screencap_raw: Duration::from_millis(250),
+        screencap_capture: SCREENCAP_CAPTURE,
         frame: FRAME_60HZ,
         app_event: APP_EVENT,
         app_draw: APP_DRAW,
@@ -198,6 +217,7 @@ pub const PRESETS: &[Latency] = &[
         raw_input_writable: false,
         screencap_png: Duration::from_millis(700),
         screencap_raw: Duration::from_millis(250),
+        screencap_capture: SCREENCAP_CAPTURE,
         frame: FRAME_60HZ,
         app_event: APP_EVENT,
         app_draw: APP_DRAW,
@@ -225,7 +245,7 @@ impl Latency {
         PRESETS.iter().map(|p| p.name).collect()
     }
 
-    /// Cost of one screenshot of `pixels` pixels, PNG or raw.
+    /// Cost of one screenshot of `pixels` pixels, PNG or raw, sent whole to the host.
     pub fn screencap(&self, pixels: u64, png: bool) -> Duration {
         let reference = if png {
             self.screencap_png
@@ -234,6 +254,25 @@ impl Latency {
         };
         let micros = reference.as_micros() as u64 * pixels / REFERENCE_PIXELS;
         Duration::from_micros(micros)
+    }
+
+    /// The phone's own part of a screenshot of `pixels` pixels, before its bytes leave: the
+    /// capture for raw, the capture and the PNG encoding for `-p` (whose transfer, a few hundred
+    /// KB, is the small part of its figure).
+    pub fn capture(&self, pixels: u64, png: bool) -> Duration {
+        if png {
+            return self.screencap(pixels, true);
+        }
+        let micros = self.screencap_capture.as_micros() as u64 * pixels / REFERENCE_PIXELS;
+        Duration::from_micros(micros)
+    }
+
+    /// Sending `bytes` of output from the phone to the host.
+    pub fn transfer(&self, bytes: u64) -> Duration {
+        let per_frame = self.screencap_raw.saturating_sub(self.screencap_capture);
+        Duration::from_nanos(
+            (per_frame.as_nanos() as u64).saturating_mul(bytes) / REFERENCE_RAW_BYTES,
+        )
     }
 }
 
@@ -386,6 +425,26 @@ mod tests {
         assert_eq!(
             p.screencap(1080 * 2340 / 2, false),
             Duration::from_millis(125)
+        );
+    }
+
+    #[test]
+    fn a_raw_screenshot_is_its_capture_plus_the_transfer_of_its_bytes() {
+        let p = Latency::named("android12").unwrap();
+        let whole = p.capture(REFERENCE_PIXELS, false) + p.transfer(REFERENCE_RAW_BYTES);
+        assert!(
+            whole.abs_diff(p.screencap_raw) < Duration::from_micros(10),
+            "{whole:?}"
+        );
+        // The grid's rows alone (1033 of 2340) cost the capture and a fraction of the transfer.
+        let rows = p.capture(REFERENCE_PIXELS, false) + p.transfer(1033 * 1080 * 4);
+        assert!(
+            rows < Duration::from_millis(140) && rows > p.screencap_capture,
+            "{rows:?}"
+        );
+        assert_eq!(
+            Latency::default().transfer(REFERENCE_RAW_BYTES),
+            Duration::ZERO
         );
     }
 

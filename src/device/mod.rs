@@ -12,6 +12,11 @@ use std::time::Duration;
 pub trait Device {
     /// The current screen, in its current orientation.
     fn screenshot(&mut self) -> Result<RgbaImage>;
+    /// The current screen, of which only `rows` will be looked at: a device may send just those
+    /// (the other rows are then copies of the nearest row sent). The whole screen by default.
+    fn screenshot_rows(&mut self, _rows: std::ops::Range<u32>) -> Result<RgbaImage> {
+        self.screenshot()
+    }
     /// The screen size in pixels, in the current orientation.
     fn screen_size(&mut self) -> Result<Size>;
     /// Taps each point in order, waiting until the device has taken every tap.

@@ -352,11 +352,13 @@ impl<'a> Shell<'a> {
     fn write(&mut self, ctx: &mut Ctx, fd: u8, data: &[u8]) -> Result<Result<(), String>, Flow> {
         let sink = ctx.fds.get(fd as usize).cloned().unwrap_or(Sink::Null);
         Ok(match sink {
-            Sink::Session(to) => self
-                .input
-                .io
-                .write_output(to, data)
-                .map_err(|e| e.to_string()),
+            Sink::Session(to) => {
+                self.handset.send_to_host(data.len());
+                self.input
+                    .io
+                    .write_output(to, data)
+                    .map_err(|e| e.to_string())
+            }
             Sink::Capture => {
                 ctx.captured.extend_from_slice(data);
                 Ok(())
@@ -442,6 +444,8 @@ impl<'a> Shell<'a> {
             "dumpsys" => self.cmd_dumpsys(args, ctx),
             "sendevent" => self.cmd_sendevent(args, ctx),
             "cat" => self.cmd_cat(args, ctx),
+            "head" => self.cmd_head(args, ctx),
+            "tail" => self.cmd_tail(args, ctx),
             "dd" => self.cmd_dd(args, ctx),
             "printf" if self.handset.has_printf() => self.cmd_printf(args, ctx),
             _ => {
@@ -769,6 +773,37 @@ mod tests {
             (ending, err.as_str()),
             (Ending::Exit(1), "printf: Needs 1 argument\n")
         );
+    }
+
+    #[test]
+    fn rows_cut_from_a_raw_screencap_cost_the_capture_and_their_own_transfer_only() {
+        use std::time::Duration;
+        let (_, h) = test_screen::handset("android12");
+        let mut io = TestIo::default();
+        Shell::new(&h, &mut io).run("screencap");
+        let whole = h.clock();
+        let row = 1080 * 4;
+        let (first, rows) = (300, 1000);
+        let command = format!(
+            "screencap | tail -c +{} | head -c {}",
+            16 + first * row + 1,
+            rows * row
+        );
+        let mut cut = TestIo::default();
+        Shell::new(&h, &mut cut).run(&command);
+        let part = h.clock() - whole;
+        assert_eq!(cut.stdout.len(), rows * row);
+        assert_eq!(
+            cut.stdout[..],
+            io.stdout[16 + first * row..16 + (first + rows) * row]
+        );
+        assert!(whole >= Duration::from_millis(249), "{whole:?}");
+        assert!(
+            part < Duration::from_millis(140) && part > Duration::from_millis(50),
+            "{part:?}"
+        );
+        let (_, out, _, _) = run("instant", "echo abcdef | tail -c 3", vec![]);
+        assert_eq!(out, "ef\n");
     }
 
     #[test]

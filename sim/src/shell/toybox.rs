@@ -1,5 +1,6 @@
 //! The toybox tools hosts pipe touch records and output through: `echo`, `sleep`, `cat` and
-//! `dd` (including writes into `/dev/input/eventN`).
+//! `dd` (including writes into `/dev/input/eventN`), and `head -c` / `tail -c`, which cut a raw
+//! `screencap` down to the rows wanted before it leaves the phone.
 
 use super::{CmdResult, Ctx, Shell, Stdin};
 use std::time::Duration;
@@ -63,6 +64,58 @@ impl Shell<'_> {
             }
         }
         Ok(status)
+    }
+
+    /// `head -c N`: the first N bytes of stdin (the only form hosts send).
+    pub(super) fn cmd_head(&mut self, args: &[String], ctx: &mut Ctx) -> CmdResult {
+        let count = match args {
+            [flag, n] if flag == "-c" => n.parse::<usize>().ok(),
+            _ => None,
+        };
+        let Some(mut left) = count else {
+            self.err(ctx, "head: the simulated phone takes only head -c N\n")?;
+            return Ok(1);
+        };
+        while left > 0 {
+            let Some(chunk) = self.read_stdin(ctx, left.min(64 * 1024)) else {
+                break;
+            };
+            left -= chunk.len();
+            if let Err(e) = self.write(ctx, 1, &chunk)? {
+                self.err(ctx, &format!("head: xwrite: {e}\n"))?;
+                return Ok(1);
+            }
+        }
+        Ok(0)
+    }
+
+    /// `tail -c +N` (from the Nth byte on, 1-based) or `tail -c N` (the last N bytes) of stdin.
+    pub(super) fn cmd_tail(&mut self, args: &[String], ctx: &mut Ctx) -> CmdResult {
+        let spec = match args {
+            [flag, n] if flag == "-c" => match n.strip_prefix('+') {
+                Some(from) => from.parse::<usize>().ok().map(|f| (true, f)),
+                None => n.parse::<usize>().ok().map(|c| (false, c)),
+            },
+            _ => None,
+        };
+        let Some((from_start, n)) = spec else {
+            self.err(ctx, "tail: the simulated phone takes only tail -c [+]N\n")?;
+            return Ok(1);
+        };
+        let mut data = Vec::new();
+        while let Some(chunk) = self.read_stdin(ctx, 64 * 1024) {
+            data.extend_from_slice(&chunk);
+        }
+        let start = if from_start {
+            n.saturating_sub(1).min(data.len())
+        } else {
+            data.len().saturating_sub(n)
+        };
+        if let Err(e) = self.write(ctx, 1, &data[start..])? {
+            self.err(ctx, &format!("tail: xwrite: {e}\n"))?;
+            return Ok(1);
+        }
+        Ok(0)
     }
 
     pub(super) fn cmd_dd(&mut self, args: &[String], ctx: &mut Ctx) -> CmdResult {

@@ -280,6 +280,32 @@ could not get driver version for /dev/input/mice, Not a typewriter
     }
 
     #[test]
+    fn rows_cut_on_the_phone_become_a_whole_frame_with_the_edge_rows_repeated() {
+        // 2x4 RGBA, row y filled with y+1.
+        let px: Vec<u8> = (0..4u8).flat_map(|y| [y + 1; 8]).collect();
+        let whole = raw(2, 4, 1, Some(1), &px);
+        let layout = RawLayout::of(&whole).unwrap();
+        assert_eq!(
+            (layout.header.len(), layout.width, layout.height),
+            (16, 2, 4)
+        );
+        assert_eq!(
+            layout.rows_command(1..3),
+            "screencap | tail -c +25 | head -c 16"
+        );
+        // What that command prints: bytes 25.. (1-based) of the frame, 16 of them.
+        let sent = &whole[24..40];
+        let img = layout.frame_from_rows(1..3, sent).unwrap();
+        let rows: Vec<u8> = (0..4).map(|y| img.get_pixel(0, y)[0]).collect();
+        assert_eq!(rows, [2, 2, 3, 3]);
+        assert!(layout.frame_from_rows(1..3, &sent[..8]).is_err());
+        assert_eq!(layout.clamp(3..9), 3..4);
+        let old = raw(2, 4, 1, None, &px);
+        assert_eq!(RawLayout::of(&old).unwrap().header.len(), 12);
+        assert!(RawLayout::of(&whole[..30]).is_none());
+    }
+
+    #[test]
     fn raw_screencap_reads_12_and_16_byte_headers() {
         let px = [1, 2, 3, 4, 5, 6, 7, 8];
         for cs in [None, Some(1)] {

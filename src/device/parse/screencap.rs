@@ -1,4 +1,5 @@
-//! `screencap` output, raw frames (12- or 16-byte header) and PNG.
+//! `screencap` output, raw frames (12- or 16-byte header) and PNG, and the rows of a raw frame
+//! cut on the phone (`RawLayout`), so only the rows wanted cross the cable.
 
 use super::*;
 
@@ -92,6 +93,92 @@ pub fn raw_screencap(bytes: &[u8]) -> Result<RgbaImage, ParseError> {
             .collect(),
     };
     Ok(RgbaImage::from_raw(width, height, rgba).expect("length checked above"))
+}
+
+/// What a whole raw frame looked like (its header, size and pixel size), so the next frames can
+/// be cut on the phone to some rows: `screencap | tail -c +N | head -c M` (raw rows are tightly
+/// packed, notes/android-input.md 9.3) and put back into a whole frame here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawLayout {
+    pub header: Vec<u8>,
+    pub width: u32,
+    pub height: u32,
+    pub bpp: u32,
+}
+
+impl RawLayout {
+    /// The layout of a whole raw frame; `None` when it is not one.
+    pub fn of(bytes: &[u8]) -> Option<RawLayout> {
+        if bytes.len() < 12 {
+            return None;
+        }
+        let word =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let (width, height) = (word(0), word(4));
+        let bpp = PixelFormat::from_code(word(8))?.bytes_per_pixel();
+        let pixels = (width as usize)
+            .checked_mul(height as usize)?
+            .checked_mul(bpp as usize)?;
+        let header = bytes.len().checked_sub(pixels)?;
+        (matches!(header, 12 | 16) && width > 0 && height > 0).then(|| RawLayout {
+            header: bytes[..header].to_vec(),
+            width,
+            height,
+            bpp,
+        })
+    }
+
+    fn row_bytes(&self) -> usize {
+        (self.width * self.bpp) as usize
+    }
+
+    /// `rows` clamped to the frame.
+    pub fn clamp(&self, rows: std::ops::Range<u32>) -> std::ops::Range<u32> {
+        rows.start.min(self.height)..rows.end.min(self.height)
+    }
+
+    /// The command that prints only `rows` of the screen (clamped to the frame).
+    pub fn rows_command(&self, rows: std::ops::Range<u32>) -> String {
+        let rows = self.clamp(rows);
+        let skip = self.header.len() + rows.start as usize * self.row_bytes();
+        let take = (rows.end - rows.start) as usize * self.row_bytes();
+        format!("screencap | tail -c +{} | head -c {take}", skip + 1)
+    }
+
+    /// The whole frame from `data`, what [`Self::rows_command`] printed for `rows`: the rows
+    /// above and below are copies of the nearest row sent (the reader looks only near the
+    /// grid). Refused when `data` is not exactly those rows.
+    pub fn frame_from_rows(
+        &self,
+        rows: std::ops::Range<u32>,
+        data: &[u8],
+    ) -> Result<RgbaImage, ParseError> {
+        let rows = self.clamp(rows);
+        let row = self.row_bytes();
+        let sent = (rows.end - rows.start) as usize;
+        let total = self.header.len() + self.height as usize * row;
+        if sent == 0 || data.len() != sent * row {
+            return Err(ParseError::ScreencapLength {
+                width: self.width,
+                height: sent as u32,
+                format: u32::from_le_bytes([
+                    self.header[8],
+                    self.header[9],
+                    self.header[10],
+                    self.header[11],
+                ]),
+                bpp: self.bpp,
+                len: data.len(),
+            });
+        }
+        let mut whole = Vec::with_capacity(total);
+        whole.extend_from_slice(&self.header);
+        for y in 0..self.height {
+            let k = (y.clamp(rows.start, rows.end - 1) - rows.start) as usize;
+            whole.extend_from_slice(&data[k * row..(k + 1) * row]);
+        }
+        raw_screencap(&whole)
+    }
 }
 
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
