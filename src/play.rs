@@ -258,8 +258,11 @@ pub fn play(
     let mut last_seen = None;
     while run.done < run.moves.len() {
         // The first move alone, then a few moves at a time, each batch checked on screen.
-        let batch = if run.order_checked { WATCH_MOVES } else { 1 };
-        let upto = (run.done + batch).min(run.moves.len());
+        let upto = if run.order_checked {
+            run.watched_batch_end()
+        } else {
+            run.done + 1
+        };
         while run.done < upto {
             if stop.load(Ordering::SeqCst) {
                 return Err(anyhow!(
@@ -410,9 +413,13 @@ pub fn play(
     Ok(report)
 }
 
-/// Moves per checked batch after the first move: small enough that an ad which appears
-/// mid-batch takes at most a few taps (2 per move) before the agent notices.
-pub const WATCH_MOVES: usize = 4;
+/// Taps per checked batch after the first move: an ad which appears mid-batch takes at most
+/// this many taps before the agent notices. Whole moves only (one move may exceed it alone).
+pub const WATCH_TAPS: usize = 8;
+
+/// Moves per checked batch in a cell-first app (two taps a move); a number-first app, with one
+/// tap a move while the digit stays, fits more moves in [`WATCH_TAPS`].
+pub const WATCH_MOVES: usize = WATCH_TAPS / 2;
 
 /// The screen rows a check looks at: the grid and half a cell around it (the grid is found
 /// again near where it was calibrated). An ad or a dialog that covers the board covers these.
@@ -436,6 +443,16 @@ struct Run {
 }
 
 impl Run {
+    /// Where the next checked batch ends: as many whole moves as fit in [`WATCH_TAPS`] taps
+    /// (at least one).
+    fn watched_batch_end(&self) -> usize {
+        let mut end = self.done + 1;
+        while end < self.moves.len() && self.plan.move_ends[end] < self.taps_done + WATCH_TAPS {
+            end += 1;
+        }
+        end.min(self.moves.len())
+    }
+
     /// A fresh plan from the board as it is now (after an interruption or a re-learned order).
     fn replan(&mut self, now: Recognition, options: &PlayOptions) -> Result<()> {
         let mut timings = Timings::default();

@@ -2,7 +2,7 @@
 //! (pacing, moves per call, Ctrl-C), which the end-to-end tests through adb cannot see.
 
 use crate::support;
-use sudoku_agent::play::WATCH_MOVES;
+use sudoku_agent::play::{WATCH_MOVES, WATCH_TAPS};
 
 use image::RgbaImage;
 use std::sync::Arc;
@@ -111,6 +111,41 @@ fn the_settle_time_is_spent_only_before_each_checking_screenshot() {
         let taps: usize = device.calls.iter().map(|c| c.0).sum();
         assert_eq!(taps, report.taps_sent);
     }
+}
+
+#[test]
+fn a_number_first_board_is_checked_every_eight_taps_rather_than_every_four_moves() {
+    let (cal, templates) = rig::calibration("numfirst", SMALL_SIZE);
+    let mut device = Recorder {
+        phone: SimDevice::new(rig::phone("numfirst", SMALL_SIZE, "easy")),
+        ..recorder(Input::Method(InputKind::Tap))
+    };
+    let options = sudoku_agent::play::PlayOptions {
+        pacing: Some(PACING),
+        ..rig::options(&cal)
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let report =
+        sudoku_agent::play::play(&mut device, &cal, &templates, &options, &stop, &mut |_| {})
+            .unwrap();
+    assert!(device.phone.phone().is_solved());
+    let moves = report.assessment.moves.len();
+    // One tap a move while the digit in hand stays: fewer looks than one per four moves.
+    assert!(
+        report.checks < 1 + (moves - 1).div_ceil(WATCH_MOVES),
+        "{} checks for {moves} moves",
+        report.checks
+    );
+    // A batch ends with the settle (the look follows); never more than WATCH_TAPS taps in one.
+    let mut unchecked = 0;
+    for (taps, pacing) in &device.calls {
+        unchecked += taps;
+        if *pacing == Some(PACING) {
+            assert!(unchecked <= WATCH_TAPS, "{unchecked} taps before a look");
+            unchecked = 0;
+        }
+    }
+    assert_eq!(unchecked, 0, "the last batch was looked at");
 }
 
 #[test]
