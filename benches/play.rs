@@ -17,8 +17,10 @@
 //! * overtaken: taps whose DOWN reached the app before the previous tap's click ran (the click
 //!   waits for the next frame, `sudoku_sim::latency`): 0 when the pacing is safe on phones.
 //!
-//! Pacing is the device layer's default per method (tap/batch/stream: no hold or gap, evdev: 10 ms
-//! hold, 5 ms gap, inject: a 21 ms gap; 100 ms settle before each checking screenshot). Run: `cargo bench --bench play`;
+//! Pacing is the device layer's default per method (tap/batch/stream: no hold or gap, 100 ms
+//! settle; evdev: 10 ms hold, 21 ms gap after a key that a cell tap follows, else 5 ms, 100 ms
+//! settle; inject: 21 ms after such a key, else none, 60 ms settle), the checks fetching only the
+//! grid's rows. Run: `cargo bench --bench play`;
 //! with `PLAY_BENCH_STAGES=1` it also prints the CPU of one screenshot and one read, and the
 //! stage timings of each run, on stderr.
 
