@@ -3,8 +3,9 @@
 //! simulated device time (taps alone, and with a raw screenshot before and after), host wall
 //! time, host CPU of
 //! the calling thread, adb round trips, and the ratio to one `input tap` per adb command on the
-//! same preset, with each method's default pacing (no settle), and the taps that overtook a
-//! pending click (`sudoku_sim::latency`). Run with `cargo bench --bench device_input`.
+//! same preset, with each method's default pacing (no settle; the gap only after a key that a
+//! cell tap follows), and the taps on the board that overtook a key's pending click
+//! (`sudoku_sim::latency`). Run with `cargo bench --bench device_input`.
 
 #[path = "../tests/support/adb_server.rs"]
 mod adb_server;
@@ -12,7 +13,7 @@ mod adb_server;
 use std::time::{Duration, Instant};
 use sudoku_agent::device::adb::{AdbDevice, AdbOptions};
 use sudoku_agent::device::{Device, InputKind, Pacing};
-use sudoku_agent::geometry::{Point, Size};
+use sudoku_agent::geometry::{Point, Rect, Size};
 use sudoku_agent::sudoku::{Board, Cell, solve};
 use sudoku_sim::{Key, Latency, SimConfig, SimServer, Skin, SudokuApp};
 
@@ -62,6 +63,18 @@ fn run(server: &adb_server::AdbServer, preset: &'static str, kind: InputKind) ->
         })
         .collect();
     assert_eq!(taps.len(), 110);
+    // The board's rectangle from its corner cells' centres.
+    let (first, last): (Point, Point) = (
+        phone.cell_center(Cell::new(0, 0).unwrap().into()).into(),
+        phone.cell_center(Cell::new(8, 8).unwrap().into()).into(),
+    );
+    let pitch = (last.x - first.x) / 8;
+    let board = Rect::new(
+        first.x - pitch / 2,
+        first.y - pitch / 2,
+        pitch * 9,
+        pitch * 9,
+    );
     let config = SimConfig {
         latency: Latency::named(preset).unwrap(),
         ..SimConfig::default()
@@ -75,11 +88,13 @@ fn run(server: &adb_server::AdbServer, preset: &'static str, kind: InputKind) ->
         ..AdbOptions::default()
     };
     let mut device = AdbDevice::open(&options).expect("open");
-    // The method's own pacing (the injector's gap, evdev's hold and gap), without the settle.
+    // The method's own pacing (the injector's gap, evdev's hold and gap), without the settle,
+    // and the board, after whose taps no gap is needed.
     device.set_pacing(Pacing {
         settle_ms: 0,
         ..Pacing::default_for(kind)
     });
+    device.set_board(Some(board));
     let before = device.stats().round_trips();
     let (clock0, wall0, cpu0) = (sim.clock(), Instant::now(), thread_cpu());
     device.screenshot().expect("screenshot");

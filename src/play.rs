@@ -423,7 +423,7 @@ pub const WATCH_MOVES: usize = WATCH_TAPS / 2;
 
 /// The screen rows a check looks at: the grid and half a cell around it (the grid is found
 /// again near where it was calibrated). An ad or a dialog that covers the board covers these.
-fn check_rows(cal: &Calibration) -> std::ops::Range<u32> {
+pub fn check_rows(cal: &Calibration) -> std::ops::Range<u32> {
     let margin = cal.grid.height / 18;
     cal.grid.y.saturating_sub(margin)..cal.grid.y + cal.grid.height + margin
 }

@@ -211,7 +211,7 @@ fn batch_taps(
 fn checkpoint(session: &mut Session, expected: &Board, done: usize, total: usize) -> Result<Board> {
     let screen = session
         .device
-        .screenshot()
+        .screenshot_rows(crate::play::check_rows(session.calibration))
         .with_context(|| format!("cannot take a screenshot at the checkpoint after {done} of {total} moves; reconnect the phone and continue with `sudoku-agent visualize --resume`"))?;
     let seen = read_board(&screen, session.calibration, session.templates).map_err(|e| {
         BoardProblem(format!(
