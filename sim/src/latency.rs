@@ -3,13 +3,13 @@
 //! `notes/android-input.md` and `notes/injector.md` (reported figures for real phones, not our
 //! measurements):
 //!
-//! | preset      | `input` / `cmd input` | `cmd input tap` | `sendevent` | `/dev/input` writes | `app_process` start / injected tap | input manager | `screencap -p` (1080x2340) | raw `screencap` |
-//! |-------------|-----------------------|-----------------|-------------|---------------------|------------------------------------|---------------|----------------------------|-----------------|
-//! | `instant`   | 0                     | yes             | 0           | allowed             | 0 / 0                              | Global        | 0                          | 0               |
-//! | `android9`  | 300 ms (a JVM starts) | no              | 10 ms       | allowed, free       | 300 ms / 5.6 ms                    | InputManager  | 700 ms                     | 250 ms          |
-//! | `android10` | 300 ms (a JVM starts) | no              | 10 ms       | permission denied   | 300 ms / 5.6 ms                    | InputManager  | 700 ms                     | 250 ms          |
-//! | `android12` | 50 ms (binder call)   | yes             | 10 ms       | permission denied   | 300 ms / 5.6 ms                    | InputManager  | 700 ms                     | 250 ms          |
-//! | `android14` | 50 ms (binder call)   | yes             | 10 ms       | permission denied   | 300 ms / 5.6 ms                    | Global        | 700 ms                     | 250 ms          |
+//! | preset      | `input` / `cmd input` | `cmd input tap` | `sendevent` | `/dev/input` writes | `app_process` start / injected tap | input manager | `screencap -p` (1080x2340) | raw `screencap` (capture + transfer) |
+//! |-------------|-----------------------|-----------------|-------------|---------------------|------------------------------------|---------------|----------------------------|--------------------------------------|
+//! | `instant`   | 0                     | yes             | 0           | allowed             | 0 / 0                              | Global        | 0                          | 0                                    |
+//! | `android9`  | 300 ms (a JVM starts) | no              | 10 ms       | allowed, free       | 300 ms / 5.6 ms                    | InputManager  | 700 ms                     | 250 ms (50 + 200)                    |
+//! | `android10` | 300 ms (a JVM starts) | no              | 10 ms       | permission denied   | 300 ms / 5.6 ms                    | InputManager  | 700 ms                     | 250 ms (50 + 200)                    |
+//! | `android12` | 50 ms (binder call)   | yes             | 10 ms       | permission denied   | 300 ms / 5.6 ms                    | InputManager  | 700 ms                     | 250 ms (50 + 200)                    |
+//! | `android14` | 50 ms (binder call)   | yes             | 10 ms       | permission denied   | 300 ms / 5.6 ms                    | Global        | 700 ms                     | 250 ms (50 + 200)                    |
 //!
 //! Screenshot costs scale with the pixel count. A raw `screencap` is two costs: its own work on
 //! the phone (process start and SurfaceFlinger's capture, `screencap_capture`: 50 ms at
