@@ -95,15 +95,20 @@ pub fn estimate(
     let taps = count_taps(moves, order);
     let checkpoints = moves.len().div_ceil(check_every);
     let taps_per_move = taps as f64 / moves.len().max(1) as f64;
+    // `per_tap` includes the pacing's gap, but the replay leaves it out after a tap on the board
+    // (`tap_waits`: only a key's click can be overtaken), and every move has one: its cell's.
+    let gap = Duration::from_millis(options.pacing.gap_ms.into());
     // The loop sizes its batches from the time a batch took per move, call included: settle on
     // the size that time gives (a few rounds converge, the size only grows as calls get cheaper).
     let mut batch = 1;
     for _ in 0..4 {
-        let per_move = costs.per_tap.mul_f64(taps_per_move) + costs.per_call / batch as u32;
+        let per_move = (costs.per_tap.mul_f64(taps_per_move) + costs.per_call / batch as u32)
+            .saturating_sub(gap);
         batch = moves_per_batch(options, per_move);
     }
     let calls = calls(moves.len(), check_every, batch);
-    let tapping = costs.per_tap * taps as u32 + costs.per_call * calls as u32;
+    let tapping = (costs.per_tap * taps as u32 + costs.per_call * calls as u32)
+        .saturating_sub(gap * moves.len() as u32);
     let paced = options
         .moves_per_second
         .filter(|r| *r > 0.0)
@@ -181,12 +186,20 @@ mod tests {
         let evdev = Input::Method(InputKind::Evdev);
         let stream = Input::Method(InputKind::Stream);
         let fast = Costs::known(evdev, &evdev.fastest_pacing());
-        let e = estimate(&moves, InputOrder::CellFirst, &fast, &options(200));
+        let paced = ReplayOptions {
+            pacing: evdev.fastest_pacing(),
+            ..options(200)
+        };
+        let e = estimate(&moves, InputOrder::CellFirst, &fast, &paced);
         assert_eq!((e.taps, e.checkpoints), (600, 2));
+        // A move: two taps of 2 ms and a 10 ms hold, the 21 ms gap after the key only (13.5 s),
+        // and two checkpoints of 0.6 s.
         assert!(
-            e.total > Duration::from_secs(10) && e.total < Duration::from_secs(12),
+            e.total > Duration::from_secs(14) && e.total < Duration::from_secs(15),
             "{e:?}"
         );
+        let gapped = estimate(&moves, InputOrder::CellFirst, &fast, &options(200));
+        assert_eq!(gapped.total - e.total, Duration::from_millis(21 * 300));
         let s = estimate(
             &moves,
             InputOrder::CellFirst,

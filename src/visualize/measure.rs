@@ -68,6 +68,9 @@ pub fn measure(
     let batch_taps = (2 * moves_per_batch(options, known * 2)).clamp(2, givens.len() - 2);
     // As between replay batches: the pacing's gap (the injector's wait for the app's click)
     // follows each call's last tap, so the next call's first touch cannot overtake that click.
+    // No board: the gap follows every tap here, so the time per tap includes it, as the
+    // estimate expects (it takes the gap back for each move's cell tap).
+    session.device.set_board(None);
     session.device.set_pacing(Pacing {
         settle_ms: options.pacing.gap_ms,
         ..options.pacing
