@@ -248,6 +248,7 @@ pub fn play(
         done: 0,
         taps_done: 0,
         order_checked: false,
+        whole_checks: false,
     };
     let total = run.moves.len();
     // Taps on the board need no wait for a frame after them; taps on keys do (`tap_waits`).
@@ -307,14 +308,30 @@ pub fn play(
             run.order_checked = true;
             continue;
         }
-        let shot = device
-            .screenshot_rows(check_rows(&run.cal))
-            .context("cannot take a screenshot")?;
+        let shot = run.check_shot(device)?;
         report.checks += 1;
         let expected = plan::apply(&run.base, &run.moves[..run.done]);
         let changed: Vec<Cell> = run.moves[..run.done].iter().map(|m| m.cell()).collect();
-        let seen = match board_as_seen(read_board(&shot, &run.cal, templates), &expected, &changed)
+        let read = match board_as_seen(read_board(&shot, &run.cal, templates), &expected, &changed)
         {
+            Err(_) if !run.whole_checks => {
+                // The rows may have come back wrong (a phone whose `tail` or `head` differ):
+                // the whole screen decides, and when it shows the board, checks take it from now.
+                let whole = device.screenshot().context("cannot take a screenshot")?;
+                report.checks += 1;
+                let again =
+                    board_as_seen(read_board(&whole, &run.cal, templates), &expected, &changed);
+                if again.is_ok() {
+                    log::info!(
+                        "a check of the grid's rows did not read where the whole screen did: checking whole screens from now on"
+                    );
+                    run.whole_checks = true;
+                }
+                again
+            }
+            other => other,
+        };
+        let seen = match read {
             Ok(seen) => seen,
             Err(why) => {
                 let _ = writeln!(
@@ -338,13 +355,7 @@ pub fn play(
             options.pacing.map_or(300, |p| p.settle_ms.max(100)) as u64,
         ));
         let seen = board_as_seen(
-            read_board(
-                &device
-                    .screenshot_rows(check_rows(&run.cal))
-                    .context("cannot take a screenshot")?,
-                &run.cal,
-                templates,
-            ),
+            read_board(&run.check_shot(device)?, &run.cal, templates),
             &expected,
             &changed,
         )
@@ -440,9 +451,22 @@ struct Run {
     taps_done: usize,
     /// A move of this run has landed as planned in the current input order.
     order_checked: bool,
+    /// Checks look at whole screens: the grid's rows alone once did not read where the whole
+    /// screen did.
+    whole_checks: bool,
 }
 
 impl Run {
+    /// A check's screenshot: the grid's rows only ([`check_rows`]), unless those once failed.
+    fn check_shot(&self, device: &mut dyn Device) -> Result<image::RgbaImage> {
+        if self.whole_checks {
+            device.screenshot()
+        } else {
+            device.screenshot_rows(check_rows(&self.cal))
+        }
+        .context("cannot take a screenshot")
+    }
+
     /// Where the next checked batch ends: as many whole moves as fit in [`WATCH_TAPS`] taps
     /// (at least one).
     fn watched_batch_end(&self) -> usize {

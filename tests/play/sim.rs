@@ -148,6 +148,53 @@ fn a_number_first_board_is_checked_every_eight_taps_rather_than_every_four_moves
     assert_eq!(unchecked, 0, "the last batch was looked at");
 }
 
+/// A phone whose rows-only screenshots come back wrong (a `tail` that counts differently).
+struct WrongRows(Recorder);
+
+impl Device for WrongRows {
+    fn screenshot(&mut self) -> anyhow::Result<RgbaImage> {
+        self.0.screenshot()
+    }
+    fn screenshot_rows(&mut self, _rows: std::ops::Range<u32>) -> anyhow::Result<RgbaImage> {
+        let size = self.0.screen_size()?;
+        Ok(RgbaImage::from_pixel(
+            size.width,
+            size.height,
+            image::Rgba([255, 255, 255, 255]),
+        ))
+    }
+    fn screen_size(&mut self) -> anyhow::Result<Size> {
+        self.0.screen_size()
+    }
+    fn tap_all(&mut self, taps: &[Point]) -> anyhow::Result<()> {
+        self.0.tap_all(taps)
+    }
+    fn input(&self) -> Input {
+        self.0.input
+    }
+}
+
+#[test]
+fn rows_only_screenshots_that_do_not_read_where_the_whole_screen_does_give_way_to_whole_ones() {
+    let (cal, templates) = rig::calibration("light", SMALL_SIZE);
+    let mut device = WrongRows(recorder(Input::Method(InputKind::Stream)));
+    let stop = Arc::new(AtomicBool::new(false));
+    let report = sudoku_agent::play::play(
+        &mut device,
+        &cal,
+        &templates,
+        &rig::options(&cal),
+        &stop,
+        &mut |_| {},
+    )
+    .unwrap();
+    assert!(device.0.phone.phone().is_solved());
+    assert_eq!(report.interruptions, 0, "no ad was imagined");
+    // One extra look, the whole screen's, where the rows failed the first time.
+    let batches = 1 + (report.assessment.moves.len() - 1).div_ceil(WATCH_MOVES);
+    assert_eq!(report.checks, batches + 1);
+}
+
 #[test]
 fn ctrl_c_stops_after_the_call_in_flight_and_says_how_to_finish() {
     let (cal, templates) = rig::calibration("light", SMALL_SIZE);
