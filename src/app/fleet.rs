@@ -10,7 +10,7 @@ use crate::calibration::Calibration;
 use crate::cli::PlayArgs;
 use crate::device::Device;
 use crate::device::adb::{AdbDevice, AdbServer, NO_DEVICE_HINT};
-use crate::play::{PlayOptions, play};
+use crate::play::{PlayOptions, play_from};
 use crate::vision::{Templates, read_board};
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::{Path, PathBuf};
@@ -224,7 +224,8 @@ fn play_one(
             pacing: chosen.calibration.pacing,
             ..options.clone()
         };
-        play(
+        play_from(
+            chosen.first,
             &mut device,
             &chosen.calibration,
             &chosen.templates,
@@ -272,6 +273,7 @@ fn best_candidate(device: &mut AdbDevice, candidates: &[Candidate]) -> Result<Ch
             || chosen.path.display().to_string(),
             |n| n.to_string_lossy().into(),
         ),
+        first: None,
     })
 }
 
