@@ -1,14 +1,18 @@
 //! Does a profile fit the screen? A stored profile is checked on one screenshot before it is
 //! used: the one calibrated reader must read the board with it (which holds the grid to where the
-//! profile taps) and the nine digit keys must be where the profile taps them, since an app update
-//! can move the keypad alone. A profile made at another screen size of the same app is carried
+//! profile taps), its templates must be the digits on the board (a board the glyph bank reads
+//! with another app's profile is still another app's profile), and the nine digit keys must be
+//! where the profile taps them, since an app update can move the keypad alone. A profile made at another screen size of the same app is carried
 //! over only when this screen's own grid and keys give every position it taps, checked by reading.
 
 use crate::calibration::{Calibration, Keypad};
 use crate::geometry::{Point, Size};
+use crate::sudoku::Cell;
 use crate::vision::keypad::find_keys;
 use crate::vision::recognize::{grid_offset, grid_tolerance};
-use crate::vision::{Grid, Hints, ReadError, Recognition, Templates, read_any, read_board};
+use crate::vision::{
+    Grid, Hints, ReadError, Recognition, ScreenCells, Templates, read_any, read_board,
+};
 use image::RgbaImage;
 
 /// What one screenshot says about a profile.
@@ -25,7 +29,9 @@ pub enum Verdict {
 /// Checks `cal` on `screen`, a screenshot of its own size.
 pub fn check(screen: &RgbaImage, cal: &Calibration, templates: &Templates) -> Verdict {
     match read_board(screen, cal, templates) {
-        Ok(rec) => match keypad_moved(screen, &rec.grid, cal, templates) {
+        Ok(rec) => match templates_differ(screen, &rec, templates, cal)
+            .or_else(|| keypad_moved(screen, &rec.grid, cal, templates))
+        {
             Some(why) => Verdict::Stale(why),
             None => Verdict::Fits(Box::new(rec)),
         },
@@ -40,6 +46,33 @@ pub fn check(screen: &RgbaImage, cal: &Calibration, templates: &Templates) -> Ve
             Err(_) => Verdict::Unreadable(e.to_string()),
         },
     }
+}
+
+/// Why `templates` are not this app's digits, when they are not: a board read with the help of
+/// the glyph bank can be right while the templates are another app's or an old theme's (another
+/// app's profile has other keys, erase and input order too). Every digit of the read must be
+/// its cell's best template, at the calibrated score.
+pub fn templates_differ(
+    screen: &RgbaImage,
+    rec: &Recognition,
+    templates: &Templates,
+    cal: &Calibration,
+) -> Option<String> {
+    let cells = ScreenCells::of(screen, rec.grid.clone()).cells;
+    let (mut digits, mut unlike) = (0, 0);
+    for (cell, ink) in Cell::all().zip(&cells) {
+        let (Some(p), Some(d)) = (&ink.digit, rec.board.get(cell)) else {
+            continue;
+        };
+        digits += 1;
+        let [best, _] = templates.best_two(&p.pixels);
+        if best.0 != d || (best.1 as f64) < cal.recognition.min_score {
+            unlike += 1;
+        }
+    }
+    (unlike > 0).then(|| {
+        format!("its digit templates do not match {unlike} of the {digits} digits on the board")
+    })
 }
 
 /// Why the keys are not where `cal` taps them, when they are not: the largest distance from a
@@ -97,6 +130,9 @@ pub fn fit_to_screen(
         ..Hints::default()
     };
     let rec = read_any(screen, hints).map_err(|e| format!("its digits do not read here: {e}"))?;
+    if let Some(why) = templates_differ(screen, &rec, templates, cal) {
+        return Err(why);
+    }
     let old = cal.keypad.as_ref().ok_or("it has no keypad")?;
     let keys = find_keys(screen, &rec.grid, templates)
         .ok_or("the app's digit keys are not found on this screen")?;

@@ -197,11 +197,13 @@ pub fn read_board(
         grid: Some(cal.grid),
         ..Hints::default()
     };
-    match read_any(img, hints) {
-        Ok(rec) => at_calibrated_place(rec, cal),
-        // Cells the reader named are the reason.
-        Err(e @ (ReadError::Unsure(_) | ReadError::Conflict(_))) => Err(e),
-        Err(_) => Err(fast),
+    match (read_any(img, hints), fast) {
+        (Ok(rec), _) => at_calibrated_place(rec, cal),
+        // Cells a reader named are the reason: the templates' doubts where the calibration has
+        // the grid first.
+        (Err(_), fast @ ReadError::Ambiguous(_)) => Err(fast),
+        (Err(e @ (ReadError::Unsure(_) | ReadError::Conflict(_))), _) => Err(e),
+        (Err(_), fast) => Err(fast),
     }
 }
 
