@@ -158,10 +158,10 @@ pub fn grid_tolerance(expected: Rect) -> f32 {
 /// Reads the board on `img`, a screenshot of the calibrated screen: the one reader of a
 /// calibrated app (play, visualize, the fleet, the probe, the profile check).
 ///
-/// The fast calibrated path first: the grid's lines near where the calibration has them, cut at
-/// its digit size, matched against its templates; a board of 17 digits or more from there is the
-/// read. Otherwise (an edge-to-edge or unlined grid the near search misses, digits the fixed cut
-/// does not see) the reader without calibration finds the grid, with the calibrated rectangle as
+/// The fast calibrated path first: all ten lines each way near where the calibration has them,
+/// cells cut at its digit size, matched against its templates; a board of 17 digits or more from
+/// there is the read. Otherwise (an edge-to-edge or unlined grid, digits the fixed cut does not
+/// see) the reader without calibration finds the grid, with the calibrated rectangle as
 /// a hint (it is this screen's own, so a lattice found there must match it; see
 /// `scan::find_grid_and_cells`), and labels the digits with the calibration's templates as its
 /// second source. Either way the grid must be where the calibration taps: one that moved more than
@@ -174,18 +174,15 @@ pub fn read_board(
 ) -> Result<Recognition, ReadError> {
     cal.check_frame(Size::new(img.width(), img.height()))
         .map_err(|e| ReadError::WrongScreen(e.to_string()))?;
-    let fast = match locate_grid_near(img, cal.grid) {
-        Ok(grid) => Ok(grid),
-        // A grid without all its lines (edge to edge, shading only) is checked by its cells.
-        Err(e) => super::unlined::locate_near_unlined(img, cal.grid).ok_or(e),
-    }
-    .map_err(ReadError::from)
-    .and_then(|grid| read_grid(img, grid, templates, &cal.recognition));
+    // Only a grid with all its lines is read the fast way. One without (edge to edge, shading
+    // only) is left to the reader's search, which checks the cells it cuts: the unlined grid
+    // found near the calibrated one cut a real screen (Good Sudoku, notes in every empty cell)
+    // off by a few pixels, and the fixed cut read 28 of its 35 digits as a board.
+    let fast = locate_grid_near(img, cal.grid)
+        .map_err(ReadError::from)
+        .and_then(|grid| read_grid(img, grid, templates, &cal.recognition));
     let fast = match fast {
         Ok(rec) if rec.board.filled_count() >= MIN_CLUES => return at_calibrated_place(rec, cal),
-        // A board whose digits clash is still this board (a digit mistyped into a cell): play
-        // tells which digit landed from the clash.
-        Err(e @ ReadError::Conflict(_)) => return Err(e),
         Ok(rec) => ReadError::WrongScreen(format!(
             "only {} digits seen where the calibration puts the grid, too few for a sudoku",
             rec.board.filled_count()
@@ -199,9 +196,11 @@ pub fn read_board(
     };
     match (read_any(img, hints), fast) {
         (Ok(rec), _) => at_calibrated_place(rec, cal),
-        // Cells a reader named are the reason: the templates' doubts where the calibration has
-        // the grid first.
-        (Err(_), fast @ ReadError::Ambiguous(_)) => Err(fast),
+        // Cells a reader named are the reason: the templates' doubts or clashes where the
+        // calibration has the grid first. (A clash the fixed ink rule calls one between givens
+        // can be a player's mistaken entry, which the reader without calibration tells apart by
+        // this screen's inks, and reads as the board it is: play then corrects it.)
+        (Err(_), fast @ (ReadError::Ambiguous(_) | ReadError::Conflict(_))) => Err(fast),
         (Err(e @ (ReadError::Unsure(_) | ReadError::Conflict(_))), _) => Err(e),
         (Err(_), fast) => Err(fast),
     }
