@@ -194,8 +194,12 @@ pub fn read_board(
         grid: Some(cal.grid),
         ..Hints::default()
     };
-    match (read_any(img, hints), fast) {
-        (Ok(rec), _) => at_calibrated_place(rec, cal),
+    let seen = read_any_seen(img, hints);
+    match (seen.result, fast) {
+        (Ok(rec), _) => {
+            let cells = seen.screen.map(|s| s.cells).unwrap_or_default();
+            at_calibrated_place(with_calibrated_kinds(rec, &cells, &cal.recognition), cal)
+        }
         // Cells a reader named are the reason: the templates' doubts or clashes where the
         // calibration has the grid first. (A clash the fixed ink rule calls one between givens
         // can be a player's mistaken entry, which the reader without calibration tells apart by
@@ -204,6 +208,17 @@ pub fn read_board(
         (Err(e @ (ReadError::Unsure(_) | ReadError::Conflict(_))), _) => Err(e),
         (Err(_), fast) => Err(fast),
     }
+}
+
+/// `rec` with each digit's kind (given or entry) told by the calibrated ink colours: they were
+/// measured on this app, where one screen's own inks can leave the two apart (shaded cells).
+fn with_calibrated_kinds(mut rec: Recognition, cells: &[CellInk], th: &Thresholds) -> Recognition {
+    for (r, ink) in rec.readings.iter_mut().zip(cells) {
+        if let (Some(_), Some(p)) = (r.digit, &ink.digit) {
+            r.kind = ink_kind(p.ink, th);
+        }
+    }
+    rec
 }
 
 /// `rec`, when its grid is where `cal` taps; else [`ReadError::Moved`].
