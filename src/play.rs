@@ -93,9 +93,8 @@ pub fn layout(cal: &Calibration) -> Result<Layout> {
     })
 }
 
-/// The fewest givens a sudoku with one solution can have (McGuire et al., 2012): a read with
-/// fewer digits missed some, and solving it would tap a made-up board.
-pub const MIN_CLUES: usize = 17;
+/// The fewest givens a sudoku can have: solving a read with fewer would tap a made-up board.
+pub use crate::vision::recognize::MIN_CLUES;
 
 /// Reads a screenshot and decides what to tap: pure apart from the time it takes.
 pub fn assess(
@@ -190,6 +189,18 @@ pub enum Step<'a> {
     Moves { done: usize, total: usize },
 }
 
+/// A screenshot taken and read just before a run (by the check of a stored profile), handed to
+/// `play` so that one run captures and reads the screen once at the start, not twice.
+#[derive(Debug, Clone)]
+pub struct FirstRead {
+    pub screen: image::RgbaImage,
+    pub recognition: Recognition,
+    /// When the screenshot was taken (an old one is checked again before the first tap).
+    pub taken: Instant,
+    pub capture_ms: f64,
+    pub read_ms: f64,
+}
+
 /// Runs the whole workflow. `stop` is polled between moves (Ctrl-C); `progress` is told the
 /// plan before the first tap, then how many moves are done.
 pub fn play(
@@ -200,12 +211,37 @@ pub fn play(
     stop: &Arc<AtomicBool>,
     progress: &mut dyn FnMut(Step),
 ) -> Result<PlayReport> {
+    play_from(None, device, cal, templates, options, stop, progress)
+}
+
+/// [`play`], starting from `first` (a screenshot of `device` already read with `cal`) when given
+/// instead of capturing and reading the screen again.
+pub fn play_from(
+    first: Option<FirstRead>,
+    device: &mut dyn Device,
+    cal: &Calibration,
+    templates: &Templates,
+    options: &PlayOptions,
+    stop: &Arc<AtomicBool>,
+    progress: &mut dyn FnMut(Step),
+) -> Result<PlayReport> {
     let mut timings = Timings::default();
-    let started = Instant::now();
-    let screen = device.screenshot().context("cannot take a screenshot")?;
-    let captured_at = Instant::now();
-    timings.capture_ms = ms(started.elapsed());
-    let assessment = assess(&screen, cal, templates, options, &mut timings)?;
+    let (assessment, captured_at) = match first {
+        Some(first) => {
+            timings.capture_ms = first.capture_ms;
+            timings.read_ms = first.read_ms;
+            let a = assess_read(first.recognition, cal, options, &mut timings)?;
+            (a, first.taken)
+        }
+        None => {
+            let started = Instant::now();
+            let screen = device.screenshot().context("cannot take a screenshot")?;
+            let captured_at = Instant::now();
+            timings.capture_ms = ms(started.elapsed());
+            let a = assess(&screen, cal, templates, options, &mut timings)?;
+            (a, captured_at)
+        }
+    };
     let mut report = PlayReport {
         assessment,
         moves_done: 0,

@@ -105,6 +105,7 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
     let source = match done.labelled_by {
         LabelSource::Keypad => "labelled through the keypad glyphs",
         LabelSource::Givens => "labelled by --givens",
+        LabelSource::Reader => "labelled by the reader without calibration",
     };
     let extra = if done.from_keypad.is_empty() {
         String::new()

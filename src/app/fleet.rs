@@ -10,8 +10,9 @@ use crate::calibration::Calibration;
 use crate::cli::PlayArgs;
 use crate::device::Device;
 use crate::device::adb::{AdbDevice, AdbServer, NO_DEVICE_HINT};
-use crate::play::{PlayOptions, play};
-use crate::vision::{Templates, read_board};
+use crate::play::{PlayOptions, play_from};
+use crate::profile::fit::{Verdict, check};
+use crate::vision::Templates;
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -224,7 +225,8 @@ fn play_one(
             pacing: chosen.calibration.pacing,
             ..options.clone()
         };
-        play(
+        play_from(
+            chosen.first,
             &mut device,
             &chosen.calibration,
             &chosen.templates,
@@ -251,11 +253,13 @@ fn play_one(
 /// most closely, and the grid sits where it was calibrated (apps can look alike).
 fn best_candidate(device: &mut AdbDevice, candidates: &[Candidate]) -> Result<Chosen> {
     let shot = device.screenshot().context("cannot take a screenshot")?;
+    // Only a calibration that fits (its templates are these digits, its grid and keys are
+    // where it taps) is a candidate: another app's can read a board through the glyph bank.
     let chosen = candidates
         .iter()
-        .filter_map(|c| {
-            let rec = read_board(&shot, &c.cal, &c.templates).ok()?;
-            Some((fit(&rec, &c.cal), c))
+        .filter_map(|c| match check(&shot, &c.cal, &c.templates) {
+            Verdict::Fits(rec) => Some((fit(&rec, &c.cal), c)),
+            _ => None,
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
@@ -272,6 +276,7 @@ fn best_candidate(device: &mut AdbDevice, candidates: &[Candidate]) -> Result<Ch
             || chosen.path.display().to_string(),
             |n| n.to_string_lossy().into(),
         ),
+        first: None,
     })
 }
 

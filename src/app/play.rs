@@ -2,9 +2,9 @@
 //! plan instead of tapping.
 
 use super::open::open_phone;
-use super::profiles::calibration_for;
+use super::profiles::profile_for;
 use crate::cli::PlayArgs;
-use crate::play::{PlayOptions, PlayReport, Step, Timings, assess, draw_plan};
+use crate::play::{PlayOptions, PlayReport, Step, Timings, assess, assess_read, draw_plan};
 use anyhow::{Context, Result};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -36,7 +36,9 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
     // Declared before the device so that the device (its shell sessions) goes first.
     let mut sim_session = None;
     let mut device = open_phone(&args.device, &args.sim, &mut sim_session)?;
-    let (cal, templates) = calibration_for(device.as_mut(), args.calibration.as_deref())?;
+    // The screenshot that checked the profile is the one play starts from.
+    let chosen = profile_for(device.as_mut(), args.calibration.as_deref(), "")?;
+    let (cal, templates, first) = (chosen.calibration, chosen.templates, chosen.first);
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = Arc::clone(&stop);
@@ -69,9 +71,20 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let mut screen_for_dry_run = None;
     let result = if args.dry_run {
-        let screen = device.screenshot().context("cannot take a screenshot")?;
         let mut timings = Timings::default();
-        let assessment = assess(&screen, &cal, &templates, &options, &mut timings)?;
+        let (screen, assessment) = match first {
+            Some(first) => {
+                timings.capture_ms = first.capture_ms;
+                timings.read_ms = first.read_ms;
+                let a = assess_read(first.recognition, &cal, &options, &mut timings)?;
+                (first.screen, a)
+            }
+            None => {
+                let screen = device.screenshot().context("cannot take a screenshot")?;
+                let a = assess(&screen, &cal, &templates, &options, &mut timings)?;
+                (screen, a)
+            }
+        };
         screen_for_dry_run = Some(screen);
         Ok(PlayReport {
             assessment,
@@ -84,7 +97,8 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             relearned_order: None,
         })
     } else {
-        crate::play::play(
+        crate::play::play_from(
+            first,
             device.as_mut(),
             &cal,
             &templates,

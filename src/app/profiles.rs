@@ -6,15 +6,18 @@
 use crate::calibration::{Calibration, InputOrder};
 use crate::cli::{ProfilesAction, ProfilesArgs};
 use crate::device::Device;
-use crate::play::MIN_CLUES;
+use crate::geometry::Size;
+use crate::play::FirstRead;
+use crate::profile::fit::{self, Verdict};
 use crate::profile::learn::learn;
 use crate::profile::{ProfileKey, Store};
-use crate::vision::{Hints, Templates, read_any, read_board};
+use crate::vision::{Recognition, Templates};
 use anyhow::{Context, Result};
 use image::RgbaImage;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// The calibration file read from a screenshot file when `--calibration` is not given.
 pub(super) const DEFAULT_FILE: &str = "calibration.toml";
@@ -36,11 +39,16 @@ pub(super) struct Chosen {
     pub templates: Templates,
     /// The profile's name, or the calibration file's.
     pub name: String,
+    /// The screenshot the choice was checked on and its read, for `play` to start from.
+    pub first: Option<FirstRead>,
 }
 
 /// [`calibration_for`], with `who` (e.g. "SERIAL: ") before every line it prints, for
-/// `--all`. A stored profile that no longer reads the screen (an app update moved the grid, a
-/// theme changed the digits) is learned again, once, saying so in one line.
+/// `--all`. A stored profile that no longer reads the screen (an app update moved the grid or
+/// the keypad, a theme changed the digits) is learned again, once, saying so in one line; one
+/// made on another screen size of the same app is fitted to this one when this screen's grid and
+/// keys allow (one line), else the app is learned at this size. A calibration file of another
+/// size is fitted the same way, or refused.
 pub(super) fn profile_for(
     device: &mut dyn Device,
     explicit: Option<&Path>,
@@ -48,14 +56,11 @@ pub(super) fn profile_for(
 ) -> Result<Chosen> {
     if let Some(path) = explicit {
         let (calibration, templates) = load_file(path)?;
-        return Ok(Chosen {
-            calibration,
-            templates,
-            name: path.file_name().map_or_else(
-                || path.display().to_string(),
-                |n| n.to_string_lossy().into(),
-            ),
-        });
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        );
+        return explicit_fitted(device, calibration, templates, name, who);
     }
     let package = device.foreground_app().unwrap_or_else(|e| {
         log::warn!("cannot tell which app is on screen ({e:#}); using the screen size alone");
@@ -73,22 +78,58 @@ pub(super) fn profile_for(
     let _learning = lock.lock().unwrap_or_else(|e| e.into_inner());
     let why = match store.find(&key)? {
         Some(profile) => {
-            let shot = device.screenshot().context("cannot take a screenshot")?;
-            match stale(&shot, &profile.calibration, &profile.templates) {
-                None => {
+            let shot = Shot::take(device)?;
+            match fit::check(&shot.image, &profile.calibration, &profile.templates) {
+                Verdict::Fits(rec) => {
                     log::info!("using profile {name} ({})", profile.path.display());
                     return Ok(Chosen {
+                        first: Some(shot.read(*rec)),
                         calibration: profile.calibration,
                         templates: profile.templates,
                         name,
                     });
                 }
-                Some(why) => {
+                // Not the profile's fault (an ad, a menu): play says so itself.
+                Verdict::Unreadable(_) => {
+                    log::info!("using profile {name} ({})", profile.path.display());
+                    return Ok(Chosen {
+                        calibration: profile.calibration,
+                        templates: profile.templates,
+                        name,
+                        first: None,
+                    });
+                }
+                Verdict::Stale(why) => {
                     format!("profile {name} no longer reads this screen ({why}): learning it again")
                 }
             }
         }
-        None => format!("no profile for {name}: learning it on the phone"),
+        None => match store.find_other_size(&key)? {
+            Some(other) => {
+                let shot = Shot::take(device)?;
+                match fit::fit_to_screen(&shot.image, &other.calibration, &other.templates) {
+                    Ok((calibration, rec)) => {
+                        let path = store.save(&key, &calibration, &other.templates)?;
+                        errln!(
+                            "{who}fitted profile {} to this {screen} screen (grid and keys found on it): stored as {name} in {}",
+                            other.name,
+                            path.display()
+                        );
+                        return Ok(Chosen {
+                            first: Some(shot.read(rec)),
+                            calibration,
+                            templates: other.templates,
+                            name,
+                        });
+                    }
+                    Err(why) => format!(
+                        "no profile for {name}, and {} does not fit this screen ({why}): learning it on the phone",
+                        other.name
+                    ),
+                }
+            }
+            None => format!("no profile for {name}: learning it on the phone"),
+        },
     };
     errln!("{who}{why}");
     let learned = learn(device)?;
@@ -102,7 +143,93 @@ pub(super) fn profile_for(
         calibration: learned.calibration,
         templates: learned.templates,
         name,
+        first: None,
     })
+}
+
+/// A calibration the user named: used as it is on its own screen size (the first read handed
+/// on when it reads), fitted to this screen on another size when it fits, and refused when its
+/// keypad is no longer where it taps (nothing is learned in its place: the file is the user's
+/// choice).
+fn explicit_fitted(
+    device: &mut dyn Device,
+    calibration: Calibration,
+    templates: Templates,
+    name: String,
+    who: &str,
+) -> Result<Chosen> {
+    let shot = Shot::take(device)?;
+    let size = Size::new(shot.image.width(), shot.image.height());
+    if size != calibration.screen {
+        match fit::fit_to_screen(&shot.image, &calibration, &templates) {
+            Ok((fitted, rec)) => {
+                errln!(
+                    "{who}calibration {name} ({}) fitted to this {size} screen (grid and keys found on it)",
+                    calibration.screen
+                );
+                return Ok(Chosen {
+                    first: Some(shot.read(rec)),
+                    calibration: fitted,
+                    templates,
+                    name,
+                });
+            }
+            // Unfitted, it still reads (`read` takes any size) but play refuses to tap with it.
+            Err(why) => {
+                log::warn!("calibration {name} does not fit this {size} screen: {why}");
+                return Ok(Chosen {
+                    calibration,
+                    templates,
+                    name,
+                    first: None,
+                });
+            }
+        }
+    }
+    let first = match fit::check(&shot.image, &calibration, &templates) {
+        Verdict::Fits(rec) => Some(shot.read(*rec)),
+        Verdict::Stale(why) if why.starts_with("the keypad") => anyhow::bail!(
+            "calibration {name} does not fit this screen ({why}); nothing was tapped: re-run `sudoku-agent calibrate`"
+        ),
+        // Play refuses an unreadable or moved board itself, naming why.
+        Verdict::Stale(_) | Verdict::Unreadable(_) => None,
+    };
+    Ok(Chosen {
+        calibration,
+        templates,
+        name,
+        first,
+    })
+}
+
+/// A screenshot and what taking it cost.
+struct Shot {
+    image: RgbaImage,
+    taken: Instant,
+    capture_ms: f64,
+}
+
+impl Shot {
+    fn take(device: &mut dyn Device) -> Result<Shot> {
+        let started = Instant::now();
+        let image = device.screenshot().context("cannot take a screenshot")?;
+        Ok(Shot {
+            image,
+            taken: Instant::now(),
+            capture_ms: started.elapsed().as_secs_f64() * 1000.0,
+        })
+    }
+
+    /// This screenshot with its read, for play to start from.
+    fn read(self, recognition: Recognition) -> FirstRead {
+        FirstRead {
+            read_ms: self.taken.elapsed().as_secs_f64() * 1000.0,
+            screen: self.image,
+            recognition,
+            taken: self.taken,
+            capture_ms: self.capture_ms,
+        }
+    }
 }
 
 /// The lock held while the profile `name` is looked up and, when missing, learned.
@@ -115,41 +242,6 @@ fn learning_lock(name: &str) -> Arc<Mutex<()>> {
     let l = Arc::new(Mutex::new(()));
     locks.push((name.to_string(), Arc::clone(&l)));
     l
-}
-
-/// Why a stored profile no longer fits the app on `screen`, when it does not: it cannot read a
-/// board that the no-calibration reader can, or the grid is no longer where the profile has it
-/// (the keypad learned with it would be off too). `None` also when nothing reads the screen (an
-/// ad, a menu): that is not the profile's fault, and play says so itself.
-fn stale(screen: &RgbaImage, cal: &Calibration, templates: &Templates) -> Option<String> {
-    match read_board(screen, cal, templates) {
-        // Fewer digits than any sudoku has: the profile's digit size or templates no longer see
-        // this app's digits (an empty read is not a board).
-        Ok(rec) if rec.board.filled_count() < MIN_CLUES => read_any(screen, Hints::default())
-            .ok()
-            .map(|_| format!("it sees only {} digits", rec.board.filled_count())),
-        Ok(rec) => {
-            let g = cal.grid;
-            let moved = [
-                rec.grid.xs[0] - g.x as f32,
-                rec.grid.ys[0] - g.y as f32,
-                rec.grid.xs[9] - (g.x + g.width) as f32,
-                rec.grid.ys[9] - (g.y + g.height) as f32,
-            ]
-            .into_iter()
-            .fold(0f32, |m, d| m.max(d.abs()));
-            // A few pixels is the locator's own wobble; a fiftieth of the grid is a new layout.
-            (moved > (g.width as f32 / 50.0).max(4.0)).then(|| {
-                format!(
-                    "the grid moved {moved:.0} px from {}x{} at {},{}",
-                    g.width, g.height, g.x, g.y
-                )
-            })
-        }
-        Err(e) => read_any(screen, Hints::default())
-            .ok()
-            .map(|_| e.to_string()),
-    }
 }
 
 /// A calibration file and the templates next to it.

@@ -152,9 +152,16 @@ fn prepare(
     let layout = crate::play::layout(&cal)?;
     let description = device.input_description();
     let input = device.input();
-    let screen = device.screenshot().context("cannot take a screenshot")?;
-    let recognition = read_board(&screen, &cal, &templates)
-        .map_err(|e| BoardProblem(format!("cannot read the board, nothing was tapped: {e}")))?;
+    // The screenshot that checked the profile is the one the replay starts from.
+    let recognition = match chosen.first {
+        Some(first) => first.recognition,
+        None => {
+            let screen = device.screenshot().context("cannot take a screenshot")?;
+            read_board(&screen, &cal, &templates).map_err(|e| {
+                BoardProblem(format!("cannot read the board, nothing was tapped: {e}"))
+            })?
+        }
+    };
     let (prepared, mut state) = if args.resume {
         let state = State::load(state_file)?;
         let prepared = prepare_resume(&recognition, &state)?;

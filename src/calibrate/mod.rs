@@ -7,5 +7,5 @@ mod screenshot;
 
 pub use screenshot::{
     CalibrateOptions, Calibrated, KIND_DISTANCE, LabelSource, MIN_MARGIN, MIN_SCORE,
-    calibrate_image,
+    calibrate_image, calibrate_read,
 };

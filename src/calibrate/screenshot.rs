@@ -11,7 +11,7 @@ use crate::vision::cells::{PATCH_H, PATCH_W};
 use crate::vision::glyphs::{Reference, label};
 use crate::vision::keypad::{Glyph, find_keypad, glyphs_outside, order_keypad};
 use crate::vision::recognize::{colour_distance, locate_and_cut, read_inks, rule_conflicts};
-use crate::vision::{Grid, Templates, find_grid_and_cells, overlay};
+use crate::vision::{CellInk, Grid, ScreenCells, Templates, find_grid_and_cells, overlay};
 use anyhow::{Result, anyhow, bail};
 use image::RgbaImage;
 
@@ -44,6 +44,8 @@ impl Default for CalibrateOptions {
 pub enum LabelSource {
     Keypad,
     Givens,
+    /// The reader without calibration (`read_any`), as `play` learns an app.
+    Reader,
 }
 
 /// Everything calibrate found.
@@ -255,6 +257,67 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
     for (k, (cell, _)) in digit_cells.iter().enumerate() {
         board.set(*cell, Some(labels[k]));
     }
+    finish(img, opts, grid, &inks, board, keypad, labelled_by)
+}
+
+/// Calibrates on a screenshot that the reader without calibration has read (`screen` is the grid
+/// and cells it found, `read` its labelled board): the templates are cut from its labelled
+/// digits, the keypad is found with them. The path `play` learns an app by, so that every app
+/// `read_any` reads can be learned.
+pub fn calibrate_read(
+    img: &RgbaImage,
+    screen: &ScreenCells,
+    read: &crate::vision::Recognition,
+    opts: &CalibrateOptions,
+) -> Result<Calibrated> {
+    let grid = screen.grid.clone();
+    let refs: Vec<Option<Vec<u8>>> = (1..=9u8)
+        .map(|d| {
+            let ps: Vec<&[u8]> = Cell::all()
+                .filter(|c| read.board.get(*c) == Some(d))
+                .filter_map(|c| screen.cells[c.index()].digit.as_ref())
+                .map(|p| p.pixels.as_slice())
+                .collect();
+            (!ps.is_empty()).then(|| mean_patch(&ps))
+        })
+        .collect();
+    let keypad = find_keypad(&glyphs_outside(img, &grid), &refs, true);
+    finish(
+        img,
+        opts,
+        grid,
+        &screen.cells,
+        read.board,
+        keypad,
+        LabelSource::Reader,
+    )
+}
+
+/// The rest of calibrating once the grid, its cells and their digits are known: templates
+/// (keypad glyphs for digits not on the board), ink colours, the calibration, checked by reading
+/// the cells back with the new templates.
+fn finish(
+    img: &RgbaImage,
+    opts: &CalibrateOptions,
+    grid: Grid,
+    inks: &[CellInk],
+    board: Board,
+    keypad: Option<[Glyph; 9]>,
+    labelled_by: LabelSource,
+) -> Result<Calibrated> {
+    let digit_cells: Vec<(Cell, &crate::vision::DigitPatch)> = Cell::all()
+        .zip(inks)
+        .filter_map(|(c, ink)| ink.digit.as_ref().map(|p| (c, p)))
+        .filter(|(c, _)| board.get(*c).is_some())
+        .collect();
+    let patches: Vec<&[u8]> = digit_cells
+        .iter()
+        .map(|(_, p)| p.pixels.as_slice())
+        .collect();
+    let labels: Vec<u8> = digit_cells
+        .iter()
+        .map(|(c, _)| board.get(*c).unwrap_or(0))
+        .collect();
     // A player's mistake on the screen is reported, not refused: the templates are still good.
     let conflicts = rule_conflicts(&board);
 
@@ -320,7 +383,7 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
     calibration.validate()?;
 
     // The templates must read their own screen back exactly.
-    let check = read_inks(&inks, grid.clone(), &templates, &calibration.recognition)
+    let check = read_inks(inks, grid.clone(), &templates, &calibration.recognition)
         .map_err(|e| anyhow!("the new templates do not read the calibration screen back: {e}"))?;
     if check.board != board {
         bail!(

@@ -1,14 +1,16 @@
-//! Learning a profile on the phone, with no help from the user: read the screen (calibrate from
-//! this screenshot: grid, digit templates, keypad), then probe on one empty cell for the input
+//! Learning a profile on the phone, with no help from the user: read the screen with the reader
+//! that needs no calibration and calibrate from that read (grid, digit templates cut from its
+//! labelled digits, keypad), then probe on one empty cell for the input
 //! order, the erase button and the notes toggle, putting the cell back and checking that a fresh
 //! read equals the first (see `calibrate::probe`).
 
 use crate::calibrate::probe::{Probed, probe};
-use crate::calibrate::{CalibrateOptions, calibrate_image};
+use crate::calibrate::{CalibrateOptions, Calibrated, calibrate_image, calibrate_read};
 use crate::calibration::{Calibration, InputOrder};
 use crate::device::Device;
-use crate::vision::Templates;
-use anyhow::{Context, Result};
+use crate::vision::{Hints, Templates, read_any_seen, read_board};
+use anyhow::{Context, Result, anyhow, bail};
+use image::RgbaImage;
 
 /// A profile learned on the phone, and what the probe did.
 #[derive(Debug, Clone)]
@@ -21,9 +23,7 @@ pub struct Learned {
 /// Learns the app on `device`'s screen.
 pub fn learn(device: &mut dyn Device) -> Result<Learned> {
     let screen = device.screenshot().context("cannot take a screenshot")?;
-    let mut done = calibrate_image(&screen, &CalibrateOptions::default()).context(
-        "cannot learn this app from its screen; open a puzzle in the app (or pass --calibration FILE)",
-    )?;
+    let mut done = calibrate_screen(&screen)?;
     let probed = probe(device, &done.calibration, &done.templates)
         .context("cannot learn this app's controls by probing")?;
     done.set_controls(
@@ -37,6 +37,42 @@ pub fn learn(device: &mut dyn Device) -> Result<Learned> {
         templates: done.templates,
         probed,
     })
+}
+
+/// Calibrates on `screen` through the reader without calibration: its grid, its cells and its
+/// labelled digits (templates cut from them), kept when the calibrated reader then reads the
+/// same board with them. Where that reader refuses the screen (or the result does not read it
+/// back), calibrate's own search and labelling are tried.
+pub fn calibrate_screen(screen: &RgbaImage) -> Result<Calibrated> {
+    let opts = CalibrateOptions::default();
+    let seen = read_any_seen(screen, Hints::default());
+    let through_reader = match (&seen.screen, &seen.result) {
+        (Some(cells), Ok(read)) => calibrate_read(screen, cells, read, &opts).and_then(|done| {
+            let again = read_board(screen, &done.calibration, &done.templates)
+                .map_err(|e| anyhow!("its templates do not read the screen back: {e}"))?;
+            if again.board != read.board {
+                bail!(
+                    "its templates read {} instead of {}",
+                    again.board.to_line(),
+                    read.board.to_line()
+                );
+            }
+            Ok(done)
+        }),
+        (_, Err(e)) => Err(anyhow!("{e}")),
+        (None, Ok(_)) => Err(anyhow!("no grid")),
+    };
+    match through_reader {
+        Ok(done) => Ok(done),
+        Err(why) => {
+            log::info!(
+                "learning from the reader without calibration failed ({why:#}); calibrating on its own"
+            );
+            calibrate_image(screen, &opts).context(
+                "cannot learn this app from its screen; open a puzzle in the app (or pass --calibration FILE)",
+            )
+        }
+    }
 }
 
 impl Learned {

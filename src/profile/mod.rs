@@ -2,8 +2,10 @@
 //! templates), kept in the user's config directory (the platform's convention through the
 //! `directories` crate, or `$SUDOKU_AGENT_CONFIG_DIR`), one folder per app package and screen
 //! size: `profiles/<package>-<W>x<H>/profile.toml` and `templates/1.png..9.png` beside it, so two
-//! apps never share templates. `learn` makes one on the phone.
+//! apps never share templates. `learn` makes one on the phone; `fit` checks one against the
+//! screen and carries one over from another screen size.
 
+pub mod fit;
 pub mod learn;
 
 use crate::calibration::Calibration;
@@ -112,6 +114,33 @@ impl Store {
             return Ok(None);
         }
         self.load(&name).map(Some)
+    }
+
+    /// A profile of the same app made on another screen size, when one is stored (the one of
+    /// the closest shape first). An unknown app has none: its profiles may be other apps'.
+    pub fn find_other_size(&self, key: &ProfileKey) -> Result<Option<Profile>> {
+        if key.package == ProfileKey::new(None, key.screen).package {
+            return Ok(None);
+        }
+        let prefix = format!("{}-", key.package);
+        let aspect = |s: Size| s.height as f32 / s.width.max(1) as f32;
+        let mut sizes: Vec<(Size, String)> = self
+            .list()?
+            .into_iter()
+            .filter_map(|name| {
+                let (w, h) = name.strip_prefix(&prefix)?.split_once('x')?;
+                let size = Size::new(w.parse().ok()?, h.parse().ok()?);
+                (size != key.screen).then_some((size, name))
+            })
+            .collect();
+        sizes.sort_by(|a, b| {
+            let d = |s: Size| (aspect(s) - aspect(key.screen)).abs();
+            d(a.0).total_cmp(&d(b.0)).then(a.1.cmp(&b.1))
+        });
+        match sizes.first() {
+            Some((_, name)) => self.load(name).map(Some),
+            None => Ok(None),
+        }
     }
 
     /// The profile called `name`.
@@ -267,6 +296,33 @@ mod tests {
             store.list().unwrap().is_empty(),
             "no folder yet is no profiles"
         );
+    }
+
+    #[test]
+    fn a_profile_of_the_same_app_at_another_size_is_found_closest_shape_first() {
+        let store = temp_store("other-size");
+        let app = |w, h| ProfileKey::new(Some("com.one.sudoku".into()), Size::new(w, h));
+        store
+            .save(&app(720, 1280), &calibration(), &templates(1))
+            .unwrap();
+        let mut tall = calibration();
+        tall.screen = Size::new(1080, 2400);
+        store.save(&app(1080, 2400), &tall, &templates(2)).unwrap();
+        store
+            .save(
+                &ProfileKey::new(Some("org.other".into()), Size::new(1080, 2340)),
+                &calibration(),
+                &templates(3),
+            )
+            .unwrap();
+        let found = store.find_other_size(&app(1080, 2340)).unwrap().unwrap();
+        assert_eq!(found.name, "com.one.sudoku-1080x2400");
+        assert_eq!(found.templates.get(1).unwrap()[0], 2);
+        let none = ProfileKey::new(Some("net.third".into()), Size::new(1080, 2340));
+        assert!(store.find_other_size(&none).unwrap().is_none());
+        let unknown = ProfileKey::new(None, Size::new(720, 1280));
+        assert!(store.find_other_size(&unknown).unwrap().is_none());
+        std::fs::remove_dir_all(store.root()).unwrap();
     }
 
     #[test]

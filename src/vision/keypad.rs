@@ -4,7 +4,7 @@
 
 use super::cells::{Component, PATCH_H, PATCH_W, components, normalise};
 use super::locate::Grid;
-use super::templates::unit_vector;
+use super::templates::{Templates, unit_vector};
 use crate::geometry::{Point, Rect};
 use image::RgbaImage;
 
@@ -304,6 +304,19 @@ fn reading_orders(glyphs: &[&Glyph]) -> Vec<Vec<usize>> {
     }
     orders.dedup();
     orders
+}
+
+/// The centres of the nine digit keys on `img`, in digit order, found as calibrate finds them with
+/// an app's own digit `templates` as the labelled shapes: how a stored profile's keypad is
+/// checked against the screen (an app update can move the keypad and nothing else).
+pub fn find_keys(img: &RgbaImage, grid: &Grid, templates: &Templates) -> Option<[Point; 9]> {
+    let refs: Vec<Option<Vec<u8>>> = (1..=9)
+        .map(|d| templates.get(d).map(<[u8]>::to_vec))
+        .collect();
+    // Sampled as for reading: centres to a few pixels are plenty to tell a key that moved.
+    let s = ((grid.pitch() / 40.0) as usize).max(1);
+    find_keypad(&glyphs_outside_sampled(img, grid, s), &refs, true)
+        .map(|keys| keys.map(|g| g.centre()))
 }
 
 /// The keypad's nine digit shapes in digit order 1..=9, only when two independent sources agree

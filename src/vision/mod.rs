@@ -10,9 +10,11 @@
 //! screen jointly from `bank`, the embedded digit glyphs of many free typefaces
 //! (`recognize::read_any`). `unlined` finds grids whose lines are not all drawn (no outer
 //! border, or cells told apart by shading alone) once the line search has failed.
-//! `recognize::read_calibrated` uses a calibration made at any screen size: the fast calibrated
-//! reader on its own size, else `read_any` with the calibration's templates (in place of the
-//! keypad check) and its grid as hints. `overlay` draws any read, refused ones included.
+//! `recognize::read_board` is the one reader of a calibrated app: the fast calibrated path when
+//! the grid is where the calibration has it, else `read_any`'s search with the calibration's
+//! grid and templates as hints, and never a board whose grid moved from where the calibration
+//! taps. `recognize::read_calibrated` (for `read`) also takes a calibration made at another
+//! screen size. `overlay` draws any read, refused ones included.
 
 pub mod bank;
 pub mod cells;

@@ -203,7 +203,7 @@ pub fn refused_cells(err: &ReadError) -> Vec<(usize, String)> {
             .iter()
             .flat_map(|(a, b, d)| [(a.index(), format!("={d}")), (b.index(), format!("={d}"))])
             .collect(),
-        ReadError::Vision(_) | ReadError::WrongScreen(_) => Vec::new(),
+        ReadError::Vision(_) | ReadError::WrongScreen(_) | ReadError::Moved { .. } => Vec::new(),
     }
 }
 

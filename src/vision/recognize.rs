@@ -78,6 +78,8 @@ pub enum ReadError {
     Vision(#[from] VisionError),
     #[error("{0}")]
     WrongScreen(String),
+    #[error("the grid is {by:.0} px from where the calibration has it ({}x{} at {},{}): the app's layout or the screen changed, so its cells and keys are not where they would be tapped; re-learn it (`sudoku-agent profiles remove NAME`) or re-run `sudoku-agent calibrate`", .expected.width, .expected.height, .expected.x, .expected.y)]
+    Moved { by: f32, expected: Rect },
     #[error("unsure about {}: {}; re-run `sudoku-agent calibrate` on a screen of this app", plural(.0.len()), describe_doubts(.0))]
     Ambiguous(Vec<Doubt>),
     #[error("the board as read breaks the rules: {}; check the screen or re-run `sudoku-agent calibrate`", describe_conflicts(.0))]
@@ -129,7 +131,42 @@ pub fn rule_conflicts(board: &Board) -> Vec<(Cell, Cell, u8)> {
         .collect()
 }
 
-/// Reads the board on `img`, a screenshot of the calibrated screen.
+/// The fewest givens a sudoku with one solution can have (McGuire et al., 2012): a read with
+/// fewer digits missed some.
+pub const MIN_CLUES: usize = 17;
+
+/// How far (pixels, largest of the four outer edges) the grid found on a screen is from
+/// `expected`, where a calibration has it.
+pub fn grid_offset(found: &Grid, expected: Rect) -> f32 {
+    let g = expected;
+    [
+        found.xs[0] - g.x as f32,
+        found.ys[0] - g.y as f32,
+        found.xs[9] - (g.x + g.width) as f32,
+        found.ys[9] - (g.y + g.height) as f32,
+    ]
+    .into_iter()
+    .fold(0f32, |m, d| m.max(d.abs()))
+}
+
+/// The most a grid may sit from where the calibration has it and still be tapped there: a few
+/// pixels is the locator's own wobble, a fiftieth of the grid is a new layout.
+pub fn grid_tolerance(expected: Rect) -> f32 {
+    (expected.width as f32 / 50.0).max(4.0)
+}
+
+/// Reads the board on `img`, a screenshot of the calibrated screen: the one reader of a
+/// calibrated app (play, visualize, the fleet, the probe, the profile check).
+///
+/// The fast calibrated path first: all ten lines each way near where the calibration has them,
+/// cells cut at its digit size, matched against its templates; a board of 17 digits or more from
+/// there is the read. Otherwise (an edge-to-edge or unlined grid, digits the fixed cut does not
+/// see) the reader without calibration finds the grid, with the calibrated rectangle as
+/// a hint (it is this screen's own, so a lattice found there must match it; see
+/// `scan::find_grid_and_cells`), and labels the digits with the calibration's templates as its
+/// second source. Either way the grid must be where the calibration taps: one that moved more than
+/// [`grid_tolerance`] is [`ReadError::Moved`], never a board (the profile is stale or the
+/// screen changed, and a tap there would land elsewhere).
 pub fn read_board(
     img: &RgbaImage,
     cal: &Calibration,
@@ -137,12 +174,63 @@ pub fn read_board(
 ) -> Result<Recognition, ReadError> {
     cal.check_frame(Size::new(img.width(), img.height()))
         .map_err(|e| ReadError::WrongScreen(e.to_string()))?;
-    let grid = match locate_grid_near(img, cal.grid) {
-        Ok(grid) => grid,
-        // A grid without all its lines (edge to edge, shading only) is checked by its cells.
-        Err(e) => super::unlined::locate_near_unlined(img, cal.grid).ok_or(e)?,
+    // Only a grid with all its lines is read the fast way. One without (edge to edge, shading
+    // only) is left to the reader's search, which checks the cells it cuts: the unlined grid
+    // found near the calibrated one cut a real screen (Good Sudoku, notes in every empty cell)
+    // off by a few pixels, and the fixed cut read 28 of its 35 digits as a board.
+    let fast = locate_grid_near(img, cal.grid)
+        .map_err(ReadError::from)
+        .and_then(|grid| read_grid(img, grid, templates, &cal.recognition));
+    let fast = match fast {
+        Ok(rec) if rec.board.filled_count() >= MIN_CLUES => return at_calibrated_place(rec, cal),
+        Ok(rec) => ReadError::WrongScreen(format!(
+            "only {} digits seen where the calibration puts the grid, too few for a sudoku",
+            rec.board.filled_count()
+        )),
+        Err(e) => e,
     };
-    read_grid(img, grid, templates, &cal.recognition)
+    let hints = Hints {
+        templates: Some(templates),
+        grid: Some(cal.grid),
+        ..Hints::default()
+    };
+    let seen = read_any_seen(img, hints);
+    match (seen.result, fast) {
+        (Ok(rec), _) => {
+            let cells = seen.screen.map(|s| s.cells).unwrap_or_default();
+            at_calibrated_place(with_calibrated_kinds(rec, &cells, &cal.recognition), cal)
+        }
+        // Cells a reader named are the reason: the templates' doubts or clashes where the
+        // calibration has the grid first. (A clash the fixed ink rule calls one between givens
+        // can be a player's mistaken entry, which the reader without calibration tells apart by
+        // this screen's inks, and reads as the board it is: play then corrects it.)
+        (Err(_), fast @ (ReadError::Ambiguous(_) | ReadError::Conflict(_))) => Err(fast),
+        (Err(e @ (ReadError::Unsure(_) | ReadError::Conflict(_))), _) => Err(e),
+        (Err(_), fast) => Err(fast),
+    }
+}
+
+/// `rec` with each digit's kind (given or entry) told by the calibrated ink colours: they were
+/// measured on this app, where one screen's own inks can leave the two apart (shaded cells).
+fn with_calibrated_kinds(mut rec: Recognition, cells: &[CellInk], th: &Thresholds) -> Recognition {
+    for (r, ink) in rec.readings.iter_mut().zip(cells) {
+        if let (Some(_), Some(p)) = (r.digit, &ink.digit) {
+            r.kind = ink_kind(p.ink, th);
+        }
+    }
+    rec
+}
+
+/// `rec`, when its grid is where `cal` taps; else [`ReadError::Moved`].
+fn at_calibrated_place(rec: Recognition, cal: &Calibration) -> Result<Recognition, ReadError> {
+    let by = grid_offset(&rec.grid, cal.grid);
+    if by > grid_tolerance(cal.grid) {
+        return Err(ReadError::Moved {
+            by,
+            expected: cal.grid,
+        });
+    }
+    Ok(rec)
 }
 
 /// Reads the cells of an already located grid.
@@ -253,31 +341,17 @@ pub fn read_any_seen(img: &RgbaImage, hints: Hints) -> Seen {
     }
 }
 
-/// Reads with a calibration, on its own screen size or any other: the calibrated reader first
-/// (fast, on the screen size it was made on), else the reader that needs no calibration with
-/// the calibration's templates as its second source. When both refuse, the calibrated reader's
-/// reason is given (it knows where the grid should be).
+/// Reads with a calibration, on its own screen size or any other (`read`, which taps nothing):
+/// [`read_board`] on the screen size it was made on, else the reader that needs no calibration
+/// with the calibration's templates as its second source, keeping what it saw for the overlay.
+/// When both refuse, the calibrated reader's reason is given (it knows where the grid should be).
 ///
-/// The calibrated reader's board counts only with at least 17 digits: its fixed digit height
-/// sees none of an app's small digits, and an empty board is a wrong board. The calibration's
-/// grid is not passed on as a hint: on a screen of another size (or another phone of the same
-/// size) a scaled rectangle can sit a few pixels off, and a lattice found near it once lost a
-/// row of digits; the full search is slower but has read every real screenshot exactly.
+/// On another screen size the calibration's grid is not passed on as a hint: a scaled rectangle
+/// can sit a few pixels off, and the full search has read every real screenshot exactly.
 pub fn read_calibrated(img: &RgbaImage, cal: &Calibration, templates: &Templates) -> Seen {
     let size = Size::new(img.width(), img.height());
     let frame = cal.check_frame(size).map_err(|e| e.to_string());
-    let first = frame.is_ok().then(|| {
-        read_board(img, cal, templates).and_then(|rec| {
-            let digits = rec.readings.iter().filter(|r| r.digit.is_some()).count();
-            if digits >= 17 {
-                Ok(rec)
-            } else {
-                Err(ReadError::WrongScreen(format!(
-                    "only {digits} digits seen where the calibration puts the grid, too few for a sudoku"
-                )))
-            }
-        })
-    });
+    let first = frame.is_ok().then(|| read_board(img, cal, templates));
     if let Some(Ok(rec)) = first {
         return Seen {
             screen: None,

@@ -75,6 +75,47 @@ impl ScreenCells {
         let n = self.digits();
         n >= 17 && centred * 10 >= n * 9
     }
+
+    /// Do the first and last rows and columns each hold a digit like the board's own (one seen
+    /// inside them in height, ink and background)? An icon or a title in an app bar cut by a
+    /// lattice a row off the board is a glyph of another height or colour.
+    pub(crate) fn edges_hold_digits(&self) -> bool {
+        use super::recognize::colour_distance;
+        let on_edge = |c: Cell| matches!(c.row(), 0 | 8) || matches!(c.col(), 0 | 8);
+        let inner: Vec<&InkFeatures> = Cell::all()
+            .filter(|&c| !on_edge(c))
+            .filter_map(|c| self.features[c.index()].as_ref())
+            .collect();
+        let mut heights: Vec<f32> = inner.iter().map(|f| f.height).collect();
+        heights.sort_by(f32::total_cmp);
+        let Some(&h) = heights.get(heights.len() / 2) else {
+            return false;
+        };
+        let like_the_board = |f: &InkFeatures| {
+            (f.height - h).abs() <= 0.12 * h
+                && inner.iter().any(|g| {
+                    colour_distance(f.ink, g.ink) < 60.0
+                        && colour_distance(f.background, g.background) < 80.0
+                })
+        };
+        let has = |edge: &dyn Fn(Cell) -> bool| {
+            Cell::all().any(|c| {
+                edge(c)
+                    && self.features[c.index()]
+                        .as_ref()
+                        .is_some_and(&like_the_board)
+            })
+        };
+        [0, 8]
+            .into_iter()
+            .all(|k| has(&|c: Cell| c.row() == k) && has(&|c: Cell| c.col() == k))
+    }
+
+    /// Is this lattice the rectangle `expected` (within the locator's wobble)?
+    pub(crate) fn fits(&self, expected: Rect) -> bool {
+        super::recognize::grid_offset(&self.grid, expected)
+            <= super::recognize::grid_tolerance(expected)
+    }
 }
 
 /// Finds the grid (near `hint` first when given) and classifies its cells.
@@ -82,13 +123,19 @@ pub fn find_grid_and_cells(
     img: &RgbaImage,
     hint: Option<Rect>,
 ) -> Result<ScreenCells, VisionError> {
-    // A calibrated place is cheap to check: the lines near it, then the cells.
+    // A calibrated place is cheap to check: the lines near it, then the cells. A lattice a row
+    // off the real grid (the hint a row out, or the app's grid moved by a row) still has
+    // centred digits in its cells and its box lines on grid lines, but it lost a row of the
+    // board: so a lattice found here must also be the hint's own rectangle with a digit in each
+    // outer row and column like the board's own (a lattice a row off has one outside the
+    // board: empty, or an app bar's icons and title). A board whose own outer row is empty is
+    // left to the full search below, which proves more.
     if let Some(h) = hint
         && let Ok(grid) = locate_grid_near_relaxed(img, h)
     {
         let screen = ScreenCells::of(img, grid);
         super::recognize::check_not_killer(&screen.cells)?;
-        if screen.plausible() {
+        if screen.plausible() && screen.fits(h) && screen.edges_hold_digits() {
             return Ok(screen);
         }
     }

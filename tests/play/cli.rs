@@ -220,23 +220,34 @@ fn a_popup_on_the_simulated_phone_exits_1_without_tapping() {
 }
 
 #[test]
-fn a_calibration_for_another_screen_size_exits_with_advice_to_recalibrate() {
+fn a_calibration_for_another_screen_size_is_fitted_to_this_one_or_refused_with_advice() {
     let adb = adb_server::shared();
-    let cal = calibration_file("light", SMALL_SIZE);
-    let (code, _, err) = run(agent().args([
-        "play",
-        "--device",
-        "sim",
-        "-P",
-        &adb.port().to_string(),
-        "--calibration",
-        &cal,
-    ]));
+    let play_with = |cal: &str| {
+        run(agent().args([
+            "play",
+            "--device",
+            "sim",
+            "-P",
+            &adb.port().to_string(),
+            "--calibration",
+            cal,
+        ]))
+    };
+    // The same app at 720x1280: its grid and keys are found on this 1080x2340 screen.
+    let (code, _, err) = play_with(&calibration_file("light", SMALL_SIZE));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("(720x1280) fitted to this 1080x2340 screen"),
+        "{err}"
+    );
+    // Another app's: its templates are not these digits, so nothing is tapped with it.
+    let (code, _, err) = play_with(&calibration_file("wood", SMALL_SIZE));
     assert_ne!(code, 0, "{err}");
     assert!(
         err.contains("1080x2340") && err.contains("720x1280") && err.contains("calibrate"),
         "{err}"
     );
+    assert!(err.contains("nothing was tapped"), "{err}");
 }
 
 #[test]

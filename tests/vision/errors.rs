@@ -8,6 +8,7 @@ use imageproc::drawing::{draw_filled_rect_mut, draw_text_mut};
 use imageproc::rect::Rect as DrawRect;
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::sudoku::{Board, Cell};
+use sudoku_agent::vision::recognize::read_grid;
 use sudoku_agent::vision::{ReadError, Templates, VisionError, locate_grid, read_board};
 
 const PUZZLE: &str =
@@ -212,7 +213,9 @@ fn an_ambiguous_cell_is_an_error_naming_it_and_its_two_best_digits() {
         std::array::from_fn(|i| done.templates.get(i as u8 + 1).map(|t| t.to_vec()));
     raw[2] = raw[7].clone();
     let confused = Templates::new(raw);
-    let err = read_board(&img, &done.calibration, &confused).unwrap_err();
+    // The templates alone (the calibrated cut at the calibrated grid) name every doubtful cell.
+    let grid = locate_grid(&img).unwrap();
+    let err = read_grid(&img, grid, &confused, &done.calibration.recognition).unwrap_err();
     let ReadError::Ambiguous(doubts) = &err else {
         panic!("{err:?}")
     };
@@ -233,6 +236,11 @@ fn an_ambiguous_cell_is_an_error_naming_it_and_its_two_best_digits() {
         text.contains("r5c4 (") && text.contains("3 ") && text.contains("8 "),
         "{text}"
     );
+    // The one calibrated reader then labels the digits as the reader without calibration does
+    // (the glyph bank, the templates a second source that must not disagree): the board as it
+    // is, never a guess between 3 and 8.
+    let rec = read_board(&img, &done.calibration, &confused).unwrap();
+    assert_eq!(rec.board, board(PUZZLE));
 }
 
 #[test]

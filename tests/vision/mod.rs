@@ -1,5 +1,6 @@
 mod cli;
 mod errors;
+mod hint;
 mod keypad;
 mod locate_real;
 mod no_calibration;

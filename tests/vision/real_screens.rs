@@ -308,3 +308,60 @@ fn every_screenshot_with_a_sibling_reads_exactly_with_the_siblings_calibration_a
     assert!(groups.len() >= 6, "{groups:?}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// How `play` learns an app (`profile::learn::calibrate_screen`): from the read of the reader
+/// without calibration, else by calibrate's own search. Every real screenshot that reader reads
+/// exactly is learned, and the learned calibration reads it back exactly through the one
+/// calibrated reader.
+#[test]
+fn real_screenshots_the_reader_without_calibration_reads_are_learned_and_read_back() {
+    use sudoku_agent::profile::learn::calibrate_screen;
+    use sudoku_agent::vision::{Hints, read_any};
+    let Some(manifest) = manifest() else {
+        eprintln!("skipped: {} is not on this machine", dir().display());
+        return;
+    };
+    let mut names: Vec<&String> = manifest.keys().collect();
+    names.sort();
+    let (mut through_reader, mut by_calibrate) = (0, 0);
+    let mut failures = Vec::new();
+    for name in names {
+        let truth = &manifest[name];
+        if truth.len() != 81 {
+            continue;
+        }
+        let img = load(name);
+        if read_any(&img, Hints::default()).map(|r| r.board) != Ok(board(truth)) {
+            continue;
+        }
+        let done = match calibrate_screen(&img) {
+            Ok(done) => done,
+            Err(e) => {
+                failures.push(format!("{name}: not learned: {e:#}"));
+                continue;
+            }
+        };
+        match done.labelled_by {
+            LabelSource::Reader => through_reader += 1,
+            _ => by_calibrate += 1,
+        }
+        match read_board(&img, &done.calibration, &done.templates) {
+            Ok(rec) if rec.board == board(truth) => {
+                eprintln!(
+                    "{name:50} learned ({:?}), reads back exactly",
+                    done.labelled_by
+                )
+            }
+            Ok(rec) => failures.push(format!("{name}: reads back {}", rec.board.to_line())),
+            Err(e) => failures.push(format!("{name}: does not read back: {e}")),
+        }
+    }
+    eprintln!(
+        "learned through the reader without calibration: {through_reader}; by calibrate's own search: {by_calibrate}"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        through_reader >= 20,
+        "only {through_reader} through the reader"
+    );
+}
