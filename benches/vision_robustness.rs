@@ -4,7 +4,9 @@
 //! an ad banner), read with no calibration. Prints one row per screenshot (`=` exact, `-`
 //! refused, `X` wrong, blank: does not apply), the totals per perturbation, then every wrong
 //! board and every refusal with its reason. `VISION_ROBUST_ONLY=substring` keeps the
-//! screenshots whose name contains it, `VISION_ROBUST_PERTURB=a,b` those perturbations only.
+//! screenshots whose name contains it, `VISION_ROBUST_PERTURB=a,b` those perturbations only;
+//! `VISION_ROBUST_SAVE=dir` writes every perturbed screenshot that was not read exactly there
+//! (as PNG, named after the screenshot and the perturbation) to look at with `read --overlay`.
 
 #[path = "../tests/support/perturb.rs"]
 mod perturb;
@@ -15,6 +17,7 @@ use std::time::Instant;
 fn main() {
     let only = std::env::var("VISION_ROBUST_ONLY").ok();
     let chosen = std::env::var("VISION_ROBUST_PERTURB").ok();
+    let save = std::env::var_os("VISION_ROBUST_SAVE").map(std::path::PathBuf::from);
     let shots: Vec<_> = shots()
         .into_iter()
         .filter(|s| only.as_ref().is_none_or(|o| s.name.contains(o.as_str())))
@@ -49,7 +52,17 @@ fn main() {
         let mut row = Vec::new();
         row.push(Some(judge(&shot.img, truth)));
         for p in &perts {
-            row.push((p.apply)(&shot.img, ctx).map(|img| judge(&img, truth)));
+            row.push((p.apply)(&shot.img, ctx).map(|img| {
+                let v = judge(&img, truth);
+                if let Some(dir) = save.as_ref().filter(|_| v != Verdict::Exact) {
+                    let stem = shot.name.rsplit_once('.').map_or(&*shot.name, |s| s.0);
+                    let path = dir.join(format!("{stem}.{}.png", p.name));
+                    if let Err(e) = img.save(&path) {
+                        eprintln!("cannot write {}: {e}", path.display());
+                    }
+                }
+                v
+            }));
         }
         let short: String = shot.name.chars().take(46).collect();
         print!("{short:<46}");
