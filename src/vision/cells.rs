@@ -385,6 +385,12 @@ fn median(v: &[u8]) -> u8 {
     255
 }
 
+/// A cell whose ink differs at least this much from its background (grey levels) holds marks.
+const INK_AMP: i16 = 45;
+/// Between this and [`INK_AMP`] a cell is faint: only a mark as tall as the screen's big digits
+/// counts there (JPEG ringing, textures and highlight edges stay below it or stay small).
+const FAINT_AMP: i16 = 24;
+
 /// Splits the cell's samples into background and ink components.
 fn segment(
     lum: Vec<u8>,
@@ -411,10 +417,14 @@ fn segment(
         .iter()
         .map(|&v| ((v as i16 - bg) * sign) as f32)
         .collect();
-    let (labels, comps) = if amp < 45 {
+    // Faint cells (a digit in a colour close to its highlighted cell's, a dimmed screen) are
+    // still segmented, with a threshold relative to their own contrast; `finish` then takes only
+    // a big digit from them, never notes.
+    let (labels, comps) = if amp < FAINT_AMP {
         (Vec::new(), Vec::new())
     } else {
-        let threshold = (amp as f32 * 0.45).max(30.0);
+        let floor = if amp >= INK_AMP { 30.0 } else { 0.0 };
+        let threshold = (amp as f32 * 0.45).max(floor);
         let mask: Vec<bool> = diff.iter().map(|&d| d > threshold).collect();
         components(&mask, w, h)
     };
@@ -464,6 +474,7 @@ impl CellScan {
             ..CellInk::default()
         };
         let mut big: Vec<&Component> = Vec::new();
+        let faint = self.amp < INK_AMP;
         for c in comps {
             let (cw, ch) = (c.width() as f32, c.height() as f32);
             if self.touches(c) {
@@ -481,6 +492,9 @@ impl CellScan {
             } else if ch >= note_min && ch < big_min {
                 cell.notes = true;
             }
+        }
+        if faint {
+            cell.notes = false;
         }
         if big.is_empty() {
             return (cell, None);
