@@ -871,6 +871,64 @@ mod tests {
         assert_eq!(grid.pitch(), 10.0);
     }
 
+    /// A 9x9 grid of 30 px cells at (`x0`, `y0`) on a `w` x `h` white screen; box lines 3 px,
+    /// others 1 px; `bottom` of the bottom line's length is drawn (a faint or broken line).
+    fn grid_at(w: u32, h: u32, x0: u32, y0: u32, bottom: f32) -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(w, h, Rgba([250, 250, 250, 255]));
+        let ink = Rgba([40, 40, 40, 255]);
+        for i in 0..10u32 {
+            let t = if i % 3 == 0 { 3 } else { 1 };
+            let len = if i == 9 { (270.0 * bottom) as u32 } else { 270 };
+            for k in 0..t {
+                let at = i * 30 + k;
+                for a in 0..=270 {
+                    img.put_pixel(x0 + at - t / 2, y0 + a, ink);
+                    if a <= len {
+                        img.put_pixel(x0 + a, y0 + at - t / 2, ink);
+                    }
+                }
+            }
+        }
+        img
+    }
+
+    fn assert_at(grid: &Grid, x0: f32, y0: f32) {
+        for i in 0..10 {
+            assert!(
+                (grid.xs[i] - (x0 + 30.0 * i as f32)).abs() <= 1.5,
+                "{grid:?}"
+            );
+            assert!(
+                (grid.ys[i] - (y0 + 30.0 * i as f32)).abs() <= 1.5,
+                "{grid:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_image_edge_one_cell_above_a_grid_is_not_taken_for_its_top_line() {
+        // The top of the image lies one cell above the grid, whose bottom line is broken: the
+        // lattice from the image edge down (its top line on trust) would drop the last row.
+        let img = grid_at(320, 330, 25, 30, 0.54);
+        assert_at(&locate_grid(&img).unwrap(), 25.0, 30.0);
+    }
+
+    #[test]
+    fn a_margin_that_hides_the_outer_lines_never_gives_a_grid_shifted_by_a_cell() {
+        // Margins of the lines' own colour one cell wide on both sides: the outer vertical
+        // lines do not show, the image edges lie one cell outside the grid.
+        let mut img = grid_at(330, 600, 30, 140, 1.0);
+        for y in 0..600 {
+            for x in (0..30).chain(301..330) {
+                img.put_pixel(x, y, Rgba([40, 40, 40, 255]));
+            }
+        }
+        if let Ok(grid) = locate_grid(&img) {
+            assert_at(&grid, 30.0, 140.0);
+        }
+        assert_at(&locate_grid_candidates(&img)[0], 30.0, 140.0);
+    }
+
     #[test]
     fn a_grid_without_outer_lines_is_fixed_by_its_box_lines() {
         // Lines 1..8 only (no border), box lines 3 px, thin lines 1 px, 30 px cells at (25, 140).

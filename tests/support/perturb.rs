@@ -29,19 +29,28 @@ pub struct Shot {
 }
 
 /// Every screenshot of the MANIFEST, decoded; empty when the folder is not on this machine.
+// The bench's whole sweep; the tests read single screenshots (`shot`).
+#[cfg_attr(test, allow(dead_code))]
 pub fn shots() -> Vec<Shot> {
     let Some(dir) = dir() else { return Vec::new() };
     let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap_or_default();
     text.lines()
         .skip(1)
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            let name = f.first()?.to_string();
-            let truth = f.get(5).filter(|t| t.len() == 81).map(|t| t.to_string());
-            let img = image::open(dir.join(&name)).ok()?.to_rgba8();
-            Some(Shot { name, img, truth })
-        })
+        .filter_map(|l| shot(l.split('\t').next()?))
         .collect()
+}
+
+/// One screenshot of the MANIFEST by file name, decoded.
+pub fn shot(name: &str) -> Option<Shot> {
+    let dir = dir()?;
+    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).ok()?;
+    let line = text.lines().find(|l| l.split('\t').next() == Some(name))?;
+    let truth = line.split('\t').nth(5).filter(|t| t.len() == 81);
+    Some(Shot {
+        name: name.to_string(),
+        img: image::open(dir.join(name)).ok()?.to_rgba8(),
+        truth: truth.map(str::to_string),
+    })
 }
 
 /// What a perturbation may need to know about the original screen: where its grid is (found

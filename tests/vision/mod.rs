@@ -3,5 +3,6 @@ mod errors;
 mod keypad;
 mod locate_real;
 mod no_calibration;
+mod perturbed;
 mod real_screens;
 mod sim;
