@@ -161,6 +161,29 @@ pub fn cut_cells_sized(img: &RgbaImage, grid: &Grid, big_min: f32) -> Vec<CellIn
         .collect()
 }
 
+/// [`cut_cells`] (`big_min` `None`) or [`cut_cells_sized`], keeping each digit's ink features
+/// (the calibrated reader tells givens from entries by them, as the screen draws them).
+pub(crate) fn cut_cells_with_features(
+    img: &RgbaImage,
+    grid: &Grid,
+    big_min: Option<f32>,
+) -> (Vec<CellInk>, Vec<Option<InkFeatures>>) {
+    let pitch = grid.pitch();
+    let usual = ((pitch / 50.0).floor() as u32).max(1);
+    let (stride, big_min) = match big_min.filter(|&h| h < BIG_MIN) {
+        Some(h) => (((h / 0.7 * pitch / 28.0).floor() as u32).clamp(1, usual), h),
+        None => (usual, BIG_MIN),
+    };
+    Cell::all()
+        .map(
+            |c| match scan_cell_every(img, grid.cell_rect(c), pitch, stride) {
+                Some(scan) => scan.finish(img, big_min),
+                None => (CellInk::default(), None),
+            },
+        )
+        .unzip()
+}
+
 /// How tall (fraction of a cell) a mark must be to count as a big digit on this screen: the
 /// usual 30%, or less when the screen's digits are small (see [`cut_cells_adaptive`]).
 pub fn big_digit_height(img: &RgbaImage, grid: &Grid) -> f32 {

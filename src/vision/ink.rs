@@ -82,29 +82,125 @@ fn split_by_stroke(group: &[usize], features: &[Option<InkFeatures>]) -> Option<
     clear.then(|| [lo, hi].map(|v| v.iter().map(|p| p.1).collect()))
 }
 
+/// The digits of one screen grouped by how they are drawn: greedily by ink and disc colour
+/// against each group's first member, in reading order, then each group split in two when its
+/// strokes fall in two clear bands.
+fn style_groups(features: &[Option<InkFeatures>]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, f) in features.iter().enumerate() {
+        let Some(f) = f else { continue };
+        match groups
+            .iter_mut()
+            .find(|g| features[g[0]].as_ref().is_some_and(|r| alike(r, f)))
+        {
+            Some(g) => g.push(i),
+            None => groups.push(vec![i]),
+        }
+    }
+    groups
+        .into_iter()
+        .flat_map(|g| match split_by_stroke(&g, features) {
+            Some([lo, hi]) => vec![hi, lo],
+            None => vec![g],
+        })
+        .collect()
+}
+
+/// The colours a calibration stored for givens and entries, and how far from the givens' a
+/// digit must be to count as an entry.
+#[derive(Debug, Clone, Copy)]
+pub struct StoredInks {
+    pub given: [u8; 3],
+    pub entry: Option<[u8; 3]>,
+    pub distance: f64,
+}
+
+/// Givens vs entries for a calibrated read (`digits` as the templates read them, `features`
+/// row by row): each group of alike digits is judged as a whole. When some group is drawn in
+/// the stored given colour, the stored colours hold on this screen: groups near a stored
+/// colour take its kind; a group near neither that holds one digit in two or more cells is a
+/// same-number highlight that recoloured them ([`DigitKind::Unknown`]: it hides their kind);
+/// any other group is entries. When no group is in the stored given colour (the app's theme
+/// changed since calibration), the stored colours say nothing and the screen is split by itself
+/// ([`InkSplit::of`]), so a theme change does not turn every given into an entry.
+pub fn calibrated_kinds(
+    digits: &[Option<u8>],
+    cells: &[CellInk],
+    features: &[Option<InkFeatures>],
+    stored: StoredInks,
+) -> Vec<Option<DigitKind>> {
+    let groups = style_groups(features);
+    let mean_ink = |g: &[usize]| -> [u8; 3] {
+        let inks: Vec<[u8; 3]> = g.iter().filter_map(|&i| Some(features[i]?.ink)).collect();
+        let n = inks.len().max(1) as u32;
+        std::array::from_fn(|k| (inks.iter().map(|c| c[k] as u32).sum::<u32>() / n) as u8)
+    };
+    let to_given = |c: [u8; 3]| colour_distance(c, stored.given);
+    let to_entry = |c: [u8; 3]| stored.entry.map_or(f64::MAX, |e| colour_distance(c, e));
+    let holds = groups
+        .iter()
+        .any(|g| to_given(mean_ink(g)) <= stored.distance);
+    if !holds {
+        let split = InkSplit::of(cells, features);
+        return (0..features.len())
+            .map(|i| {
+                features[i].map(|_| match split {
+                    // Drawn alike: nothing marks entries (as the calibration saw no second ink).
+                    InkSplit::Indistinguishable => DigitKind::Given,
+                    InkSplit::Split(_) => split.kind(i).unwrap_or(DigitKind::Given),
+                })
+            })
+            .collect();
+    }
+    // Groups near a stored colour, then the other groups of several digits (entries in a
+    // colour the calibration never saw), then groups of one digit: a highlight that only put a
+    // disc or a tint under digits keeps their ink, and takes the kind of the group drawn in
+    // that ink; one that recoloured the ink hides the kind.
+    let inks: Vec<[u8; 3]> = groups.iter().map(|g| mean_ink(g)).collect();
+    let one_digit = |g: &[usize]| g.len() >= 2 && g.iter().all(|&i| digits[i] == digits[g[0]]);
+    let mut decided: Vec<Option<DigitKind>> = inks
+        .iter()
+        .map(|&ink| {
+            let (dg, de) = (to_given(ink), to_entry(ink));
+            (dg.min(de) <= stored.distance).then_some(if de < dg {
+                DigitKind::Entry
+            } else {
+                DigitKind::Given
+            })
+        })
+        .collect();
+    for (g, k) in groups.iter().zip(decided.iter_mut()) {
+        if k.is_none() && !one_digit(g) {
+            *k = Some(DigitKind::Entry);
+        }
+    }
+    let settled = decided.clone();
+    for (n, k) in decided.iter_mut().enumerate() {
+        if k.is_none() {
+            let same_ink = (0..groups.len()).find(|&m| {
+                settled[m].is_some() && colour_distance(inks[m], inks[n]) <= SAME_COLOUR
+            });
+            *k = Some(
+                same_ink
+                    .and_then(|m| settled[m])
+                    .unwrap_or(DigitKind::Unknown),
+            );
+        }
+    }
+    let mut kinds = vec![None; features.len()];
+    for (g, k) in groups.iter().zip(decided) {
+        for &i in g {
+            kinds[i] = k;
+        }
+    }
+    kinds
+}
+
 impl InkSplit {
     /// Splits the digits of one screen (`cells` and `features` row by row, as returned by
     /// [`super::cells::cut_cells_adaptive`]).
     pub fn of(cells: &[CellInk], features: &[Option<InkFeatures>]) -> InkSplit {
-        // Greedy grouping against each group's first member, in reading order.
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        for (i, f) in features.iter().enumerate() {
-            let Some(f) = f else { continue };
-            match groups
-                .iter_mut()
-                .find(|g| features[g[0]].as_ref().is_some_and(|r| alike(r, f)))
-            {
-                Some(g) => g.push(i),
-                None => groups.push(vec![i]),
-            }
-        }
-        let groups: Vec<Vec<usize>> = groups
-            .into_iter()
-            .flat_map(|g| match split_by_stroke(&g, features) {
-                Some([lo, hi]) => vec![hi, lo],
-                None => vec![g],
-            })
-            .collect();
+        let groups = style_groups(features);
         if groups.len() <= 1 {
             return InkSplit::Indistinguishable;
         }

@@ -1,6 +1,7 @@
 mod cli;
 mod errors;
 mod keypad;
+mod kinds;
 mod locate_real;
 mod no_calibration;
 mod perturbed;
