@@ -9,6 +9,9 @@
 //! entries; a board with more entries than givens is finished or nearly so), the others are
 //! entries. When every digit is drawn alike the split is [`InkSplit::Indistinguishable`]: the
 //! app draws givens and entries the same, or there are no entries, and no guess is made.
+//! [`calibrated_kinds`] does the same for the calibrated reader, with the calibration's stored
+//! colours deciding where the screen still draws them (a finished board, where entries outnumber
+//! givens) and the screen's own split where the theme changed.
 
 use super::cells::{CellInk, InkFeatures, ncc};
 use super::recognize::colour_distance;
@@ -365,6 +368,65 @@ mod tests {
             "{}",
             split.summary()
         );
+    }
+
+    /// The digit each test cell shows (cells 0.. in reading order hold glyph `i % 9`).
+    fn digits_of(styles: &[(usize, usize, InkFeatures)]) -> Vec<Option<u8>> {
+        let mut d = vec![None; 81];
+        for &(i, glyph, _) in styles {
+            d[i] = Some(glyph as u8 + 1);
+        }
+        d
+    }
+
+    #[test]
+    fn a_theme_changed_since_calibration_does_not_turn_givens_into_entries() {
+        let stored = StoredInks {
+            given: [30; 3],
+            entry: Some([33, 150, 243]),
+            distance: 60.0,
+        };
+        // Dark theme now: light grey givens, light blue entries; no digit in a stored colour.
+        let mut s: Vec<_> = (0..20)
+            .map(|i| (i * 4, i % 9, feat([225; 3], None, 0.2)))
+            .collect();
+        s.push((1, 3, feat([130, 190, 255], None, 0.2)));
+        s.push((2, 5, feat([130, 190, 255], None, 0.2)));
+        let (cells, features) = screen(&s);
+        let kinds = calibrated_kinds(&digits_of(&s), &cells, &features, stored);
+        assert_eq!(kinds[0], Some(DigitKind::Given));
+        assert_eq!(kinds[4], Some(DigitKind::Given));
+        assert_eq!(kinds[1], Some(DigitKind::Entry));
+        assert_eq!(kinds[3], None);
+    }
+
+    #[test]
+    fn a_highlight_keeps_the_kind_of_its_ink_and_hides_it_when_it_recolours_the_digit() {
+        // Calibrated with givens only: entries are whatever is far from the given colour.
+        let stored = StoredInks {
+            given: [30; 3],
+            entry: None,
+            distance: 60.0,
+        };
+        let mut s: Vec<_> = (0..20)
+            .map(|i| (i * 4, i % 7, feat([30; 3], None, 0.2)))
+            .collect();
+        // Teal entries of several digits; the picked 8 sits on a disc: two entries keep the
+        // teal ink, two givens are recoloured white on a dark disc.
+        s.push((1, 2, feat([0, 137, 123], None, 0.2)));
+        s.push((2, 4, feat([0, 137, 123], None, 0.2)));
+        s.push((3, 7, feat([0, 137, 123], Some([143, 211, 201]), 0.2)));
+        s.push((5, 7, feat([0, 137, 123], Some([143, 211, 201]), 0.2)));
+        s.push((6, 7, feat([250; 3], Some([0, 105, 92]), 0.2)));
+        s.push((7, 7, feat([250; 3], Some([0, 105, 92]), 0.2)));
+        let (cells, features) = screen(&s);
+        let kinds = calibrated_kinds(&digits_of(&s), &cells, &features, stored);
+        assert_eq!(kinds[0], Some(DigitKind::Given));
+        assert_eq!(kinds[1], Some(DigitKind::Entry));
+        assert_eq!(kinds[3], Some(DigitKind::Entry));
+        assert_eq!(kinds[5], Some(DigitKind::Entry));
+        assert_eq!(kinds[6], Some(DigitKind::Unknown));
+        assert_eq!(kinds[7], Some(DigitKind::Unknown));
     }
 
     #[test]
