@@ -568,7 +568,19 @@ impl CellScan {
                 let s = (diff[y * w + x] / amp).clamp(0.0, 1.0);
                 strength[y * w + x] = s;
                 area += s;
-                if s >= 0.8 && kept(x, y) {
+            }
+        }
+        // The solid ink: the digit's strongest pixels. The cell's contrast may come from
+        // something stronger than the digit (the dark arc of a rounded grid corner), so
+        // "strong" is measured against the digit's own peak, not the cell's.
+        let peak = (bb.1..=bb.3)
+            .flat_map(|y| (bb.0..=bb.2).map(move |x| (x, y)))
+            .filter(|&(x, y)| kept(x, y))
+            .map(|(x, y)| strength[y * w + x])
+            .fold(0f32, f32::max);
+        for y in bb.1..=bb.3 {
+            for x in bb.0..=bb.2 {
+                if kept(x, y) && strength[y * w + x] >= 0.8 * peak && peak > 0.0 {
                     let p = img.get_pixel(x0 + x as u32 * stride, y0 + y as u32 * stride);
                     for k in 0..3 {
                         rgb[k] += p[k] as u64;

@@ -155,39 +155,37 @@ pub fn calibrated_kinds(
             })
             .collect();
     }
-    // Groups near a stored colour, then the other groups of several digits (entries in a
-    // colour the calibration never saw), then groups of one digit: a highlight that only put a
-    // disc or a tint under digits keeps their ink, and takes the kind of the group drawn in
-    // that ink; one that recoloured the ink hides the kind.
+    // Groups of several digits first: near a stored colour they take its kind, any other is
+    // entries (a colour the calibration never saw). Then groups of one digit (two or more
+    // cells): a same-number highlight that only put a disc or a tint under digits keeps their
+    // ink and takes the kind of the groups drawn in that ink; one that recoloured them hides
+    // the kind, even when the calibration stored that colour as the entries' (learned from a
+    // highlight on the calibration screen).
     let inks: Vec<[u8; 3]> = groups.iter().map(|g| mean_ink(g)).collect();
     let one_digit = |g: &[usize]| g.len() >= 2 && g.iter().all(|&i| digits[i] == digits[g[0]]);
-    let mut decided: Vec<Option<DigitKind>> = inks
-        .iter()
-        .map(|&ink| {
-            let (dg, de) = (to_given(ink), to_entry(ink));
-            (dg.min(de) <= stored.distance).then_some(if de < dg {
-                DigitKind::Entry
-            } else {
+    let mut decided: Vec<Option<DigitKind>> = (0..groups.len())
+        .map(|n| {
+            let (dg, de) = (to_given(inks[n]), to_entry(inks[n]));
+            (!one_digit(&groups[n])).then_some(if dg <= stored.distance && dg <= de {
                 DigitKind::Given
+            } else {
+                DigitKind::Entry
             })
         })
         .collect();
-    for (g, k) in groups.iter().zip(decided.iter_mut()) {
-        if k.is_none() && !one_digit(g) {
-            *k = Some(DigitKind::Entry);
-        }
-    }
+    // A digit's ink measured on a tinted disc shifts a little: settled groups within the
+    // calibration's own tolerance are the same ink, and must agree.
     let settled = decided.clone();
     for (n, k) in decided.iter_mut().enumerate() {
         if k.is_none() {
-            let same_ink = (0..groups.len()).find(|&m| {
-                settled[m].is_some() && colour_distance(inks[m], inks[n]) <= SAME_COLOUR
+            let near: Vec<DigitKind> = (0..groups.len())
+                .filter(|&m| colour_distance(inks[m], inks[n]) <= stored.distance)
+                .filter_map(|m| settled[m])
+                .collect();
+            *k = Some(match near.first() {
+                Some(&first) if near.iter().all(|&x| x == first) => first,
+                _ => DigitKind::Unknown,
             });
-            *k = Some(
-                same_ink
-                    .and_then(|m| settled[m])
-                    .unwrap_or(DigitKind::Unknown),
-            );
         }
     }
     let mut kinds = vec![None; features.len()];

@@ -83,3 +83,44 @@ fn givens_are_told_from_entries_without_calibration_in_both_themes() {
         assert_eq!(givens_line(&rec), MATERIAL_GIVENS, "{name}");
     }
 }
+
+/// Saku: givens in grey discs, entries bare, the picked digit (3) white on dark teal discs.
+const SAKU: &str = "saku_inprogress_mistake_1080x2400.jpg";
+const SAKU_GIVENS: &str =
+    "003256098007189004090000125040020906008603451070940283080312047002500819164790502";
+
+#[test]
+fn digits_recoloured_by_a_same_number_highlight_are_never_called_entries() {
+    let Some(s) = shot(SAKU) else {
+        eprintln!("skipped: {SAKU} is not on this machine");
+        return;
+    };
+    let free = read_any(&s.img, Hints::default()).unwrap();
+    let done = calibrate_image(
+        &s.img,
+        &CalibrateOptions {
+            profile: "kinds".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("calibrate on {SAKU}: {e:#}"));
+    let calibrated = read_calibrated(&s.img, &done.calibration, &done.templates)
+        .result
+        .unwrap();
+    eprintln!("{SAKU} no calibration: entries {:?}", entries(&free));
+    assert_eq!(givens_line(&free), SAKU_GIVENS);
+    assert_eq!(entries(&free), ["r3c1", "r7c1"]);
+    // The calibrated reader knows kinds by the stored ink colours, and Saku's entries share the
+    // givens' ink (only the disc differs): it calls them givens. What it must never do is call
+    // the highlighted givens (white on dark teal) entries.
+    eprintln!("{SAKU} calibrated: entries {:?}", entries(&calibrated));
+    for (cell, (g, r)) in SAKU_GIVENS.bytes().zip(&calibrated.readings).enumerate() {
+        assert!(
+            g == b'0' || r.kind == CellKind::Given,
+            "given r{}c{} read as {:?}",
+            cell / 9 + 1,
+            cell % 9 + 1,
+            r.kind
+        );
+    }
+}
