@@ -161,6 +161,29 @@ pub fn cut_cells_sized(img: &RgbaImage, grid: &Grid, big_min: f32) -> Vec<CellIn
         .collect()
 }
 
+/// [`cut_cells`] (`big_min` `None`) or [`cut_cells_sized`], keeping each digit's ink features
+/// (the calibrated reader tells givens from entries by them, as the screen draws them).
+pub(crate) fn cut_cells_with_features(
+    img: &RgbaImage,
+    grid: &Grid,
+    big_min: Option<f32>,
+) -> (Vec<CellInk>, Vec<Option<InkFeatures>>) {
+    let pitch = grid.pitch();
+    let usual = ((pitch / 50.0).floor() as u32).max(1);
+    let (stride, big_min) = match big_min.filter(|&h| h < BIG_MIN) {
+        Some(h) => (((h / 0.7 * pitch / 28.0).floor() as u32).clamp(1, usual), h),
+        None => (usual, BIG_MIN),
+    };
+    Cell::all()
+        .map(
+            |c| match scan_cell_every(img, grid.cell_rect(c), pitch, stride) {
+                Some(scan) => scan.finish(img, big_min),
+                None => (CellInk::default(), None),
+            },
+        )
+        .unzip()
+}
+
 /// How tall (fraction of a cell) a mark must be to count as a big digit on this screen: the
 /// usual 30%, or less when the screen's digits are small (see [`cut_cells_adaptive`]).
 pub fn big_digit_height(img: &RgbaImage, grid: &Grid) -> f32 {
@@ -385,6 +408,12 @@ fn median(v: &[u8]) -> u8 {
     255
 }
 
+/// A cell whose ink differs at least this much from its background (grey levels) holds marks.
+const INK_AMP: i16 = 45;
+/// Between this and [`INK_AMP`] a cell is faint: only a mark as tall as the screen's big digits
+/// counts there (JPEG ringing, textures and highlight edges stay below it or stay small).
+const FAINT_AMP: i16 = 24;
+
 /// Splits the cell's samples into background and ink components.
 fn segment(
     lum: Vec<u8>,
@@ -411,10 +440,14 @@ fn segment(
         .iter()
         .map(|&v| ((v as i16 - bg) * sign) as f32)
         .collect();
-    let (labels, comps) = if amp < 45 {
+    // Faint cells (a digit in a colour close to its highlighted cell's, a dimmed screen) are
+    // still segmented, with a threshold relative to their own contrast; `finish` then takes only
+    // a big digit from them, never notes.
+    let (labels, comps) = if amp < FAINT_AMP {
         (Vec::new(), Vec::new())
     } else {
-        let threshold = (amp as f32 * 0.45).max(30.0);
+        let floor = if amp >= INK_AMP { 30.0 } else { 0.0 };
+        let threshold = (amp as f32 * 0.45).max(floor);
         let mask: Vec<bool> = diff.iter().map(|&d| d > threshold).collect();
         components(&mask, w, h)
     };
@@ -464,6 +497,7 @@ impl CellScan {
             ..CellInk::default()
         };
         let mut big: Vec<&Component> = Vec::new();
+        let faint = self.amp < INK_AMP;
         for c in comps {
             let (cw, ch) = (c.width() as f32, c.height() as f32);
             if self.touches(c) {
@@ -481,6 +515,9 @@ impl CellScan {
             } else if ch >= note_min && ch < big_min {
                 cell.notes = true;
             }
+        }
+        if faint {
+            cell.notes = false;
         }
         if big.is_empty() {
             return (cell, None);
@@ -531,7 +568,19 @@ impl CellScan {
                 let s = (diff[y * w + x] / amp).clamp(0.0, 1.0);
                 strength[y * w + x] = s;
                 area += s;
-                if s >= 0.8 && kept(x, y) {
+            }
+        }
+        // The solid ink: the digit's strongest pixels. The cell's contrast may come from
+        // something stronger than the digit (the dark arc of a rounded grid corner), so
+        // "strong" is measured against the digit's own peak, not the cell's.
+        let peak = (bb.1..=bb.3)
+            .flat_map(|y| (bb.0..=bb.2).map(move |x| (x, y)))
+            .filter(|&(x, y)| kept(x, y))
+            .map(|(x, y)| strength[y * w + x])
+            .fold(0f32, f32::max);
+        for y in bb.1..=bb.3 {
+            for x in bb.0..=bb.2 {
+                if kept(x, y) && strength[y * w + x] >= 0.8 * peak && peak > 0.0 {
                     let p = img.get_pixel(x0 + x as u32 * stride, y0 + y as u32 * stride);
                     for k in 0..3 {
                         rgb[k] += p[k] as u64;

@@ -9,6 +9,9 @@
 //! entries; a board with more entries than givens is finished or nearly so), the others are
 //! entries. When every digit is drawn alike the split is [`InkSplit::Indistinguishable`]: the
 //! app draws givens and entries the same, or there are no entries, and no guess is made.
+//! [`calibrated_kinds`] does the same for the calibrated reader, with the calibration's stored
+//! colours deciding where the screen still draws them (a finished board, where entries outnumber
+//! givens) and the screen's own split where the theme changed.
 
 use super::cells::{CellInk, InkFeatures, ncc};
 use super::recognize::colour_distance;
@@ -82,29 +85,123 @@ fn split_by_stroke(group: &[usize], features: &[Option<InkFeatures>]) -> Option<
     clear.then(|| [lo, hi].map(|v| v.iter().map(|p| p.1).collect()))
 }
 
+/// The digits of one screen grouped by how they are drawn: greedily by ink and disc colour
+/// against each group's first member, in reading order, then each group split in two when its
+/// strokes fall in two clear bands.
+fn style_groups(features: &[Option<InkFeatures>]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, f) in features.iter().enumerate() {
+        let Some(f) = f else { continue };
+        match groups
+            .iter_mut()
+            .find(|g| features[g[0]].as_ref().is_some_and(|r| alike(r, f)))
+        {
+            Some(g) => g.push(i),
+            None => groups.push(vec![i]),
+        }
+    }
+    groups
+        .into_iter()
+        .flat_map(|g| match split_by_stroke(&g, features) {
+            Some([lo, hi]) => vec![hi, lo],
+            None => vec![g],
+        })
+        .collect()
+}
+
+/// The colours a calibration stored for givens and entries, and how far from the givens' a
+/// digit must be to count as an entry.
+#[derive(Debug, Clone, Copy)]
+pub struct StoredInks {
+    pub given: [u8; 3],
+    pub entry: Option<[u8; 3]>,
+    pub distance: f64,
+}
+
+/// Givens vs entries for a calibrated read (`digits` as the templates read them, `features`
+/// row by row): each group of alike digits is judged as a whole. When some group is drawn in
+/// the stored given colour, the stored colours hold on this screen: groups near a stored
+/// colour take its kind; a group near neither that holds one digit in two or more cells is a
+/// same-number highlight that recoloured them ([`DigitKind::Unknown`]: it hides their kind);
+/// any other group is entries. When no group is in the stored given colour (the app's theme
+/// changed since calibration), the stored colours say nothing and the screen is split by itself
+/// ([`InkSplit::of`]), so a theme change does not turn every given into an entry.
+pub fn calibrated_kinds(
+    digits: &[Option<u8>],
+    cells: &[CellInk],
+    features: &[Option<InkFeatures>],
+    stored: StoredInks,
+) -> Vec<Option<DigitKind>> {
+    let groups = style_groups(features);
+    let mean_ink = |g: &[usize]| -> [u8; 3] {
+        let inks: Vec<[u8; 3]> = g.iter().filter_map(|&i| Some(features[i]?.ink)).collect();
+        let n = inks.len().max(1) as u32;
+        std::array::from_fn(|k| (inks.iter().map(|c| c[k] as u32).sum::<u32>() / n) as u8)
+    };
+    let to_given = |c: [u8; 3]| colour_distance(c, stored.given);
+    let to_entry = |c: [u8; 3]| stored.entry.map_or(f64::MAX, |e| colour_distance(c, e));
+    let holds = groups
+        .iter()
+        .any(|g| to_given(mean_ink(g)) <= stored.distance);
+    if !holds {
+        let split = InkSplit::of(cells, features);
+        return (0..features.len())
+            .map(|i| {
+                features[i].map(|_| match split {
+                    // Drawn alike: nothing marks entries (as the calibration saw no second ink).
+                    InkSplit::Indistinguishable => DigitKind::Given,
+                    InkSplit::Split(_) => split.kind(i).unwrap_or(DigitKind::Given),
+                })
+            })
+            .collect();
+    }
+    // Groups of several digits first: near a stored colour they take its kind, any other is
+    // entries (a colour the calibration never saw). Then groups of one digit (two or more
+    // cells): a same-number highlight that only put a disc or a tint under digits keeps their
+    // ink and takes the kind of the groups drawn in that ink; one that recoloured them hides
+    // the kind, even when the calibration stored that colour as the entries' (learned from a
+    // highlight on the calibration screen).
+    let inks: Vec<[u8; 3]> = groups.iter().map(|g| mean_ink(g)).collect();
+    let one_digit = |g: &[usize]| g.len() >= 2 && g.iter().all(|&i| digits[i] == digits[g[0]]);
+    let mut decided: Vec<Option<DigitKind>> = (0..groups.len())
+        .map(|n| {
+            let (dg, de) = (to_given(inks[n]), to_entry(inks[n]));
+            (!one_digit(&groups[n])).then_some(if dg <= stored.distance && dg <= de {
+                DigitKind::Given
+            } else {
+                DigitKind::Entry
+            })
+        })
+        .collect();
+    // A digit's ink measured on a tinted disc shifts a little: settled groups within the
+    // calibration's own tolerance are the same ink, and must agree.
+    let settled = decided.clone();
+    for (n, k) in decided.iter_mut().enumerate() {
+        if k.is_none() {
+            let near: Vec<DigitKind> = (0..groups.len())
+                .filter(|&m| colour_distance(inks[m], inks[n]) <= stored.distance)
+                .filter_map(|m| settled[m])
+                .collect();
+            *k = Some(match near.first() {
+                Some(&first) if near.iter().all(|&x| x == first) => first,
+                _ => DigitKind::Unknown,
+            });
+        }
+    }
+    let mut kinds = vec![None; features.len()];
+    for (g, k) in groups.iter().zip(decided) {
+        for &i in g {
+            kinds[i] = k;
+        }
+    }
+    kinds
+}
+
 impl InkSplit {
     /// Splits the digits of one screen (`cells` and `features` row by row, as returned by
     /// [`super::cells::cut_cells_adaptive`]).
     pub fn of(cells: &[CellInk], features: &[Option<InkFeatures>]) -> InkSplit {
-        // Greedy grouping against each group's first member, in reading order.
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        for (i, f) in features.iter().enumerate() {
-            let Some(f) = f else { continue };
-            match groups
-                .iter_mut()
-                .find(|g| features[g[0]].as_ref().is_some_and(|r| alike(r, f)))
-            {
-                Some(g) => g.push(i),
-                None => groups.push(vec![i]),
-            }
-        }
-        let groups: Vec<Vec<usize>> = groups
-            .into_iter()
-            .flat_map(|g| match split_by_stroke(&g, features) {
-                Some([lo, hi]) => vec![hi, lo],
-                None => vec![g],
-            })
-            .collect();
+        let groups = style_groups(features);
         if groups.len() <= 1 {
             return InkSplit::Indistinguishable;
         }
@@ -269,6 +366,65 @@ mod tests {
             "{}",
             split.summary()
         );
+    }
+
+    /// The digit each test cell shows (cells 0.. in reading order hold glyph `i % 9`).
+    fn digits_of(styles: &[(usize, usize, InkFeatures)]) -> Vec<Option<u8>> {
+        let mut d = vec![None; 81];
+        for &(i, glyph, _) in styles {
+            d[i] = Some(glyph as u8 + 1);
+        }
+        d
+    }
+
+    #[test]
+    fn a_theme_changed_since_calibration_does_not_turn_givens_into_entries() {
+        let stored = StoredInks {
+            given: [30; 3],
+            entry: Some([33, 150, 243]),
+            distance: 60.0,
+        };
+        // Dark theme now: light grey givens, light blue entries; no digit in a stored colour.
+        let mut s: Vec<_> = (0..20)
+            .map(|i| (i * 4, i % 9, feat([225; 3], None, 0.2)))
+            .collect();
+        s.push((1, 3, feat([130, 190, 255], None, 0.2)));
+        s.push((2, 5, feat([130, 190, 255], None, 0.2)));
+        let (cells, features) = screen(&s);
+        let kinds = calibrated_kinds(&digits_of(&s), &cells, &features, stored);
+        assert_eq!(kinds[0], Some(DigitKind::Given));
+        assert_eq!(kinds[4], Some(DigitKind::Given));
+        assert_eq!(kinds[1], Some(DigitKind::Entry));
+        assert_eq!(kinds[3], None);
+    }
+
+    #[test]
+    fn a_highlight_keeps_the_kind_of_its_ink_and_hides_it_when_it_recolours_the_digit() {
+        // Calibrated with givens only: entries are whatever is far from the given colour.
+        let stored = StoredInks {
+            given: [30; 3],
+            entry: None,
+            distance: 60.0,
+        };
+        let mut s: Vec<_> = (0..20)
+            .map(|i| (i * 4, i % 7, feat([30; 3], None, 0.2)))
+            .collect();
+        // Teal entries of several digits; the picked 8 sits on a disc: two entries keep the
+        // teal ink, two givens are recoloured white on a dark disc.
+        s.push((1, 2, feat([0, 137, 123], None, 0.2)));
+        s.push((2, 4, feat([0, 137, 123], None, 0.2)));
+        s.push((3, 7, feat([0, 137, 123], Some([143, 211, 201]), 0.2)));
+        s.push((5, 7, feat([0, 137, 123], Some([143, 211, 201]), 0.2)));
+        s.push((6, 7, feat([250; 3], Some([0, 105, 92]), 0.2)));
+        s.push((7, 7, feat([250; 3], Some([0, 105, 92]), 0.2)));
+        let (cells, features) = screen(&s);
+        let kinds = calibrated_kinds(&digits_of(&s), &cells, &features, stored);
+        assert_eq!(kinds[0], Some(DigitKind::Given));
+        assert_eq!(kinds[1], Some(DigitKind::Entry));
+        assert_eq!(kinds[3], Some(DigitKind::Entry));
+        assert_eq!(kinds[5], Some(DigitKind::Entry));
+        assert_eq!(kinds[6], Some(DigitKind::Unknown));
+        assert_eq!(kinds[7], Some(DigitKind::Unknown));
     }
 
     #[test]

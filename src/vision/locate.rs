@@ -477,6 +477,14 @@ fn coverage(rd: &Ridges, horizontal: bool, at: f32, from: f32, to: f32, bit: u8,
     hit as f32 / (a1 - a0) as f32
 }
 
+/// Is a line at `p` (across an axis of `n` pixels) too close to the edge to be tested, as
+/// [`coverage`] sees it?
+fn in_edge_strip(p: f32, n: usize, d: usize, r: usize) -> bool {
+    let c = p.round() as i64;
+    let edge = (d + r) as i64;
+    c < edge || c >= n as i64 - edge
+}
+
 fn search(img: &RgbaImage, region: Rect, s_min: f32, s_max: f32) -> Result<Grid, VisionError> {
     let (iw, ih) = img.dimensions();
     let short = iw.min(ih) as f32;
@@ -505,45 +513,95 @@ fn search(img: &RgbaImage, region: Rect, s_min: f32, s_max: f32) -> Result<Grid,
             .collect();
         pairs.sort_by(|a, b| (b.0.score + b.1.score).total_cmp(&(a.0.score + a.1.score)));
         pairs.truncate(8);
+        // One lattice pair checked in 2D: its score and grid when its box and outer lines
+        // are clearly there, and which outer lines it takes on trust (in the untestable strip
+        // at the image edge: [x start, x end, y start, y end]).
+        let evaluate = |lx: &Lattice, ly: &Lattice| -> Option<(f32, Grid, [bool; 4])> {
+            let xs = refine(lx, &rd.cols[polarity], r, d);
+            let ys = refine(ly, &rd.rows[polarity], r, d);
+            let cov_h: Vec<f32> = ys
+                .iter()
+                .map(|&y| coverage(&rd, true, y, xs[0], xs[9], hbit, r))
+                .collect();
+            let cov_v: Vec<f32> = xs
+                .iter()
+                .map(|&x| coverage(&rd, false, x, ys[0], ys[9], vbit, r))
+                .collect();
+            let score: f32 = cov_h.iter().chain(&cov_v).map(|c| (c / 0.9).min(1.0)).sum();
+            log::trace!(
+                "grid candidate polarity {polarity} x {:.1}+{:.2} y {:.1}+{:.2}: {score:.2} h {cov_h:.2?} v {cov_v:.2?}",
+                lx.p0,
+                lx.s,
+                ly.p0,
+                ly.s
+            );
+            // Box and outer lines must be clearly there; thin lines may be faint.
+            let boxes_ok = [0, 3, 6, 9]
+                .iter()
+                .all(|&i| cov_h[i] >= 0.5 && cov_v[i] >= 0.5);
+            if !boxes_ok || score < 13.0 {
+                return None;
+            }
+            let trust = [
+                edge_x.0 && in_edge_strip(xs[0], rd.w, rd.d, r),
+                edge_x.1 && in_edge_strip(xs[9], rd.w, rd.d, r),
+                edge_y.0 && in_edge_strip(ys[0], rd.h, rd.d, r),
+                edge_y.1 && in_edge_strip(ys[9], rd.h, rd.d, r),
+            ];
+            // A line taken on trust stands for the grid's outer line only beside a line that
+            // is really there: a margin's or a bar's edge one cell from a grid whose outer line
+            // does not show makes a lattice shifted by one cell, its first inner line missing.
+            let beside = [cov_v[1], cov_v[8], cov_h[1], cov_h[8]];
+            if trust.iter().zip(beside).any(|(&t, c)| t && c < 0.5) {
+                log::trace!("  an outer line on trust beside a missing line: refused");
+                return None;
+            }
+            let shift = |v: [f32; 10], o: u32| v.map(|p| p + o as f32);
+            // An outer line cut off by the image edge sits on that edge.
+            let clamp = |v: [f32; 10], max: u32| v.map(|p| p.clamp(0.0, max as f32));
+            let grid = Grid {
+                xs: clamp(shift(xs, rd.x0), iw),
+                ys: clamp(shift(ys, rd.y0), ih),
+                strength: score / 20.0,
+                bright_lines: polarity == 1,
+            };
+            Some((score, grid, trust))
+        };
         for (lx, ly) in pairs {
-            {
-                let xs = refine(lx, &rd.cols[polarity], r, d);
-                let ys = refine(ly, &rd.rows[polarity], r, d);
-                let cov_h: Vec<f32> = ys
-                    .iter()
-                    .map(|&y| coverage(&rd, true, y, xs[0], xs[9], hbit, r))
-                    .collect();
-                let cov_v: Vec<f32> = xs
-                    .iter()
-                    .map(|&x| coverage(&rd, false, x, ys[0], ys[9], vbit, r))
-                    .collect();
-                let score: f32 = cov_h.iter().chain(&cov_v).map(|c| (c / 0.9).min(1.0)).sum();
-                log::trace!(
-                    "grid candidate polarity {polarity} x {:.1}+{:.2} y {:.1}+{:.2}: {score:.2} h {cov_h:.2?} v {cov_v:.2?}",
-                    lx.p0,
-                    lx.s,
-                    ly.p0,
-                    ly.s
-                );
-                // Box and outer lines must be clearly there; thin lines may be faint.
-                let boxes_ok = [0, 3, 6, 9]
-                    .iter()
-                    .all(|&i| cov_h[i] >= 0.5 && cov_v[i] >= 0.5);
-                if !boxes_ok || score < 13.0 {
-                    continue;
+            let Some((mut score, mut grid, trust)) = evaluate(lx, ly) else {
+                continue;
+            };
+            // A lattice with an outer line on trust is also tried one cell further in on that
+            // axis: when that one's far outer line is really there (and its box lines), it is
+            // the grid, and the trusted line was an edge one cell off the grid (the image edge
+            // a cell above the grid, a status bar's edge).
+            let inward = |l: &Lattice, dir: f32| Lattice {
+                p0: l.p0 + dir * l.s,
+                ..*l
+            };
+            let mut tries = Vec::new();
+            for (k, dir) in [(0, 1.0), (1, -1.0)] {
+                // The far outer line of the shifted lattice, which must be seen.
+                let far = 1 - k;
+                if trust[k] {
+                    tries.push((inward(lx, dir), *ly, far));
                 }
-                if best.as_ref().is_none_or(|(b, _)| score > *b + 1e-3) {
-                    let shift = |v: [f32; 10], o: u32| v.map(|p| p + o as f32);
-                    // An outer line cut off by the image edge sits on that edge.
-                    let clamp = |v: [f32; 10], max: u32| v.map(|p| p.clamp(0.0, max as f32));
-                    let grid = Grid {
-                        xs: clamp(shift(xs, rd.x0), iw),
-                        ys: clamp(shift(ys, rd.y0), ih),
-                        strength: score / 20.0,
-                        bright_lines: polarity == 1,
-                    };
-                    best = Some((score, grid));
+                if trust[2 + k] {
+                    tries.push((*lx, inward(ly, dir), 2 + far));
                 }
+            }
+            for (tx, ty, far) in tries {
+                if let Some((s2, g2, t2)) = evaluate(&tx, &ty)
+                    && !t2[far]
+                    && !t2.iter().zip(&trust).any(|(&a, &b)| a && !b)
+                {
+                    log::trace!("  one cell further in, all its outer lines seen: {s2:.2}");
+                    (score, grid) = (s2, g2);
+                    break;
+                }
+            }
+            if best.as_ref().is_none_or(|(b, _)| score > *b + 1e-3) {
+                best = Some((score, grid));
             }
         }
     }
@@ -811,6 +869,64 @@ mod tests {
             Rect::new(90, 100, 10, 10)
         );
         assert_eq!(grid.pitch(), 10.0);
+    }
+
+    /// A 9x9 grid of 30 px cells at (`x0`, `y0`) on a `w` x `h` white screen; box lines 3 px,
+    /// others 1 px; `bottom` of the bottom line's length is drawn (a faint or broken line).
+    fn grid_at(w: u32, h: u32, x0: u32, y0: u32, bottom: f32) -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(w, h, Rgba([250, 250, 250, 255]));
+        let ink = Rgba([40, 40, 40, 255]);
+        for i in 0..10u32 {
+            let t = if i % 3 == 0 { 3 } else { 1 };
+            let len = if i == 9 { (270.0 * bottom) as u32 } else { 270 };
+            for k in 0..t {
+                let at = i * 30 + k;
+                for a in 0..=270 {
+                    img.put_pixel(x0 + at - t / 2, y0 + a, ink);
+                    if a <= len {
+                        img.put_pixel(x0 + a, y0 + at - t / 2, ink);
+                    }
+                }
+            }
+        }
+        img
+    }
+
+    fn assert_at(grid: &Grid, x0: f32, y0: f32) {
+        for i in 0..10 {
+            assert!(
+                (grid.xs[i] - (x0 + 30.0 * i as f32)).abs() <= 1.5,
+                "{grid:?}"
+            );
+            assert!(
+                (grid.ys[i] - (y0 + 30.0 * i as f32)).abs() <= 1.5,
+                "{grid:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_image_edge_one_cell_above_a_grid_is_not_taken_for_its_top_line() {
+        // The top of the image lies one cell above the grid, whose bottom line is broken: the
+        // lattice from the image edge down (its top line on trust) would drop the last row.
+        let img = grid_at(320, 330, 25, 30, 0.54);
+        assert_at(&locate_grid(&img).unwrap(), 25.0, 30.0);
+    }
+
+    #[test]
+    fn a_margin_that_hides_the_outer_lines_never_gives_a_grid_shifted_by_a_cell() {
+        // Margins of the lines' own colour one cell wide on both sides: the outer vertical
+        // lines do not show, the image edges lie one cell outside the grid.
+        let mut img = grid_at(330, 600, 30, 140, 1.0);
+        for y in 0..600 {
+            for x in (0..30).chain(301..330) {
+                img.put_pixel(x, y, Rgba([40, 40, 40, 255]));
+            }
+        }
+        if let Ok(grid) = locate_grid(&img) {
+            assert_at(&grid, 30.0, 140.0);
+        }
+        assert_at(&locate_grid_candidates(&img)[0], 30.0, 140.0);
     }
 
     #[test]

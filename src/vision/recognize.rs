@@ -4,9 +4,11 @@
 //! unsure anywhere, or breaks a rule, is an error naming the cells: never a silently wrong board.
 //! `read_any` reads with no calibration at all (digits labelled by `glyphs`).
 
-use super::cells::{CellInk, big_digit_height, cut_cells, cut_cells_sized};
+use super::cells::{
+    CellInk, InkFeatures, big_digit_height, cut_cells_sized, cut_cells_with_features,
+};
 use super::glyphs::{Reference, label, mean_patch};
-use super::ink::DigitKind;
+use super::ink::{DigitKind, StoredInks, calibrated_kinds};
 use super::keypad;
 use super::locate::{Grid, locate_grid_near};
 use super::scan::{ScreenCells, find_grid_and_cells};
@@ -256,16 +258,42 @@ pub fn read_cells(
     templates: &Templates,
     th: &Thresholds,
 ) -> Result<Recognition, ReadError> {
-    let inks = match th.big_digit {
-        Some(h) => cut_cells_sized(img, &grid, h as f32),
-        None => cut_cells(img, &grid),
-    };
-    read_inks(&inks, grid, templates, th)
+    let (inks, features) = cut_cells_with_features(img, &grid, th.big_digit.map(|h| h as f32));
+    read_inks_with(&inks, &features, grid, templates, th)
 }
 
 /// [`read_cells`] on cells already cut (by the fixed rule or by the screen's own digit height).
 pub fn read_inks(
     inks: &[CellInk],
+    grid: Grid,
+    templates: &Templates,
+    th: &Thresholds,
+) -> Result<Recognition, ReadError> {
+    // Without the cut's features, each digit is known by its ink colour alone.
+    let features: Vec<Option<InkFeatures>> = inks
+        .iter()
+        .map(|c| {
+            c.digit.as_ref().map(|p| InkFeatures {
+                ink: p.ink,
+                background: p.ink,
+                weight: 0.0,
+                height: 0.0,
+                stroke: 0.0,
+                disc: None,
+                resolution: 0.0,
+            })
+        })
+        .collect();
+    read_inks_with(inks, &features, grid, templates, th)
+}
+
+/// [`read_inks`] with each digit's ink features, by which the screen's givens and entries are
+/// told apart ([`calibrated_kinds`]): the stored colours where this screen still draws them,
+/// the screen's own split where the theme changed; a digit whose kind a same-number highlight
+/// hides counts as a given, as [`read_any`] counts it.
+fn read_inks_with(
+    inks: &[CellInk],
+    features: &[Option<InkFeatures>],
     grid: Grid,
     templates: &Templates,
     th: &Thresholds,
@@ -290,6 +318,22 @@ pub fn read_inks(
     }
     if !doubts.is_empty() {
         return Err(ReadError::Ambiguous(doubts));
+    }
+    let digits: Vec<Option<u8>> = readings.iter().map(|r| r.digit).collect();
+    let stored = StoredInks {
+        given: th.given_ink,
+        entry: th.entry_ink,
+        distance: th.kind_distance,
+    };
+    let kinds = calibrated_kinds(&digits, inks, features, stored);
+    for (r, kind) in readings.iter_mut().zip(kinds) {
+        r.kind = match (r.digit, kind) {
+            (None, _) => CellKind::Empty,
+            (Some(_), Some(DigitKind::Entry)) => CellKind::Entry,
+            (Some(_), Some(_)) => CellKind::Given,
+            // A digit the cut gave no features (not expected): its colour alone decides.
+            (Some(_), None) => r.kind,
+        };
     }
     Ok(Recognition {
         board,

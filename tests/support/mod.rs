@@ -2,6 +2,7 @@
 //! and calibration rigs, and the one way to run the `sudoku-agent` binary.
 
 pub mod adb_server;
+pub mod perturb;
 pub mod play_rig;
 pub mod sim_sweep;
 

@@ -1,0 +1,126 @@
+//! Givens vs player entries on real screenshots whose MANIFEST notes say which digits are
+//! givens: read with no calibration, and with a calibration made on a screen of the same app in
+//! another theme (light calibrated, dark read, and back), the givens must come out as the
+//! givens: a theme change or a same-number highlight must not turn them into entries.
+
+use crate::support::perturb::shot;
+use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
+use sudoku_agent::vision::{CellKind, Hints, Recognition, read_any, read_calibrated};
+
+/// Material Sudoku, one puzzle in a light and a dark theme, each with a same-digit highlight.
+const MATERIAL_GIVENS: &str =
+    "910030000000600002070002054305000060006040100020000405850100040200004000000020086";
+const LIGHT: &str = "materialsudoku_light_inprogress_1080x2160.png";
+const DARK: &str = "materialsudoku_dark_inprogress_1080x2160.png";
+
+fn givens_line(rec: &Recognition) -> String {
+    rec.givens().to_line().replace('.', "0")
+}
+
+fn entries(rec: &Recognition) -> Vec<String> {
+    rec.readings
+        .iter()
+        .filter(|r| r.kind == CellKind::Entry)
+        .map(|r| r.cell.clone())
+        .collect()
+}
+
+#[test]
+fn givens_stay_givens_when_a_calibration_from_the_other_theme_reads_the_screen() {
+    let (Some(light), Some(dark)) = (shot(LIGHT), shot(DARK)) else {
+        eprintln!("skipped: the Material Sudoku screenshots are not on this machine");
+        return;
+    };
+    let mut failures = Vec::new();
+    for (from, to) in [
+        (&light, &dark),
+        (&dark, &light),
+        (&light, &light),
+        (&dark, &dark),
+    ] {
+        let done = calibrate_image(
+            &from.img,
+            &CalibrateOptions {
+                profile: "kinds".into(),
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("calibrate on {}: {e:#}", from.name));
+        let rec = read_calibrated(&to.img, &done.calibration, &done.templates)
+            .result
+            .unwrap_or_else(|e| panic!("{} with {}'s calibration: {e}", to.name, from.name));
+        assert_eq!(
+            rec.board.to_line().replace('.', "0"),
+            *to.truth.as_ref().unwrap()
+        );
+        eprintln!(
+            "{} calibrated on {}: entries {:?}",
+            to.name,
+            from.name,
+            entries(&rec)
+        );
+        if givens_line(&rec) != MATERIAL_GIVENS {
+            failures.push(format!(
+                "{} calibrated on {}: givens {} expected {MATERIAL_GIVENS}",
+                to.name,
+                from.name,
+                givens_line(&rec)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn givens_are_told_from_entries_without_calibration_in_both_themes() {
+    for name in [LIGHT, DARK] {
+        let Some(s) = shot(name) else {
+            eprintln!("skipped: {name} is not on this machine");
+            return;
+        };
+        let rec = read_any(&s.img, Hints::default()).unwrap();
+        eprintln!("{name}: entries {:?}", entries(&rec));
+        assert_eq!(givens_line(&rec), MATERIAL_GIVENS, "{name}");
+    }
+}
+
+/// Saku: givens in grey discs, entries bare, the picked digit (3) white on dark teal discs.
+const SAKU: &str = "saku_inprogress_mistake_1080x2400.jpg";
+const SAKU_GIVENS: &str =
+    "003256098007189004090000125040020906008603451070940283080312047002500819164790502";
+
+#[test]
+fn digits_recoloured_by_a_same_number_highlight_are_never_called_entries() {
+    let Some(s) = shot(SAKU) else {
+        eprintln!("skipped: {SAKU} is not on this machine");
+        return;
+    };
+    let free = read_any(&s.img, Hints::default()).unwrap();
+    let done = calibrate_image(
+        &s.img,
+        &CalibrateOptions {
+            profile: "kinds".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("calibrate on {SAKU}: {e:#}"));
+    let calibrated = read_calibrated(&s.img, &done.calibration, &done.templates)
+        .result
+        .unwrap();
+    eprintln!("{SAKU} no calibration: entries {:?}", entries(&free));
+    assert_eq!(givens_line(&free), SAKU_GIVENS);
+    assert_eq!(entries(&free), ["r3c1", "r7c1"]);
+    // The calibrated reader knows kinds by the stored ink colours, and Saku's entries share the
+    // givens' ink (only the disc differs): it calls them givens. What it must never do is call
+    // the highlighted givens (white on dark teal) entries.
+    eprintln!("{SAKU} calibrated: entries {:?}", entries(&calibrated));
+    for (cell, (g, r)) in SAKU_GIVENS.bytes().zip(&calibrated.readings).enumerate() {
+        assert!(
+            g == b'0' || r.kind == CellKind::Given,
+            "given r{}c{} read as {:?}",
+            cell / 9 + 1,
+            cell % 9 + 1,
+            r.kind
+        );
+    }
+}

@@ -1,0 +1,57 @@
+//! Real screenshots changed the way other phones and apps differ, read with no calibration: the
+//! cases the robustness sweep (`cargo bench --bench vision_robustness`, every screenshot under
+//! every perturbation) once read WRONG must now read exactly. Each names the general cause.
+
+use crate::support::perturb::{Verdict, context, judge, perturbations, shot};
+
+/// Reads `name` under the perturbation `perturbation` and returns the verdict (`None` when the
+/// screenshots are not on this machine).
+fn read_perturbed(name: &str, perturbation: &str) -> Option<Verdict> {
+    let Some(shot) = shot(name) else {
+        eprintln!("skipped: shared/real-screens/{name} is not on this machine");
+        return None;
+    };
+    let p = perturbations()
+        .into_iter()
+        .find(|p| p.name == perturbation)
+        .expect("a perturbation of the sweep");
+    let img = (p.apply)(&shot.img, context(&shot.img)).expect("the perturbation applies");
+    let verdict = judge(&img, shot.truth.as_deref());
+    eprintln!(
+        "{} / {perturbation}: {} {verdict:?}",
+        shot.name,
+        verdict.mark()
+    );
+    Some(verdict)
+}
+
+#[test]
+fn a_coloured_margin_that_hides_the_grids_outer_lines_does_not_shift_the_grid_by_a_cell() {
+    for name in [
+        "opensudoku2_phone_standard_1080x2400.png",
+        "gameautomators_volcano_sudo.png",
+    ] {
+        if let Some(v) = read_perturbed(name, "margin") {
+            assert_eq!(v, Verdict::Exact, "{name}");
+        }
+    }
+}
+
+#[test]
+fn the_image_edge_one_cell_above_the_grid_is_not_taken_for_its_top_line() {
+    if let Some(v) = read_perturbed("opensudoku2_tab10_default_1600x2560.png", "w2000") {
+        assert_eq!(v, Verdict::Exact);
+    }
+}
+
+#[test]
+fn faint_highlighted_digits_on_a_dimmed_or_brightened_screen_are_still_read() {
+    for (name, p) in [
+        ("opensudoku2_phone_standard_1080x2400.png", "dim"),
+        ("opensudoku2_phone_dark_error_1080x2400.png", "bright"),
+    ] {
+        if let Some(v) = read_perturbed(name, p) {
+            assert_eq!(v, Verdict::Exact, "{name} / {p}");
+        }
+    }
+}
