@@ -199,8 +199,11 @@ pub fn read_board(
     let seen = read_any_seen(img, hints);
     match (seen.result, fast) {
         (Ok(rec), _) => {
-            let cells = seen.screen.map(|s| s.cells).unwrap_or_default();
-            at_calibrated_place(with_calibrated_kinds(rec, &cells, &cal.recognition), cal)
+            let rec = match seen.screen {
+                Some(screen) => with_calibrated_kinds(rec, &screen, &cal.recognition),
+                None => rec,
+            };
+            at_calibrated_place(rec, cal)
         }
         // Cells a reader named are the reason: the templates' doubts or clashes where the
         // calibration has the grid first. (A clash the fixed ink rule calls one between givens
@@ -212,15 +215,42 @@ pub fn read_board(
     }
 }
 
-/// `rec` with each digit's kind (given or entry) told by the calibrated ink colours: they were
-/// measured on this app, where one screen's own inks can leave the two apart (shaded cells).
-fn with_calibrated_kinds(mut rec: Recognition, cells: &[CellInk], th: &Thresholds) -> Recognition {
-    for (r, ink) in rec.readings.iter_mut().zip(cells) {
-        if let (Some(_), Some(p)) = (r.digit, &ink.digit) {
-            r.kind = ink_kind(p.ink, th);
-        }
-    }
+/// `rec` with each digit's kind (given or entry) told as the calibrated reader tells it
+/// ([`calibrated_kinds`]): the inks measured on this app where the screen still draws them (one
+/// screen's own inks can leave the two apart, as on shaded cells), the screen's own split where
+/// the theme changed, and a digit a same-number highlight recoloured counted as a given.
+fn with_calibrated_kinds(
+    mut rec: Recognition,
+    screen: &ScreenCells,
+    th: &Thresholds,
+) -> Recognition {
+    set_calibrated_kinds(&mut rec.readings, &screen.cells, &screen.features, th);
     rec
+}
+
+/// Sets each reading's kind by [`calibrated_kinds`] on the cells' ink features.
+fn set_calibrated_kinds(
+    readings: &mut [Reading],
+    cells: &[CellInk],
+    features: &[Option<InkFeatures>],
+    th: &Thresholds,
+) {
+    let digits: Vec<Option<u8>> = readings.iter().map(|r| r.digit).collect();
+    let stored = StoredInks {
+        given: th.given_ink,
+        entry: th.entry_ink,
+        distance: th.kind_distance,
+    };
+    let kinds = calibrated_kinds(&digits, cells, features, stored);
+    for (r, kind) in readings.iter_mut().zip(kinds) {
+        r.kind = match (r.digit, kind) {
+            (None, _) => CellKind::Empty,
+            (Some(_), Some(DigitKind::Entry)) => CellKind::Entry,
+            (Some(_), Some(_)) => CellKind::Given,
+            // A digit the cut gave no features (not expected): its colour alone decides.
+            (Some(_), None) => r.kind,
+        };
+    }
 }
 
 /// `rec`, when its grid is where `cal` taps; else [`ReadError::Moved`].
@@ -319,22 +349,7 @@ fn read_inks_with(
     if !doubts.is_empty() {
         return Err(ReadError::Ambiguous(doubts));
     }
-    let digits: Vec<Option<u8>> = readings.iter().map(|r| r.digit).collect();
-    let stored = StoredInks {
-        given: th.given_ink,
-        entry: th.entry_ink,
-        distance: th.kind_distance,
-    };
-    let kinds = calibrated_kinds(&digits, inks, features, stored);
-    for (r, kind) in readings.iter_mut().zip(kinds) {
-        r.kind = match (r.digit, kind) {
-            (None, _) => CellKind::Empty,
-            (Some(_), Some(DigitKind::Entry)) => CellKind::Entry,
-            (Some(_), Some(_)) => CellKind::Given,
-            // A digit the cut gave no features (not expected): its colour alone decides.
-            (Some(_), None) => r.kind,
-        };
-    }
+    set_calibrated_kinds(&mut readings, inks, features, th);
     Ok(Recognition {
         board,
         readings,
