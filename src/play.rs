@@ -351,19 +351,47 @@ pub fn play_from(
         let read = match board_as_seen(read_board(&shot, &run.cal, templates), &expected, &changed)
         {
             Err(_) if !run.whole_checks => {
-                // The rows may have come back wrong (a phone whose `tail` or `head` differ):
-                // the whole screen decides, and when it shows the board, checks take it from now.
-                let whole = device.screenshot().context("cannot take a screenshot")?;
+                // The rows may have come back wrong (a phone whose `tail` or `head` differ), or
+                // something covered the grid a moment ago: the whole screen decides.
+                let mut whole = read_board(
+                    &device.screenshot().context("cannot take a screenshot")?,
+                    &run.cal,
+                    templates,
+                );
                 report.checks += 1;
-                let again =
-                    board_as_seen(read_board(&whole, &run.cal, templates), &expected, &changed);
-                if again.is_ok() {
-                    log::info!(
-                        "a check of the grid's rows did not read where the whole screen did: checking whole screens from now on"
+                if matches!(&whole, Ok(rec) if !expected.diff(&rec.board).is_empty()) {
+                    // Not drawn yet, or taps lost under a cover that is gone: look once more.
+                    std::thread::sleep(settle(options));
+                    whole = read_board(
+                        &device.screenshot().context("cannot take a screenshot")?,
+                        &run.cal,
+                        templates,
                     );
-                    run.whole_checks = true;
+                    report.checks += 1;
                 }
-                again
+                match whole {
+                    Ok(rec) if expected.diff(&rec.board).is_empty() => {
+                        log::info!(
+                            "a check of the grid's rows did not read where the whole screen did: checking whole screens from now on"
+                        );
+                        run.whole_checks = true;
+                        Ok(rec.board)
+                    }
+                    Ok(rec) => {
+                        // The rows showed no board and the screen now shows one short of the
+                        // plan: an ad or a dialog came and went, and swallowed the taps sent
+                        // meanwhile. Go on from the board as it is (as after a longer wait).
+                        let _ = writeln!(
+                            std::io::stderr(),
+                            "the board was covered after {} moves and is back (an ad or a dialog?); continuing from it as it is now",
+                            report.moves_done
+                        );
+                        report.interruptions += 1;
+                        run.replan(rec, options)?;
+                        continue;
+                    }
+                    Err(e) => board_as_seen(Err(e), &expected, &changed),
+                }
             }
             other => other,
         };
@@ -387,9 +415,7 @@ pub fn play_from(
             continue;
         }
         // The app may not have drawn the last move yet: look once more after a settle.
-        std::thread::sleep(Duration::from_millis(
-            options.pacing.map_or(300, |p| p.settle_ms.max(100)) as u64,
-        ));
+        std::thread::sleep(settle(options));
         let seen = board_as_seen(
             read_board(&run.check_shot(device)?, &run.cal, templates),
             &expected,
@@ -473,6 +499,11 @@ pub const WATCH_MOVES: usize = WATCH_TAPS / 2;
 pub fn check_rows(cal: &Calibration) -> std::ops::Range<u32> {
     let margin = cal.grid.height / 18;
     cal.grid.y.saturating_sub(margin)..cal.grid.y + cal.grid.height + margin
+}
+
+/// How long the app may take to draw what was tapped, before a second look.
+fn settle(options: &PlayOptions) -> Duration {
+    Duration::from_millis(options.pacing.map_or(300, |p| p.settle_ms.max(100)) as u64)
 }
 
 /// The plan being carried out, and how far it got.
