@@ -92,21 +92,40 @@ impl<S: Screen + 'static> SimServer<S> {
     /// on the smart socket), as `adb connect` does, without spawning any `adb` process. Returns
     /// the server's answer (`connected to ...` or `already connected to ...`).
     pub fn connect_adb_server(&self, server: SocketAddrV4) -> Result<String> {
-        let answer = smart_socket_query(server, &format!("host:connect:{}", self.serial()))
-            .with_context(|| format!("could not reach the adb server at {server}"))?;
-        if !answer.contains("connected to") {
-            bail!("the adb server at {server} could not connect to the simulated phone: {answer}");
-        }
+        let serial = self.serial();
+        // A transport the server still holds for this address belongs to an earlier phone that
+        // had the same port (the server keeps a lost TCP device, offline, while it retries it):
+        // `connect` would answer "already connected" and the phone stay offline for many
+        // seconds. This phone just bound the port, so any such transport is stale.
+        let _ = smart_socket_query(server, &format!("host:disconnect:{serial}"));
+        let connect = || -> Result<String> {
+            let answer = smart_socket_query(server, &format!("host:connect:{serial}"))
+                .with_context(|| format!("could not reach the adb server at {server}"))?;
+            if !answer.contains("connected to") {
+                bail!(
+                    "the adb server at {server} could not connect to the simulated phone: {answer}"
+                );
+            }
+            Ok(answer)
+        };
+        let answer = connect()?;
         // "connected to" comes back once the socket is open; the CNXN handshake finishes on the
         // server's own time, and a command sent before it ends fails with "device offline".
-        let deadline = std::time::Instant::now() + Duration::from_secs(20);
-        let get_state = format!("host-serial:{}:get-state", self.serial());
+        // Still offline after a few seconds: the handshake was lost, so connect once more.
+        let started = std::time::Instant::now();
+        let mut reconnected = false;
+        let get_state = format!("host-serial:{serial}:get-state");
         loop {
             match smart_socket_query(server, &get_state) {
                 Ok(state) if state == "device" => return Ok(answer),
-                other if std::time::Instant::now() >= deadline => bail!(
+                other if started.elapsed() >= Duration::from_secs(20) => bail!(
                     "the adb server at {server} connected to the simulated phone, but it never came online: {other:?}"
                 ),
+                _ if !reconnected && started.elapsed() >= Duration::from_secs(5) => {
+                    reconnected = true;
+                    let _ = smart_socket_query(server, &format!("host:disconnect:{serial}"));
+                    connect()?;
+                }
                 _ => std::thread::sleep(Duration::from_millis(20)),
             }
         }

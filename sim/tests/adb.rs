@@ -376,6 +376,34 @@ fn a_person_typing_in_adb_shell_gets_a_prompt_and_echo() {
 }
 
 #[test]
+fn a_phone_on_the_port_of_a_gone_phone_comes_online_at_once() {
+    let adb = adb_server::shared();
+    let first = start("instant", None);
+    first.connect_adb_server(adb.addr()).unwrap();
+    let port: u16 = first.serial().rsplit(':').next().unwrap().parse().unwrap();
+    drop(first);
+    // The server keeps the gone phone's transport, offline, and would call the next phone on
+    // that port "already connected" while it stays offline.
+    let second = SimServer::start(
+        phone(),
+        SimConfig {
+            port: Some(port),
+            ..SimConfig::default()
+        },
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    second.connect_adb_server(adb.addr()).unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "online only after {:?}",
+        started.elapsed()
+    );
+    let state = adb.device(&second.serial(), &["get-state"]);
+    assert_eq!(String::from_utf8_lossy(&state.stdout).trim(), "device");
+}
+
+#[test]
 fn adb_client_drives_the_phone_through_the_server() {
     let adb = adb_server::shared();
     let sim = start("instant", None);
