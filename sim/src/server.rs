@@ -98,34 +98,21 @@ impl<S: Screen + 'static> SimServer<S> {
         // `connect` would answer "already connected" and the phone stay offline for many
         // seconds. This phone just bound the port, so any such transport is stale.
         let _ = smart_socket_query(server, &format!("host:disconnect:{serial}"));
-        let connect = || -> Result<String> {
-            let answer = smart_socket_query(server, &format!("host:connect:{serial}"))
-                .with_context(|| format!("could not reach the adb server at {server}"))?;
-            if !answer.contains("connected to") {
-                bail!(
-                    "the adb server at {server} could not connect to the simulated phone: {answer}"
-                );
-            }
-            Ok(answer)
-        };
-        let answer = connect()?;
+        let answer = smart_socket_query(server, &format!("host:connect:{serial}"))
+            .with_context(|| format!("could not reach the adb server at {server}"))?;
+        if !answer.contains("connected to") {
+            bail!("the adb server at {server} could not connect to the simulated phone: {answer}");
+        }
         // "connected to" comes back once the socket is open; the CNXN handshake finishes on the
         // server's own time, and a command sent before it ends fails with "device offline".
-        // Still offline after a few seconds: the handshake was lost, so connect once more.
-        let started = std::time::Instant::now();
-        let mut reconnected = false;
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
         let get_state = format!("host-serial:{serial}:get-state");
         loop {
             match smart_socket_query(server, &get_state) {
                 Ok(state) if state == "device" => return Ok(answer),
-                other if started.elapsed() >= Duration::from_secs(20) => bail!(
+                other if std::time::Instant::now() >= deadline => bail!(
                     "the adb server at {server} connected to the simulated phone, but it never came online: {other:?}"
                 ),
-                _ if !reconnected && started.elapsed() >= Duration::from_secs(5) => {
-                    reconnected = true;
-                    let _ = smart_socket_query(server, &format!("host:disconnect:{serial}"));
-                    connect()?;
-                }
                 _ => std::thread::sleep(Duration::from_millis(20)),
             }
         }

@@ -78,37 +78,26 @@ impl AdbServer {
         // keeps retrying a lost TCP device), and `connect` would then say "already connected"
         // while the new phone stays offline: the phone just bound the port, so drop it first.
         let _ = self.run(&["disconnect", serial]);
-        let connect = || {
-            let out = self.run(&["connect", serial]);
-            let text = String::from_utf8_lossy(&out.stdout);
-            assert!(
-                text.contains(&format!("connected to {serial}")),
-                "adb connect {serial}: {text} {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        };
-        connect();
+        let out = self.run(&["connect", serial]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains(&format!("connected to {serial}")),
+            "adb connect {serial}: {text} {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         // `adb connect` answers once the socket is open, before the handshake ends: a command
-        // sent at once can fail with "device offline", more often on a loaded machine. Still
-        // offline after a few seconds: the handshake was lost, so connect once more.
-        let started = std::time::Instant::now();
-        let mut reconnected = false;
+        // sent at once can fail with "device offline", more often on a loaded machine.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
         loop {
             let state = self.device(serial, &["get-state"]);
             if String::from_utf8_lossy(&state.stdout).trim() == "device" {
                 break;
             }
-            let waited = started.elapsed();
             assert!(
-                waited < std::time::Duration::from_secs(20),
+                std::time::Instant::now() < deadline,
                 "{serial} never came online: {}",
                 String::from_utf8_lossy(&state.stderr)
             );
-            if !reconnected && waited >= std::time::Duration::from_secs(5) {
-                reconnected = true;
-                let _ = self.run(&["disconnect", serial]);
-                connect();
-            }
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
     }
