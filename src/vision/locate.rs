@@ -5,7 +5,8 @@
 //! of each of the 20 lines is really there between the outer lines), which rejects keypads,
 //! toolbars and text. Works on any resolution, light or dark theme, thin or thick lines.
 
-use super::{VisionError, luma_region};
+use super::VisionError;
+use super::ridges::{H_BRIGHT, H_DARK, V_BRIGHT, V_DARK, coverage, ridges};
 use crate::geometry::Rect;
 use crate::sudoku::Cell;
 use image::RgbaImage;
@@ -186,109 +187,6 @@ fn near(img: &RgbaImage, expected: Rect, strict: bool) -> Result<Grid, VisionErr
     })
 }
 
-const H_DARK: u8 = 1;
-const H_BRIGHT: u8 = 2;
-const V_DARK: u8 = 4;
-const V_BRIGHT: u8 = 8;
-
-/// Ridge masks of one screen region plus run-length profiles.
-struct Ridges {
-    x0: u32,
-    y0: u32,
-    w: usize,
-    h: usize,
-    /// Pixels within `d` of the region edge cannot be tested.
-    d: usize,
-    bits: Vec<u8>,
-    /// Per row: pixels in long horizontal runs, [dark, bright].
-    rows: [Vec<f32>; 2],
-    /// Per column: pixels in long vertical runs, [dark, bright].
-    cols: [Vec<f32>; 2],
-}
-
-fn ridges(img: &RgbaImage, region: Rect, d: usize, contrast: i16, min_run: usize) -> Ridges {
-    let (w, h) = (region.width as usize, region.height as usize);
-    let lum = luma_region(img, region.x, region.y, region.width, region.height);
-    let mut bits = vec![0u8; w * h];
-    let mut rows = [vec![0f32; h], vec![0f32; h]];
-    let mut cols = [vec![0f32; w], vec![0f32; w]];
-    let mut col_run = [vec![0usize; w], vec![0usize; w]];
-    for y in 0..h {
-        if y >= d && y + d < h && w > 2 * d {
-            let row = &lum[y * w..(y + 1) * w];
-            let up = &lum[(y - d) * w..(y - d + 1) * w];
-            let dn = &lum[(y + d) * w..(y + d + 1) * w];
-            let out = &mut bits[y * w..(y + 1) * w];
-            for x in d..w - d {
-                let v = row[x] as i16;
-                let (u, n) = (up[x] as i16, dn[x] as i16);
-                let (l, r) = (row[x - d] as i16, row[x + d] as i16);
-                let mut b = 0u8;
-                if u.min(n) - v > contrast {
-                    b |= H_DARK;
-                }
-                if v - u.max(n) > contrast {
-                    b |= H_BRIGHT;
-                }
-                if l.min(r) - v > contrast {
-                    b |= V_DARK;
-                }
-                if v - l.max(r) > contrast {
-                    b |= V_BRIGHT;
-                }
-                out[x] = b;
-            }
-        }
-        let out = &bits[y * w..(y + 1) * w];
-        for (p, (hb, vb)) in [(H_DARK, V_DARK), (H_BRIGHT, V_BRIGHT)]
-            .into_iter()
-            .enumerate()
-        {
-            let mut run = 0usize;
-            let runs = &mut col_run[p];
-            let col = &mut cols[p];
-            for (x, &b) in out.iter().enumerate() {
-                if b & hb != 0 {
-                    run += 1;
-                } else {
-                    if run >= min_run {
-                        rows[p][y] += run as f32;
-                    }
-                    run = 0;
-                }
-                if b & vb != 0 {
-                    runs[x] += 1;
-                } else {
-                    if runs[x] >= min_run {
-                        col[x] += runs[x] as f32;
-                    }
-                    runs[x] = 0;
-                }
-            }
-            if run >= min_run {
-                rows[p][y] += run as f32;
-            }
-        }
-    }
-    for p in 0..2 {
-        for x in 0..w {
-            if col_run[p][x] >= min_run {
-                cols[p][x] += col_run[p][x] as f32;
-            }
-        }
-    }
-    Ridges {
-        x0: region.x,
-        y0: region.y,
-        w,
-        h,
-        d,
-        bits,
-        rows,
-        cols,
-    }
-}
-
 /// Ten equally spaced line positions along one axis (region coordinates).
 #[derive(Debug, Clone, Copy)]
 struct Lattice {
@@ -439,42 +337,6 @@ fn refine(l: &Lattice, profile: &[f32], r: usize, d: usize) -> [f32; 10] {
         out[9] = out[8] + l.s;
     }
     out
-}
-
-/// Fraction of a line that is present between `from` and `to` along it, looking `r` pixels either
-/// side of `at` across it. Lines in the untestable edge strip count as present.
-fn coverage(rd: &Ridges, horizontal: bool, at: f32, from: f32, to: f32, bit: u8, r: usize) -> f32 {
-    let (along_len, across_len) = if horizontal {
-        (rd.w, rd.h)
-    } else {
-        (rd.h, rd.w)
-    };
-    let c = at.round() as i64;
-    let edge = (rd.d + r) as i64;
-    if c < edge || c >= across_len as i64 - edge {
-        return 1.0;
-    }
-    let a0 = from.round().max(0.0) as usize;
-    let a1 = (to.round().max(0.0) as usize).min(along_len);
-    if a1 <= a0 {
-        return 0.0;
-    }
-    let mut hit = 0usize;
-    for a in a0..a1 {
-        let found = (c - r as i64..=c + r as i64).any(|k| {
-            let k = k as usize;
-            let idx = if horizontal {
-                k * rd.w + a
-            } else {
-                a * rd.w + k
-            };
-            rd.bits[idx] & bit != 0
-        });
-        if found {
-            hit += 1;
-        }
-    }
-    hit as f32 / (a1 - a0) as f32
 }
 
 /// Is a line at `p` (across an axis of `n` pixels) too close to the edge to be tested, as

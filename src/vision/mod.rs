@@ -24,6 +24,7 @@ pub mod keypad;
 pub mod locate;
 pub mod overlay;
 pub mod recognize;
+mod ridges;
 pub mod scan;
 pub mod templates;
 pub mod unlined;
