@@ -5,10 +5,9 @@
 //! remote connect): `-H/-P` reach it wherever it runs.
 
 use super::open::adb_options;
-use super::profiles::{Chosen, profile_for};
+use super::profiles::{Chosen, Shot, profile_for};
 use crate::calibration::Calibration;
 use crate::cli::PlayArgs;
-use crate::device::Device;
 use crate::device::adb::{AdbDevice, AdbServer, NO_DEVICE_HINT};
 use crate::play::{PlayOptions, play_from};
 use crate::profile::fit::{Verdict, check};
@@ -252,17 +251,17 @@ fn play_one(
 /// The given calibration that reads this phone's screen best: its digits match its templates
 /// most closely, and the grid sits where it was calibrated (apps can look alike).
 fn best_candidate(device: &mut AdbDevice, candidates: &[Candidate]) -> Result<Chosen> {
-    let shot = device.screenshot().context("cannot take a screenshot")?;
+    let shot = Shot::take(device)?;
     // Only a calibration that fits (its templates are these digits, its grid and keys are
     // where it taps) is a candidate: another app's can read a board through the glyph bank.
-    let chosen = candidates
+    let (rec, chosen) = candidates
         .iter()
-        .filter_map(|c| match check(&shot, &c.cal, &c.templates) {
-            Verdict::Fits(rec) => Some((fit(&rec, &c.cal), c)),
+        .filter_map(|c| match check(&shot.image, &c.cal, &c.templates) {
+            Verdict::Fits(rec) => Some((fit(&rec, &c.cal), rec, c)),
             _ => None,
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
+        .map(|(_, rec, c)| (rec, c))
         .ok_or_else(|| {
             anyhow!(
                 "none of the {} calibrations reads this phone's screen: calibrate its app, or drop --calibration to learn it",
@@ -276,7 +275,8 @@ fn best_candidate(device: &mut AdbDevice, candidates: &[Candidate]) -> Result<Ch
             || chosen.path.display().to_string(),
             |n| n.to_string_lossy().into(),
         ),
-        first: None,
+        // Play starts from this screenshot and its read: no second capture before the first tap.
+        first: Some(shot.read(*rec)),
     })
 }
 

@@ -203,14 +203,14 @@ fn explicit_fitted(
 }
 
 /// A screenshot and what taking it cost.
-struct Shot {
-    image: RgbaImage,
+pub(super) struct Shot {
+    pub image: RgbaImage,
     taken: Instant,
     capture_ms: f64,
 }
 
 impl Shot {
-    fn take(device: &mut dyn Device) -> Result<Shot> {
+    pub(super) fn take(device: &mut dyn Device) -> Result<Shot> {
         let started = Instant::now();
         let image = device.screenshot().context("cannot take a screenshot")?;
         Ok(Shot {
@@ -221,7 +221,7 @@ impl Shot {
     }
 
     /// This screenshot with its read, for play to start from.
-    fn read(self, recognition: Recognition) -> FirstRead {
+    pub(super) fn read(self, recognition: Recognition) -> FirstRead {
         FirstRead {
             read_ms: self.taken.elapsed().as_secs_f64() * 1000.0,
             screen: self.image,

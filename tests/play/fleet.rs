@@ -109,3 +109,49 @@ fn play_all_learns_each_apps_profile_once_and_solves_every_phone_with_it() {
         assert!(sims.iter().any(|s| l.starts_with(&s.serial())), "{l}");
     }
 }
+
+/// Screenshots the phone took (`screencap`, raw or PNG).
+fn screencaps(sim: &sudoku_sim::SimServer<sudoku_sim::SudokuApp>) -> usize {
+    sim.command_log()
+        .iter()
+        .filter(|c| c.starts_with("screencap"))
+        .count()
+}
+
+#[test]
+fn play_all_starts_from_the_screenshot_its_calibration_was_chosen_on_as_play_does() {
+    // Two identical phones, one after the other: one with --all (first, while it is the only
+    // phone the server knows), one played alone. The calibration check's screenshot and read
+    // are where play starts in both, so both take the same screenshots.
+    let server = AdbServer::start();
+    let dir = temp_dir("fleet-first-read");
+    let file = rig::write_calibration(&dir, "light", SMALL_SIZE);
+    let port = server.port().to_string();
+    let mut counts = Vec::new();
+    for all in [true, false] {
+        let sim = rig::serve(
+            rig::phone("light", SMALL_SIZE, "easy"),
+            "instant",
+            None,
+            server.addr(),
+        );
+        let mut cmd = agent();
+        cmd.args(["play", "-P", &port, "--calibration"]);
+        if all {
+            cmd.arg(&dir).arg("--all");
+        } else {
+            cmd.arg(&file).args(["-s", &sim.serial()]);
+        }
+        let out = cmd.output().expect("run sudoku-agent");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "all={all}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(sim.with_screen(|p| p.is_solved()), "all={all}: not solved");
+        counts.push(screencaps(&sim));
+        drop(sim);
+    }
+    assert_eq!(counts[0], counts[1], "--all, then play alone: {counts:?}");
+}
