@@ -143,8 +143,11 @@ fn play_on_a_screenshot_file_ends_with_advice_about_the_file_not_the_app() {
 
 #[test]
 fn play_says_the_plan_before_the_first_tap() {
+    // Our own adb server: the default one (5037) is the user's, and a test must not start it.
+    let server = support::adb_server::shared();
     let o = support::agent()
-        .args(["play", "--device", "sim", "--sim-puzzle", "easy"])
+        .args(["play", "--device", "sim", "--sim-puzzle", "easy", "-P"])
+        .arg(server.port().to_string())
         .output()
         .unwrap();
     no_panic(&o);
@@ -178,9 +181,11 @@ fn a_closed_stderr_does_not_turn_a_diagnostic_into_a_panic() {
     // `2>&1 | head -1`: after the first line both streams are a closed pipe.
     let dead_end =
         ".......................................................................912345678.";
+    let server = support::adb_server::shared();
+    let port = server.port().to_string();
     for args in [
         vec!["solve", "-s", "naive", "--max-steps", "1000", dead_end],
-        vec!["play", "--device", "sim"],
+        vec!["play", "--device", "sim", "-P", &port],
     ] {
         let mut child = support::agent()
             .args(&args)
