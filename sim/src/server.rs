@@ -97,22 +97,41 @@ impl<S: Screen + 'static> SimServer<S> {
         // had the same port (the server keeps a lost TCP device, offline, while it retries it):
         // `connect` would answer "already connected" and the phone stay offline for many
         // seconds. This phone just bound the port, so any such transport is stale.
-        let _ = smart_socket_query(server, &format!("host:disconnect:{serial}"));
-        let answer = smart_socket_query(server, &format!("host:connect:{serial}"))
+        let get_state = format!("host-serial:{serial}:get-state");
+        let connect = format!("host:connect:{serial}");
+        let gone =
+            |state: &Result<String>| matches!(state, Err(e) if e.to_string().contains("not found"));
+        if smart_socket_query(server, &format!("host:disconnect:{serial}")).is_ok() {
+            // The server removes a kicked transport on its own thread, a moment later: a
+            // `connect` before that hears "already connected", and then the phone is gone.
+            let deadline = std::time::Instant::now() + Duration::from_secs(2);
+            while !gone(&smart_socket_query(server, &get_state))
+                && std::time::Instant::now() < deadline
+            {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+        let answer = smart_socket_query(server, &connect)
             .with_context(|| format!("could not reach the adb server at {server}"))?;
         if !answer.contains("connected to") {
             bail!("the adb server at {server} could not connect to the simulated phone: {answer}");
         }
         // "connected to" comes back once the socket is open; the CNXN handshake finishes on the
-        // server's own time, and a command sent before it ends fails with "device offline".
+        // server's own time, and a command sent before it ends fails with "device offline". A
+        // transport that vanished meanwhile (a stale one removed late) is connected again.
         let deadline = std::time::Instant::now() + Duration::from_secs(20);
-        let get_state = format!("host-serial:{serial}:get-state");
+        let mut last_connect = std::time::Instant::now();
         loop {
-            match smart_socket_query(server, &get_state) {
+            let state = smart_socket_query(server, &get_state);
+            match &state {
                 Ok(state) if state == "device" => return Ok(answer),
-                other if std::time::Instant::now() >= deadline => bail!(
-                    "the adb server at {server} connected to the simulated phone, but it never came online: {other:?}"
+                _ if std::time::Instant::now() >= deadline => bail!(
+                    "the adb server at {server} connected to the simulated phone, but it never came online: {state:?}"
                 ),
+                _ if gone(&state) && last_connect.elapsed() > Duration::from_millis(200) => {
+                    let _ = smart_socket_query(server, &connect);
+                    last_connect = std::time::Instant::now();
+                }
                 _ => std::thread::sleep(Duration::from_millis(20)),
             }
         }

@@ -76,8 +76,18 @@ impl AdbServer {
     pub fn connect(&self, serial: &str) {
         // The server may still hold an offline transport of an earlier phone on this port (it
         // keeps retrying a lost TCP device), and `connect` would then say "already connected"
-        // while the new phone stays offline: the phone just bound the port, so drop it first.
-        let _ = self.run(&["disconnect", serial]);
+        // while the new phone stays offline: the phone just bound the port, so drop it first,
+        // and wait until the server has removed it (it does so on its own thread, a moment
+        // later: a `connect` before that finds the old one, which then vanishes).
+        let gone = |out: &Output| String::from_utf8_lossy(&out.stderr).contains("not found");
+        if self.run(&["disconnect", serial]).status.success() {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+            while !gone(&self.device(serial, &["get-state"]))
+                && std::time::Instant::now() < deadline
+            {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        }
         let out = self.run(&["connect", serial]);
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
@@ -86,8 +96,10 @@ impl AdbServer {
             String::from_utf8_lossy(&out.stderr)
         );
         // `adb connect` answers once the socket is open, before the handshake ends: a command
-        // sent at once can fail with "device offline", more often on a loaded machine.
+        // sent at once can fail with "device offline", more often on a loaded machine. A
+        // transport that vanished meanwhile is connected again.
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let mut last_connect = std::time::Instant::now();
         loop {
             let state = self.device(serial, &["get-state"]);
             if String::from_utf8_lossy(&state.stdout).trim() == "device" {
@@ -98,6 +110,10 @@ impl AdbServer {
                 "{serial} never came online: {}",
                 String::from_utf8_lossy(&state.stderr)
             );
+            if gone(&state) && last_connect.elapsed() > std::time::Duration::from_millis(200) {
+                let _ = self.run(&["connect", serial]);
+                last_connect = std::time::Instant::now();
+            }
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
     }
