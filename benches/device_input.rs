@@ -7,7 +7,7 @@
 //! cell tap follows), and the taps on the board that overtook a key's pending click
 //! (`sudoku_sim::latency`). Run with `cargo bench --bench device_input`.
 
-#[path = "../tests/support/adb_server.rs"]
+#[path = "../sim/tests/support/adb_server.rs"]
 mod adb_server;
 
 use std::time::{Duration, Instant};

@@ -24,7 +24,7 @@
 //! with `PLAY_BENCH_STAGES=1` it also prints the CPU of one screenshot and one read, and the
 //! stage timings of each run, on stderr.
 
-#[path = "../tests/support/adb_server.rs"]
+#[path = "../sim/tests/support/adb_server.rs"]
 mod adb_server;
 #[path = "../tests/support/play_rig.rs"]
 mod play_rig;

@@ -8,7 +8,7 @@
 //! the simulator's virtual clock, which charges the per-command, per-event and screenshot costs
 //! of notes/android-input.md (`sudoku_sim::latency`).
 
-#[path = "../tests/support/adb_server.rs"]
+#[path = "../sim/tests/support/adb_server.rs"]
 mod adb_server;
 
 use std::path::PathBuf;

@@ -1,6 +1,8 @@
 //! What the integration tests share: a private adb server per test binary, the simulated phone
 //! and calibration rigs, and the one way to run the `sudoku-agent` binary.
 
+// One helper for both crates' tests: the simulated phone's crate keeps it.
+#[path = "../../sim/tests/support/adb_server.rs"]
 pub mod adb_server;
 pub mod perturb;
 pub mod play_rig;
