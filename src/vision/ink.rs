@@ -5,7 +5,8 @@
 //! Groups are read as follows. A group of two or more cells that all show one glyph, beside a
 //! larger group, is a same-number highlight (the app marks every 5 when a 5 is selected): its
 //! cells are [`DigitKind::Unknown`], since the highlight hides how they were drawn, unless it
-//! kept their ink and that ink is one kind's only (it just put a tint or a disc under them). Of the
+//! kept their ink and that ink is one kind's only (it just put a tint or a disc under them); a
+//! lone digit on a disc of its own in another group's ink is judged the same way. Of the
 //! remaining groups the largest holds the givens (a puzzle in progress shows more givens than
 //! entries; a board with more entries than givens is finished or nearly so), the others are
 //! entries. When every digit is drawn alike the split is [`InkSplit::Indistinguishable`]: the
@@ -254,18 +255,28 @@ impl InkSplit {
             }
             rest.is_empty()
         };
+        let inks: Vec<[u8; 3]> = groups.iter().map(|g| group_ink(g, features)).collect();
+        // A lone digit on a disc of its own in another group's ink may be that group's digit
+        // under a highlight (the selected digit, shown once) as well as an entry: it is judged
+        // like a highlight, by its ink.
+        let restyled = |n: usize| {
+            let (g, first) = (&groups[n], features[groups[n][0]].as_ref());
+            g.len() == 1
+                && first.is_some_and(|f| f.disc.is_some())
+                && (0..groups.len())
+                    .any(|m| m != n && colour_distance(inks[m], inks[n]) <= SAME_COLOUR)
+        };
         let settled: Vec<Option<DigitKind>> = (0..groups.len())
             .map(|n| {
                 if n == largest {
                     Some(DigitKind::Given)
-                } else if groups[n].len() >= 2 && one_glyph(&groups[n]) {
+                } else if (groups[n].len() >= 2 && one_glyph(&groups[n])) || restyled(n) {
                     None
                 } else {
                     Some(DigitKind::Entry)
                 }
             })
             .collect();
-        let inks: Vec<[u8; 3]> = groups.iter().map(|g| group_ink(g, features)).collect();
         let mut kinds = vec![None; features.len()];
         let mut entries = 0;
         for (n, g) in groups.iter().enumerate() {
@@ -447,6 +458,12 @@ mod tests {
         assert_eq!(split.kind(5), Some(DigitKind::Given));
         assert_eq!(split.kind(6), Some(DigitKind::Entry));
         assert_eq!(split.kind(7), Some(DigitKind::Entry));
+        assert_eq!(split.kind(1), Some(DigitKind::Entry));
+        // The picked digit shown once: a lone given on a highlight disc stays a given.
+        let s: Vec<_> = s.into_iter().filter(|&(i, ..)| i != 5).collect();
+        let (cells, features) = screen(&s);
+        let split = InkSplit::of(&cells, &features);
+        assert_eq!(split.kind(3), Some(DigitKind::Given));
         assert_eq!(split.kind(1), Some(DigitKind::Entry));
     }
 
