@@ -124,6 +124,15 @@ impl SudokuApp {
         }
     }
 
+    /// True when the screen draws the digit in `cell` in the same-number highlight's own ink,
+    /// givens and entries alike, so that its pixels no longer say which it is. For tests that
+    /// judge a reader's given/entry split; nothing the reader may ask.
+    pub fn kind_hidden(&self, cell: Cell) -> bool {
+        self.skin.style.highlight_fg.is_some()
+            && self.state.focus_digit().is_some()
+            && self.state.board().get(cell) == self.state.focus_digit()
+    }
+
     /// True while the number-first eraser tool is picked.
     pub fn eraser_selected(&self) -> bool {
         self.state.tool == Some(Tool::Eraser)

@@ -81,6 +81,15 @@ impl GameState {
         b
     }
 
+    /// The digit the app highlights everywhere on the board: the number-first tool's digit, else
+    /// the selected cell's.
+    pub fn focus_digit(&self) -> Option<u8> {
+        match self.tool {
+            Some(Tool::Digit(d)) => Some(d),
+            _ => self.selected.and_then(|s| self.board().get(s)),
+        }
+    }
+
     pub fn is_solved(&self) -> bool {
         let b = self.board();
         b.is_complete() && puzzles::first_conflict(&b).is_none()

@@ -74,7 +74,9 @@ pub(super) struct Style {
     /// Givens sit in filled discs of this colour; the same-digit highlight recolours the disc
     /// (to `same_digit`) instead of the cell.
     pub disc: Option<Rgba<u8>>,
-    /// Digits on a same-digit highlight are drawn in this colour (white on a dark disc).
+    /// Same-number highlight ink: every digit equal to the selected one (the number-first tool's),
+    /// givens and entries alike, is drawn in this colour on its `same_digit` tint or disc, so
+    /// the screen no longer shows which of them are givens (`None`: digits keep their ink).
     pub highlight_fg: Option<Rgba<u8>>,
     /// No lines: cells shaded as a checkerboard, two tones in even boxes, two in odd boxes.
     pub shades: Option<[Rgba<u8>; 4]>,
@@ -273,7 +275,9 @@ impl Skin {
         }
     }
 
-    /// A dark-mode app: near-black background, light grey givens, pale blue entries, round keys.
+    /// A dark-mode app: near-black background, light grey givens, pale blue entries, round keys;
+    /// the selected digit is orange on orange-tinted cells wherever it stands, givens and entries
+    /// alike (a same-number highlight that recolours the ink, as many dark themes do).
     fn dark() -> Skin {
         Skin {
             name: "dark",
@@ -294,7 +298,10 @@ impl Skin {
             nav: NavBar::Gesture,
             mistakes_label: "Mistakes",
             wood: false,
-            style: CLASSIC,
+            style: Style {
+                highlight_fg: Some(rgb(0xFFA43A)),
+                ..CLASSIC
+            },
             colors: Palette {
                 background: rgb(0x121212),
                 status_bg: rgb(0x121212),
@@ -309,9 +316,9 @@ impl Skin {
                 given: rgb(0xE6E6E6),
                 entry: rgb(0x8AB4F8),
                 note: rgb(0x9AA0A6),
-                selected: rgb(0x2F4A6D),
+                selected: rgb(0x6A4516),
                 peer: rgb(0x25292F),
-                same_digit: rgb(0x34465E),
+                same_digit: rgb(0x4E3516),
                 key_bg: Some(rgb(0x2A2C30)),
                 key_border: None,
                 key_fg: rgb(0xE6E6E6),

@@ -617,23 +617,29 @@ impl CellScan {
             ink
         };
         // The cell's own colour, from the corner closest to the digit's surroundings (one corner
-        // may lie outside a rounded grid card).
+        // may lie outside a rounded grid card). Only flat corners count when there are any: one
+        // the card's dark arc crosses averages to a grey that can pass for a disc's colour.
         let k = (w.min(h) / 10).max(2);
         let corner = |cx: usize, cy: usize| {
-            let mut cs = [0u64; 3];
+            let (mut cs, mut lo, mut hi) = ([0u64; 3], [u8::MAX; 3], [0u8; 3]);
             for y in cy..cy + k {
                 for x in cx..cx + k {
                     let p = img.get_pixel(x0 + x as u32 * stride, y0 + y as u32 * stride);
                     for i in 0..3 {
                         cs[i] += p[i] as u64;
+                        (lo[i], hi[i]) = (lo[i].min(p[i]), hi[i].max(p[i]));
                     }
                 }
             }
-            cs.map(|v| (v / (k * k) as u64) as u8)
+            let flat = (0..3).all(|i| hi[i] - lo[i] <= 40);
+            (cs.map(|v| (v / (k * k) as u64) as u8), flat)
         };
-        let to_cell = [(0, 0), (w - k, 0), (0, h - k), (w - k, h - k)]
+        let corners = [(0, 0), (w - k, 0), (0, h - k), (w - k, h - k)].map(|(x, y)| corner(x, y));
+        let any_flat = corners.iter().any(|c| c.1);
+        let to_cell = corners
             .iter()
-            .map(|&(cx, cy)| super::recognize::colour_distance(background, corner(cx, cy)))
+            .filter(|c| c.1 || !any_flat)
+            .map(|c| super::recognize::colour_distance(background, c.0))
             .fold(f64::MAX, f64::min);
         let disc = (to_cell > 24.0).then_some(background);
         // Stroke thickness, whatever the glyph: a stroke of width t and length L has area tL

@@ -4,14 +4,17 @@
 //!
 //! Groups are read as follows. A group of two or more cells that all show one glyph, beside a
 //! larger group, is a same-number highlight (the app marks every 5 when a 5 is selected): its
-//! cells are [`DigitKind::Unknown`], since the highlight hides how they were drawn. Of the
+//! cells are [`DigitKind::Unknown`], since the highlight hides how they were drawn, unless it
+//! kept their ink and that ink is one kind's only (it just put a tint or a disc under them); a
+//! lone digit on a disc of its own in another group's ink is judged the same way. Of the
 //! remaining groups the largest holds the givens (a puzzle in progress shows more givens than
 //! entries; a board with more entries than givens is finished or nearly so), the others are
 //! entries. When every digit is drawn alike the split is [`InkSplit::Indistinguishable`]: the
 //! app draws givens and entries the same, or there are no entries, and no guess is made.
 //! [`calibrated_kinds`] does the same for the calibrated reader, with the calibration's stored
 //! colours deciding where the screen still draws them (a finished board, where entries outnumber
-//! givens) and the screen's own split where the theme changed.
+//! givens), the screen's own split where the theme changed, and the screen's own rule among
+//! digits in the given ink that differ only by a disc or a stroke (the stored colours cannot).
 
 use super::cells::{CellInk, InkFeatures, ncc};
 use super::recognize::colour_distance;
@@ -109,6 +112,13 @@ fn style_groups(features: &[Option<InkFeatures>]) -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// The mean ink of a group of digits.
+fn group_ink(g: &[usize], features: &[Option<InkFeatures>]) -> [u8; 3] {
+    let inks: Vec<[u8; 3]> = g.iter().filter_map(|&i| Some(features[i]?.ink)).collect();
+    let n = inks.len().max(1) as u32;
+    std::array::from_fn(|k| (inks.iter().map(|c| c[k] as u32).sum::<u32>() / n) as u8)
+}
+
 /// The colours a calibration stored for givens and entries, and how far from the givens' a
 /// digit must be to count as an entry.
 #[derive(Debug, Clone, Copy)]
@@ -123,9 +133,12 @@ pub struct StoredInks {
 /// the stored given colour, the stored colours hold on this screen: groups near a stored
 /// colour take its kind; a group near neither that holds one digit in two or more cells is a
 /// same-number highlight that recoloured them ([`DigitKind::Unknown`]: it hides their kind);
-/// any other group is entries. When no group is in the stored given colour (the app's theme
-/// changed since calibration), the stored colours say nothing and the screen is split by itself
-/// ([`InkSplit::of`]), so a theme change does not turn every given into an entry.
+/// any other group is entries. Groups in the given colour that differ by a disc or a stroke
+/// (which the stored inks do not record) are told apart by the screen: the largest holds the
+/// givens, other groups of two or more digits are entries. When no group is in the stored given
+/// colour (the app's theme changed since calibration), the stored colours say nothing and the
+/// screen is split by itself ([`InkSplit::of`]), so a theme change does not turn every given
+/// into an entry.
 pub fn calibrated_kinds(
     digits: &[Option<u8>],
     cells: &[CellInk],
@@ -133,11 +146,7 @@ pub fn calibrated_kinds(
     stored: StoredInks,
 ) -> Vec<Option<DigitKind>> {
     let groups = style_groups(features);
-    let mean_ink = |g: &[usize]| -> [u8; 3] {
-        let inks: Vec<[u8; 3]> = g.iter().filter_map(|&i| Some(features[i]?.ink)).collect();
-        let n = inks.len().max(1) as u32;
-        std::array::from_fn(|k| (inks.iter().map(|c| c[k] as u32).sum::<u32>() / n) as u8)
-    };
+    let mean_ink = |g: &[usize]| group_ink(g, features);
     let to_given = |c: [u8; 3]| colour_distance(c, stored.given);
     let to_entry = |c: [u8; 3]| stored.entry.map_or(f64::MAX, |e| colour_distance(c, e));
     let holds = groups
@@ -173,6 +182,25 @@ pub fn calibrated_kinds(
             })
         })
         .collect();
+    // The calibration stores inks only, so groups in the given ink that this screen tells apart
+    // by a disc or a stroke (Saku: givens on grey discs, entries bare, one ink) all look like
+    // givens to it: among them the screen's own rule decides, as without calibration: the
+    // largest holds the givens, the others are entries. A lone digit drawn otherwise stays a
+    // given: it may as well be a given a highlight put on a disc of its own.
+    let in_given_ink: Vec<usize> = (0..groups.len())
+        .filter(|&n| decided[n] == Some(DigitKind::Given))
+        .collect();
+    if let Some(&largest) = in_given_ink
+        .iter()
+        .max_by_key(|&&n| (groups[n].len(), std::cmp::Reverse(n)))
+    {
+        for &n in in_given_ink
+            .iter()
+            .filter(|&&n| n != largest && groups[n].len() >= 2)
+        {
+            decided[n] = Some(DigitKind::Entry);
+        }
+    }
     // A digit's ink measured on a tinted disc shifts a little: settled groups within the
     // calibration's own tolerance are the same ink, and must agree.
     let settled = decided.clone();
@@ -208,24 +236,65 @@ impl InkSplit {
         let largest = (0..groups.len())
             .max_by_key(|&g| (groups[g].len(), std::cmp::Reverse(g)))
             .unwrap_or(0);
+        // One glyph: every patch linked to the first through patches that correlate well. Small
+        // digits sampled at different sub-pixel phases can fall short of each other directly
+        // and still both match a third.
         let one_glyph = |g: &[usize]| {
             let patch = |i: usize| cells[i].digit.as_ref().map(|d| d.pixels.as_slice());
-            g.iter().all(|&i| match (patch(g[0]), patch(i)) {
+            let same = |a: usize, b: usize| match (patch(a), patch(b)) {
                 (Some(a), Some(b)) => ncc(a, b) >= SAME_GLYPH,
                 _ => false,
-            })
+            };
+            let mut linked = vec![g[0]];
+            let mut rest: Vec<usize> = g[1..].to_vec();
+            while let Some(k) = rest
+                .iter()
+                .position(|&i| linked.iter().any(|&j| same(i, j)))
+            {
+                linked.push(rest.swap_remove(k));
+            }
+            rest.is_empty()
         };
+        let inks: Vec<[u8; 3]> = groups.iter().map(|g| group_ink(g, features)).collect();
+        // A lone digit on a disc of its own in another group's ink may be that group's digit
+        // under a highlight (the selected digit, shown once) as well as an entry: it is judged
+        // like a highlight, by its ink.
+        let restyled = |n: usize| {
+            let (g, first) = (&groups[n], features[groups[n][0]].as_ref());
+            g.len() == 1
+                && first.is_some_and(|f| f.disc.is_some())
+                && (0..groups.len())
+                    .any(|m| m != n && colour_distance(inks[m], inks[n]) <= SAME_COLOUR)
+        };
+        let settled: Vec<Option<DigitKind>> = (0..groups.len())
+            .map(|n| {
+                if n == largest {
+                    Some(DigitKind::Given)
+                } else if (groups[n].len() >= 2 && one_glyph(&groups[n])) || restyled(n) {
+                    None
+                } else {
+                    Some(DigitKind::Entry)
+                }
+            })
+            .collect();
         let mut kinds = vec![None; features.len()];
         let mut entries = 0;
         for (n, g) in groups.iter().enumerate() {
-            let kind = if n == largest {
-                DigitKind::Given
-            } else if g.len() >= 2 && one_glyph(g) {
-                DigitKind::Unknown
-            } else {
+            // A highlight that only put a disc or a tint under the digits keeps their ink, and
+            // with it the kind of the groups drawn in that ink; one that recoloured them hides it.
+            let kind = settled[n].unwrap_or_else(|| {
+                let near: Vec<DigitKind> = (0..groups.len())
+                    .filter(|&m| colour_distance(inks[m], inks[n]) <= SAME_COLOUR)
+                    .filter_map(|m| settled[m])
+                    .collect();
+                match near.first() {
+                    Some(&first) if near.iter().all(|&k| k == first) => first,
+                    _ => DigitKind::Unknown,
+                }
+            });
+            if settled[n] == Some(DigitKind::Entry) {
                 entries += g.len();
-                DigitKind::Entry
-            };
+            }
             for &i in g {
                 kinds[i] = Some(kind);
             }
@@ -368,6 +437,36 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_highlight_that_keeps_the_ink_keeps_the_kind_without_calibration() {
+        // Givens dark on grey discs, entries teal and bare; the picked 8 on teal discs, each
+        // digit keeping its ink.
+        let teal = [0, 137, 123];
+        let hl_disc = Some([143, 211, 201]);
+        let mut s: Vec<_> = (0..20)
+            .map(|i| (i * 4, i % 7, feat([30; 3], Some([218, 228, 224]), 0.2)))
+            .collect();
+        s.push((1, 2, feat(teal, None, 0.2)));
+        s.push((2, 4, feat(teal, None, 0.2)));
+        s.push((3, 7, feat([32; 3], hl_disc, 0.2)));
+        s.push((5, 7, feat([32; 3], hl_disc, 0.2)));
+        s.push((6, 7, feat(teal, hl_disc, 0.2)));
+        s.push((7, 7, feat(teal, hl_disc, 0.2)));
+        let (cells, features) = screen(&s);
+        let split = InkSplit::of(&cells, &features);
+        assert_eq!(split.kind(3), Some(DigitKind::Given));
+        assert_eq!(split.kind(5), Some(DigitKind::Given));
+        assert_eq!(split.kind(6), Some(DigitKind::Entry));
+        assert_eq!(split.kind(7), Some(DigitKind::Entry));
+        assert_eq!(split.kind(1), Some(DigitKind::Entry));
+        // The picked digit shown once: a lone given on a highlight disc stays a given.
+        let s: Vec<_> = s.into_iter().filter(|&(i, ..)| i != 5).collect();
+        let (cells, features) = screen(&s);
+        let split = InkSplit::of(&cells, &features);
+        assert_eq!(split.kind(3), Some(DigitKind::Given));
+        assert_eq!(split.kind(1), Some(DigitKind::Entry));
+    }
+
     /// The digit each test cell shows (cells 0.. in reading order hold glyph `i % 9`).
     fn digits_of(styles: &[(usize, usize, InkFeatures)]) -> Vec<Option<u8>> {
         let mut d = vec![None; 81];
@@ -425,6 +524,37 @@ mod tests {
         assert_eq!(kinds[5], Some(DigitKind::Entry));
         assert_eq!(kinds[6], Some(DigitKind::Unknown));
         assert_eq!(kinds[7], Some(DigitKind::Unknown));
+    }
+
+    #[test]
+    fn entries_in_the_given_ink_told_apart_by_a_missing_disc_are_entries_after_calibration() {
+        // Calibrated on a screen whose digits all share one ink (Saku): only a disc marks givens.
+        let stored = StoredInks {
+            given: [30; 3],
+            entry: None,
+            distance: 60.0,
+        };
+        let grey_disc = Some([218, 228, 224]);
+        let mut s: Vec<_> = (0..20)
+            .map(|i| (i * 4, i % 7, feat([30; 3], grey_disc, 0.2)))
+            .collect();
+        s.push((1, 2, feat([32; 3], None, 0.2)));
+        s.push((2, 4, feat([28; 3], None, 0.2)));
+        for i in [5, 6, 7] {
+            s.push((i, 8, feat([238; 3], Some([0, 105, 96]), 0.2)));
+        }
+        let (cells, features) = screen(&s);
+        let kinds = calibrated_kinds(&digits_of(&s), &cells, &features, stored);
+        assert_eq!(kinds[0], Some(DigitKind::Given));
+        assert_eq!(kinds[4], Some(DigitKind::Given));
+        assert_eq!(kinds[1], Some(DigitKind::Entry));
+        assert_eq!(kinds[2], Some(DigitKind::Entry));
+        assert_eq!(kinds[5], Some(DigitKind::Unknown));
+        // One bare digit alone says nothing: it may be a given a highlight restyled.
+        let s: Vec<_> = s.into_iter().filter(|&(i, ..)| i != 2).collect();
+        let (cells, features) = screen(&s);
+        let kinds = calibrated_kinds(&digits_of(&s), &cells, &features, stored);
+        assert_eq!(kinds[1], Some(DigitKind::Given));
     }
 
     #[test]

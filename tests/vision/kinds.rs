@@ -110,9 +110,8 @@ fn digits_recoloured_by_a_same_number_highlight_are_never_called_entries() {
     eprintln!("{SAKU} no calibration: entries {:?}", entries(&free));
     assert_eq!(givens_line(&free), SAKU_GIVENS);
     assert_eq!(entries(&free), ["r3c1", "r7c1"]);
-    // The calibrated reader knows kinds by the stored ink colours, and Saku's entries share the
-    // givens' ink (only the disc differs): it calls them givens. What it must never do is call
-    // the highlighted givens (white on dark teal) entries.
+    // Whatever else it gets right, the calibrated reader must never call the highlighted givens
+    // (white on dark teal) entries.
     eprintln!("{SAKU} calibrated: entries {:?}", entries(&calibrated));
     for (cell, (g, r)) in SAKU_GIVENS.bytes().zip(&calibrated.readings).enumerate() {
         assert!(
@@ -122,5 +121,62 @@ fn digits_recoloured_by_a_same_number_highlight_are_never_called_entries() {
             cell % 9 + 1,
             r.kind
         );
+    }
+}
+
+/// Saku's finished board: the same puzzle, every digit bare and in one ink.
+const SAKU_DONE: &str = "saku_completed_1080x2400.jpg";
+
+#[test]
+fn a_calibration_on_either_saku_screen_tells_discless_entries_from_givens_on_both() {
+    let (Some(progress), Some(done)) = (shot(SAKU), shot(SAKU_DONE)) else {
+        eprintln!("skipped: the Saku screenshots are not on this machine");
+        return;
+    };
+    // Without calibration: the two bare entries of the game in progress, and nothing to tell
+    // apart on the finished board (all 81 digits drawn alike count as givens).
+    let free_done = read_any(&done.img, Hints::default()).unwrap();
+    assert!(entries(&free_done).is_empty(), "{:?}", entries(&free_done));
+    for from in [&progress, &done] {
+        let cal = calibrate_image(
+            &from.img,
+            &CalibrateOptions {
+                profile: "kinds".into(),
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("calibrate on {}: {e:#}", from.name));
+        for to in [&progress, &done] {
+            let rec = read_calibrated(&to.img, &cal.calibration, &cal.templates)
+                .result
+                .unwrap_or_else(|e| panic!("{} with {}'s calibration: {e}", to.name, from.name));
+            eprintln!(
+                "{} calibrated on {}: entries {:?}",
+                to.name,
+                from.name,
+                entries(&rec)
+            );
+            assert_eq!(
+                rec.board.to_line().replace('.', "0"),
+                *to.truth.as_ref().unwrap()
+            );
+            if to.name == SAKU {
+                assert_eq!(
+                    givens_line(&rec),
+                    SAKU_GIVENS,
+                    "calibrated on {}",
+                    from.name
+                );
+                assert_eq!(
+                    entries(&rec),
+                    ["r3c1", "r7c1"],
+                    "calibrated on {}",
+                    from.name
+                );
+            } else {
+                assert_eq!(givens_line(&rec), givens_line(&free_done));
+                assert!(entries(&rec).is_empty(), "calibrated on {}", from.name);
+            }
+        }
     }
 }

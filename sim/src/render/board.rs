@@ -148,10 +148,7 @@ impl Frame<'_> {
     pub(super) fn cell_backgrounds(&mut self, state: &GameState) {
         let c = self.skin.colors;
         let board = state.board();
-        let focus_digit = match state.tool {
-            Some(Tool::Digit(d)) => Some(d),
-            _ => state.selected.and_then(|s| board.get(s)),
-        };
+        let focus_digit = state.focus_digit();
         let st = self.skin.style;
         for cell in Cell::all() {
             let color = if Some(cell) == state.selected {
@@ -180,11 +177,7 @@ impl Frame<'_> {
     pub(super) fn cell_contents(&mut self, state: &GameState) {
         let c = self.skin.colors;
         let st = self.skin.style;
-        let board = state.board();
-        let focus_digit = match state.tool {
-            Some(Tool::Digit(d)) => Some(d),
-            _ => state.selected.and_then(|s| board.get(s)),
-        };
+        let focus_digit = state.focus_digit();
         for cell in Cell::all() {
             let r = self.l.cell_rect(cell);
             let (cx, cy) = (
@@ -213,6 +206,8 @@ impl Frame<'_> {
                         Shape::new().circle(cx, cy, rad, false).fill(self.img, fill);
                     }
                 }
+                // A recolouring highlight draws givens and entries in one ink: their kind is
+                // no longer on the screen.
                 if focused && let Some(fg) = st.highlight_fg {
                     ink = fg;
                 }
