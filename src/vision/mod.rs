@@ -75,7 +75,11 @@ pub(crate) fn luma_region(img: &RgbaImage, x0: u32, y0: u32, w: u32, h: u32) -> 
 /// stage's brightness plane goes through here.
 #[inline]
 pub(crate) fn luma_row(rgba: &[u8], out: &mut [u8]) {
+    // Each pixel as one little-endian word, its channels taken out by shifts: this
+    // vectorises better than four byte loads per pixel.
     for (o, p) in out.iter_mut().zip(rgba.chunks_exact(4)) {
-        *o = ((p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8) as u8;
+        let v = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+        let (r, g, b) = (v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff);
+        *o = ((r * 77 + g * 150 + b * 29) >> 8) as u8;
     }
 }
