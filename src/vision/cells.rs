@@ -57,9 +57,13 @@ impl Component {
 pub(crate) fn components(mask: &[bool], w: usize, h: usize) -> (Vec<u32>, Vec<Component>) {
     let mut labels = vec![0u32; w * h];
     let mut comps = Vec::new();
-    let mut stack = Vec::new();
-    for start in 0..w * h {
-        if !mask[start] || labels[start] != 0 {
+    // Pixels as (x, y): no division to find a popped pixel's place.
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    let mut next = 0;
+    // Each unlabelled mask pixel in reading order starts a component.
+    while let Some(start) = next_set(mask, next) {
+        next = start + 1;
+        if labels[start] != 0 {
             continue;
         }
         let label = comps.len() as u32 + 1;
@@ -72,9 +76,8 @@ pub(crate) fn components(mask: &[bool], w: usize, h: usize) -> (Vec<u32>, Vec<Co
             label,
         };
         labels[start] = label;
-        stack.push(start);
-        while let Some(i) = stack.pop() {
-            let (x, y) = (i % w, i / w);
+        stack.push((start % w, start / w));
+        while let Some((x, y)) = stack.pop() {
             c.x0 = c.x0.min(x);
             c.x1 = c.x1.max(x);
             c.y0 = c.y0.min(y);
@@ -82,10 +85,11 @@ pub(crate) fn components(mask: &[bool], w: usize, h: usize) -> (Vec<u32>, Vec<Co
             c.area += 1;
             let (nx0, nx1) = (x.saturating_sub(1), (x + 1).min(w - 1));
             for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
-                for j in ny * w + nx0..=ny * w + nx1 {
+                for nx in nx0..=nx1 {
+                    let j = ny * w + nx;
                     if mask[j] && labels[j] == 0 {
                         labels[j] = label;
-                        stack.push(j);
+                        stack.push((nx, ny));
                     }
                 }
             }
@@ -93,6 +97,16 @@ pub(crate) fn components(mask: &[bool], w: usize, h: usize) -> (Vec<u32>, Vec<Co
         comps.push(c);
     }
     (labels, comps)
+}
+
+/// The first `true` in `mask` at or after `from`. Blocks of 32 pixels without ink (most of a
+/// cell or a screen) are passed over with one test the compiler vectorises.
+fn next_set(mask: &[bool], from: usize) -> Option<usize> {
+    let mut i = from;
+    while i + 32 <= mask.len() && !mask[i..i + 32].iter().fold(false, |a, &b| a | b) {
+        i += 32;
+    }
+    mask[i..].iter().position(|&m| m).map(|k| i + k)
 }
 
 /// Resamples the ink strength inside `bbox` (local coordinates of a `w`-wide strength buffer)
@@ -374,22 +388,34 @@ fn luma_sampled(img: &RgbaImage, origin: (u32, u32), size: (u32, u32), stride: u
 fn cage_dashes(lum: &[u8], w: usize, h: usize, pitch: f32) -> usize {
     let band = (pitch * 0.16).round() as usize;
     let bg = median(lum) as i16;
-    let mut mask = vec![false; w * h];
+    // Only the band is looked at (its rows whole, else its two ends of each row), and the
+    // mask is made only when the count asks for the components.
+    let differs = |v: u8| (v as i16 - bg).abs() > 25;
+    let band_of = |y: usize| -> [std::ops::Range<usize>; 2] {
+        if y < band || y + band >= h {
+            [0..w, 0..0]
+        } else {
+            [0..band.min(w), w.saturating_sub(band).max(band.min(w))..w]
+        }
+    };
     let mut differing = 0usize;
     for y in 0..h {
         let row = &lum[y * w..(y + 1) * w];
-        let out = &mut mask[y * w..(y + 1) * w];
-        let whole_row = y < band || y + band >= h;
-        for (x, (&v, m)) in row.iter().zip(out.iter_mut()).enumerate() {
-            if (whole_row || x < band || x + band >= w) && (v as i16 - bg).abs() > 25 {
-                *m = true;
-                differing += 1;
-            }
+        for part in band_of(y) {
+            differing += row[part].iter().filter(|&&v| differs(v)).count();
         }
     }
     // Cage outlines put many pixels in the band; a classic cell has next to none.
     if (differing as f32) < pitch * 0.5 {
         return 0;
+    }
+    let mut mask = vec![false; w * h];
+    for y in 0..h {
+        for part in band_of(y) {
+            for x in part {
+                mask[y * w + x] = differs(lum[y * w + x]);
+            }
+        }
     }
     let (_, comps) = components(&mask, w, h);
     let (lo, hi) = ((pitch * 0.05).max(3.0), pitch * 0.25);

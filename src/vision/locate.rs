@@ -242,29 +242,23 @@ fn best_lattices(
     let n = profile.len() as f32;
     let mut all = Vec::new();
     let mut s = s_range.0;
+    let mut covered = vec![0f32; filtered.len()];
+    // Lattices whose lines all lie this far inside the profile need none of `line_strength`'s
+    // edge cases: their lines' strengths are plain look-ups.
+    const BATCH: usize = 8;
+    let (inner_lo, inner_hi) = ((d + r) as f32, n - 2.0 - (d + r) as f32);
     while s <= s_range.1 {
         let norm = 9.0 * s * 0.85;
-        let covered: Vec<f32> = filtered.iter().map(|&f| (f / norm).min(1.0)).collect();
+        for (c, &f) in covered.iter_mut().zip(&filtered) {
+            *c = (f / norm).min(1.0);
+        }
         let lo = -(r as f32) - 1.0;
         let hi = n + r as f32 - 9.0 * s;
         let mut p0 = lo.ceil();
         // The three best offsets for this pitch, best first (earlier offsets first on ties).
         let mut best: Vec<Lattice> = Vec::with_capacity(4);
-        while p0 <= hi {
-            // A lattice that cannot beat the third best (or 4) even with every line still to
-            // come at full strength is dropped early; the rest sum their lines in order.
-            let bar = if best.len() < 3 {
-                4.0
-            } else {
-                best[2].score.max(4.0)
-            };
-            let mut score = 0f32;
-            for i in 0..10 {
-                score += line_strength(&covered, p0 + i as f32 * s, d, r, edge);
-                if score + (9 - i) as f32 + 1e-3 <= bar {
-                    break;
-                }
-            }
+        let (mut last_bar, mut first_check) = (f32::NAN, 0);
+        let insert = |best: &mut Vec<Lattice>, p0: f32, score: f32| {
             if score > 4.0 && (best.len() < 3 || score > best[2].score) {
                 let at = best
                     .iter()
@@ -273,6 +267,49 @@ fn best_lattices(
                 best.insert(at, Lattice { p0, s, score });
                 best.truncate(3);
             }
+        };
+        while p0 <= hi {
+            // Runs of BATCH offsets whose lines all lie inside are scored side by side in full
+            // (independent sums, no early exit: a lattice dropped early could not have been
+            // kept, so the kept ones are the same), then kept in order as one by one.
+            let last = p0 + (BATCH - 1) as f32;
+            if p0 >= inner_lo && last <= hi && last + 9.0 * s <= inner_hi {
+                let mut scores = [0f32; BATCH];
+                for i in 0..10 {
+                    let step = i as f32 * s;
+                    for (k, score) in scores.iter_mut().enumerate() {
+                        *score += covered[round_index(p0 + k as f32 + step, covered.len())];
+                    }
+                }
+                for (k, &score) in scores.iter().enumerate() {
+                    insert(&mut best, p0 + k as f32, score);
+                }
+                p0 += BATCH as f32;
+                continue;
+            }
+            // A lattice that cannot beat the third best (or 4) even with every line still to
+            // come at full strength is dropped early; the rest sum their lines in order.
+            let bar = if best.len() < 3 {
+                4.0
+            } else {
+                best[2].score.max(4.0)
+            };
+            if bar != last_bar {
+                // Before line `first_check` the lines still to come alone reach the bar, so no
+                // lattice can be dropped there (scores are never negative).
+                last_bar = bar;
+                first_check = (0..10)
+                    .find(|&i| (9 - i) as f32 + 1e-3 <= bar)
+                    .unwrap_or(10);
+            }
+            let mut score = 0f32;
+            for i in 0..10 {
+                score += line_strength(&covered, p0 + i as f32 * s, d, r, edge);
+                if i >= first_check && score + (9 - i) as f32 + 1e-3 <= bar {
+                    break;
+                }
+            }
+            insert(&mut best, p0, score);
             p0 += 1.0;
         }
         all.extend(best);
@@ -479,17 +516,17 @@ pub(crate) fn half_size(img: &RgbaImage) -> RgbaImage {
     let raw = img.as_raw();
     let stride = img.width() as usize * 4;
     let mut out = vec![0u8; w as usize * h as usize * 4];
+    // Each pair of rows summed first, then pairs of pixels: two passes the compiler vectorises.
+    let mut pair = vec![0u16; w as usize * 8];
     for (y, dst) in out.chunks_exact_mut(w as usize * 4).enumerate() {
         let top = &raw[2 * y * stride..2 * y * stride + w as usize * 8];
         let bottom = &raw[(2 * y + 1) * stride..(2 * y + 1) * stride + w as usize * 8];
-        for ((d, t), b) in dst
-            .chunks_exact_mut(4)
-            .zip(top.chunks_exact(8))
-            .zip(bottom.chunks_exact(8))
-        {
+        for ((p, &t), &b) in pair.iter_mut().zip(top).zip(bottom) {
+            *p = t as u16 + b as u16;
+        }
+        for (d, v) in dst.chunks_exact_mut(4).zip(pair.chunks_exact(8)) {
             for k in 0..4 {
-                let sum = t[k] as u16 + t[4 + k] as u16 + b[k] as u16 + b[4 + k] as u16;
-                d[k] = ((sum + 2) / 4) as u8;
+                d[k] = ((v[k] + v[4 + k] + 2) / 4) as u8;
             }
         }
     }
