@@ -311,20 +311,19 @@ pub fn calibrated_kinds(
         .collect();
     // The calibration stores inks only, so groups in the given ink that this screen tells apart
     // by a disc or a stroke (Saku: givens on grey discs, entries bare, one ink) all look like
-    // givens to it: among them the screen's own rule decides, as without calibration: the
-    // largest holds the givens, the others are entries. A lone digit drawn otherwise stays a
-    // given: it may as well be a given a highlight put on a disc of its own.
+    // givens to it: among them the screen's own rule decides, as without calibration
+    // ([`givens_group`]), and the others are entries; when it cannot, all stay givens, as the
+    // calibration has them. A lone digit drawn otherwise stays a given: it may as well be a
+    // given a highlight put on a disc of its own.
     let in_given_ink: Vec<usize> = (0..groups.len())
-        .filter(|&n| decided[n] == Some(DigitKind::Given))
+        .filter(|&n| decided[n] == Some(DigitKind::Given) && groups[n].len() >= 2)
         .collect();
-    if let Some(&largest) = in_given_ink
-        .iter()
-        .max_by_key(|&&n| (groups[n].len(), std::cmp::Reverse(n)))
-    {
-        for &n in in_given_ink
-            .iter()
-            .filter(|&&n| n != largest && groups[n].len() >= 2)
-        {
+    let hidden: usize = (0..groups.len())
+        .filter(|&n| decided[n].is_none())
+        .map(|n| groups[n].len())
+        .sum();
+    if let Some(givens) = givens_group(&groups, &in_given_ink, hidden, features) {
+        for &n in in_given_ink.iter().filter(|&&n| n != givens) {
             decided[n] = Some(DigitKind::Entry);
         }
     }
@@ -836,5 +835,31 @@ mod tests {
         let split = InkSplit::of(&cells, &features);
         assert_eq!(split.kind(0), Some(DigitKind::Given));
         assert_eq!(split.kind(1), Some(DigitKind::Entry));
+    }
+
+    #[test]
+    fn entries_in_the_given_ink_outnumbering_givens_on_discs_are_entries_after_calibration() {
+        let stored = StoredInks {
+            given: [30; 3],
+            entry: None,
+            distance: 60.0,
+        };
+        let s = late_game(
+            feat([30; 3], Some([218, 228, 224]), 0.12),
+            feat([30; 3], None, 0.12),
+            45,
+        );
+        let (cells, features) = screen(&s);
+        let kinds = calibrated_kinds(&digits_of(&s), &cells, &features, stored);
+        assert_eq!(kinds[0], Some(DigitKind::Given));
+        assert_eq!(kinds[76], Some(DigitKind::Given));
+        assert_eq!(kinds[1], Some(DigitKind::Entry));
+        assert_eq!(
+            kinds
+                .iter()
+                .filter(|k| **k == Some(DigitKind::Entry))
+                .count(),
+            45
+        );
     }
 }
