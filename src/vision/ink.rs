@@ -7,10 +7,12 @@
 //! cells are [`DigitKind::Unknown`], since the highlight hides how they were drawn, unless it
 //! kept their ink and that ink is one kind's only (it just put a tint or a disc under them); a
 //! lone digit on a disc of its own in another group's ink is judged the same way. Of the
-//! remaining groups the largest holds the givens (a puzzle in progress shows more givens than
-//! entries; a board with more entries than givens is finished or nearly so), the others are
-//! entries. When every digit is drawn alike the split is [`InkSplit::Indistinguishable`]: the
-//! app draws givens and entries the same, or there are no entries, and no guess is made.
+//! remaining groups one holds the givens, the others are entries ([`givens_group`]): the only
+//! group big enough for a puzzle's givens (17 or more, counting the digits a highlight hides),
+//! else the group the drawing marks as givens (on a disc or a tinted cell, a bolder stroke, the
+//! theme's neutral ink beside an accent colour), whatever the sizes: late in a game the entries
+//! outnumber the givens. When every digit is drawn alike, or nothing says which style is the
+//! givens', the split is [`InkSplit::Indistinguishable`] and no guess is made.
 //! [`calibrated_kinds`] does the same for the calibrated reader, with the calibration's stored
 //! colours deciding where the screen still draws them (a finished board, where entries outnumber
 //! givens), the screen's own split where the theme changed, and the screen's own rule among
@@ -31,7 +33,8 @@ pub enum DigitKind {
 /// The given/entry split of one screen.
 #[derive(Debug, Clone, PartialEq)]
 pub enum InkSplit {
-    /// Every big digit is drawn alike: givens and entries cannot be told apart here.
+    /// Givens and entries cannot be told apart here: every big digit is drawn alike, or two
+    /// styles could each be the givens' and nothing in the drawing says which.
     Indistinguishable,
     /// Per cell, row by row: the kind of each big digit (`None` for cells without one).
     Split(Vec<Option<DigitKind>>),
@@ -112,6 +115,130 @@ fn style_groups(features: &[Option<InkFeatures>]) -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// The fewest givens of a puzzle with one solution: a smaller group cannot be the givens.
+const MIN_GIVENS: usize = 17;
+/// Below this chroma (RGB max minus min) an ink is the theme's neutral text colour (a navy as
+/// dark as Sudoku.com's givens, 45, included).
+const NEUTRAL_CHROMA: i32 = 60;
+/// An accent ink is at least this much more chromatic than the neutral one.
+const ACCENT_GAP: i32 = 60;
+/// Cells tinted under one group differ from the other group's cells by this much brightness.
+const TINT_LUMA: f32 = 8.0;
+
+fn luma(c: [u8; 3]) -> f32 {
+    0.299 * c[0] as f32 + 0.587 * c[1] as f32 + 0.114 * c[2] as f32
+}
+
+/// The value `q` of the way up `v` (0: lowest, 1: highest).
+fn quantile(mut v: Vec<f32>, q: f32) -> f32 {
+    v.sort_by(f32::total_cmp);
+    let k = ((v.len().max(1) - 1) as f32 * q).round() as usize;
+    v.get(k).copied().unwrap_or(0.0)
+}
+
+fn median(v: Vec<f32>) -> f32 {
+    quantile(v, 0.5)
+}
+
+/// How a group of digits is drawn, as the cues of [`looks_given`] need it: medians, so that
+/// the few digits of a group under a selection or row highlight do not move it.
+struct Drawn {
+    chroma: i32,
+    ink_luma: f32,
+    cell_luma: f32,
+    /// The brightness of the cells under the group's darker and lighter fifths: a tint drawn
+    /// under a whole group keeps the two close, one shared by both kinds (every other box
+    /// shaded, the selected cell's row, column and box) spreads them.
+    cell_low: f32,
+    cell_high: f32,
+    on_discs: bool,
+    stroke: f32,
+    resolution: f32,
+}
+
+fn drawn(g: &[usize], features: &[Option<InkFeatures>]) -> Drawn {
+    let fs: Vec<&InkFeatures> = g.iter().filter_map(|&i| features[i].as_ref()).collect();
+    let ink = group_ink(g, features);
+    Drawn {
+        chroma: *ink.iter().max().unwrap_or(&0) as i32 - *ink.iter().min().unwrap_or(&0) as i32,
+        ink_luma: luma(ink),
+        cell_luma: median(fs.iter().map(|f| luma(f.background)).collect()),
+        cell_low: quantile(fs.iter().map(|f| luma(f.background)).collect(), 0.2),
+        cell_high: quantile(fs.iter().map(|f| luma(f.background)).collect(), 0.8),
+        on_discs: 2 * fs.iter().filter(|f| f.disc.is_some()).count() > fs.len(),
+        stroke: median(fs.iter().map(|f| f.stroke).collect()),
+        resolution: fs.iter().map(|f| f.resolution).fold(f32::MAX, f32::min),
+    }
+}
+
+/// What the drawing says of two groups of digits: `Some(true)` when `a` is drawn as givens
+/// beside `b`, `Some(false)` the reverse, `None` when the cues are silent or disagree. Apps mark
+/// their givens, each in its own way: a disc under them (Saku, SUD<3KU), a tinted cell (Open
+/// Sudoku, shaded apps), a bolder stroke (Privacy Friendly Sudoku), or the theme's neutral ink
+/// with entries in an accent colour (Sudoku.com, Material Sudoku). Open Sudoku draws its givens
+/// in slate blue and its entries black, on untinted cells: there the ink and the tint disagree
+/// and nothing is said.
+fn looks_given(a: &Drawn, b: &Drawn) -> Option<bool> {
+    let disc = (a.on_discs != b.on_discs).then_some(a.on_discs);
+    // The paper is the theme's extreme (white, or near black); a tint moves a cell towards the
+    // ink. It speaks only when (nearly) all of one group's cells are tinted beside (nearly) all
+    // of the other's, and only on bare digits: a disc already said it.
+    let (a_tinted, b_tinted) = if a.cell_luma > a.ink_luma {
+        (
+            a.cell_high + TINT_LUMA <= b.cell_low,
+            b.cell_high + TINT_LUMA <= a.cell_low,
+        )
+    } else {
+        (
+            a.cell_low >= b.cell_high + TINT_LUMA,
+            b.cell_low >= a.cell_high + TINT_LUMA,
+        )
+    };
+    let tint = (!a.on_discs && !b.on_discs && a_tinted != b_tinted).then_some(a_tinted);
+    let (thin, thick) = (a.stroke.min(b.stroke), a.stroke.max(b.stroke));
+    let stroke = (thick >= SAME_STROKE * thin.max(1e-3)
+        && (thick - thin) * a.resolution.min(b.resolution) >= 1.2)
+        .then_some(a.stroke > b.stroke);
+    let ink = if a.chroma <= NEUTRAL_CHROMA && b.chroma >= a.chroma + ACCENT_GAP {
+        Some(true)
+    } else if b.chroma <= NEUTRAL_CHROMA && a.chroma >= b.chroma + ACCENT_GAP {
+        Some(false)
+    } else {
+        None
+    };
+    let votes: Vec<bool> = [disc, tint, stroke, ink].into_iter().flatten().collect();
+    let first = *votes.first()?;
+    votes.iter().all(|&v| v == first).then_some(first)
+}
+
+/// Which of `candidates` (indices into `groups`) holds the givens, `hidden` digits being of a
+/// kind the screen hides: the only group with room for a puzzle's givens, or, when several
+/// have, the one the drawing marks as givens beside every other ([`looks_given`]). `None`
+/// when nothing decides: the sizes would only be a guess (early in a game the givens lead, late
+/// the entries do).
+fn givens_group(
+    groups: &[Vec<usize>],
+    candidates: &[usize],
+    hidden: usize,
+    features: &[Option<InkFeatures>],
+) -> Option<usize> {
+    let roomy: Vec<usize> = candidates
+        .iter()
+        .copied()
+        .filter(|&n| groups[n].len() + hidden >= MIN_GIVENS)
+        .collect();
+    let pool = if roomy.is_empty() { candidates } else { &roomy };
+    if let [only] = pool {
+        return Some(*only);
+    }
+    let styles: Vec<Drawn> = pool.iter().map(|&n| drawn(&groups[n], features)).collect();
+    (0..pool.len())
+        .find(|&a| {
+            (0..pool.len()).all(|b| a == b || looks_given(&styles[a], &styles[b]) == Some(true))
+        })
+        .map(|a| pool[a])
+}
+
 /// The mean ink of a group of digits.
 fn group_ink(g: &[usize], features: &[Option<InkFeatures>]) -> [u8; 3] {
     let inks: Vec<[u8; 3]> = g.iter().filter_map(|&i| Some(features[i]?.ink)).collect();
@@ -184,20 +311,19 @@ pub fn calibrated_kinds(
         .collect();
     // The calibration stores inks only, so groups in the given ink that this screen tells apart
     // by a disc or a stroke (Saku: givens on grey discs, entries bare, one ink) all look like
-    // givens to it: among them the screen's own rule decides, as without calibration: the
-    // largest holds the givens, the others are entries. A lone digit drawn otherwise stays a
-    // given: it may as well be a given a highlight put on a disc of its own.
+    // givens to it: among them the screen's own rule decides, as without calibration
+    // ([`givens_group`]), and the others are entries; when it cannot, all stay givens, as the
+    // calibration has them. A lone digit drawn otherwise stays a given: it may as well be a
+    // given a highlight put on a disc of its own.
     let in_given_ink: Vec<usize> = (0..groups.len())
-        .filter(|&n| decided[n] == Some(DigitKind::Given))
+        .filter(|&n| decided[n] == Some(DigitKind::Given) && groups[n].len() >= 2)
         .collect();
-    if let Some(&largest) = in_given_ink
-        .iter()
-        .max_by_key(|&&n| (groups[n].len(), std::cmp::Reverse(n)))
-    {
-        for &n in in_given_ink
-            .iter()
-            .filter(|&&n| n != largest && groups[n].len() >= 2)
-        {
+    let hidden: usize = (0..groups.len())
+        .filter(|&n| decided[n].is_none())
+        .map(|n| groups[n].len())
+        .sum();
+    if let Some(givens) = givens_group(&groups, &in_given_ink, hidden, features) {
+        for &n in in_given_ink.iter().filter(|&&n| n != givens) {
             decided[n] = Some(DigitKind::Entry);
         }
     }
@@ -233,9 +359,6 @@ impl InkSplit {
         if groups.len() <= 1 {
             return InkSplit::Indistinguishable;
         }
-        let largest = (0..groups.len())
-            .max_by_key(|&g| (groups[g].len(), std::cmp::Reverse(g)))
-            .unwrap_or(0);
         // One glyph: every patch linked to the first through patches that correlate well. Small
         // digits sampled at different sub-pixel phases can fall short of each other directly
         // and still both match a third.
@@ -266,11 +389,29 @@ impl InkSplit {
                 && (0..groups.len())
                     .any(|m| m != n && colour_distance(inks[m], inks[n]) <= SAME_COLOUR)
         };
+        let highlight: Vec<bool> = (0..groups.len())
+            .map(|n| (groups[n].len() >= 2 && one_glyph(&groups[n])) || restyled(n))
+            .collect();
+        let largest = (0..groups.len())
+            .max_by_key(|&g| (groups[g].len(), std::cmp::Reverse(g)))
+            .unwrap_or(0);
+        // The largest group is never a highlight (a screen with one digit everywhere is not a
+        // game); the others are candidates unless they look like one.
+        let candidates: Vec<usize> = (0..groups.len())
+            .filter(|&n| n == largest || !highlight[n])
+            .collect();
+        let hidden: usize = (0..groups.len())
+            .filter(|&n| !candidates.contains(&n))
+            .map(|n| groups[n].len())
+            .sum();
+        let Some(givens) = givens_group(&groups, &candidates, hidden, features) else {
+            return InkSplit::Indistinguishable;
+        };
         let settled: Vec<Option<DigitKind>> = (0..groups.len())
             .map(|n| {
-                if n == largest {
+                if n == givens {
                     Some(DigitKind::Given)
-                } else if (groups[n].len() >= 2 && one_glyph(&groups[n])) || restyled(n) {
+                } else if highlight[n] && n != largest {
                     None
                 } else {
                     Some(DigitKind::Entry)
@@ -355,6 +496,31 @@ mod tests {
             disc,
             resolution: 40.0,
         }
+    }
+
+    /// A bare digit of `ink` on a cell of colour `cell`.
+    fn feat_on(ink: [u8; 3], cell: [u8; 3], stroke: f32) -> InkFeatures {
+        InkFeatures {
+            background: cell,
+            ..feat(ink, None, stroke)
+        }
+    }
+
+    /// 20 givens drawn `given` in cells 0, 4, 8.., then `entries` entries drawn `entry` in the
+    /// other cells (a late game: 17 to 25 givens, twice as many entries).
+    fn late_game(
+        given: InkFeatures,
+        entry: InkFeatures,
+        entries: usize,
+    ) -> Vec<(usize, usize, InkFeatures)> {
+        let mut s: Vec<_> = (0..20).map(|i| (i * 4, i % 9, given)).collect();
+        s.extend(
+            (0..81)
+                .filter(|i| i % 4 != 0 || *i > 76)
+                .take(entries)
+                .map(|i| (i, i % 9, entry)),
+        );
+        s
     }
 
     /// A digit patch whose shape is `glyph` (different glyphs do not correlate).
@@ -575,5 +741,125 @@ mod tests {
             .collect();
         let (cells, features) = screen(&s);
         assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+    }
+
+    #[test]
+    fn neutral_givens_outnumbered_by_accent_entries_are_still_the_givens() {
+        // Light theme: near-black givens, blue entries; dark theme: light grey and light blue.
+        for (given, entry, cell) in [
+            ([30; 3], [33, 150, 243], [255; 3]),
+            ([225; 3], [130, 190, 255], [30; 3]),
+        ] {
+            let s = late_game(feat_on(given, cell, 0.12), feat_on(entry, cell, 0.12), 45);
+            let (cells, features) = screen(&s);
+            let split = InkSplit::of(&cells, &features);
+            assert_eq!(split.kind(0), Some(DigitKind::Given), "{given:?}");
+            assert_eq!(split.kind(76), Some(DigitKind::Given));
+            assert_eq!(split.kind(1), Some(DigitKind::Entry));
+            assert!(
+                split.summary().starts_with("givens 20, entries 45"),
+                "{}",
+                split.summary()
+            );
+        }
+    }
+
+    #[test]
+    fn a_disc_a_tinted_cell_or_a_bolder_stroke_marks_outnumbered_givens() {
+        let ink = [20; 3];
+        for (given, entry) in [
+            (
+                feat(ink, Some([218, 228, 224]), 0.12),
+                feat(ink, None, 0.12),
+            ),
+            // Two neutral inks: the tint decides (a tint alone, in one ink, is no style apart).
+            (
+                feat_on([90; 3], [208, 252, 248], 0.12),
+                feat_on(ink, [255; 3], 0.12),
+            ),
+            (feat(ink, None, 0.19), feat(ink, None, 0.12)),
+        ] {
+            let (cells, features) = screen(&late_game(given, entry, 45));
+            let split = InkSplit::of(&cells, &features);
+            assert_eq!(split.kind(0), Some(DigitKind::Given), "{given:?}");
+            assert_eq!(split.kind(1), Some(DigitKind::Entry), "{given:?}");
+        }
+    }
+
+    #[test]
+    fn two_styles_that_could_both_be_the_givens_with_no_cue_or_clashing_cues_are_unknown() {
+        // Two neutral inks alike in all else; then Open Sudoku's look: slate givens on tinted
+        // cells, black entries on white ones (the tint says one thing, the inks the other).
+        let cases = [
+            (
+                feat_on([150; 3], [20; 3], 0.12),
+                feat_on([235; 3], [20; 3], 0.12),
+            ),
+            (
+                feat_on([65, 109, 133], [208, 252, 248], 0.12),
+                feat_on([0; 3], [255; 3], 0.12),
+            ),
+        ];
+        for (given, entry) in cases {
+            let (cells, features) = screen(&late_game(given, entry, 45));
+            assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+            // With too few entries to be the givens, the sizes alone decide.
+            let (cells, features) = screen(&late_game(given, entry, 10));
+            let split = InkSplit::of(&cells, &features);
+            assert_eq!(split.kind(0), Some(DigitKind::Given), "{given:?}");
+            assert_eq!(split.kind(1), Some(DigitKind::Entry), "{given:?}");
+        }
+    }
+
+    #[test]
+    fn tints_shared_by_both_kinds_do_not_outvote_the_inks() {
+        // Every other box shaded and the selected cell's peers tinted: more entries than givens
+        // happen to stand on them, which says nothing of their kind.
+        let (white, shade) = ([255; 3], [234, 241, 251]);
+        let mut s = late_game(
+            feat_on([17; 3], white, 0.12),
+            feat_on([30, 99, 196], white, 0.12),
+            45,
+        );
+        for (n, style) in s.iter_mut().enumerate() {
+            let shaded = if style.0 % 4 == 0 {
+                n % 3 == 0
+            } else {
+                n % 3 != 0
+            };
+            if shaded {
+                style.2.background = shade;
+            }
+        }
+        let (cells, features) = screen(&s);
+        let split = InkSplit::of(&cells, &features);
+        assert_eq!(split.kind(0), Some(DigitKind::Given));
+        assert_eq!(split.kind(1), Some(DigitKind::Entry));
+    }
+
+    #[test]
+    fn entries_in_the_given_ink_outnumbering_givens_on_discs_are_entries_after_calibration() {
+        let stored = StoredInks {
+            given: [30; 3],
+            entry: None,
+            distance: 60.0,
+        };
+        let s = late_game(
+            feat([30; 3], Some([218, 228, 224]), 0.12),
+            feat([30; 3], None, 0.12),
+            45,
+        );
+        let (cells, features) = screen(&s);
+        let kinds = calibrated_kinds(&digits_of(&s), &cells, &features, stored);
+        assert_eq!(kinds[0], Some(DigitKind::Given));
+        assert_eq!(kinds[76], Some(DigitKind::Given));
+        assert_eq!(kinds[1], Some(DigitKind::Entry));
+        assert_eq!(
+            kinds
+                .iter()
+                .filter(|k| **k == Some(DigitKind::Entry))
+                .count(),
+            45
+        );
     }
 }

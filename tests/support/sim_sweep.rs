@@ -91,6 +91,8 @@ pub struct Sweep {
     pub min_margin: f32,
     /// Digits whose given/entry kind the screen hid (a recolouring same-number highlight).
     pub kind_hidden: usize,
+    /// Boards showing at least as many entries as givens.
+    pub entries_lead: usize,
 }
 
 /// Calibrates `skin` at `size` on the first puzzle, then reads every puzzle (the first one too)
@@ -109,6 +111,7 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
         min_score: 1.0,
         min_margin: 1.0,
         kind_hidden: 0,
+        entries_lead: 0,
     };
     let mut phone = SudokuApp::new(puzzles[0].0.into(), skin.clone(), size.into()).unwrap();
     let fresh = phone.render();
@@ -172,10 +175,11 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
         // must still read their digit, as either kind).
         let hidden: Vec<bool> = Cell::all().map(|c| phone.kind_hidden(c.into())).collect();
         result.kind_hidden += hidden.iter().filter(|&&h| h).count();
-        // Without calibration a screen's largest group of alike digits is taken for the givens
-        // (a board with more entries than givens is nearly finished): kinds are judged there
-        // only on boards that show more givens than entries.
-        let givens_lead = puzzle.filled_count() > expected.filled_count() - puzzle.filled_count();
+        // Kinds are judged on every board, also where the entries outnumber the givens (a
+        // reader taking the largest style for the givens swaps them there).
+        if 2 * puzzle.filled_count() <= expected.filled_count() {
+            result.entries_lead += 1;
+        }
         let misread = |rec: &Recognition, cell: Cell, calibrated: bool| -> Option<String> {
             let r = &rec.readings[cell.index()];
             let kind = match (puzzle.get(cell), expected.get(cell)) {
@@ -183,9 +187,7 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
                 (None, Some(_)) => CellKind::Entry,
                 _ => CellKind::Empty,
             };
-            let kind_ok = r.kind == kind
-                || ((hidden[cell.index()] || !(calibrated || givens_lead))
-                    && r.kind != CellKind::Empty);
+            let kind_ok = r.kind == kind || (hidden[cell.index()] && r.kind != CellKind::Empty);
             // Only cells without a digit report notes; a noted cell must say so, a plain one
             // must not (judged on the calibrated read).
             let notes_ok = !calibrated || r.digit.is_some() || r.notes == noted.contains(&cell);

@@ -32,7 +32,7 @@ fn run(puzzles_per_screen: usize, every_size: bool) {
             }
             let s = sweep(skin, (*size).into(), &puzzles, 77 + (i * 3 + j) as u64);
             eprintln!(
-                "{skin:>9} {size:>10}: {} of {} boards, {} cells exact; min score {:.3}, min margin {:.3}; without calibration {} of {} boards exact; {} digits of hidden kind",
+                "{skin:>9} {size:>10}: {} of {} boards, {} cells exact; min score {:.3}, min margin {:.3}; without calibration {} of {} boards exact ({} with entries >= givens); {} digits of hidden kind",
                 s.boards_read,
                 puzzles.len(),
                 s.cells_read,
@@ -40,6 +40,7 @@ fn run(puzzles_per_screen: usize, every_size: bool) {
                 s.min_margin,
                 s.free_boards,
                 puzzles.len(),
+                s.entries_lead,
                 s.kind_hidden
             );
             failures.extend(s.wrong.iter().map(|w| format!("{skin} {size}: {w}")));
