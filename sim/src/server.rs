@@ -46,6 +46,8 @@ pub struct SimServer<S: Screen + 'static> {
     screen: Arc<Mutex<S>>,
     handset: Arc<Handset>,
     adbd: Adbd,
+    /// The adb servers this phone was connected to, told to forget it when it goes.
+    adb_servers: Mutex<Vec<SocketAddrV4>>,
 }
 
 impl<S: Screen + 'static> SimServer<S> {
@@ -72,6 +74,7 @@ impl<S: Screen + 'static> SimServer<S> {
             screen,
             handset,
             adbd,
+            adb_servers: Mutex::new(Vec::new()),
         })
     }
 
@@ -124,7 +127,13 @@ impl<S: Screen + 'static> SimServer<S> {
         loop {
             let state = smart_socket_query(server, &get_state);
             match &state {
-                Ok(state) if state == "device" => return Ok(answer),
+                Ok(state) if state == "device" => {
+                    let mut servers = self.adb_servers.lock().unwrap();
+                    if !servers.contains(&server) {
+                        servers.push(server);
+                    }
+                    return Ok(answer);
+                }
                 _ if std::time::Instant::now() >= deadline => bail!(
                     "the adb server at {server} connected to the simulated phone, but it never came online: {state:?}"
                 ),
@@ -190,6 +199,24 @@ impl<S: Screen + 'static> SimServer<S> {
 }
 
 /// One smart-socket request (`XXXXhost:...`) and its `OKAY` + length-prefixed answer.
+impl<S: Screen + 'static> Drop for SimServer<S> {
+    /// A phone that goes disconnects itself from the adb servers it joined. A server keeps a
+    /// gone TCP device and retries it every few seconds, and adb 29.0.6 crashed (a segfault in
+    /// the kernel log, after "already offline" on a new transport among many such retries)
+    /// twice in one full test run, taking every test on that server with it.
+    fn drop(&mut self) {
+        let serial = self.serial();
+        let servers = std::mem::take(
+            self.adb_servers
+                .get_mut()
+                .unwrap_or_else(|e| e.into_inner()),
+        );
+        for server in servers {
+            let _ = smart_socket_query(server, &format!("host:disconnect:{serial}"));
+        }
+    }
+}
+
 fn smart_socket_query(server: SocketAddrV4, request: &str) -> Result<String> {
     use std::io::{Read, Write};
     let mut tcp = std::net::TcpStream::connect(server)?;
