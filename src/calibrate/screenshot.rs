@@ -7,9 +7,9 @@
 use crate::calibration::{Calibration, FORMAT_VERSION, InputOrder, Keypad, Recognition};
 use crate::geometry::{Point, Rect, Size};
 use crate::sudoku::{Board, Cell};
-use crate::vision::cells::{PATCH_H, PATCH_W};
 use crate::vision::glyphs::{Reference, label};
 use crate::vision::keypad::{Glyph, find_keypad, glyphs_outside, order_keypad};
+use crate::vision::patch::{PATCH_H, PATCH_W};
 use crate::vision::recognize::{colour_distance, locate_and_cut, read_inks, rule_conflicts};
 use crate::vision::{CellInk, Grid, ScreenCells, Templates, find_grid_and_cells, overlay};
 use anyhow::{Result, anyhow, bail};

@@ -237,7 +237,7 @@ mod tests {
     }
 
     fn templates(fill: u8) -> Templates {
-        let patch = vec![fill; crate::vision::cells::PATCH_W * crate::vision::cells::PATCH_H];
+        let patch = vec![fill; crate::vision::patch::PATCH_W * crate::vision::patch::PATCH_H];
         Templates::new(std::array::from_fn(|_| Some(patch.clone())))
     }
 

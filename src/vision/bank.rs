@@ -4,7 +4,7 @@
 //! `assets/glyph-bank.tsv`). It lets the reader put a digit on a shape without any app's
 //! templates: it scores a patch against every typeface's drawing of each digit.
 
-use super::cells::{PATCH_H, PATCH_W};
+use super::patch::{PATCH_H, PATCH_W};
 use std::sync::OnceLock;
 
 const N: usize = PATCH_W * PATCH_H;

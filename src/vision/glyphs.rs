@@ -6,7 +6,7 @@
 //! independent sources disagree, is a doubt: the caller refuses and names its cells.
 
 use super::bank::{Bank, bank, dot, feature};
-use super::cells::ncc;
+use super::patch::ncc;
 use crate::sudoku::Cell;
 
 /// Shape groups of a screen's digit patches.

@@ -18,7 +18,8 @@
 //! givens), the screen's own split where the theme changed, and the screen's own rule among
 //! digits in the given ink that differ only by a disc or a stroke (the stored colours cannot).
 
-use super::cells::{CellInk, InkFeatures, ncc};
+use super::cells::{CellInk, InkFeatures};
+use super::patch::ncc;
 use super::recognize::colour_distance;
 
 /// What a big digit is, by how it is drawn.
@@ -525,7 +526,7 @@ mod tests {
 
     /// A digit patch whose shape is `glyph` (different glyphs do not correlate).
     fn cell(glyph: usize) -> CellInk {
-        let pixels = (0..crate::vision::cells::PATCH_W * crate::vision::cells::PATCH_H)
+        let pixels = (0..crate::vision::patch::PATCH_W * crate::vision::patch::PATCH_H)
             .map(|i| {
                 if (i * 7 + glyph * 13).is_multiple_of(glyph + 3) {
                     255

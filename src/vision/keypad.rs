@@ -2,8 +2,8 @@
 //! digits, of one size, isolated (not part of a word or a clock), laid out in one to three rows
 //! that hold nine glyphs in reading order (1x9, 3x3, 5+4, ...). The i-th glyph is digit i+1.
 
-use super::cells::{Component, PATCH_H, PATCH_W, components, normalise};
 use super::locate::Grid;
+use super::patch::{Component, PATCH_H, PATCH_W, components, normalise};
 use super::templates::{Templates, unit_vector};
 use crate::geometry::{Point, Rect};
 use image::RgbaImage;

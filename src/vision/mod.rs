@@ -23,6 +23,7 @@ pub mod ink;
 pub mod keypad;
 pub mod locate;
 pub mod overlay;
+pub mod patch;
 pub mod recognize;
 mod ridges;
 pub mod scan;

@@ -4,7 +4,7 @@
 //! `N-keypad.png`, cut from the keypad button: apps often draw player entries in the keypad's
 //! weight rather than the givens' (bold givens, regular entries).
 
-use super::cells::{PATCH_H, PATCH_W};
+use super::patch::{PATCH_H, PATCH_W};
 use anyhow::{Context, Result, bail};
 use image::{GrayImage, Luma};
 use std::path::Path;
