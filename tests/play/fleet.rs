@@ -110,10 +110,16 @@ fn play_all_learns_each_apps_profile_once_and_solves_every_phone_with_it() {
     }
 }
 
-/// Screenshots the phone took (`screencap`, raw or PNG).
-fn screencaps(sim: &sudoku_sim::SimServer<sudoku_sim::SudokuApp>) -> usize {
-    sim.command_log()
-        .iter()
+/// Screenshots the phone took (`screencap`, raw or PNG) before the first `input tap`. Later
+/// ones (checks every few taps, retakes of a frame caught mid-draw) depend on timing.
+fn screencaps_before_the_first_tap(sim: &sudoku_sim::SimServer<sudoku_sim::SudokuApp>) -> usize {
+    let log = sim.command_log();
+    assert!(
+        log.iter().any(|c| c.starts_with("input tap")),
+        "no `input tap` in {log:?}"
+    );
+    log.iter()
+        .take_while(|c| !c.starts_with("input tap"))
         .filter(|c| c.starts_with("screencap"))
         .count()
 }
@@ -122,7 +128,7 @@ fn screencaps(sim: &sudoku_sim::SimServer<sudoku_sim::SudokuApp>) -> usize {
 fn play_all_starts_from_the_screenshot_its_calibration_was_chosen_on_as_play_does() {
     // Two identical phones, one after the other: one with --all (first, while it is the only
     // phone the server knows), one played alone. The calibration check's screenshot and read
-    // are where play starts in both, so both take the same screenshots.
+    // are where play starts in both, so both take the same screenshots before the first tap.
     let server = AdbServer::start();
     let dir = temp_dir("fleet-first-read");
     let file = rig::write_calibration(&dir, "light", SMALL_SIZE);
@@ -136,7 +142,7 @@ fn play_all_starts_from_the_screenshot_its_calibration_was_chosen_on_as_play_doe
             server.addr(),
         );
         let mut cmd = agent();
-        cmd.args(["play", "-P", &port, "--calibration"]);
+        cmd.args(["play", "-P", &port, "--input", "tap", "--calibration"]);
         if all {
             cmd.arg(&dir).arg("--all");
         } else {
@@ -150,8 +156,12 @@ fn play_all_starts_from_the_screenshot_its_calibration_was_chosen_on_as_play_doe
             String::from_utf8_lossy(&out.stderr)
         );
         assert!(sim.with_screen(|p| p.is_solved()), "all={all}: not solved");
-        counts.push(screencaps(&sim));
+        counts.push(screencaps_before_the_first_tap(&sim));
         drop(sim);
     }
+    assert!(
+        counts[1] >= 1,
+        "play reads the screen before tapping: {counts:?}"
+    );
     assert_eq!(counts[0], counts[1], "--all, then play alone: {counts:?}");
 }

@@ -15,11 +15,19 @@ pub struct AdbServer {
 
 static SHARED: Mutex<Weak<AdbServer>> = Mutex::new(Weak::new());
 
-/// The running private server, started if no test holds one.
+/// The running private server, started if no test holds one or if it died (adb 29.0.6 can
+/// crash when a phone's connection drops; the tests that do that use servers of their own, and
+/// this keeps a crash from failing every test that starts after it).
 pub fn shared() -> Arc<AdbServer> {
     let mut slot = SHARED.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(server) = slot.upgrade() {
-        return server;
+        if server.is_listening() {
+            return server;
+        }
+        eprintln!(
+            "the shared adb server on port {} is gone (crashed?): starting another",
+            server.port
+        );
     }
     let server = Arc::new(AdbServer::start());
     *slot = Arc::downgrade(&server);
@@ -49,6 +57,12 @@ impl AdbServer {
             .expect("run adb (Debian package `adb`)");
         assert!(status.success(), "adb start-server failed");
         AdbServer { port }
+    }
+
+    /// Whether the server still accepts connections.
+    pub fn is_listening(&self) -> bool {
+        std::net::TcpStream::connect_timeout(&self.addr().into(), std::time::Duration::from_secs(2))
+            .is_ok()
     }
 
     pub fn port(&self) -> u16 {
