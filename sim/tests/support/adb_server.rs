@@ -15,6 +15,9 @@ pub struct AdbServer {
 
 static SHARED: Mutex<Weak<AdbServer>> = Mutex::new(Weak::new());
 
+/// Where a crashed server is recorded, under the target's tmp dir (`.ci/run` reads it).
+pub const CRASH_LOG: &str = "adb-server-crashes.log";
+
 /// The running private server, started if no test holds one or if it died (adb 29.0.6 can
 /// crash when a phone's connection drops; the tests that do that use servers of their own, and
 /// this keeps a crash from failing every test that starts after it).
@@ -145,6 +148,24 @@ impl AdbServer {
 
 impl Drop for AdbServer {
     fn drop(&mut self) {
+        // Said in the failing test's output, where `.ci/run` looks for it: a test that failed
+        // because adb itself crashed is run once more (nothing of ours to fix).
+        if !self.is_listening() {
+            let line = format!(
+                "ADB SERVER DIED: the adb server on port {} stopped while tests used it \
+                 (adb 29.0.6 crashes at times: see `dmesg | grep adb`)",
+                self.port
+            );
+            eprintln!("{line}");
+            let log = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(CRASH_LOG);
+            let _ = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(log)
+                .and_then(|mut f| {
+                    std::io::Write::write_all(&mut f, format!("{line}\n").as_bytes())
+                });
+        }
         let _ = Command::new("adb")
             .args(["-P", &self.port.to_string(), "kill-server"])
             .stdin(Stdio::null())
