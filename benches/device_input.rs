@@ -80,7 +80,7 @@ fn run(server: &adb_server::AdbServer, preset: &'static str, kind: InputKind) ->
         ..SimConfig::default()
     };
     let sim = SimServer::start(phone, config).expect("start the simulated phone");
-    server.connect(&sim.serial());
+    server.connect_sim(&sim);
     let options = AdbOptions {
         port: Some(server.port()),
         serial: Some(sim.serial()),

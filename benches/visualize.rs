@@ -123,7 +123,7 @@ fn replay(
         },
     )
     .unwrap();
-    adb.connect(&sim.serial());
+    adb.connect_sim(&sim);
     let server = AdbServer::connect(&AdbOptions {
         port: Some(adb.port()),
         ..AdbOptions::default()

@@ -78,4 +78,4 @@ pub mod touch;
 
 pub use handset::{TapRecord, TapSource};
 pub use latency::Latency;
-pub use server::{SimConfig, SimServer};
+pub use server::{SimConfig, SimServer, lock_adb_server};

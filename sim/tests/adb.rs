@@ -45,7 +45,7 @@ fn start(latency: &str, drop_after: Option<u64>) -> SimServer<SudokuApp> {
 fn connected(latency: &str) -> (std::sync::Arc<AdbServer>, SimServer<SudokuApp>) {
     let adb = adb_server::shared();
     let sim = start(latency, None);
-    adb.connect(&sim.serial());
+    adb.connect_sim(&sim);
     (adb, sim)
 }
 
@@ -513,7 +513,7 @@ fn the_drop_fault_makes_the_device_vanish_mid_command() {
     let adb = AdbServer::start();
     let sim = start("instant", Some(2));
     let serial = sim.serial();
-    adb.connect(&serial);
+    adb.connect_sim(&sim);
     for n in ["1", "2"] {
         let out = adb.device(&serial, &["shell", "echo", n]);
         assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{n}\n"));

@@ -16,7 +16,7 @@ fn fleet_options(args: &PlayArgs) -> Result<PlayOptions> {
     Ok(PlayOptions {
         dry_run: false,
         keep_entries: args.keep_entries,
-        recheck_after: Duration::from_millis(500),
+        recheck_after: Duration::from_millis(args.recheck_after_ms),
         pacing: None,
         moves_per_call: 0,
         wait: Duration::try_from_secs_f64(args.wait).map_err(|_| {
@@ -49,7 +49,7 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
     let options = PlayOptions {
         dry_run: args.dry_run,
         keep_entries: args.keep_entries,
-        recheck_after: Duration::from_millis(500),
+        recheck_after: Duration::from_millis(args.recheck_after_ms),
         pacing: cal.pacing,
         moves_per_call: 0,
         wait: Duration::try_from_secs_f64(args.wait).map_err(|_| {

@@ -38,7 +38,7 @@ fn game(skin: &str, size: Size) -> SudokuApp {
 
 fn connected(adb: &AdbServer, skin: &str, size: Size) -> SimServer<SudokuApp> {
     let sim = SimServer::start(game(skin, size), SimConfig::default()).unwrap();
-    adb.connect(&sim.serial());
+    adb.connect_sim(&sim);
     sim
 }
 

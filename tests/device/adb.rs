@@ -67,7 +67,7 @@ fn phone(server: &PrivateServer, preset: &str) -> SimServer<DotScreen> {
     };
     let sim = SimServer::start(DotScreen { taps: Vec::new() }, config)
         .expect("start the simulated phone");
-    server.connect(&sim.serial());
+    server.connect_sim(&sim);
     sim
 }
 
@@ -415,7 +415,7 @@ fn a_phone_that_vanishes_mid_stream_gives_a_clear_error_and_no_more_taps() {
         ..SimConfig::default()
     };
     let sim = SimServer::start(DotScreen { taps: Vec::new() }, config).expect("start");
-    server.connect(&sim.serial());
+    server.connect_sim(&sim);
     let mut device =
         AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Stream))).expect("open");
     device.set_pacing(Pacing {
@@ -481,7 +481,7 @@ fn the_simulated_app_is_solved_through_adb_with_the_fastest_method_of_each_prese
             ..SimConfig::default()
         };
         let sim = SimServer::start(phone, config).expect("start");
-        server.connect(&sim.serial());
+        server.connect_sim(&sim);
         let mut device = AdbDevice::open(&options(&server, &sim.serial(), None)).expect("open");
         assert_eq!(device.input_method().kind(), kind);
         device.set_pacing(Pacing {
@@ -584,7 +584,7 @@ fn connected_app(server: &PrivateServer, latency: &str) -> SimServer<SudokuApp> 
         },
     )
     .unwrap();
-    server.connect(&sim.serial());
+    server.connect_sim(&sim);
     sim
 }
 

@@ -97,7 +97,7 @@ fn serve_as(
 
 fn serve_with(phone: SudokuApp, config: SimConfig, adb: &AdbServer) -> SimServer<SudokuApp> {
     let sim = SimServer::start(phone, config).unwrap();
-    adb.connect(&sim.serial());
+    adb.connect_sim(&sim);
     sim
 }
 
