@@ -101,20 +101,9 @@ impl<S: Screen + 'static> SimServer<S> {
         // had the same port (the server keeps a lost TCP device, offline, while it retries it):
         // `connect` would answer "already connected" and the phone stay offline for many
         // seconds. This phone just bound the port, so any such transport is stale.
+        disconnect_adb_server(server, &serial);
         let get_state = format!("host-serial:{serial}:get-state");
         let connect = format!("host:connect:{serial}");
-        let gone =
-            |state: &Result<String>| matches!(state, Err(e) if e.to_string().contains("not found"));
-        if smart_socket_query(server, &format!("host:disconnect:{serial}")).is_ok() {
-            // The server removes a kicked transport on its own thread, a moment later: a
-            // `connect` before that hears "already connected", and then the phone is gone.
-            let deadline = std::time::Instant::now() + Duration::from_secs(2);
-            while !gone(&smart_socket_query(server, &get_state))
-                && std::time::Instant::now() < deadline
-            {
-                std::thread::sleep(Duration::from_millis(10));
-            }
-        }
         let answer = smart_socket_query(server, &connect)
             .with_context(|| format!("could not reach the adb server at {server}"))?;
         if !answer.contains("connected to") {
@@ -135,7 +124,9 @@ impl<S: Screen + 'static> SimServer<S> {
                 _ if std::time::Instant::now() >= deadline => bail!(
                     "the adb server at {server} connected to the simulated phone, but it never came online: {state:?}"
                 ),
-                _ if gone(&state) && last_connect.elapsed() > Duration::from_millis(200) => {
+                _ if is_not_found(&state)
+                    && last_connect.elapsed() > Duration::from_millis(200) =>
+                {
                     let _ = smart_socket_query(server, &connect);
                     last_connect = std::time::Instant::now();
                 }
@@ -205,7 +196,6 @@ impl<S: Screen + 'static> SimServer<S> {
     }
 }
 
-/// One smart-socket request (`XXXXhost:...`) and its `OKAY` + length-prefixed answer.
 impl<S: Screen + 'static> Drop for SimServer<S> {
     /// A phone that goes disconnects itself from the adb servers it joined, and waits until
     /// each has removed it (see [`lock_adb_server`]). A server otherwise keeps a gone TCP device
@@ -219,17 +209,30 @@ impl<S: Screen + 'static> Drop for SimServer<S> {
         );
         for server in servers {
             let _turn = lock_adb_server(server);
-            if smart_socket_query(server, &format!("host:disconnect:{serial}")).is_ok() {
-                let get_state = format!("host-serial:{serial}:get-state");
-                let deadline = std::time::Instant::now() + Duration::from_secs(2);
-                while !matches!(smart_socket_query(server, &get_state), Err(e) if e.to_string().contains("not found"))
-                    && std::time::Instant::now() < deadline
-                {
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-            }
+            disconnect_adb_server(server, &serial);
         }
     }
+}
+
+/// `host:disconnect:SERIAL`, then waits (up to 2 s) until the server has forgotten the device:
+/// it removes a kicked transport on its own thread a moment later, and a `connect` before that
+/// hears "already connected" and then loses the phone. Call it with [`lock_adb_server`] held.
+fn disconnect_adb_server(server: SocketAddrV4, serial: &str) {
+    if smart_socket_query(server, &format!("host:disconnect:{serial}")).is_err() {
+        return; // not known to the server (or no server): nothing to wait for
+    }
+    let get_state = format!("host-serial:{serial}:get-state");
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    while !is_not_found(&smart_socket_query(server, &get_state))
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Whether a server's answer says it does not know the device.
+fn is_not_found(answer: &Result<String>) -> bool {
+    matches!(answer, Err(e) if e.to_string().contains("not found"))
 }
 
 /// Takes this machine's turn to add or remove a TCP device on the adb server at `server`, until
@@ -265,6 +268,7 @@ pub fn lock_adb_server(server: SocketAddrV4) -> Option<std::fs::File> {
     Some(file)
 }
 
+/// One smart-socket request (`XXXXhost:...`) and its `OKAY` + length-prefixed answer.
 fn smart_socket_query(server: SocketAddrV4, request: &str) -> Result<String> {
     use std::io::{Read, Write};
     let mut tcp = std::net::TcpStream::connect(server)?;
