@@ -183,7 +183,7 @@ fn run_one(
     adb: &adb_server::AdbServer,
     preset: &str,
     input: InputKind,
-    cal: &sudoku_agent::calibration::Calibration,
+    cal: &sudoku_agent::profile::calibration::Calibration,
     templates: &sudoku_agent::vision::Templates,
     decode: Duration,
 ) -> Row {

@@ -289,7 +289,7 @@ pub enum InputOrderArg {
 
 /// A profile name that is safe as a folder name (see `check_profile_name`).
 pub fn parse_profile(s: &str) -> Result<String, String> {
-    crate::calibration::check_profile_name(s)?;
+    crate::profile::calibration::check_profile_name(s)?;
     Ok(s.to_string())
 }
 

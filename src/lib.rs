@@ -21,7 +21,7 @@
 //! through `error`, never through `app`.
 //!
 //! Modules: `cli` (clap types), `app` (subcommands), `error` (stage errors, exit codes),
-//! `sudoku`, `vision`, `calibration` (what a profile holds) and `calibrate` (learning it),
+//! `sudoku`, `vision`, `profile` (what is learned about an app: its `calibration`, stored per app and screen) and `calibrate` (learning it),
 //! `plan` (moves to taps), `play`, `visualize` (record, estimate, replay, resume, gif),
 //! `device` (trait, adb, input encodings, parsers, file, and the glue to the simulated phone),
 //! `geometry`. The simulated phone is its own crate, `sudoku_sim` (in `sim/`): an independent
@@ -29,7 +29,6 @@
 
 pub mod app;
 pub mod calibrate;
-pub mod calibration;
 pub mod cli;
 pub mod device;
 pub mod error;

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 )]
 pub struct NoEraseButton;
 
-pub use crate::calibration::InputOrder;
+pub use crate::profile::calibration::InputOrder;
 
 /// Where things are on the screen, as far as tapping is concerned.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

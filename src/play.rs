@@ -6,11 +6,11 @@
 //! `Input::moves_per_call`) so Ctrl-C or a lost device stops cleanly between moves; and it re-reads
 //! the screen afterwards and names every cell that does not show what it should.
 
-use crate::calibration::{Calibration, InputOrder};
 use crate::device::{Device, Pacing};
 use crate::error::BoardProblem;
 use crate::geometry::Point;
 use crate::plan::{self, Layout, Move, Plan};
+use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::{Board, Cell, Outcome, SolveOptions, Strategy, solve_with};
 use crate::vision::{Recognition, Templates, read_board};
 use anyhow::{Context, Result, anyhow, bail};

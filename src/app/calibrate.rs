@@ -3,8 +3,8 @@
 
 use super::open::{load_screenshot, open_device};
 use crate::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
-use crate::calibration::InputOrder;
 use crate::cli::{CalibrateArgs, InputOrderArg};
+use crate::profile::calibration::InputOrder;
 use anyhow::{Context, Result, bail};
 use std::process::ExitCode;
 

@@ -6,10 +6,10 @@
 
 use super::open::adb_options;
 use super::profiles::{Chosen, Shot, profile_for};
-use crate::calibration::Calibration;
 use crate::cli::PlayArgs;
 use crate::device::adb::{AdbDevice, AdbServer, NO_DEVICE_HINT};
 use crate::play::{PlayOptions, play_from};
+use crate::profile::calibration::Calibration;
 use crate::profile::fit::{Verdict, check};
 use crate::vision::Templates;
 use anyhow::{Context, Result, anyhow, bail};

@@ -3,11 +3,11 @@
 //! calibration: `--calibration FILE` when given, else the profile of the app on screen, learned
 //! and stored when there is none, and learned again when it no longer reads the screen.
 
-use crate::calibration::{Calibration, InputOrder};
 use crate::cli::{ProfilesAction, ProfilesArgs};
 use crate::device::Device;
 use crate::geometry::Size;
 use crate::play::FirstRead;
+use crate::profile::calibration::{Calibration, InputOrder};
 use crate::profile::fit::{self, Verdict};
 use crate::profile::learn::learn;
 use crate::profile::{ProfileKey, Store};

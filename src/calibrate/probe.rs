@@ -4,9 +4,9 @@
 //! blobs near the keypad), looks after every step, stops as soon as the screen is not the board it
 //! read, and checks at the end that a fresh read equals the first one.
 
-use crate::calibration::{Calibration, InputOrder, Keypad};
 use crate::device::Device;
 use crate::geometry::Point;
+use crate::profile::calibration::{Calibration, InputOrder, Keypad};
 use crate::sudoku::{Board, Cell};
 use crate::vision::keypad::{Glyph, glyphs_outside};
 use crate::vision::{Grid, Recognition, Templates, read_board};

@@ -4,8 +4,8 @@
 //! that the templates read the calibration screen back exactly, and produce a `Calibration`,
 //! its `Templates` and an overlay picture. Deterministic: the same screen gives the same file.
 
-use crate::calibration::{Calibration, FORMAT_VERSION, InputOrder, Keypad, Recognition};
 use crate::geometry::{Point, Rect, Size};
+use crate::profile::calibration::{Calibration, FORMAT_VERSION, InputOrder, Keypad, Thresholds};
 use crate::sudoku::{Board, Cell};
 use crate::vision::glyphs::{Reference, label};
 use crate::vision::keypad::{Glyph, find_keypad, glyphs_outside, order_keypad};
@@ -367,7 +367,7 @@ fn finish(
             erase: opts.erase,
             notes: opts.notes,
         }),
-        recognition: Recognition {
+        recognition: Thresholds {
             min_score: MIN_SCORE,
             min_margin: MIN_MARGIN,
             given_ink,

@@ -5,8 +5,8 @@
 //! where the profile taps them, since an app update can move the keypad alone. A profile made at another screen size of the same app is carried
 //! over only when this screen's own grid and keys give every position it taps, checked by reading.
 
-use crate::calibration::{Calibration, Keypad};
 use crate::geometry::{Point, Size};
+use crate::profile::calibration::{Calibration, Keypad};
 use crate::sudoku::Cell;
 use crate::vision::keypad::find_keys;
 use crate::vision::recognize::{grid_offset, grid_tolerance};

@@ -6,8 +6,8 @@
 
 use crate::calibrate::probe::{Probed, probe};
 use crate::calibrate::{CalibrateOptions, Calibrated, calibrate_image, calibrate_read};
-use crate::calibration::{Calibration, InputOrder};
 use crate::device::Device;
+use crate::profile::calibration::{Calibration, InputOrder};
 use crate::vision::{Hints, Templates, read_any_seen, read_board};
 use anyhow::{Context, Result, anyhow, bail};
 use image::RgbaImage;

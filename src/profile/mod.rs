@@ -5,11 +5,12 @@
 //! apps never share templates. `learn` makes one on the phone; `fit` checks one against the
 //! screen and carries one over from another screen size.
 
+pub mod calibration;
 pub mod fit;
 pub mod learn;
 
-use crate::calibration::Calibration;
 use crate::geometry::Size;
+use crate::profile::calibration::Calibration;
 use crate::vision::Templates;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -212,8 +213,8 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::calibration::{FORMAT_VERSION, InputOrder, Recognition};
     use crate::geometry::Rect;
+    use crate::profile::calibration::{FORMAT_VERSION, InputOrder, Thresholds};
 
     fn calibration() -> Calibration {
         Calibration {
@@ -224,7 +225,7 @@ mod tests {
             screen: Size::new(720, 1280),
             grid: Rect::new(10, 200, 700, 700),
             keypad: None,
-            recognition: Recognition {
+            recognition: Thresholds {
                 min_score: 0.7,
                 min_margin: 0.05,
                 given_ink: [0, 0, 0],

@@ -4,9 +4,9 @@
 //! limit.
 
 use super::session::ReplayOptions;
-use crate::calibration::{Calibration, InputOrder};
 use crate::device::{Input, Pacing};
 use crate::plan::{Move, count_taps};
+use crate::profile::calibration::{Calibration, InputOrder};
 use std::time::Duration;
 
 /// The pacing to replay with: the calibration's when the app needs one (it is written only

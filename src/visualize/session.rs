@@ -5,11 +5,11 @@
 
 use super::estimate::moves_per_batch;
 use super::resume::State;
-use crate::calibration::Calibration;
 use crate::device::{Device, Pacing};
 use crate::error::BoardProblem;
 use crate::geometry::Point;
 use crate::plan::{self, Layout, Move};
+use crate::profile::calibration::Calibration;
 use crate::sudoku::Board;
 use crate::vision::{Templates, read_board};
 use anyhow::{Context, Result, bail};
@@ -266,10 +266,10 @@ pub fn check_board(expected: &Board, seen: &Board, done: usize, total: usize) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::calibration::InputOrder;
     use crate::device::sim::SimDevice;
     use crate::device::{Input, InputKind};
     use crate::geometry::Rect;
+    use crate::profile::calibration::InputOrder;
     use crate::sudoku::{Cell, Strategy};
     use crate::visualize::record::record_search;
     use sudoku_sim::{Skin, SudokuApp, puzzles};

@@ -6,8 +6,8 @@
 use crate::support::adb_server;
 use crate::support::play_rig::{self as rig, SMALL_SIZE};
 use std::time::{Duration, Instant};
-use sudoku_agent::calibration::InputOrder;
 use sudoku_agent::device::InputKind;
+use sudoku_agent::profile::calibration::InputOrder;
 use sudoku_sim::{AppMove, Hit, Key, Screen, SimServer, SudokuApp};
 
 /// Cells that ever received a digit that is not the solution's (a retry in the same cell

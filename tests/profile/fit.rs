@@ -5,8 +5,8 @@
 
 use crate::support::{self, agent};
 use std::path::Path;
-use sudoku_agent::calibration::Calibration;
 use sudoku_agent::geometry::{Point, Size};
+use sudoku_agent::profile::calibration::Calibration;
 use sudoku_sim::{SimServer, SudokuApp};
 use support::adb_server::{self, AdbServer};
 use support::play_rig::{self as rig, SMALL_SIZE};

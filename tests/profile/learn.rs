@@ -81,7 +81,8 @@ fn learns_and_solves(adb: &AdbServer, skin: &str, size: Size) {
         "{skin} {size}"
     );
     let stored = config.join("profiles").join(&name);
-    let cal = sudoku_agent::calibration::Calibration::load(&stored.join("profile.toml")).unwrap();
+    let cal = sudoku_agent::profile::calibration::Calibration::load(&stored.join("profile.toml"))
+        .unwrap();
     for d in 1..=9 {
         assert!(stored.join("templates").join(format!("{d}.png")).is_file());
     }
@@ -106,8 +107,8 @@ fn learns_and_solves(adb: &AdbServer, skin: &str, size: Size) {
         );
     }
     let want = match order {
-        EntryOrder::CellFirst => sudoku_agent::calibration::InputOrder::CellFirst,
-        EntryOrder::NumberFirst => sudoku_agent::calibration::InputOrder::NumberFirst,
+        EntryOrder::CellFirst => sudoku_agent::profile::calibration::InputOrder::CellFirst,
+        EntryOrder::NumberFirst => sudoku_agent::profile::calibration::InputOrder::NumberFirst,
     };
     assert_eq!(cal.input_order, want, "{skin} {size}");
 }

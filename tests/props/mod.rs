@@ -3,8 +3,8 @@
 //! raise it with `PROPTEST_CASES`); shrunk failures are kept next to this file.
 
 use proptest::prelude::*;
-use sudoku_agent::calibration::Calibration;
 use sudoku_agent::device::parse;
+use sudoku_agent::profile::calibration::Calibration;
 use sudoku_agent::sudoku::{Board, is_puzzle_list, puzzle_lines};
 
 /// Cases per property in the quick run.

@@ -5,8 +5,8 @@
 
 use crate::support;
 use std::path::{Path, PathBuf};
-use sudoku_agent::calibration::Calibration;
 use sudoku_agent::geometry::Size;
+use sudoku_agent::profile::calibration::Calibration;
 use sudoku_agent::sudoku::{Board, Cell};
 use sudoku_sim::{Hit, Key, Screen, Skin, SudokuApp, puzzles};
 

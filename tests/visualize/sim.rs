@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::Mutex;
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
-use sudoku_agent::calibration::InputOrder;
 use sudoku_agent::geometry::Size;
 use sudoku_agent::plan::Move;
+use sudoku_agent::profile::calibration::InputOrder;
 use sudoku_agent::sudoku::{Board, Cell, SolveEvent, Strategy, replay};
 use sudoku_agent::visualize::record::record_search;
 use sudoku_sim::{

@@ -79,7 +79,7 @@ pub struct Keypad {
 /// Where the digit templates live and how they are matched.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Recognition {
+pub struct Thresholds {
     /// Lowest correlation accepted for a digit.
     pub min_score: f64,
     /// Lowest lead of the best digit over the runner-up.
@@ -113,7 +113,7 @@ pub struct Calibration {
     pub grid: Rect,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keypad: Option<Keypad>,
-    pub recognition: Recognition,
+    pub recognition: Thresholds,
     /// Tap timing for apps that need it; absent means the input method's own defaults, which
     /// suit ordinary apps (a hold on `input` turns every tap into a slower swipe).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -273,7 +273,7 @@ mod tests {
                 erase: Some(Point::new(300, 1650)),
                 notes: None,
             }),
-            recognition: Recognition {
+            recognition: Thresholds {
                 min_score: 0.7,
                 min_margin: 0.05,
                 given_ink: [0, 0, 0],
