@@ -265,7 +265,7 @@ fn decode_cost() -> Duration {
     let n = 10;
     let cpu = process_cpu();
     for _ in 0..n {
-        std::hint::black_box(sudoku_agent::device::parse::raw_screencap(&raw).unwrap());
+        std::hint::black_box(sudoku_agent::device::protocol::parse::raw_screencap(&raw).unwrap());
     }
     (process_cpu() - cpu) / n
 }

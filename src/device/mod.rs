@@ -5,7 +5,9 @@
 use crate::geometry::{Point, Rect, Size};
 use anyhow::Result;
 use image::RgbaImage;
-pub use input::{InputKind, InputMethod, Pacing};
+pub use protocol::input::InputMethod;
+pub use protocol::input_kind::InputKind;
+pub use protocol::pacing::Pacing;
 use std::time::Duration;
 
 /// A screen we can look at and touch.
@@ -45,8 +47,8 @@ pub trait Device {
     }
     /// Where the app's board is (`None`: unknown, the default). A board view acts on a touch as it
     /// arrives, while a button runs its click only after the next frame, so the pacing's gap is
-    /// needed only between a tap off the board and a tap on it (`input::tap_waits`); without a
-    /// board every tap keeps it. Devices without real timing ignore it.
+    /// needed only between a tap off the board and a tap on it (`protocol::pacing::tap_waits`);
+    /// without a board every tap keeps it. Devices without real timing ignore it.
     fn set_board(&mut self, _board: Option<Rect>) {}
     /// The package of the app on screen (what profiles are keyed by); `None` when the device
     /// cannot tell (a file).
@@ -96,10 +98,10 @@ impl Input {
     }
 
     /// What one tap costs on the phone: the method's own cost plus the pacing's hold and gap.
-    /// Figures from notes/android-input.md and notes/injector.md: an injected tap 5.6 ms (mobilecli
-    /// PR #412) plus the app's handling of its DOWN and UP; raw events little more than that
-    /// handling; a binder call and fork for `cmd input`; a JVM start for `input` before Android
-    /// 12. No display frame in the method's cost: apps handle DOWN and UP as they arrive
+    /// Figures from `../shared/notes/android-input.md` and `../shared/notes/injector.md`: an
+    /// injected tap 5.6 ms (mobilecli PR #412) plus the app's handling of its DOWN and UP; raw
+    /// events little more than that handling; a binder call and fork for `cmd input`; a JVM start
+    /// for `input` before Android 12. No display frame in the method's cost: apps handle DOWN and UP as they arrive
     /// (`ViewRootImpl` processes unbatched events immediately; only MOVE waits for vsync); the
     /// wait for the click, which runs after the next frame, is the pacing's gap.
     pub fn tap_cost(self, pacing: &Pacing) -> Duration {
@@ -125,11 +127,7 @@ impl Input {
 
 pub mod adb;
 pub mod file;
-pub mod foreground;
-pub mod inject;
-pub mod input;
-pub mod parse;
-pub mod shell_quote;
+pub mod protocol;
 #[cfg(feature = "sim")]
 pub mod sim;
 #[cfg(feature = "sim")]

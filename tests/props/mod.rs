@@ -3,7 +3,7 @@
 //! raise it with `PROPTEST_CASES`); shrunk failures are kept next to this file.
 
 use proptest::prelude::*;
-use sudoku_agent::device::parse;
+use sudoku_agent::device::protocol::parse;
 use sudoku_agent::profile::calibration::Calibration;
 use sudoku_agent::sudoku::{Board, is_puzzle_list, puzzle_lines};
 
@@ -268,7 +268,7 @@ proptest! {
     ) {
         let devices = parse::getevent_devices(&text);
         if let Some(t) = parse::touchscreen(&devices) {
-            prop_assert!(sudoku_agent::device::shell_quote::is_input_node(&t.path), "{}", t.path);
+            prop_assert!(sudoku_agent::device::protocol::shell_line::is_input_node(&t.path), "{}", t.path);
             let _ = t.x.span();
         }
     }

@@ -1,38 +1,22 @@
-//! `AdbDevice`: the `Device` for a real phone, built on the server, the probe and the shell.
+//! `AdbDevice`: the `Device` for a real phone, built on the server, what the phone is
+//! (`phone_info`), its input method (`input_choice`, `injector`) and the shell.
 
 use super::deadline::adb_timeout;
-use super::inject::{self, InjectError, Injector};
-use super::probe::{PhoneInfo, choose_method, describe, probe};
+use super::injector::{InjectError, Injector};
+use super::input_choice::{self, choose_method};
+use super::phone_info::{PhoneInfo, read_phone_info};
 use super::server::{AdbOptions, AdbServer, choose_device};
 use super::shell::{ShellOutput, ShellSession, run_shell, run_shell_within, shell_bytes, short};
+use super::stats::AdbStats;
 use crate::device::Device;
-use crate::device::input::{self, EncodeError, EvdevTarget, InputKind, InputMethod, Pacing};
-use crate::device::parse;
+use crate::device::protocol::input::{self, EncodeError, EvdevTarget, InputMethod};
+use crate::device::protocol::input_kind::InputKind;
+use crate::device::protocol::pacing::{self, Pacing};
+use crate::device::protocol::{foreground, injector, parse};
 use crate::geometry::{Point, Rect, Size};
 use anyhow::{Context, Result, anyhow, bail};
 use image::RgbaImage;
 use std::time::Duration;
-
-/// Counters for benchmarks and `-v` output.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct AdbStats {
-    /// `shell_command` calls (each one adb round trip).
-    pub shell_commands: u64,
-    /// Long-lived shell sessions opened.
-    pub sessions: u64,
-    /// Lines run in long-lived shells (pipelined, not one round trip each).
-    pub stream_lines: u64,
-    pub screenshots: u64,
-    pub taps: u64,
-}
-
-impl AdbStats {
-    /// Requests that waited for the phone's answer: one per shell command, one per session
-    /// opened (lines in a session are pipelined).
-    pub fn round_trips(&self) -> u64 {
-        self.shell_commands + self.sessions
-    }
-}
 
 /// Screenshot transfer format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,8 +69,8 @@ impl std::fmt::Debug for AdbDevice {
 }
 
 impl AdbDevice {
-    /// Opens the phone chosen by `options` and probes it (Android version, screen, rotation,
-    /// touchscreen) to pick the input method.
+    /// Opens the phone chosen by `options` and learns what it is (Android version, screen,
+    /// rotation, touchscreen) to pick the input method.
     pub fn open(options: &AdbOptions) -> Result<AdbDevice> {
         let server = AdbServer::connect(options)?;
         let wanted = options.serial.clone().or_else(|| {
@@ -106,8 +90,8 @@ impl AdbDevice {
     ) -> Result<AdbDevice> {
         let device = server.addr;
         let mut stats = AdbStats::default();
-        let info = probe(device, serial, &mut stats)?;
-        let (method, injector) = inject::choose(server.addr, &info, input, &mut stats)?;
+        let info = read_phone_info(device, serial, &mut stats)?;
+        let (method, injector) = input_choice::choose(server.addr, &info, input, &mut stats)?;
         let pacing = Pacing::default_for(method.kind());
         let evdev_writer = match &method {
             InputMethod::Evdev(_) => {
@@ -310,7 +294,7 @@ impl Device for AdbDevice {
         };
         let frame = Size::new(img.width(), img.height());
         if frame != self.info.screen() {
-            // Rotated since we probed, or a `wm size` override the frame does not follow: taps
+            // Rotated since we read it, or a `wm size` override the frame does not follow: taps
             // are given in the frame's pixels, so the frame is the truth.
             log::info!(
                 "{}: screenshot is {frame}, expected {}; re-reading rotation",
@@ -399,9 +383,9 @@ impl Device for AdbDevice {
     }
 
     fn foreground_app(&mut self) -> Result<Option<String>> {
-        for command in crate::device::foreground::COMMANDS {
+        for command in foreground::COMMANDS {
             let text = self.shell(command)?.text();
-            if let Some(package) = crate::device::foreground::focused_package(&text) {
+            if let Some(package) = foreground::focused_package(&text) {
                 return Ok(Some(package));
             }
         }
@@ -409,21 +393,37 @@ impl Device for AdbDevice {
     }
 }
 
+/// `evdev /dev/input/event1 (protocol B, 24-byte events, printf)`, `stream`, ...
+pub fn describe(method: &InputMethod, writer: EvdevWriter) -> String {
+    match method {
+        InputMethod::Evdev(t) => format!(
+            "evdev {} (protocol {}, {}-byte events, {})",
+            t.touchscreen.path,
+            if t.touchscreen.protocol_b() { "B" } else { "A" },
+            t.layout.record_len(),
+            match writer {
+                EvdevWriter::PrintfLines => "printf",
+                EvdevWriter::RawStream => "dd stream",
+            }
+        ),
+        other => other.kind().to_string(),
+    }
+}
+
 /// [`describe`], with the input manager the injector found: `inject (InputManagerGlobal)`.
 fn description(method: &InputMethod, writer: EvdevWriter, injector: Option<&Injector>) -> String {
     match (method, injector) {
-        (InputMethod::Inject, Some(i)) => format!(
-            "inject ({})",
-            crate::device::inject::short_manager(i.manager())
-        ),
+        (InputMethod::Inject, Some(i)) => {
+            format!("inject ({})", injector::short_manager(i.manager()))
+        }
         _ => describe(method, writer),
     }
 }
 
 impl AdbDevice {
-    /// The wait after each of `taps` with the current pacing and board (`input::tap_waits`).
+    /// The wait after each of `taps` with the current pacing and board (`pacing::tap_waits`).
     fn waits(&self, taps: &[Point]) -> Vec<u32> {
-        input::tap_waits(
+        pacing::tap_waits(
             taps,
             &self.pacing,
             self.board,
@@ -507,12 +507,8 @@ impl AdbDevice {
                 + Duration::from_secs(10);
         let waits = self.waits(taps);
         let injector = self.injector.as_mut().expect("started above");
-        let lines = crate::device::inject::encode_waits(
-            taps,
-            pacing.hold_ms,
-            &waits,
-            injector.next_sync_token(),
-        );
+        let lines =
+            injector::encode_waits(taps, pacing.hold_ms, &waits, injector.next_sync_token());
         self.stats.stream_lines += lines.len() as u64;
         match injector.run(&lines, per_line) {
             Ok(()) => Ok(()),

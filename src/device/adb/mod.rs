@@ -1,6 +1,7 @@
 //! A real phone through the adb server, with `adb_client` 3.2.3 as the transport: I/O only, the
-//! parsing and encoding live in `parse` and `input`. This adapter owns the workarounds for
-//! adb_client's known problems (`notes/adb-protocol.md`) so nothing above it has to know:
+//! parsing and encoding live in `device::protocol`. This adapter owns the workarounds for
+//! adb_client's known problems (`../shared/notes/adb-protocol.md`) so nothing above it has to
+//! know:
 //!
 //! * `shell_command` returns no exit status: every command whose status matters ends in
 //!   `; echo __rc=$?`, and a missing marker means the device went away mid-command.
@@ -16,21 +17,26 @@
 //! * Screenshots use raw `screencap` through `shell_command` (binary-safe with shell v2), not
 //!   adb_client's framebuffer decoder, which ignores the pixel format.
 //!
-//! `server` finds or starts the adb server and picks the phone; `probe` learns what the phone is
-//! and which input method suits it; `shell` runs commands and long-lived shell sessions; `device`
-//! is the `Device` built on them.
+//! `server` finds or starts the adb server and picks the phone; `phone_info` learns what the phone
+//! is (Android version, screen, rotation); `input_choice` picks the input method that suits it,
+//! starting the on-device `injector` when it can; `shell` runs commands and long-lived shell
+//! sessions; `stats` counts what they cost; `device` is the `Device` built on them.
 
 mod deadline;
 mod device;
-mod inject;
-mod probe;
+mod injector;
+mod input_choice;
+mod phone_info;
 mod server;
 mod shell;
+mod stats;
 
 pub use deadline::{ADB_TIMEOUT, adb_timeout};
-pub use device::{AdbDevice, AdbStats, EvdevWriter, ScreenshotMode};
-pub use probe::{EVDEV_MAX_SDK, PhoneInfo, STREAM_MIN_SDK, describe};
+pub use device::{AdbDevice, EvdevWriter, ScreenshotMode, describe};
+pub use input_choice::{EVDEV_MAX_SDK, STREAM_MIN_SDK};
+pub use phone_info::PhoneInfo;
 pub use server::{
     AdbOptions, AdbServer, DEFAULT_SERVER_PORT, ListedDevice, NO_DEVICE_HINT, choose_device,
     find_on_path, server_address,
 };
+pub use stats::AdbStats;

@@ -3,7 +3,7 @@
 //! methods, which runs on its own thread with its own `ADBServerDevice`.
 
 use super::deadline::{self, adb_timeout};
-use crate::device::parse;
+use crate::device::protocol::parse;
 use adb_client::ADBDeviceExt;
 use adb_client::server_device::ADBServerDevice;
 use anyhow::{Context, Result, anyhow, bail};

@@ -1,5 +1,5 @@
 //! How taps reach the phone: the five `InputMethod` backends and their pure encodings into shell
-//! command lines (for `inject`, the injector's protocol lines: `device/inject.rs`). The inverse,
+//! command lines (for `inject`, the injector's protocol lines: `protocol/injector.rs`). The inverse,
 //! `decode` (what taps and timing a command line makes), lives in the test-only `decode` module:
 //! only the tests here need it; the simulated phone has its own.
 //!
@@ -17,163 +17,15 @@
 //!
 //! Pacing is encoded as `sleep` commands on the phone, so timings do not depend on the link.
 
-use crate::device::parse::{AbsInfo, Rotation, Touchscreen, codes::*};
-use crate::geometry::{Point, Rect, Size};
-use serde::{Deserialize, Serialize};
-use std::fmt;
+use crate::device::protocol::injector;
+use crate::device::protocol::input_kind::InputKind;
+use crate::device::protocol::pacing::{Pacing, tap_waits};
+use crate::device::protocol::parse::{AbsInfo, Rotation, Touchscreen, codes::*};
+use crate::device::protocol::shell_line::MAX_BATCH_CHARS;
+use crate::geometry::{Point, Size};
 
 #[cfg(test)]
 pub(crate) mod decode;
-
-/// Timings that make apps register every tap, in milliseconds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Pacing {
-    /// Finger down to finger up. `input tap` has no hold; with `hold_ms > 0` the command
-    /// backends send a zero-length `input swipe X Y X Y HOLD` instead.
-    pub hold_ms: u32,
-    /// Finger up to the next finger down.
-    pub gap_ms: u32,
-    /// After the last tap of a call, so the app has redrawn before the next screenshot.
-    pub settle_ms: u32,
-}
-
-/// The wait between a button's UP and a touch on the board: one 60 Hz frame and a redraw.
-/// A View's click is not run by the UP itself: `View.onTouchEvent` posts `mPerformClick`, and the
-/// press state the touch set has scheduled a traversal whose sync barrier
-/// (`ViewRootImpl.scheduleTraversals` -> `postSyncBarrier`) holds that post until the frame at the
-/// next vsync is drawn. WAIT_FOR_FINISH returns before then, and the app's looper polls input
-/// before running pending messages, so without this wait a touch on a view that acts by itself
-/// (a custom board view) could overtake the click of a keypad button tapped before it. 60 Hz is
-/// the slowest rate a phone runs while touched; a faster panel may still drop to it (adaptive
-/// refresh), so the wait is not shortened from the rate the phone reports.
-pub const FRAME_GAP_MS: u32 = 21;
-
-/// The injector's gap (see [`FRAME_GAP_MS`]).
-pub const INJECT_GAP_MS: u32 = FRAME_GAP_MS;
-
-/// The injector's settle before a checking screenshot: the last key's click runs after the next
-/// frame ([`FRAME_GAP_MS`]), the screen it changed is drawn at the frame after that, and
-/// SurfaceFlinger composes that buffer at the third: three 60 Hz frames and two redraws.
-pub const INJECT_SETTLE_MS: u32 = 60;
-
-/// The wait after each of `taps`: the pacing's settle after the last; after the others its gap,
-/// except where no click can be overtaken. Clicks run in the order of their taps, so only a touch
-/// on a view that acts on it at once (the board: a custom view, `SudokuBoardView.onTouchEvent`
-/// in OpenSudoku) can overtake a button's click, which runs after the next frame: the gap is
-/// kept after a tap off `board` when the next tap is on it, and elsewhere shrinks to `least_ms`
-/// (the method's own floor). Without a board every tap keeps the gap.
-pub fn tap_waits(taps: &[Point], pacing: &Pacing, board: Option<Rect>, least_ms: u32) -> Vec<u32> {
-    (0..taps.len())
-        .map(|i| match taps.get(i + 1) {
-            None => pacing.settle_ms,
-            Some(&next) => match board {
-                Some(b) if b.contains(taps[i]) || !b.contains(next) => pacing.gap_ms.min(least_ms),
-                _ => pacing.gap_ms,
-            },
-        })
-        .collect()
-}
-
-impl Pacing {
-    /// No hold, gap or settle: for devices without real timing.
-    pub const NONE: Pacing = Pacing {
-        hold_ms: 0,
-        gap_ms: 0,
-        settle_ms: 0,
-    };
-
-    /// Sensible defaults per method: `input tap` already waits until the app handled each event,
-    /// raw events need a real hold (a DOWN and UP in one instant is missed by frame-polling apps).
-    /// The injector waits [`INJECT_GAP_MS`] after each tap: its WAIT_FOR_FINISH returns when the
-    /// app has handled the UP, but the click that UP posted runs only after the next frame.
-    pub fn default_for(kind: InputKind) -> Pacing {
-        match kind {
-            InputKind::Evdev => Pacing {
-                hold_ms: 10,
-                gap_ms: FRAME_GAP_MS,
-                settle_ms: 100,
-            },
-            InputKind::Inject => Pacing {
-                hold_ms: 0,
-                gap_ms: INJECT_GAP_MS,
-                settle_ms: INJECT_SETTLE_MS,
-            },
-            _ => Pacing {
-                hold_ms: 0,
-                gap_ms: 0,
-                settle_ms: 100,
-            },
-        }
-    }
-}
-
-/// The five ways of tapping, without their parameters; `--input` names these.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum InputKind {
-    Tap,
-    Batch,
-    Stream,
-    Evdev,
-    Inject,
-}
-
-impl InputKind {
-    pub const ALL: [InputKind; 5] = [
-        InputKind::Tap,
-        InputKind::Batch,
-        InputKind::Stream,
-        InputKind::Evdev,
-        InputKind::Inject,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            InputKind::Tap => "tap",
-            InputKind::Batch => "batch",
-            InputKind::Stream => "stream",
-            InputKind::Evdev => "evdev",
-            InputKind::Inject => "inject",
-        }
-    }
-
-    /// The least wait between taps where no click can be overtaken ([`tap_waits`]): raw events
-    /// keep 5 ms so each tap's frames reach the reader apart (a new contact, not a moved one);
-    /// the other methods need none.
-    pub fn least_gap_ms(self) -> u32 {
-        match self {
-            InputKind::Evdev => 5,
-            _ => 0,
-        }
-    }
-
-    /// True when the encoded lines go to one long-lived session rather than one command each.
-    pub fn is_streamed(self) -> bool {
-        matches!(
-            self,
-            InputKind::Stream | InputKind::Evdev | InputKind::Inject
-        )
-    }
-}
-
-impl fmt::Display for InputKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for InputKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        InputKind::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| {
-                format!("unknown input method '{s}' (use inject, tap, batch, stream or evdev)")
-            })
-    }
-}
 
 mod evdev;
 pub use evdev::*;
@@ -188,9 +40,6 @@ pub enum InputMethod {
     /// The on-device injector (the session lives with the device).
     Inject,
 }
-
-/// Longest `batch` command we send; old adbd refuses service strings over 4 KiB.
-pub const MAX_BATCH_CHARS: usize = 3800;
 
 /// A tap that cannot be encoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -266,7 +115,7 @@ impl InputMethod {
             ..Pacing::NONE
         };
         if let InputMethod::Inject = self {
-            return Ok(crate::device::inject::encode_waits(taps, hold_ms, waits, 0));
+            return Ok(injector::encode_waits(taps, hold_ms, waits, 0));
         }
         if let InputMethod::Evdev(t) = self
             && let Some(p) = taps
@@ -313,7 +162,8 @@ impl InputMethod {
 mod tests {
     use super::decode::*;
     use super::*;
-    use crate::device::parse::{getevent_devices, touchscreen};
+    use crate::device::protocol::parse::{getevent_devices, touchscreen};
+    use crate::geometry::Rect;
 
     fn pts(v: &[(u32, u32)]) -> Vec<Point> {
         v.iter().map(|&(x, y)| Point::new(x, y)).collect()
@@ -418,17 +268,6 @@ mod tests {
                 "sync 0"
             ]
         );
-    }
-
-    #[test]
-    fn default_pacings_wait_a_frame_after_a_key_before_the_board_is_touched() {
-        for kind in [InputKind::Evdev, InputKind::Inject] {
-            let p = Pacing::default_for(kind);
-            assert!(p.gap_ms >= FRAME_GAP_MS, "{kind}: {p:?}");
-            assert!(kind.least_gap_ms() < p.gap_ms);
-        }
-        // Three 60 Hz frames: the click, the redraw, SurfaceFlinger's composition.
-        assert!(Pacing::default_for(InputKind::Inject).settle_ms >= 3 * 16 + 2 * 4);
     }
 
     #[test]
@@ -800,13 +639,5 @@ mod tests {
         assert_eq!(EventLayout::for_abi("armeabi-v7a"), EventLayout::Bits32);
         assert_eq!(EventLayout::for_abi("x86"), EventLayout::Bits32);
         assert_eq!(EventLayout::for_abi(""), EventLayout::Bits64);
-    }
-
-    #[test]
-    fn input_kinds_parse_from_their_names() {
-        for k in InputKind::ALL {
-            assert_eq!(k.name().parse::<InputKind>(), Ok(k));
-        }
-        assert!("adb".parse::<InputKind>().is_err());
     }
 }

@@ -1,18 +1,21 @@
 //! The `inject` input method, transport-free: sudoku-agent's own touch injector (`injector/`, a
 //! 5 KB dex embedded here) and where it lives on the phone, the shell commands that push and
 //! start it, and its line protocol (`injector/README.md`): taps with their pacing as command
-//! lines, and the injector's answers as typed values. The adb session that carries them is in
-//! `adb_inject.rs`.
+//! lines, and the injector's answers as typed values. The adb session that carries them is
+//! `device/adb/injector.rs`.
 //!
 //! The dex runs as `CLASSPATH=<path> app_process / sudokuagent.Injector` under the shell user and
 //! injects MotionEvents through Android's input manager: no JVM per tap as `input tap` costs up to
-//! Android 11, no process per tap as `cmd input tap` costs from 12 (notes/injector.md).
+//! Android 11, no process per tap as `cmd input tap` costs from 12
+//! (`../shared/notes/injector.md`).
 
-use crate::device::input::{MAX_BATCH_CHARS, Pacing, tap_waits};
+use crate::device::protocol::pacing::{Pacing, tap_waits};
+use crate::device::protocol::shell_line::MAX_BATCH_CHARS;
 use crate::geometry::Point;
 
-/// The assembled injector (`injector/build.sh`; tests/injector.rs checks it matches its source).
-pub const DEX: &[u8] = include_bytes!("../../injector/injector.dex");
+/// The assembled injector (`injector/build.sh`; `tests/injector/mod.rs` checks it matches its
+/// source).
+pub const DEX: &[u8] = include_bytes!("../../../injector/injector.dex");
 
 /// The class `app_process` starts.
 pub const MAIN_CLASS: &str = "sudokuagent.Injector";
@@ -70,8 +73,9 @@ pub const DOUBLE_TAP_TIMEOUT_MS: u32 = 300;
 /// `injectInputEvent` waits for `pendingForegroundDispatches == 0`) returns once the app has
 /// handled the UP, which it does as the event arrives (ViewRootImpl `enqueueInputEvent(..,
 /// processImmediately = true)`; only MOVE is batched to vsync), but the click that UP posted runs
-/// after the next frame ([`crate::device::input::INJECT_GAP_MS`]). Two taps in a row on the same
-/// spot are kept a double-tap timeout apart, so an app with double-tap semantics sees two taps.
+/// after the next frame ([`crate::device::protocol::pacing::INJECT_GAP_MS`]). Two taps in a row on
+/// the same spot are kept a double-tap timeout apart, so an app with double-tap semantics sees two
+/// taps.
 pub fn encode(taps: &[Point], pacing: &Pacing, sync_token: u64) -> Vec<String> {
     let waits = tap_waits(taps, pacing, None, 0);
     encode_waits(taps, pacing.hold_ms, &waits, sync_token)
@@ -150,7 +154,7 @@ pub fn short_manager(manager: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::input::decode::{TimedTap, Timeline};
+    use crate::device::protocol::input::decode::{TimedTap, Timeline};
 
     /// The taps and waits of [`encode`]d lines, as the phone would carry them out (the round trip).
     fn timeline(lines: &[String]) -> Result<Timeline, String> {

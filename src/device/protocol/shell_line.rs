@@ -1,6 +1,10 @@
-//! Quoting for the phone's `sh` (mksh/toybox, POSIX quoting): every string that comes from the
-//! phone or the user and is built into a shell command line goes through [`quote`], and values
-//! with a fixed shape are checked for it first ([`is_input_node`]).
+//! What a command line for the phone's `sh` (mksh/toybox, POSIX quoting) may hold: every string
+//! that comes from the phone or the user and is built into one goes through [`quote`], values
+//! with a fixed shape are checked for it first ([`is_input_node`]), and no line is longer than
+//! [`MAX_BATCH_CHARS`].
+
+/// Longest `batch` command we send; old adbd refuses service strings over 4 KiB.
+pub const MAX_BATCH_CHARS: usize = 3800;
 
 /// `s` as one shell word: unchanged when it holds only characters the shell never interprets,
 /// else in single quotes with each `'` written as `'\''`.

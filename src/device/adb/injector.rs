@@ -1,21 +1,19 @@
-//! The touch injector (`device/inject.rs`) on a phone through the adb server: pushed when this
-//! version is not on the phone yet, started with `app_process` in one long-lived `exec:` stream
-//! (on its own thread and `ADBServerDevice`, like the shell sessions), then fed tap lines, each
-//! answered by one line; closing the stream closes its stdin and it exits. Also where `--input`
-//! decides for or against it (the fallback when the phone refuses injection is the device's).
+//! The touch injector (`device/protocol/injector.rs`) on a phone through the adb server: pushed
+//! when this version is not on the phone yet, started with `app_process` in one long-lived
+//! `exec:` stream (on its own thread and `ADBServerDevice`, like the shell sessions), then fed tap
+//! lines, each answered by one line; closing the stream closes its stdin and it exits. Whether
+//! `--input` uses it is decided in `input_choice`.
 
-use super::device::AdbStats;
-use super::probe::{PhoneInfo, choose_method};
 use super::shell::{ExecStream, run_shell};
-use crate::device::inject::{self, Answer};
-use crate::device::input::{InputKind, InputMethod};
+use super::stats::AdbStats;
+use crate::device::protocol::injector::{self as protocol, Answer};
 use anyhow::{Result, anyhow, bail};
 use std::net::SocketAddrV4;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 /// How long the injector may take to start and say `ready`: a JVM start, reported at up to about
-/// a second on old phones (notes/injector.md), with room for a slow link.
+/// a second on old phones (`../shared/notes/injector.md`), with room for a slow link.
 pub const START_TIMEOUT: Duration = Duration::from_secs(8);
 
 /// Lines sent ahead of the last answer: enough to hide the link's latency, few enough that a
@@ -46,7 +44,7 @@ impl Injector {
     /// Starts the injector on `serial` through the adb server at `server`, pushing it first when
     /// this version is not there (or does not start); `Err` says why it cannot be used.
     pub fn start(server: SocketAddrV4, serial: &str, stats: &mut AdbStats) -> Result<Injector> {
-        let path = inject::remote_path();
+        let path = protocol::remote_path();
         stats.sessions += 1;
         match Self::launch(server, serial, &path) {
             Ok(injector) => return Ok(injector),
@@ -54,7 +52,7 @@ impl Injector {
                 log::debug!("{serial}: the injector did not start from {path} ({e:#}); pushing it")
             }
         }
-        for command in inject::push_commands(inject::DEX, &path) {
+        for command in protocol::push_commands(protocol::DEX, &path) {
             stats.shell_commands += 1;
             let out = run_shell(server, serial, &command)?;
             if out.status != 0 {
@@ -76,7 +74,7 @@ impl Injector {
         let stream = ExecStream::open(
             server,
             serial,
-            &inject::launch_command(path),
+            &protocol::launch_command(path),
             format!("injector-{serial}"),
             Duration::from_millis(300),
         )?;
@@ -101,14 +99,14 @@ impl Injector {
                 Err(RecvTimeoutError::Disconnected) => bail!("it exited{}", quoted(&said)),
             };
             match Answer::parse(&line) {
-                Answer::Ready { version, manager } if version == inject::PROTOCOL_VERSION => {
+                Answer::Ready { version, manager } if version == protocol::PROTOCOL_VERSION => {
                     injector.manager = manager;
                     return Ok(injector);
                 }
                 Answer::Ready { version, .. } => {
                     bail!(
                         "it speaks protocol {version}, not {}",
-                        inject::PROTOCOL_VERSION
+                        protocol::PROTOCOL_VERSION
                     )
                 }
                 Answer::Error(why) => bail!("{why}"),
@@ -152,7 +150,7 @@ impl Injector {
         Ok(())
     }
 
-    /// Sends `lines` ([`inject::encode`]d, ending in a `sync`), keeping a few ahead, and returns
+    /// Sends `lines` ([`protocol::encode`]d, ending in a `sync`), keeping a few ahead, and returns
     /// when every one is answered. Any failure closes the session (answers may be in flight).
     pub fn run(&mut self, lines: &[String], per_line: Duration) -> Result<(), InjectError> {
         let result = self.run_inner(lines, per_line);
@@ -214,38 +212,5 @@ fn quoted(said: &str) -> String {
         String::new()
     } else {
         format!(": {}", said.chars().take(300).collect::<String>())
-    }
-}
-
-/// The input method for `asked` (`None` = auto) and, for `inject`, its running session. Auto
-/// prefers the injector when it starts and answers, else the fastest other method (saying why
-/// under `-v`); `--input inject` fails when it cannot start.
-pub(super) fn choose(
-    server: SocketAddrV4,
-    info: &PhoneInfo,
-    asked: Option<InputKind>,
-    stats: &mut AdbStats,
-) -> Result<(InputMethod, Option<Injector>)> {
-    let serial = &info.serial;
-    match asked {
-        Some(InputKind::Inject) => {
-            let injector = Injector::start(server, serial, stats).map_err(|e| {
-                anyhow!(
-                    "--input inject is not possible on {serial} (Android {}): the injector did not start: {e:#}; use --input auto",
-                    info.release
-                )
-            })?;
-            Ok((InputMethod::Inject, Some(injector)))
-        }
-        None => match Injector::start(server, serial, stats) {
-            Ok(injector) => Ok((InputMethod::Inject, Some(injector))),
-            Err(e) => {
-                log::info!(
-                    "{serial}: the injector did not start ({e:#}); using another input method"
-                );
-                Ok((choose_method(server, info, None, stats)?, None))
-            }
-        },
-        other => Ok((choose_method(server, info, other, stats)?, None)),
     }
 }

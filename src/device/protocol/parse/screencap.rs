@@ -97,7 +97,7 @@ pub fn raw_screencap(bytes: &[u8]) -> Result<RgbaImage, ParseError> {
 
 /// What a whole raw frame looked like (its header, size and pixel size), so the next frames can
 /// be cut on the phone to some rows: `screencap | tail -c +N | head -c M` (raw rows are tightly
-/// packed, notes/android-input.md 9.3) and put back into a whole frame here.
+/// packed, `../shared/notes/android-input.md` 9.3) and put back into a whole frame here.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawLayout {
     pub header: Vec<u8>,

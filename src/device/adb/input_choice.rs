@@ -1,75 +1,49 @@
-//! What a phone is (Android version, model, screen, rotation) and which input method suits it,
-//! learned with a few shell commands before anything is tapped.
+//! Which input method a phone gets: the injector when it starts (or `--input inject`), else the
+//! fastest method its Android version and permissions allow (raw events where the shell user may
+//! write the touchscreen, `cmd input` from Android 12, `input` before), or a check that the
+//! method asked for can work there.
 
-use super::device::{AdbStats, EvdevWriter};
+use super::injector::Injector;
+use super::phone_info::PhoneInfo;
 use super::shell::run_shell;
-use crate::device::input::{EvdevTarget, EventLayout, InputKind, InputMethod};
-use crate::device::parse::{self, DisplaySize, Rotation, Touchscreen};
-use crate::geometry::Size;
-use anyhow::{Context, Result, bail};
+use super::stats::AdbStats;
+use crate::device::protocol::input::{EvdevTarget, EventLayout, InputMethod};
+use crate::device::protocol::input_kind::InputKind;
+use crate::device::protocol::parse::{self, Touchscreen};
+use anyhow::{Result, anyhow, bail};
 use std::net::SocketAddrV4;
 
-/// What we learn about a phone before tapping it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PhoneInfo {
-    pub serial: String,
-    pub sdk: u32,
-    /// `ro.build.version.release`, e.g. `12`.
-    pub release: String,
-    pub model: String,
-    /// `ro.product.cpu.abi`, e.g. `arm64-v8a`.
-    pub abi: String,
-    pub display: DisplaySize,
-    pub rotation: Rotation,
-}
-
-impl PhoneInfo {
-    /// Screen size in the current orientation.
-    pub fn screen(&self) -> Size {
-        self.rotation.apply(self.display.effective())
+/// The input method for `asked` (`None` = auto) and, for `inject`, its running session. Auto
+/// prefers the injector when it starts and answers, else the fastest other method (saying why
+/// under `-v`); `--input inject` fails when it cannot start.
+pub(super) fn choose(
+    server: SocketAddrV4,
+    info: &PhoneInfo,
+    asked: Option<InputKind>,
+    stats: &mut AdbStats,
+) -> Result<(InputMethod, Option<Injector>)> {
+    let serial = &info.serial;
+    match asked {
+        Some(InputKind::Inject) => {
+            let injector = Injector::start(server, serial, stats).map_err(|e| {
+                anyhow!(
+                    "--input inject is not possible on {serial} (Android {}): the injector did not start: {e:#}; use --input auto",
+                    info.release
+                )
+            })?;
+            Ok((InputMethod::Inject, Some(injector)))
+        }
+        None => match Injector::start(server, serial, stats) {
+            Ok(injector) => Ok((InputMethod::Inject, Some(injector))),
+            Err(e) => {
+                log::info!(
+                    "{serial}: the injector did not start ({e:#}); using another input method"
+                );
+                Ok((choose_method(server, info, None, stats)?, None))
+            }
+        },
+        other => Ok((choose_method(server, info, other, stats)?, None)),
     }
-}
-
-/// Reads what the tap methods need: version, model, ABI, screen size and rotation.
-pub(super) fn probe(server: SocketAddrV4, serial: &str, stats: &mut AdbStats) -> Result<PhoneInfo> {
-    stats.shell_commands += 1;
-    let out = run_shell(
-        server,
-        serial,
-        "getprop ro.build.version.sdk; getprop ro.build.version.release; getprop ro.product.model; getprop ro.product.cpu.abi; wm size",
-    )?;
-    let text = out.text();
-    let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
-    if lines.len() < 5 {
-        bail!(
-            "unexpected answer from {serial} to getprop/wm size: {:?}",
-            text.trim()
-        );
-    }
-    let sdk = parse::sdk_level(lines[0])
-        .with_context(|| format!("reading the Android version of {serial}"))?;
-    let display = parse::wm_size(&lines[4..].join("\n"))
-        .with_context(|| format!("reading the screen size of {serial}"))?;
-    stats.shell_commands += 1;
-    let rotation = match run_shell(server, serial, "dumpsys window displays") {
-        Ok(out) if out.status == 0 => parse::rotation(&out.text()),
-        _ => None,
-    };
-    let rotation = rotation.unwrap_or_else(|| {
-        log::debug!(
-            "{serial}: no rotation in `dumpsys window displays`; assuming the natural orientation"
-        );
-        Rotation::R0
-    });
-    Ok(PhoneInfo {
-        serial: serial.to_string(),
-        sdk,
-        release: parse::getprop_value(lines[1]).unwrap_or("?").to_string(),
-        model: parse::getprop_value(lines[2]).unwrap_or("").to_string(),
-        abi: parse::getprop_value(lines[3]).unwrap_or("").to_string(),
-        display,
-        rotation,
-    })
 }
 
 /// API level from which `cmd input tap` exists and `input` no longer starts a JVM (Android 12).
@@ -91,7 +65,7 @@ pub(super) fn writable_touchscreen(
     stats.shell_commands += 1;
     // Opening for append writes nothing; it fails exactly when SELinux or permissions forbid
     // writes (Android 10+ for the shell user).
-    let node = crate::device::shell_quote::quote(&touch.path);
+    let node = crate::device::protocol::shell_line::quote(&touch.path);
     let test = run_shell(server, &info.serial, &format!(": >> {node}"))?;
     if test.status != 0 {
         return Ok(Err(format!(
@@ -154,22 +128,5 @@ pub(super) fn choose_method(
                 InputMethod::Batch
             })
         }
-    }
-}
-
-/// `evdev /dev/input/event1 (protocol B, 24-byte events, printf)`, `stream`, ...
-pub fn describe(method: &InputMethod, writer: EvdevWriter) -> String {
-    match method {
-        InputMethod::Evdev(t) => format!(
-            "evdev {} (protocol {}, {}-byte events, {})",
-            t.touchscreen.path,
-            if t.touchscreen.protocol_b() { "B" } else { "A" },
-            t.layout.record_len(),
-            match writer {
-                EvdevWriter::PrintfLines => "printf",
-                EvdevWriter::RawStream => "dd stream",
-            }
-        ),
-        other => other.kind().to_string(),
     }
 }

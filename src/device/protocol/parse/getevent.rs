@@ -229,7 +229,7 @@ impl Touchscreen {
     /// `None` unless the device has both MT axes and its path is `/dev/input/eventN`: the path
     /// is written into shell commands (`dd of=PATH`), so nothing else is taken from the phone.
     fn from_device(d: &InputDevice) -> Option<Touchscreen> {
-        if !crate::device::shell_quote::is_input_node(&d.path) {
+        if !crate::device::protocol::shell_line::is_input_node(&d.path) {
             log::info!(
                 "ignoring input device at {:?}: not /dev/input/eventN",
                 d.path

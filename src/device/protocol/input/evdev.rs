@@ -176,7 +176,7 @@ impl EvdevTarget {
         let escaped: String = bytes.iter().map(|b| format!("\\{b:03o}")).collect();
         format!(
             "printf '{escaped}' | dd of={} ibs=4096 obs={} 2>/dev/null",
-            crate::device::shell_quote::quote(&self.touchscreen.path),
+            crate::device::protocol::shell_line::quote(&self.touchscreen.path),
             self.layout.record_len()
         )
     }
@@ -195,7 +195,7 @@ impl EvdevTarget {
     pub fn stream_command(&self) -> String {
         format!(
             "dd of={} ibs=4096 obs={}",
-            crate::device::shell_quote::quote(&self.touchscreen.path),
+            crate::device::protocol::shell_line::quote(&self.touchscreen.path),
             self.layout.record_len()
         )
     }
