@@ -35,9 +35,9 @@ impl InputKind {
         }
     }
 
-    /// The least wait between taps where no click can be overtaken (`pacing::tap_waits`): raw events
-    /// keep 5 ms so each tap's frames reach the reader apart (a new contact, not a moved one);
-    /// the other methods need none.
+    /// The least wait between taps where no click can be overtaken (`pacing::tap_waits`): raw
+    /// events keep 5 ms so each tap's frames reach the reader apart (a new contact, not a moved
+    /// one); the other methods need none.
     pub fn least_gap_ms(self) -> u32 {
         match self {
             InputKind::Evdev => 5,

@@ -1,7 +1,7 @@
 //! How taps reach the phone: the five `InputMethod` backends and their pure encodings into shell
-//! command lines (for `inject`, the injector's protocol lines: `protocol/injector.rs`). The inverse,
-//! `decode` (what taps and timing a command line makes), lives in the test-only `decode` module:
-//! only the tests here need it; the simulated phone has its own.
+//! command lines (for `inject`, the injector's protocol lines: `protocol/injector.rs`). The
+//! inverse, `decode` (what taps and timing a command line makes), lives in the test-only `decode`
+//! module: only the tests here need it; the simulated phone has its own.
 //!
 //! * `inject`: our own injector (`injector/`), run with `app_process`, fed `tap X Y HOLD` lines;
 //!   a few ms per tap on any Android, where the phone allows injection.
