@@ -464,27 +464,11 @@ impl Tapping<'_> {
     /// plan) and decides between rows that do not read, a cover that came and went, and a
     /// board still covered.
     fn look_at_whole_screen(&mut self, expected: &Board, changed: &[Cell]) -> Result<Shown> {
-        let mut whole = read_board(
-            &self
-                .device
-                .screenshot()
-                .context("cannot take a screenshot")?,
-            &self.run.cal,
-            self.templates,
-        );
-        self.report.checks += 1;
+        let mut whole = self.read_whole_screen()?;
         if matches!(&whole, Ok(rec) if !expected.diff(&rec.board).is_empty()) {
             // Not drawn yet, or taps lost under a cover that is gone: look once more.
             std::thread::sleep(settle(self.options));
-            whole = read_board(
-                &self
-                    .device
-                    .screenshot()
-                    .context("cannot take a screenshot")?,
-                &self.run.cal,
-                self.templates,
-            );
-            self.report.checks += 1;
+            whole = self.read_whole_screen()?;
         }
         Ok(match whole {
             Ok(rec) if expected.diff(&rec.board).is_empty() => {
@@ -512,6 +496,16 @@ impl Tapping<'_> {
                 Err(why) => Shown::Covered(why),
             },
         })
+    }
+
+    /// A screenshot of the whole screen, read (a check, counted as one).
+    fn read_whole_screen(&mut self) -> Result<Result<Recognition, crate::vision::ReadError>> {
+        let shot = self
+            .device
+            .screenshot()
+            .context("cannot take a screenshot")?;
+        self.report.checks += 1;
+        Ok(read_board(&shot, &self.run.cal, self.templates))
     }
 
     /// The board differs from the plan: the app may not have drawn the last move yet, so look
