@@ -143,7 +143,7 @@ fn replay(
         checkpoint_settle_ms: pacing.settle_ms,
         ..ReplayOptions::default()
     };
-    let layout = sudoku_agent::play::layout(&calibrated.calibration).unwrap();
+    let layout = sudoku_agent::plan::layout(&calibrated.calibration).unwrap();
     let mut session = Session {
         device: &mut device as &mut dyn Device,
         calibration: &calibrated.calibration,

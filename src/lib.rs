@@ -10,7 +10,7 @@
 //!        observer receives SolveEvent::Set { cell, digit } / Cancel { cell } as the search runs
 //!   -> plan::moves_to_fill(&board, &solution) -> Vec<Move>
 //!   -> plan::plan(&moves, &Layout)    -> Plan { taps: Vec<Tap>, move_ends }
-//!        (Layout = play::layout(&Calibration): grid, keypad, erase, input order)
+//!        (Layout = plan::layout(&Calibration): grid, keypad, erase, input order)
 //!   -> Device::tap_all(&points)       (encoded by an InputMethod into shell commands; the
 //!                                      device's typed `Input` decides batching and pacing)
 //!   -> screenshot again, read again, Board::diff: verified or a clear error

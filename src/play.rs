@@ -9,7 +9,7 @@
 use crate::device::{Device, Pacing};
 use crate::error::BoardProblem;
 use crate::geometry::Point;
-use crate::plan::{self, Layout, Move, Plan};
+use crate::plan::{self, Move, Plan};
 use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::{Board, Cell, Outcome, SolveOptions, Strategy, solve_with};
 use crate::vision::{Recognition, Templates, read_board};
@@ -80,19 +80,6 @@ pub struct PlayReport {
     pub relearned_order: Option<InputOrder>,
 }
 
-/// The tap layout of a calibration; refuses a calibration without a keypad.
-pub fn layout(cal: &Calibration) -> Result<Layout> {
-    let keypad = cal.keypad.as_ref().context(
-        "the calibration has no keypad: re-run `sudoku-agent calibrate` on a screen that shows the digit buttons",
-    )?;
-    Ok(Layout {
-        grid: cal.grid,
-        digits: keypad.digits,
-        erase: keypad.erase,
-        order: cal.input_order,
-    })
-}
-
 /// The fewest givens a sudoku can have: solving a read with fewer would tap a made-up board.
 pub use crate::vision::recognize::MIN_CLUES;
 
@@ -137,7 +124,7 @@ pub fn assess_read(
         ))
         .into());
     }
-    let layout = layout(cal)?;
+    let layout = plan::layout(cal)?;
     let moves = match layout.order {
         InputOrder::CellFirst => moves,
         InputOrder::NumberFirst => plan::group_by_digit(&moves),
@@ -215,7 +202,9 @@ pub fn play(
 }
 
 /// [`play`], starting from `first` (a screenshot of `device` already read with `cal`) when given
-/// instead of capturing and reading the screen again.
+/// instead of capturing and reading the screen again. The steps, each its own function: read and
+/// plan, confirm the screen is unchanged, then send a batch and check it until the plan is done,
+/// and finish by comparing the board with the solution.
 pub fn play_from(
     first: Option<FirstRead>,
     device: &mut dyn Device,
@@ -225,6 +214,79 @@ pub fn play_from(
     stop: &Arc<AtomicBool>,
     progress: &mut dyn FnMut(Step),
 ) -> Result<PlayReport> {
+    let (report, captured_at) = read_and_plan(first, device, cal, templates, options)?;
+    if options.dry_run || report.assessment.moves.is_empty() {
+        return Ok(report);
+    }
+    // The screen must still show what was read before anything is tapped.
+    if captured_at.elapsed() > options.recheck_after {
+        confirm_unchanged(device, cal, templates, &report.assessment)?;
+    }
+
+    let started = Instant::now();
+    let per_call = match options.moves_per_call {
+        0 => device.input().moves_per_call(),
+        n => n,
+    };
+    let run = Run {
+        cal: cal.clone(),
+        base: report.assessment.recognition.board,
+        moves: report.assessment.moves.clone(),
+        plan: report.assessment.plan.clone(),
+        done: 0,
+        taps_done: 0,
+        order_checked: false,
+        whole_checks: false,
+    };
+    let total = run.moves.len();
+    // Taps on the board need no wait for a frame after them; taps on keys do (`tap_waits`).
+    device.set_board(Some(run.cal.grid));
+    // Tell the caller the board and the plan before the first tap, not only after the first call.
+    progress(Step::Planned(&report.assessment));
+    progress(Step::Moves { done: 0, total });
+    let mut tapping = Tapping {
+        device,
+        templates,
+        options,
+        stop,
+        run,
+        report,
+        per_call,
+        total,
+    };
+    let mut last_seen = None;
+    while tapping.run.done < tapping.run.moves.len() {
+        // The first move alone, then a few moves at a time, each batch checked on screen.
+        let upto = if tapping.run.order_checked {
+            tapping.run.watched_batch_end()
+        } else {
+            tapping.run.done + 1
+        };
+        tapping.send(upto, progress)?;
+        if !tapping.device.shows_taps() {
+            // A screenshot file never changes: checking it between moves proves nothing, and
+            // the final comparison says so in a file's terms.
+            tapping.run.order_checked = true;
+            continue;
+        }
+        if let Some(seen) = tapping.check()? {
+            last_seen = Some(seen);
+        }
+    }
+    tapping.report.timings.tap_ms = ms(started.elapsed());
+    tapping.report.timings.verify_ms = 0.0;
+    tapping.finish(last_seen)
+}
+
+/// The first step: the board read (from `first`, or a fresh screenshot) and the moves planned,
+/// with when the screenshot was taken.
+fn read_and_plan(
+    first: Option<FirstRead>,
+    device: &mut dyn Device,
+    cal: &Calibration,
+    templates: &Templates,
+    options: &PlayOptions,
+) -> Result<(PlayReport, Instant)> {
     let mut timings = Timings::default();
     let (assessment, captured_at) = match first {
         Some(first) => {
@@ -242,7 +304,7 @@ pub fn play_from(
             (a, captured_at)
         }
     };
-    let mut report = PlayReport {
+    let report = PlayReport {
         assessment,
         moves_done: 0,
         taps_sent: 0,
@@ -252,65 +314,70 @@ pub fn play_from(
         interruptions: 0,
         relearned_order: None,
     };
-    if options.dry_run || report.assessment.moves.is_empty() {
-        return Ok(report);
-    }
+    Ok((report, captured_at))
+}
 
-    // The screen must still show what was read before anything is tapped.
-    if captured_at.elapsed() > options.recheck_after {
-        let again = device.screenshot().context("cannot take a screenshot")?;
-        let now = read_board(&again, cal, templates)
-            .map_err(|e| BoardProblem(format!("the screen changed, nothing was tapped: {e}")))?;
-        let differ = report.assessment.recognition.board.diff(&now.board);
-        if !differ.is_empty() {
-            return Err(BoardProblem(format!(
-                "the screen changed since it was read (cells {}); nothing was tapped",
-                list_cells(&differ)
-            ))
-            .into());
-        }
+/// Before the first tap, when the screenshot read is old: the screen must still show that board.
+fn confirm_unchanged(
+    device: &mut dyn Device,
+    cal: &Calibration,
+    templates: &Templates,
+    assessment: &Assessment,
+) -> Result<()> {
+    let again = device.screenshot().context("cannot take a screenshot")?;
+    let now = read_board(&again, cal, templates)
+        .map_err(|e| BoardProblem(format!("the screen changed, nothing was tapped: {e}")))?;
+    let differ = assessment.recognition.board.diff(&now.board);
+    if !differ.is_empty() {
+        return Err(BoardProblem(format!(
+            "the screen changed since it was read (cells {}); nothing was tapped",
+            list_cells(&differ)
+        ))
+        .into());
     }
+    Ok(())
+}
 
-    let started = Instant::now();
-    let per_call = match options.moves_per_call {
-        0 => device.input().moves_per_call(),
-        n => n,
-    };
-    let mut run = Run {
-        cal: cal.clone(),
-        base: report.assessment.recognition.board,
-        moves: report.assessment.moves.clone(),
-        plan: report.assessment.plan.clone(),
-        done: 0,
-        taps_done: 0,
-        order_checked: false,
-        whole_checks: false,
-    };
-    let total = run.moves.len();
-    // Taps on the board need no wait for a frame after them; taps on keys do (`tap_waits`).
-    device.set_board(Some(run.cal.grid));
-    // Tell the caller the board and the plan before the first tap, not only after the first call.
-    progress(Step::Planned(&report.assessment));
-    progress(Step::Moves { done: 0, total });
-    let mut last_seen = None;
-    while run.done < run.moves.len() {
-        // The first move alone, then a few moves at a time, each batch checked on screen.
-        let upto = if run.order_checked {
-            run.watched_batch_end()
-        } else {
-            run.done + 1
-        };
-        while run.done < upto {
-            if stop.load(Ordering::SeqCst) {
+/// A run between the first tap and the final comparison: the phone, what the user asked for,
+/// the plan and how far it got, and the report so far.
+struct Tapping<'a> {
+    device: &'a mut dyn Device,
+    templates: &'a Templates,
+    options: &'a PlayOptions,
+    stop: &'a Arc<AtomicBool>,
+    run: Run,
+    report: PlayReport,
+    /// Moves sent per `tap_all` call.
+    per_call: usize,
+    /// Moves in the first plan (what progress counts to).
+    total: usize,
+}
+
+/// What a check's screenshot showed.
+enum Shown {
+    /// A board (as it was read, or as [`board_as_seen`] makes it out).
+    Board(Board),
+    /// No board: something covers it, or the app left it.
+    Covered(crate::vision::ReadError),
+    /// The board came back short of the plan after a cover; a fresh plan was made from it.
+    Replanned,
+}
+
+impl Tapping<'_> {
+    /// Sends the moves up to `upto`, `per_call` moves a call; Ctrl-C is noticed between calls.
+    fn send(&mut self, upto: usize, progress: &mut dyn FnMut(Step)) -> Result<()> {
+        let total = self.total;
+        while self.run.done < upto {
+            if self.stop.load(Ordering::SeqCst) {
                 return Err(anyhow!(
                     "stopped by the user after {} of {total} moves; re-run play to finish the board",
-                    report.moves_done
+                    self.report.moves_done
                 ));
             }
-            let call_end = (run.done + per_call).min(upto);
-            if let Some(p) = options.pacing.or_else(|| device.pacing()) {
+            let call_end = (self.run.done + self.per_call).min(upto);
+            if let Some(p) = self.options.pacing.or_else(|| self.device.pacing()) {
                 // Settling is for the screenshot after the batch; between calls a tap is a tap.
-                device.set_pacing(if call_end == upto {
+                self.device.set_pacing(if call_end == upto {
                     p
                 } else {
                     Pacing {
@@ -319,122 +386,160 @@ pub fn play_from(
                     }
                 });
             }
-            let end = run.plan.move_ends[call_end - 1];
-            let points: Vec<Point> = run.plan.taps[run.taps_done..=end]
+            let end = self.run.plan.move_ends[call_end - 1];
+            let points: Vec<Point> = self.run.plan.taps[self.run.taps_done..=end]
                 .iter()
                 .map(|t| t.at)
                 .collect();
-            let done = report.moves_done;
-            device.tap_all(&points).with_context(|| {
+            let done = self.report.moves_done;
+            self.device.tap_all(&points).with_context(|| {
                 format!("the device stopped taking taps after {done} moves; re-run play to finish the board")
             })?;
-            report.moves_done += call_end - run.done;
-            report.taps_sent += points.len();
-            run.taps_done = end + 1;
-            run.done = call_end;
+            self.report.moves_done += call_end - self.run.done;
+            self.report.taps_sent += points.len();
+            self.run.taps_done = end + 1;
+            self.run.done = call_end;
             progress(Step::Moves {
-                done: report.moves_done.min(total),
+                done: self.report.moves_done.min(total),
                 total,
             });
         }
+        Ok(())
+    }
 
-        if !device.shows_taps() {
-            // A screenshot file never changes: checking it between moves proves nothing, and
-            // the final comparison says so in a file's terms.
-            run.order_checked = true;
-            continue;
-        }
-        let shot = run.check_shot(device)?;
-        report.checks += 1;
-        let expected = plan::apply(&run.base, &run.moves[..run.done]);
-        let changed: Vec<Cell> = run.moves[..run.done].iter().map(|m| m.cell()).collect();
-        let read = match board_as_seen(read_board(&shot, &run.cal, templates), &expected, &changed)
-        {
-            Err(_) if !run.whole_checks => {
-                // The rows may have come back wrong (a phone whose `tail` or `head` differ), or
-                // something covered the grid a moment ago: the whole screen decides.
-                let mut whole = read_board(
-                    &device.screenshot().context("cannot take a screenshot")?,
-                    &run.cal,
-                    templates,
-                );
-                report.checks += 1;
-                if matches!(&whole, Ok(rec) if !expected.diff(&rec.board).is_empty()) {
-                    // Not drawn yet, or taps lost under a cover that is gone: look once more.
-                    std::thread::sleep(settle(options));
-                    whole = read_board(
-                        &device.screenshot().context("cannot take a screenshot")?,
-                        &run.cal,
-                        templates,
-                    );
-                    report.checks += 1;
-                }
-                match whole {
-                    Ok(rec) if expected.diff(&rec.board).is_empty() => {
-                        log::info!(
-                            "a check of the grid's rows did not read where the whole screen did: checking whole screens from now on"
-                        );
-                        run.whole_checks = true;
-                        Ok(rec.board)
-                    }
-                    Ok(rec) => {
-                        // The rows showed no board and the screen now shows one short of the
-                        // plan: an ad or a dialog came and went, and swallowed the taps sent
-                        // meanwhile. Go on from the board as it is (as after a longer wait).
-                        let _ = writeln!(
-                            std::io::stderr(),
-                            "the board was covered after {} moves and is back (an ad or a dialog?); continuing from it as it is now",
-                            report.moves_done
-                        );
-                        report.interruptions += 1;
-                        run.replan(rec, options)?;
-                        continue;
-                    }
-                    Err(e) => board_as_seen(Err(e), &expected, &changed),
-                }
-            }
-            other => other,
-        };
-        let seen = match read {
-            Ok(seen) => seen,
-            Err(why) => {
+    /// Checks the moves sent so far on screen: the board seen when it shows them all; `None`
+    /// when the run goes on from a fresh plan (after a cover, or with the other input order).
+    fn check(&mut self) -> Result<Option<Board>> {
+        let expected = plan::apply(&self.run.base, &self.run.moves[..self.run.done]);
+        let changed: Vec<Cell> = self.run.moves[..self.run.done]
+            .iter()
+            .map(|m| m.cell())
+            .collect();
+        let seen = match self.look(&expected, &changed)? {
+            Shown::Board(seen) => seen,
+            Shown::Replanned => return Ok(None),
+            Shown::Covered(why) => {
                 let _ = writeln!(
                     std::io::stderr(),
                     "the board is not on screen after {} moves ({why}): an ad or a dialog? stopped tapping",
-                    report.moves_done
+                    self.report.moves_done
                 );
-                let back = wait_for_board(device, &run.cal, templates, options.wait, stop)?;
-                report.interruptions += 1;
-                run.replan(back, options)?;
-                continue;
+                let back = wait_for_board(
+                    self.device,
+                    &self.run.cal,
+                    self.templates,
+                    self.options.wait,
+                    self.stop,
+                )?;
+                self.report.interruptions += 1;
+                self.run.replan(back, self.options)?;
+                return Ok(None);
             }
         };
         if expected.diff(&seen).is_empty() {
-            run.order_checked = true;
-            last_seen = Some(seen);
-            continue;
+            self.run.order_checked = true;
+            return Ok(Some(seen));
         }
-        // The app may not have drawn the last move yet: look once more after a settle.
-        std::thread::sleep(settle(options));
+        self.look_again(&expected, &changed)
+    }
+
+    /// A check's screenshot read: the grid's rows (or the whole screen once they failed).
+    fn look(&mut self, expected: &Board, changed: &[Cell]) -> Result<Shown> {
+        let shot = self.run.check_shot(self.device)?;
+        self.report.checks += 1;
+        match board_as_seen(
+            read_board(&shot, &self.run.cal, self.templates),
+            expected,
+            changed,
+        ) {
+            Ok(seen) => Ok(Shown::Board(seen)),
+            // The rows may have come back wrong (a phone whose `tail` or `head` differ), or
+            // something covered the grid a moment ago: the whole screen decides.
+            Err(_) if !self.run.whole_checks => self.look_at_whole_screen(expected, changed),
+            Err(why) => Ok(Shown::Covered(why)),
+        }
+    }
+
+    /// The rows showed no board: reads the whole screen (twice when it shows one short of the
+    /// plan) and decides between rows that do not read, a cover that came and went, and a
+    /// board still covered.
+    fn look_at_whole_screen(&mut self, expected: &Board, changed: &[Cell]) -> Result<Shown> {
+        let mut whole = self.read_whole_screen()?;
+        if matches!(&whole, Ok(rec) if !expected.diff(&rec.board).is_empty()) {
+            // Not drawn yet, or taps lost under a cover that is gone: look once more.
+            std::thread::sleep(settle(self.options));
+            whole = self.read_whole_screen()?;
+        }
+        Ok(match whole {
+            Ok(rec) if expected.diff(&rec.board).is_empty() => {
+                log::info!(
+                    "a check of the grid's rows did not read where the whole screen did: checking whole screens from now on"
+                );
+                self.run.whole_checks = true;
+                Shown::Board(rec.board)
+            }
+            Ok(rec) => {
+                // The rows showed no board and the screen now shows one short of the plan: an
+                // ad or a dialog came and went, and swallowed the taps sent meanwhile. Go on
+                // from the board as it is (as after a longer wait).
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "the board was covered after {} moves and is back (an ad or a dialog?); continuing from it as it is now",
+                    self.report.moves_done
+                );
+                self.report.interruptions += 1;
+                self.run.replan(rec, self.options)?;
+                Shown::Replanned
+            }
+            Err(e) => match board_as_seen(Err(e), expected, changed) {
+                Ok(seen) => Shown::Board(seen),
+                Err(why) => Shown::Covered(why),
+            },
+        })
+    }
+
+    /// A screenshot of the whole screen, read (a check, counted as one).
+    fn read_whole_screen(&mut self) -> Result<Result<Recognition, crate::vision::ReadError>> {
+        let shot = self
+            .device
+            .screenshot()
+            .context("cannot take a screenshot")?;
+        self.report.checks += 1;
+        Ok(read_board(&shot, &self.run.cal, self.templates))
+    }
+
+    /// The board differs from the plan: the app may not have drawn the last move yet, so look
+    /// once more after a settle. Still different: a stop after the first move landed, else the
+    /// other input order is tried.
+    fn look_again(&mut self, expected: &Board, changed: &[Cell]) -> Result<Option<Board>> {
+        std::thread::sleep(settle(self.options));
         let seen = board_as_seen(
-            read_board(&run.check_shot(device)?, &run.cal, templates),
-            &expected,
-            &changed,
+            read_board(
+                &self.run.check_shot(self.device)?,
+                &self.run.cal,
+                self.templates,
+            ),
+            expected,
+            changed,
         )
         .map_err(|e| BoardProblem(format!("cannot read the board after tapping: {e}")))?;
-        report.checks += 1;
+        self.report.checks += 1;
         let differ = expected.diff(&seen);
         if differ.is_empty() {
-            run.order_checked = true;
-            last_seen = Some(seen);
-            continue;
+            self.run.order_checked = true;
+            return Ok(Some(seen));
         }
-        if run.order_checked {
-            return Err(BoardProblem(late_mismatch(&expected, &seen, &differ)).into());
+        if self.run.order_checked {
+            return Err(BoardProblem(late_mismatch(expected, &seen, &differ)).into());
         }
-        // The first move of the run did not land: the input order may have changed since
-        // calibration. Try the other order on the same cell once.
-        let learned = relearn_order(device, &run, &seen, templates)?;
+        self.switch_order(&seen)?;
+        Ok(None)
+    }
+
+    /// The first move of the run did not land: the input order may have changed since
+    /// calibration. Try the other order on the same cell once, and go on in the one that works.
+    fn switch_order(&mut self, seen: &Board) -> Result<()> {
+        let learned = relearn_order(self.device, &self.run, seen, self.templates)?;
         let _ = writeln!(
             std::io::stderr(),
             "the app now takes {}: re-learned from the first move, continuing (re-run calibrate to keep it)",
@@ -443,47 +548,50 @@ pub fn play_from(
                 InputOrder::NumberFirst => "the digit first, then the cell",
             }
         );
-        report.relearned_order = Some(learned.cal.input_order);
-        report.checks += 1;
-        run.cal = learned.cal;
-        run.order_checked = true;
-        run.replan(learned.board, options)?;
+        self.report.relearned_order = Some(learned.cal.input_order);
+        self.report.checks += 1;
+        self.run.cal = learned.cal;
+        self.run.order_checked = true;
+        self.run.replan(learned.board, self.options)
     }
-    report.timings.tap_ms = ms(started.elapsed());
-    report.timings.verify_ms = 0.0;
-    let seen = match last_seen {
-        Some(seen) => seen,
-        None => {
-            read_board(&device.screenshot()?, &run.cal, templates)
-                .map_err(|e| BoardProblem(format!("cannot read the board back: {e}")))?
-                .board
-        }
-    };
-    report.final_board = Some(seen);
-    let solution = report.assessment.solution;
-    let differ = solution.diff(&seen);
-    if !differ.is_empty() {
-        let advice = if device.shows_taps() {
-            "check the app's input settings and re-run play"
-        } else {
-            "a screenshot file does not change when tapped (the taps were only recorded): use --dry-run to see the plan on a picture, or play on a phone"
+
+    /// The last step: the board as last seen (or read now) must show the solution.
+    fn finish(self, last_seen: Option<Board>) -> Result<PlayReport> {
+        let mut report = self.report;
+        let seen = match last_seen {
+            Some(seen) => seen,
+            None => {
+                read_board(&self.device.screenshot()?, &self.run.cal, self.templates)
+                    .map_err(|e| BoardProblem(format!("cannot read the board back: {e}")))?
+                    .board
+            }
         };
-        return Err(BoardProblem(format!(
-            "after tapping, {} do not show the solution: {}; {advice}",
-            plural_cells(differ.len()),
-            differ
-                .iter()
-                .map(|&c| format!(
-                    "{c} shows {} instead of {}",
-                    show(seen.get(c)),
-                    show(solution.get(c))
-                ))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
-        .into());
+        report.final_board = Some(seen);
+        let solution = report.assessment.solution;
+        let differ = solution.diff(&seen);
+        if !differ.is_empty() {
+            let advice = if self.device.shows_taps() {
+                "check the app's input settings and re-run play"
+            } else {
+                "a screenshot file does not change when tapped (the taps were only recorded): use --dry-run to see the plan on a picture, or play on a phone"
+            };
+            return Err(BoardProblem(format!(
+                "after tapping, {} do not show the solution: {}; {advice}",
+                plural_cells(differ.len()),
+                differ
+                    .iter()
+                    .map(|&c| format!(
+                        "{c} shows {} instead of {}",
+                        show(seen.get(c)),
+                        show(solution.get(c))
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .into());
+        }
+        Ok(report)
     }
-    Ok(report)
 }
 
 /// Taps per checked batch after the first move: an ad which appears mid-batch takes at most
@@ -590,7 +698,7 @@ fn relearn_order(
     if let Some(digit) = want {
         retry.push(Move::Set { cell, digit });
     }
-    let plan = plan::plan(&retry, &layout(&cal)?)?;
+    let plan = plan::plan(&retry, &plan::layout(&cal)?)?;
     let points: Vec<Point> = plan.taps.iter().map(|t| t.at).collect();
     device
         .tap_all(&points)
@@ -711,25 +819,6 @@ fn wait_for_board(
         }
         std::thread::sleep(Duration::from_millis(500));
     }
-}
-
-/// The planned taps drawn over the screenshot: a numbered ring per tap, cells in blue, keys in
-/// orange, so a dry run can be checked by eye.
-pub fn draw_plan(screen: &image::RgbaImage, plan: &Plan) -> image::RgbaImage {
-    use crate::plan::Target;
-    use imageproc::drawing::draw_hollow_circle_mut;
-    let mut img = screen.clone();
-    let r = (img.width() / 60).max(6) as i32;
-    for t in &plan.taps {
-        let colour = match t.target {
-            Target::Cell(_) => image::Rgba([30, 110, 255, 255]),
-            Target::Digit(_) | Target::Erase => image::Rgba([255, 120, 0, 255]),
-        };
-        for k in 0..3 {
-            draw_hollow_circle_mut(&mut img, (t.at.x as i32, t.at.y as i32), r - k, colour);
-        }
-    }
-    img
 }
 
 fn show(d: Option<u8>) -> String {

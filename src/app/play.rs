@@ -4,7 +4,8 @@
 use super::open::open_phone;
 use super::profiles::profile_for;
 use crate::cli::PlayArgs;
-use crate::play::{PlayOptions, PlayReport, Step, Timings, assess, assess_read, draw_plan};
+use crate::plan::overlay::draw_plan;
+use crate::play::{PlayOptions, PlayReport, Step, Timings, assess, assess_read};
 use anyhow::{Context, Result};
 use std::process::ExitCode;
 use std::sync::Arc;

@@ -149,7 +149,7 @@ fn prepare(
     let max_steps = (args.max_steps != 0).then_some(args.max_steps);
     let chosen = profile_for(device, args.calibration.as_deref(), who)?;
     let (cal, templates) = (chosen.calibration, chosen.templates);
-    let layout = crate::play::layout(&cal)?;
+    let layout = crate::plan::layout(&cal)?;
     let description = device.input_description();
     let input = device.input();
     // The screenshot that checked the profile is the one the replay starts from.

@@ -259,7 +259,9 @@ impl Session<'_> {
     }
 }
 
-/// Finds input order, erase and notes on `device`, whose screen `cal` and `templates` read.
+/// Finds input order, erase and notes on `device`, whose screen `cal` and `templates` read. The
+/// steps, each its own function: the buttons worth trying, the input order, erase (and the
+/// toggles met on the way), notes, and a last look that the board is as it was.
 pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) -> Result<Probed> {
     let keypad = cal.keypad.as_ref().ok_or_else(|| {
         anyhow!("no keypad was found on this screen, so there is nothing to probe; pass --input-order and --erase")
@@ -272,30 +274,13 @@ pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) 
         .ok_or_else(|| anyhow!("the board has no empty cell without notes to probe with"))?;
     let digit = digit_for(&first.board, cell)
         .ok_or_else(|| anyhow!("no digit fits {cell} by the rules; check the board"))?;
-    let at = first.grid.cell_rect(cell).center();
-    let key = keypad.digits[digit as usize - 1];
-    let mut glyphs = glyphs_outside(&img, &first.grid);
-    let mut candidates = button_candidates(&glyphs, &first.grid, keypad, NEAR_REACH);
-    // Apps show erase and notes beside the digits; when fewer buttons look like glyphs, the
-    // others are icons of other shapes (a pencil glued to its badge). Only then, since textured
-    // backdrops (wood grain) give blobs too.
-    let icons = icon_blobs(&img, &first.grid);
-    let with_icons = candidates.len() < 2;
-    if with_icons {
-        glyphs.extend(icons.iter().cloned());
-        candidates = button_candidates(&glyphs, &first.grid, keypad, NEAR_REACH);
-    }
-    // Then, tried only if none of those erases: icons of any shape, and buttons set further
-    // below the keypad.
-    let near = candidates.len();
-    if !with_icons {
-        glyphs.extend(icons);
-    }
-    let far: Vec<Point> = button_candidates(&glyphs, &first.grid, keypad, FAR_REACH)
-        .into_iter()
-        .filter(|p| !candidates.contains(p))
-        .collect();
-    candidates.extend(far);
+    let trial = Trial {
+        cell,
+        digit,
+        at: first.grid.cell_rect(cell).center(),
+        key: keypad.digits[digit as usize - 1],
+    };
+    let (candidates, near) = candidate_buttons(&img, &first.grid, keypad);
     let side = first.grid.pitch() as u32;
     log::info!("probe: {digit} into {cell}; candidate buttons {candidates:?}");
     let mut s = Session {
@@ -308,47 +293,140 @@ pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) 
         taps: 0,
         screenshots: 1,
     };
+    let order = find_input_order(&mut s, trial)?;
+    let (erase, mut toggles, before) = find_erase(&mut s, trial, order, &candidates, side)?;
+    // Buttons after erase: toggles show by their own look changing; a tap alone tells. Far
+    // buttons only when erase itself was far.
+    let at_erase = candidates.iter().position(|&c| Some(c) == erase);
+    let tried = at_erase.map_or(candidates.len(), |i| i + 1);
+    let last = match at_erase {
+        Some(i) if i < near => near,
+        _ => candidates.len(),
+    };
+    find_toggles(
+        &mut s,
+        &candidates[tried..last.max(tried)],
+        before,
+        side,
+        &mut toggles,
+    )?;
+    let Some(erase) = erase else {
+        bail!(
+            "none of the {} buttons near the keypad cleared {cell}; the probe left {digit} there: erase it in the app and pass --erase X,Y",
+            candidates.len()
+        );
+    };
+    let notes = find_notes(&mut s, trial, order, erase, &toggles)?;
+    check_as_before(&mut s)?;
+    Ok(Probed {
+        input_order: order,
+        erase,
+        notes,
+        cell,
+        digit,
+        taps: s.taps,
+        screenshots: s.screenshots,
+    })
+}
 
-    // Input order: cell then digit; else digit then cell (the digit tap may already have picked
-    // the digit, so first just the cell).
+/// What the probe enters: `digit` into the empty `cell` (its centre `at`) with the key `key`.
+#[derive(Debug, Clone, Copy)]
+struct Trial {
+    cell: Cell,
+    digit: u8,
+    at: Point,
+    key: Point,
+}
+
+/// The taps that use `button` on the probe cell in the app's input order.
+fn with_button(order: InputOrder, trial: Trial, button: Point) -> Vec<Point> {
+    match order {
+        InputOrder::CellFirst => vec![trial.at, button],
+        InputOrder::NumberFirst => vec![button, trial.at],
+    }
+}
+
+/// The buttons to try as erase or notes, and how many of them (the first ones) are near the
+/// keypad; the rest are tried only if none of those erases.
+fn candidate_buttons(img: &RgbaImage, grid: &Grid, keypad: &Keypad) -> (Vec<Point>, usize) {
+    let mut glyphs = glyphs_outside(img, grid);
+    let mut candidates = button_candidates(&glyphs, grid, keypad, NEAR_REACH);
+    // Apps show erase and notes beside the digits; when fewer buttons look like glyphs, the
+    // others are icons of other shapes (a pencil glued to its badge). Only then, since textured
+    // backdrops (wood grain) give blobs too.
+    let icons = icon_blobs(img, grid);
+    let with_icons = candidates.len() < 2;
+    if with_icons {
+        glyphs.extend(icons.iter().cloned());
+        candidates = button_candidates(&glyphs, grid, keypad, NEAR_REACH);
+    }
+    // Then, tried only if none of those erases: icons of any shape, and buttons set further
+    // below the keypad.
+    let near = candidates.len();
+    if !with_icons {
+        glyphs.extend(icons);
+    }
+    let far: Vec<Point> = button_candidates(&glyphs, grid, keypad, FAR_REACH)
+        .into_iter()
+        .filter(|p| !candidates.contains(p))
+        .collect();
+    candidates.extend(far);
+    (candidates, near)
+}
+
+/// Input order: cell then digit; else digit then cell (the digit tap may already have picked
+/// the digit, so first just the cell). Leaves the digit in the probe cell.
+fn find_input_order(s: &mut Session, trial: Trial) -> Result<InputOrder> {
+    let Trial {
+        cell,
+        digit,
+        at,
+        key,
+    } = trial;
     s.tap(&[at, key])?;
     let (_, r) = s.look("tapping the cell and a digit")?;
-    let order = if r.board.get(cell) == Some(digit) {
-        InputOrder::CellFirst
-    } else {
-        if r.readings[cell.index()].notes {
-            bail!(
-                "the digit went into {cell} as a pencil note: turn notes mode off in the app, clear that note, and re-run"
-            );
-        }
-        s.tap(&[at])?;
-        let (_, r) = s.look("tapping the cell again")?;
-        if r.board.get(cell) == Some(digit) {
-            InputOrder::NumberFirst
-        } else {
-            s.tap(&[key, at])?;
-            let (_, r) = s.look("tapping a digit and the cell")?;
-            if r.board.get(cell) != Some(digit) {
-                bail!(
-                    "neither cell-then-digit nor digit-then-cell put {digit} into {cell}; pass --input-order and --erase"
-                );
-            }
-            InputOrder::NumberFirst
-        }
-    };
-    let with = |button: Point| match order {
-        InputOrder::CellFirst => vec![at, button],
-        InputOrder::NumberFirst => vec![button, at],
-    };
+    if r.board.get(cell) == Some(digit) {
+        return Ok(InputOrder::CellFirst);
+    }
+    if r.readings[cell.index()].notes {
+        bail!(
+            "the digit went into {cell} as a pencil note: turn notes mode off in the app, clear that note, and re-run"
+        );
+    }
+    s.tap(&[at])?;
+    let (_, r) = s.look("tapping the cell again")?;
+    if r.board.get(cell) == Some(digit) {
+        return Ok(InputOrder::NumberFirst);
+    }
+    s.tap(&[key, at])?;
+    let (_, r) = s.look("tapping a digit and the cell")?;
+    if r.board.get(cell) != Some(digit) {
+        bail!(
+            "neither cell-then-digit nor digit-then-cell put {digit} into {cell}; pass --input-order and --erase"
+        );
+    }
+    Ok(InputOrder::NumberFirst)
+}
 
-    // Erase: the button that clears the cell. Buttons that only change their own look are
-    // toggles (notes, perhaps): tapped again at once, and tried as notes below.
+/// Erase: the first of `candidates` that clears the cell. Buttons that only change their own
+/// look are toggles (notes, perhaps): tapped again at once, and tried as notes later. Returns
+/// erase (if found), the toggles, and the screen as last seen.
+fn find_erase(
+    s: &mut Session,
+    trial: Trial,
+    order: InputOrder,
+    candidates: &[Point],
+    side: u32,
+) -> Result<(Option<Point>, Vec<Point>, RgbaImage)> {
+    let Trial {
+        cell, digit, at, ..
+    } = trial;
     let mut erase = None;
     let mut toggles = Vec::new();
     let (mut before, _) = s.look("entering the digit")?;
-    for &button in &candidates {
+    for &button in candidates {
         let what = format!("tapping the button at {},{}", button.x, button.y);
-        s.tap(&with(button))?;
+        s.tap(&with_button(order, trial, button))?;
         let (img, r) = s.look(&what)?;
         match r.board.get(cell) {
             None if order == InputOrder::NumberFirst => {
@@ -389,15 +467,19 @@ pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) 
             Some(d) => bail!("{what} turned {digit} in {cell} into {d}; erase it in the app"),
         }
     }
-    // Buttons after erase: toggles show by their own look changing; a tap alone tells. Far
-    // buttons only when erase itself was far.
-    let at_erase = candidates.iter().position(|&c| Some(c) == erase);
-    let tried = at_erase.map_or(candidates.len(), |i| i + 1);
-    let last = match at_erase {
-        Some(i) if i < near => near,
-        _ => candidates.len(),
-    };
-    for &button in &candidates[tried..last.max(tried)] {
+    Ok((erase, toggles, before))
+}
+
+/// Taps each of `buttons` alone: one whose own look changes is a toggle (tapped again at once
+/// to switch it back), added to `toggles`.
+fn find_toggles(
+    s: &mut Session,
+    buttons: &[Point],
+    mut before: RgbaImage,
+    side: u32,
+    toggles: &mut Vec<Point>,
+) -> Result<()> {
+    for &button in buttons {
         let what = format!("tapping the button at {},{}", button.x, button.y);
         s.tap(&[button])?;
         let (img, _) = s.look(&what)?;
@@ -413,16 +495,19 @@ pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) 
             before = img;
         }
     }
-    let Some(erase) = erase else {
-        bail!(
-            "none of the {} buttons near the keypad cleared {cell}; the probe left {digit} there: erase it in the app and pass --erase X,Y",
-            candidates.len()
-        );
-    };
+    Ok(())
+}
 
-    // Notes: a toggle that makes the digit go in small. Cleared with erase, toggled back off.
-    let mut notes = None;
-    for &toggle in &toggles {
+/// Notes: a toggle that makes the digit go in small. Cleared with erase, toggled back off.
+fn find_notes(
+    s: &mut Session,
+    trial: Trial,
+    order: InputOrder,
+    erase: Point,
+    toggles: &[Point],
+) -> Result<Option<Point>> {
+    let Trial { cell, at, key, .. } = trial;
+    for &toggle in toggles {
         let enter = match order {
             InputOrder::CellFirst => vec![toggle, at, key],
             InputOrder::NumberFirst => vec![toggle, key, at],
@@ -431,7 +516,7 @@ pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) 
         let (_, r) = s.look("trying the toggle as notes")?;
         let noted = r.board.get(cell).is_none() && r.readings[cell.index()].notes;
         if r.board.get(cell).is_some() || noted {
-            s.tap(&with(erase))?;
+            s.tap(&with_button(order, trial, erase))?;
         }
         s.tap(&[toggle])?;
         let (_, r) = s.look("turning the toggle back off")?;
@@ -439,11 +524,14 @@ pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) 
             bail!("erase did not clear {cell} after trying notes; clear it in the app");
         }
         if noted {
-            notes = Some(toggle);
-            break;
+            return Ok(Some(toggle));
         }
     }
+    Ok(None)
+}
 
+/// The last look: every cell (digit and notes) as in the first read.
+fn check_as_before(s: &mut Session) -> Result<()> {
     let (_, last) = s.look("probing")?;
     let differ: Vec<String> = Cell::all()
         .filter(|&c| {
@@ -458,15 +546,7 @@ pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) 
             differ.join(", ")
         );
     }
-    Ok(Probed {
-        input_order: order,
-        erase,
-        notes,
-        cell,
-        digit,
-        taps: s.taps,
-        screenshots: s.screenshots,
-    })
+    Ok(())
 }
 
 #[cfg(test)]

@@ -175,89 +175,105 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
         .collect();
     let glyphs = glyphs_outside(img, &grid);
 
-    let mut labels = vec![0u8; digit_cells.len()];
-    let keypad: Option<[Glyph; 9]>;
-    let labelled_by;
-    if let Some(givens) = &opts.givens {
-        labelled_by = LabelSource::Givens;
-        let mut wrong = Vec::new();
-        for cell in Cell::all() {
-            let seen = inks[cell.index()].digit.is_some();
-            if seen != givens.get(cell).is_some() {
-                wrong.push(format!(
-                    "{cell} ({})",
-                    if seen {
-                        "digit on screen, empty in --givens"
-                    } else {
-                        "empty on screen, digit in --givens"
-                    }
-                ));
-            }
-        }
-        if !wrong.is_empty() {
-            bail!("--givens does not match the screen at {}", wrong.join(", "));
-        }
-        for (k, (cell, _)) in digit_cells.iter().enumerate() {
-            labels[k] = givens.get(*cell).unwrap_or(0);
-        }
-        let refs: Vec<Option<Vec<u8>>> = (1..=9u8)
-            .map(|d| {
-                let ps: Vec<&[u8]> = (0..patches.len())
-                    .filter(|&k| labels[k] == d)
-                    .map(|k| patches[k])
-                    .collect();
-                (!ps.is_empty()).then(|| mean_patch(&ps))
-            })
-            .collect();
-        keypad = find_keypad(&glyphs, &refs, true);
+    let (labels, keypad, labelled_by) = if let Some(givens) = &opts.givens {
+        let labels = labels_from_givens(givens, &inks, &digit_cells)?;
+        let keypad = find_keypad(&glyphs, &mean_patches(&patches, &labels), true);
+        (labels, keypad, LabelSource::Givens)
     } else {
-        labelled_by = LabelSource::Keypad;
-        let cells: Vec<Cell> = digit_cells.iter().map(|(c, _)| *c).collect();
-        // The glyph bank labels the board's shapes jointly; a keypad whose layout order the bank
-        // confirms is a second source that must agree.
-        let verified = order_keypad(&glyphs);
-        let references: Vec<Reference> = verified
-            .iter()
-            .map(|k| Reference {
-                name: "the keypad",
-                shapes: k.iter().map(|g| Some(g.patch.clone())).collect(),
-            })
-            .collect();
-        let found = label(&patches, &cells, &references);
-        let unsure: Vec<String> = cells
-            .iter()
-            .zip(&found)
-            .filter(|(_, l)| !l.sure)
-            .map(|(c, l)| format!("{c} ({} or {})", l.digit, l.runner_up))
-            .collect();
-        if !unsure.is_empty() {
-            bail!(
-                "unsure which digit is in {}; pass --givens <81 chars> (the board's digits, row by row) to label them",
-                unsure.join(", ")
-            );
-        }
-        for (slot, l) in labels.iter_mut().zip(&found) {
-            *slot = l.digit;
-        }
-        keypad = verified.or_else(|| {
-            let refs: Vec<Option<Vec<u8>>> = (1..=9u8)
-                .map(|d| {
-                    let ps: Vec<&[u8]> = (0..patches.len())
-                        .filter(|&k| labels[k] == d)
-                        .map(|k| patches[k])
-                        .collect();
-                    (!ps.is_empty()).then(|| mean_patch(&ps))
-                })
-                .collect();
-            find_keypad(&glyphs, &refs, true)
-        });
-    }
+        let (labels, verified) = labels_from_bank(&patches, &digit_cells, &glyphs)?;
+        let keypad =
+            verified.or_else(|| find_keypad(&glyphs, &mean_patches(&patches, &labels), true));
+        (labels, keypad, LabelSource::Keypad)
+    };
 
     let mut board = Board::empty();
     for (k, (cell, _)) in digit_cells.iter().enumerate() {
         board.set(*cell, Some(labels[k]));
     }
     finish(img, opts, grid, &inks, board, keypad, labelled_by)
+}
+
+/// The mean patch of each digit 1..=9 among `patches` labelled `labels` (`None`: not on the
+/// board).
+fn mean_patches(patches: &[&[u8]], labels: &[u8]) -> Vec<Option<Vec<u8>>> {
+    (1..=9u8)
+        .map(|d| {
+            let ps: Vec<&[u8]> = (0..patches.len())
+                .filter(|&k| labels[k] == d)
+                .map(|k| patches[k])
+                .collect();
+            (!ps.is_empty()).then(|| mean_patch(&ps))
+        })
+        .collect()
+}
+
+/// The labels of the board's digit cells from the `--givens` the user typed, which must have a
+/// digit exactly where the screen has one.
+fn labels_from_givens(
+    givens: &Board,
+    inks: &[CellInk],
+    digit_cells: &[(Cell, &crate::vision::DigitPatch)],
+) -> Result<Vec<u8>> {
+    let mut wrong = Vec::new();
+    for cell in Cell::all() {
+        let seen = inks[cell.index()].digit.is_some();
+        if seen != givens.get(cell).is_some() {
+            wrong.push(format!(
+                "{cell} ({})",
+                if seen {
+                    "digit on screen, empty in --givens"
+                } else {
+                    "empty on screen, digit in --givens"
+                }
+            ));
+        }
+    }
+    if !wrong.is_empty() {
+        bail!("--givens does not match the screen at {}", wrong.join(", "));
+    }
+    let mut labels = vec![0u8; digit_cells.len()];
+    for (k, (cell, _)) in digit_cells.iter().enumerate() {
+        labels[k] = givens.get(*cell).unwrap_or(0);
+    }
+    Ok(labels)
+}
+
+/// The labels of the board's digit cells from the glyph bank, and the keypad when the bank
+/// confirms its layout order (a second source that must agree).
+fn labels_from_bank(
+    patches: &[&[u8]],
+    digit_cells: &[(Cell, &crate::vision::DigitPatch)],
+    glyphs: &[Glyph],
+) -> Result<(Vec<u8>, Option<[Glyph; 9]>)> {
+    let cells: Vec<Cell> = digit_cells.iter().map(|(c, _)| *c).collect();
+    // The glyph bank labels the board's shapes jointly; a keypad whose layout order the bank
+    // confirms is a second source that must agree.
+    let verified = order_keypad(glyphs);
+    let references: Vec<Reference> = verified
+        .iter()
+        .map(|k| Reference {
+            name: "the keypad",
+            shapes: k.iter().map(|g| Some(g.patch.clone())).collect(),
+        })
+        .collect();
+    let found = label(patches, &cells, &references);
+    let unsure: Vec<String> = cells
+        .iter()
+        .zip(&found)
+        .filter(|(_, l)| !l.sure)
+        .map(|(c, l)| format!("{c} ({} or {})", l.digit, l.runner_up))
+        .collect();
+    if !unsure.is_empty() {
+        bail!(
+            "unsure which digit is in {}; pass --givens <81 chars> (the board's digits, row by row) to label them",
+            unsure.join(", ")
+        );
+    }
+    let mut labels = vec![0u8; digit_cells.len()];
+    for (slot, l) in labels.iter_mut().zip(&found) {
+        *slot = l.digit;
+    }
+    Ok((labels, verified))
 }
 
 /// Calibrates on a screenshot that the reader without calibration has read (`screen` is the grid
@@ -321,65 +337,11 @@ fn finish(
     // A player's mistake on the screen is reported, not refused: the templates are still good.
     let conflicts = rule_conflicts(&board);
 
-    let mut raw: [Option<Vec<u8>>; 9] = Default::default();
-    let mut from_keypad = Vec::new();
-    for d in 1..=9u8 {
-        let ps: Vec<&[u8]> = (0..patches.len())
-            .filter(|&k| labels[k] == d)
-            .map(|k| patches[k])
-            .collect();
-        if !ps.is_empty() {
-            raw[d as usize - 1] = Some(mean_patch(&ps));
-        } else if let Some(keys) = &keypad {
-            raw[d as usize - 1] = Some(keys[d as usize - 1].patch.clone());
-            from_keypad.push(d);
-        }
-    }
-    let alt: [Option<Vec<u8>>; 9] = std::array::from_fn(|d| {
-        let on_board = !from_keypad.contains(&(d as u8 + 1));
-        keypad
-            .as_ref()
-            .filter(|_| on_board)
-            .map(|k| k[d].patch.clone())
-    });
-    let templates = Templates::with_alternates(raw, alt);
-    let missing = templates.missing();
-    if !missing.is_empty() {
-        let list: Vec<String> = missing.iter().map(|d| d.to_string()).collect();
-        bail!(
-            "no template for digit(s) {}: they are not on the board and no keypad was found; calibrate on a screen showing them",
-            list.join(", ")
-        );
-    }
+    let (templates, from_keypad) = templates_for(&patches, &labels, keypad.as_ref())?;
 
     let ink_list: Vec<[u8; 3]> = digit_cells.iter().map(|(_, p)| p.ink).collect();
     let (given_ink, entry_ink) = ink_colours(&ink_list);
-    let size = Size::new(img.width(), img.height());
-    let calibration = Calibration {
-        format_version: FORMAT_VERSION,
-        profile: opts.profile.clone(),
-        templates: format!("templates/{}", opts.profile),
-        input_order: opts.input_order,
-        screen: size,
-        grid: grid.rect(),
-        keypad: keypad.as_ref().map(|k| Keypad {
-            digits: std::array::from_fn(|d| k[d].centre()),
-            erase: opts.erase,
-            notes: opts.notes,
-        }),
-        recognition: Thresholds {
-            min_score: MIN_SCORE,
-            min_margin: MIN_MARGIN,
-            given_ink,
-            entry_ink,
-            kind_distance: KIND_DISTANCE,
-            big_digit: {
-                let h = crate::vision::cells::big_digit_height(img, &grid);
-                (h < crate::vision::cells::BIG_MIN).then_some(h as f64)
-            },
-        },
-        pacing: None,
-    };
+    let calibration = calibration_for(img, opts, &grid, keypad.as_ref(), given_ink, entry_ink);
     calibration.validate()?;
 
     // The templates must read their own screen back exactly.
@@ -408,6 +370,78 @@ fn finish(
         keys,
         conflicts,
     })
+}
+
+/// The templates: the mean patch of each digit on the board, the keypad's glyph for a digit
+/// that is not (those digits are returned too), and the keypad's glyphs as alternates for the
+/// rest. Refused when a digit has neither.
+fn templates_for(
+    patches: &[&[u8]],
+    labels: &[u8],
+    keypad: Option<&[Glyph; 9]>,
+) -> Result<(Templates, Vec<u8>)> {
+    let means = mean_patches(patches, labels);
+    let mut raw: [Option<Vec<u8>>; 9] = Default::default();
+    let mut from_keypad = Vec::new();
+    for (d, mean) in (1..=9u8).zip(means) {
+        if mean.is_some() {
+            raw[d as usize - 1] = mean;
+        } else if let Some(keys) = keypad {
+            raw[d as usize - 1] = Some(keys[d as usize - 1].patch.clone());
+            from_keypad.push(d);
+        }
+    }
+    let alt: [Option<Vec<u8>>; 9] = std::array::from_fn(|d| {
+        let on_board = !from_keypad.contains(&(d as u8 + 1));
+        keypad.filter(|_| on_board).map(|k| k[d].patch.clone())
+    });
+    let templates = Templates::with_alternates(raw, alt);
+    let missing = templates.missing();
+    if !missing.is_empty() {
+        let list: Vec<String> = missing.iter().map(|d| d.to_string()).collect();
+        bail!(
+            "no template for digit(s) {}: they are not on the board and no keypad was found; calibrate on a screen showing them",
+            list.join(", ")
+        );
+    }
+    Ok((templates, from_keypad))
+}
+
+/// The calibration of what was found on `img`, with the user's options (not yet validated).
+fn calibration_for(
+    img: &RgbaImage,
+    opts: &CalibrateOptions,
+    grid: &Grid,
+    keypad: Option<&[Glyph; 9]>,
+    given_ink: [u8; 3],
+    entry_ink: Option<[u8; 3]>,
+) -> Calibration {
+    let size = Size::new(img.width(), img.height());
+    Calibration {
+        format_version: FORMAT_VERSION,
+        profile: opts.profile.clone(),
+        templates: format!("templates/{}", opts.profile),
+        input_order: opts.input_order,
+        screen: size,
+        grid: grid.rect(),
+        keypad: keypad.map(|k| Keypad {
+            digits: std::array::from_fn(|d| k[d].centre()),
+            erase: opts.erase,
+            notes: opts.notes,
+        }),
+        recognition: Thresholds {
+            min_score: MIN_SCORE,
+            min_margin: MIN_MARGIN,
+            given_ink,
+            entry_ink,
+            kind_distance: KIND_DISTANCE,
+            big_digit: {
+                let h = crate::vision::cells::big_digit_height(img, grid);
+                (h < crate::vision::cells::BIG_MIN).then_some(h as f64)
+            },
+        },
+        pacing: None,
+    }
 }
 
 #[cfg(test)]

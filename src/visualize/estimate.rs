@@ -3,7 +3,7 @@
 //! figures, or what `measure` timed on the phone), the batching of the replay loop, and the rate
 //! limit.
 
-use super::session::ReplayOptions;
+use super::session::{ReplayOptions, moves_per_batch, paced_time};
 use crate::device::{Input, Pacing};
 use crate::plan::{Move, count_taps};
 use crate::profile::calibration::{Calibration, InputOrder};
@@ -52,28 +52,6 @@ pub struct Estimate {
     pub calls: usize,
     pub per_move: Duration,
     pub total: Duration,
-}
-
-/// How long `moves` take at `rate` moves per second; saturates instead of panicking when the
-/// rate is so low that the time does not fit a `Duration`.
-pub fn paced_time(moves: usize, rate: f64) -> Duration {
-    Duration::try_from_secs_f64(moves as f64 / rate).unwrap_or(Duration::MAX)
-}
-
-/// Moves per `tap_all` call: as many as take about `batch_time` at `per_move`, 1 to 64, and no
-/// more than the rate limit allows in that time. The replay loop sizes its batches with this,
-/// and the estimate counts calls with it.
-pub fn moves_per_batch(options: &ReplayOptions, per_move: Duration) -> usize {
-    let fit = if per_move.is_zero() {
-        64
-    } else {
-        (options.batch_time.as_secs_f64() / per_move.as_secs_f64()) as usize
-    };
-    let mut n = fit.clamp(1, 64);
-    if let Some(rate) = options.moves_per_second.filter(|r| *r > 0.0) {
-        n = n.min(((rate * options.batch_time.as_secs_f64()) as usize).max(1));
-    }
-    n
 }
 
 /// The `tap_all` calls the replay loop makes for `moves` moves: batches of `batch`, cut at every

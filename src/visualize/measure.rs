@@ -13,8 +13,8 @@
 //! before the user said yes. The first replay batch is then sized from these figures, and later
 //! ones from the batches themselves.
 
-use super::estimate::{Costs, moves_per_batch};
-use super::session::{ReplayOptions, Session};
+use super::estimate::Costs;
+use super::session::{ReplayOptions, Session, moves_per_batch};
 use crate::device::Pacing;
 use crate::error::BoardProblem;
 use crate::geometry::Point;

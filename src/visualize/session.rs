@@ -1,9 +1,9 @@
 //! The replay loop of `visualize` on any `Device` (the search comes from `record`, its cost from
-//! `estimate`): every move is sent as taps in short batches (so Ctrl-C stops within a fraction of a second),
+//! `estimate`, which counts with this loop's own batch sizes, `moves_per_batch`): every move is
+//! sent as taps in short batches (so Ctrl-C stops within a fraction of a second),
 //! with checkpoints that re-read the screen and compare it with the replayed board, and a state
 //! file so an interrupted run can continue where the screen is.
 
-use super::estimate::moves_per_batch;
 use super::resume::State;
 use crate::device::{Device, Pacing};
 use crate::error::BoardProblem;
@@ -49,6 +49,28 @@ impl Default for ReplayOptions {
             first_per_move: None,
         }
     }
+}
+
+/// How long `moves` take at `rate` moves per second; saturates instead of panicking when the
+/// rate is so low that the time does not fit a `Duration`.
+pub fn paced_time(moves: usize, rate: f64) -> Duration {
+    Duration::try_from_secs_f64(moves as f64 / rate).unwrap_or(Duration::MAX)
+}
+
+/// Moves per `tap_all` call: as many as take about `batch_time` at `per_move`, 1 to 64, and no
+/// more than the rate limit allows in that time. The replay loop sizes its batches with this,
+/// and the estimate counts calls with it.
+pub fn moves_per_batch(options: &ReplayOptions, per_move: Duration) -> usize {
+    let fit = if per_move.is_zero() {
+        64
+    } else {
+        (options.batch_time.as_secs_f64() / per_move.as_secs_f64()) as usize
+    };
+    let mut n = fit.clamp(1, 64);
+    if let Some(rate) = options.moves_per_second.filter(|r| *r > 0.0) {
+        n = n.min(((rate * options.batch_time.as_secs_f64()) as usize).max(1));
+    }
+    n
 }
 
 /// The phone and how to read and tap it.
@@ -99,14 +121,7 @@ pub fn replay_moves(
     // Taps on the board need no wait for a frame after them; taps on keys do (`tap_waits`).
     session.device.set_board(Some(session.layout.grid));
     let started = Instant::now();
-    let save = |state: &mut Option<State>, f: &dyn Fn(&mut State)| -> Result<()> {
-        if let (Some(s), Some(path)) = (state.as_mut(), &options.state_file) {
-            f(s);
-            s.save(path)?;
-        }
-        Ok(())
-    };
-    save(&mut state, &|s| {
+    save(&mut state, options, &|s| {
         s.sent = start;
         s.sending = start;
         s.confirmed = s.confirmed.min(start);
@@ -131,7 +146,7 @@ pub fn replay_moves(
         let next_check = ((done / check_every + 1) * check_every).min(total);
         let end = (done + batch).min(next_check);
         let points = batch_taps(moves, done, end, start, &session.layout)?;
-        save(&mut state, &|s| s.sending = end)?;
+        save(&mut state, options, &|s| s.sending = end)?;
         // Settling is for the checkpoint's screenshot; between batches a tap is a tap, and the
         // pacing's gap (the injector's wait for the app's click) still follows the last one.
         let settle = if end == next_check {
@@ -139,43 +154,20 @@ pub fn replay_moves(
         } else {
             options.pacing.gap_ms
         };
-        session.device.set_pacing(Pacing {
-            settle_ms: settle,
-            ..options.pacing
-        });
-        let t = Instant::now();
-        session.device.tap_all(&points).with_context(|| {
-            format!(
-                "the phone stopped taking taps after {done} of {total} moves; reconnect it (`adb devices`) and continue with `sudoku-agent visualize --resume`"
-            )
-        })?;
-        let took = t.elapsed();
+        let took = send_batch(session, &points, (done, total), settle, options)?;
         taps_sent += points.len();
         expected = plan::apply(&expected, &moves[done..end]);
         let sent_now = end - done;
         done = end;
-        save(&mut state, &|s| s.sent = end)?;
+        save(&mut state, options, &|s| s.sent = end)?;
         progress(done);
         let per_move = took.saturating_sub(Duration::from_millis(settle.into())) / sent_now as u32;
         batch = moves_per_batch(options, per_move);
-        if let Some(rate) = options.moves_per_second.filter(|r| *r > 0.0) {
-            let wait = super::estimate::paced_time(done - start, rate);
-            // A wait past the end of `Instant` waits until stopped rather than panicking.
-            let due = started.checked_add(wait);
-            while !stop.load(Ordering::SeqCst) {
-                let left = due.map_or(Duration::MAX, |d| {
-                    d.saturating_duration_since(Instant::now())
-                });
-                if left.is_zero() {
-                    break;
-                }
-                std::thread::sleep(left.min(Duration::from_millis(50)));
-            }
-        }
+        keep_rate(options, started, done - start, stop);
         if done == next_check {
             final_board = checkpoint(session, &expected, done, total)?;
             checkpoints += 1;
-            save(&mut state, &|s| s.confirmed = end)?;
+            save(&mut state, options, &|s| s.confirmed = end)?;
         }
     }
     if start == total {
@@ -189,6 +181,56 @@ pub fn replay_moves(
         final_board,
         elapsed: started.elapsed(),
     })
+}
+
+/// Saves the progress for `--resume` after `f` updates it (when there is a state file).
+fn save(state: &mut Option<State>, options: &ReplayOptions, f: &dyn Fn(&mut State)) -> Result<()> {
+    if let (Some(s), Some(path)) = (state.as_mut(), &options.state_file) {
+        f(s);
+        s.save(path)?;
+    }
+    Ok(())
+}
+
+/// Sends a batch's taps (`done` of `total` moves are on the screen before it) in one `tap_all`
+/// call with the replay's pacing, settling `settle_ms` after it: the time the call took.
+fn send_batch(
+    session: &mut Session,
+    points: &[Point],
+    (done, total): (usize, usize),
+    settle_ms: u32,
+    options: &ReplayOptions,
+) -> Result<Duration> {
+    session.device.set_pacing(Pacing {
+        settle_ms,
+        ..options.pacing
+    });
+    let t = Instant::now();
+    session.device.tap_all(points).with_context(|| {
+        format!(
+            "the phone stopped taking taps after {done} of {total} moves; reconnect it (`adb devices`) and continue with `sudoku-agent visualize --resume`"
+        )
+    })?;
+    Ok(t.elapsed())
+}
+
+/// Waits until `moved` moves since `started` keep to `options.moves_per_second` (or a stop).
+fn keep_rate(options: &ReplayOptions, started: Instant, moved: usize, stop: &AtomicBool) {
+    let Some(rate) = options.moves_per_second.filter(|r| *r > 0.0) else {
+        return;
+    };
+    let wait = paced_time(moved, rate);
+    // A wait past the end of `Instant` waits until stopped rather than panicking.
+    let due = started.checked_add(wait);
+    while !stop.load(Ordering::SeqCst) {
+        let left = due.map_or(Duration::MAX, |d| {
+            d.saturating_duration_since(Instant::now())
+        });
+        if left.is_zero() {
+            break;
+        }
+        std::thread::sleep(left.min(Duration::from_millis(50)));
+    }
 }
 
 /// The screen points for `moves[a..b]`. Number-first apps keep the selected key between
@@ -353,7 +395,7 @@ mod tests {
         let search = record_search(&puzzle, Strategy::Naive, None).unwrap();
         let moves = search.moves();
         let (mut device, done) = sim_phone(&puzzle);
-        let layout = crate::play::layout(&done.calibration).unwrap();
+        let layout = crate::plan::layout(&done.calibration).unwrap();
         let mut session = Session {
             device: &mut device,
             calibration: &done.calibration,
@@ -410,7 +452,7 @@ mod tests {
             device: &mut device,
             calibration: &done.calibration,
             templates: &done.templates,
-            layout: crate::play::layout(&done.calibration).unwrap(),
+            layout: crate::plan::layout(&done.calibration).unwrap(),
         };
         let stop = AtomicBool::new(false);
         let options = ReplayOptions {

@@ -130,7 +130,7 @@ fn use_calibration(cal: &Calibration) {
             assert!(cell.fits_in(cal.screen), "{cell:?}");
         }
     }
-    let _ = sudoku_agent::play::layout(cal);
+    let _ = sudoku_agent::plan::layout(cal);
     let _ = cal.to_toml();
 }
 

@@ -3,7 +3,10 @@
 //! cell-first or number-first order. Pure functions only: the device layer sends the taps.
 //!
 //! Every point a plan contains is a cell centre or a keypad button centre of the layout, so a
-//! plan can never tap outside the calibrated grid and keypad.
+//! plan can never tap outside the calibrated grid and keypad. The layout comes from a
+//! calibration ([`layout`]); `overlay` draws a plan over a screenshot.
+
+pub mod overlay;
 
 use crate::geometry::{Point, Rect};
 use crate::sudoku::{Board, Cell, SolveEvent};
@@ -16,6 +19,14 @@ use serde::{Deserialize, Serialize};
 )]
 pub struct NoEraseButton;
 
+/// A calibration without a keypad: no digit can be typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the calibration has no keypad: re-run `sudoku-agent calibrate` on a screen that shows the digit buttons"
+)]
+pub struct NoKeypad;
+
+use crate::profile::calibration::Calibration;
 pub use crate::profile::calibration::InputOrder;
 
 /// Where things are on the screen, as far as tapping is concerned.
@@ -28,6 +39,17 @@ pub struct Layout {
     /// Centre of the erase (clear) button, when the app has one.
     pub erase: Option<Point>,
     pub order: InputOrder,
+}
+
+/// The tap layout of a calibration; refuses a calibration without a keypad.
+pub fn layout(cal: &Calibration) -> Result<Layout, NoKeypad> {
+    let keypad = cal.keypad.as_ref().ok_or(NoKeypad)?;
+    Ok(Layout {
+        grid: cal.grid,
+        digits: keypad.digits,
+        erase: keypad.erase,
+        order: cal.input_order,
+    })
 }
 
 /// One change to the board.
@@ -208,7 +230,7 @@ pub fn apply(board: &Board, moves: &[Move]) -> Board {
 mod tests {
     use super::*;
 
-    fn layout(order: InputOrder) -> Layout {
+    fn layout_for(order: InputOrder) -> Layout {
         let digits = std::array::from_fn(|i| Point::new(50 + 100 * i as u32, 1200));
         Layout {
             grid: Rect::new(0, 100, 900, 900),
@@ -231,7 +253,7 @@ mod tests {
             },
             Move::Erase { cell: cell(0, 0) },
         ];
-        let p = plan(&moves, &layout(InputOrder::CellFirst)).unwrap();
+        let p = plan(&moves, &layout_for(InputOrder::CellFirst)).unwrap();
         let points: Vec<_> = p.taps.iter().map(|t| (t.at.x, t.at.y)).collect();
         assert_eq!(points, [(50, 150), (450, 1200), (50, 150), (950, 1200)]);
         assert_eq!(p.move_ends, [1, 3]);
@@ -254,7 +276,7 @@ mod tests {
                 digit: 7,
             },
         ];
-        let p = plan(&moves, &layout(InputOrder::NumberFirst)).unwrap();
+        let p = plan(&moves, &layout_for(InputOrder::NumberFirst)).unwrap();
         let targets: Vec<_> = p.taps.iter().map(|t| t.target).collect();
         assert_eq!(
             targets,
@@ -275,7 +297,7 @@ mod tests {
 
     #[test]
     fn every_planned_tap_is_a_cell_centre_or_a_key_centre() {
-        let l = layout(InputOrder::CellFirst);
+        let l = layout_for(InputOrder::CellFirst);
         let moves: Vec<Move> = Cell::all()
             .map(|c| Move::Set {
                 cell: c,
@@ -294,7 +316,7 @@ mod tests {
 
     #[test]
     fn erasing_without_an_erase_button_is_refused_before_any_tap() {
-        let mut l = layout(InputOrder::CellFirst);
+        let mut l = layout_for(InputOrder::CellFirst);
         l.erase = None;
         let set = [Move::Set {
             cell: cell(0, 0),
