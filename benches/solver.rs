@@ -147,46 +147,31 @@ fn main() {
             max = max.max(stats.sets);
             guesses += stats.guesses;
         }
-        let first = race(
-            budget,
-            || {
-                boards
-                    .iter()
-                    .filter(|b| {
-                        matches!(
-                            solve_with(black_box(b), fast, &mut ()),
-                            Outcome::Solved { .. }
-                        )
-                    })
-                    .count()
-            },
-            || {
-                theirs
-                    .iter()
-                    .filter(|s| black_box(**s).some_solution().is_some())
-                    .count()
-            },
-        );
-        let unique = race(
-            budget,
-            || {
-                boards
-                    .iter()
-                    .filter(|b| {
-                        matches!(
-                            solve_with(black_box(b), fast_unique, &mut ()),
-                            Outcome::Solved { .. }
-                        )
-                    })
-                    .count()
-            },
-            || {
-                theirs
-                    .iter()
-                    .filter(|s| black_box(**s).solution().is_some())
-                    .count()
-            },
-        );
+        // Our solver with `options` against the crate's solving call on the same boards.
+        let race_on = |options: SolveOptions, theirs_solves: fn(sudoku::Sudoku) -> bool| {
+            race(
+                budget,
+                || {
+                    boards
+                        .iter()
+                        .filter(|b| {
+                            matches!(
+                                solve_with(black_box(b), options, &mut ()),
+                                Outcome::Solved { .. }
+                            )
+                        })
+                        .count()
+                },
+                || {
+                    theirs
+                        .iter()
+                        .filter(|s| theirs_solves(black_box(**s)))
+                        .count()
+                },
+            )
+        };
+        let first = race_on(fast, |s| s.some_solution().is_some());
+        let unique = race_on(fast_unique, |s| s.solution().is_some());
         let rates = |(t_ours, t_theirs, passes): (f64, f64, usize)| {
             let n = (boards.len() * passes) as f64;
             (n / t_ours, n / t_theirs)

@@ -7,6 +7,12 @@
 //! `VISION_BENCH_REAL=1` prints every real screenshot's read and CPU time instead;
 //! `VISION_BENCH_PROFILE=<png>` only reads that screenshot in a loop (for `perf record`).
 
+#[path = "support/cpu.rs"]
+mod cpu;
+// `sim_sweep` finds `../shared` through it; the bench skips what is missing, even under CI.
+#[allow(dead_code)]
+#[path = "../tests/support/shared.rs"]
+mod shared;
 #[path = "../tests/support/sim_sweep.rs"]
 mod sim_sweep;
 
@@ -34,26 +40,9 @@ fn median<T>(budget: Duration, mut f: impl FnMut() -> T) -> (Duration, usize) {
     (times[times.len() / 2], times.len())
 }
 
-/// CPU time this thread has used (from /proc, 10 ms ticks), so that a busy shared machine does
-/// not inflate per-read figures measured over many runs.
-fn thread_cpu() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
-    let fields: Vec<&str> = stat.rsplit_once(") ")?.1.split(' ').collect();
-    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-    Some(Duration::from_millis(ticks * 10))
-}
-
 /// Mean CPU time of `f` over enough runs to use about 3 s of CPU.
-fn cpu_mean<T>(mut f: impl FnMut() -> T) -> Option<Duration> {
-    let start = thread_cpu()?;
-    let mut n = 0u32;
-    while thread_cpu()? - start < Duration::from_secs(3) {
-        for _ in 0..10 {
-            black_box(f());
-        }
-        n += 10;
-    }
-    Some((thread_cpu()? - start) / n)
+fn cpu_mean<T>(f: impl FnMut() -> T) -> Option<Duration> {
+    cpu::cpu_mean(Duration::from_secs(3), 10, f)
 }
 
 fn ms(d: Duration) -> String {
@@ -61,10 +50,7 @@ fn ms(d: Duration) -> String {
 }
 
 fn real_screen() -> Option<Vec<u8>> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|d| d.join("shared/real-screens/infinitechaos_sudokucom_ss1.jpg"))
-        .find(|p| p.exists())?;
+    let path = shared::find("real-screens/infinitechaos_sudokucom_ss1.jpg")?;
     std::fs::read(path).ok()
 }
 
@@ -121,10 +107,7 @@ fn no_calibration(budget: Duration) {
     .unwrap();
     let mut screens: Vec<(&str, image::RgbaImage)> =
         vec![("simulator light 1080x2340", phone.render())];
-    let real = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|d| d.join("shared/real-screens/opensudoku2_phone_standard_1080x2400.png"))
-        .find(|p| p.exists());
+    let real = shared::find("real-screens/opensudoku2_phone_standard_1080x2400.png");
     if let Some(img) = real.and_then(|p| image::open(p).ok()) {
         screens.push(("Open Sudoku 2 phone 1080x2400 (real)", img.to_rgba8()));
     }
@@ -181,9 +164,9 @@ fn no_calibration(budget: Duration) {
 /// about 20 s of CPU and prints nothing else, for `perf record` on the bench binary.
 fn profile_loop(path: &str) {
     let img = image::open(path).expect("a readable screenshot").to_rgba8();
-    let start = thread_cpu().unwrap_or_default();
+    let start = cpu::thread_cpu().unwrap_or_default();
     let mut n = 0;
-    while thread_cpu().unwrap_or_default() - start < Duration::from_secs(20) {
+    while cpu::thread_cpu().unwrap_or_default() - start < Duration::from_secs(20) {
         black_box(read_any(&img, Hints::default()).ok());
         n += 1;
     }
@@ -193,10 +176,8 @@ fn profile_loop(path: &str) {
 /// `VISION_BENCH_REAL=1`: every real screenshot in `shared/real-screens` read with no
 /// calibration, each with its verdict against the MANIFEST grid and its mean CPU per read.
 fn real_screens_table() {
-    let Some(dir) = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|d| d.join("shared/real-screens"))
-        .find(|d| d.join("MANIFEST.tsv").exists())
+    let Some(dir) =
+        shared::find("real-screens/MANIFEST.tsv").and_then(|m| m.parent().map(PathBuf::from))
     else {
         println!("no shared/real-screens on this machine");
         return;
@@ -221,13 +202,13 @@ fn real_screens_table() {
             Err(e) => format!("refused: {e}"),
         };
         // Whole 10 ms ticks of CPU over at least 0.3 s of reads.
-        let start = thread_cpu().unwrap_or_default();
+        let start = cpu::thread_cpu().unwrap_or_default();
         let mut n = 0u32;
-        while thread_cpu().unwrap_or_default() - start < Duration::from_millis(300) {
+        while cpu::thread_cpu().unwrap_or_default() - start < Duration::from_millis(300) {
             black_box(read_any(&img, Hints::default()).ok());
             n += 1;
         }
-        let cpu = (thread_cpu().unwrap_or_default() - start) / n;
+        let cpu = (cpu::thread_cpu().unwrap_or_default() - start) / n;
         let size = format!("{}x{}", img.width(), img.height());
         let verdict: String = verdict.chars().take(90).collect();
         println!("{name:<48} {size:>11} {:>8}  {verdict}", ms(cpu));

@@ -6,6 +6,9 @@
 //! machine inflates it less); compare rows of one run. `VISION_LOCATE_ONLY=1080x2400` keeps
 //! the screenshots whose name contains that text.
 
+#[path = "support/cpu.rs"]
+mod cpu;
+
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -23,23 +26,9 @@ fn median<T>(budget: Duration, mut f: impl FnMut() -> T) -> Duration {
     times[times.len() / 2]
 }
 
-/// CPU time this thread has used (from /proc, 10 ms ticks).
-fn thread_cpu() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
-    let fields: Vec<&str> = stat.rsplit_once(") ")?.1.split(' ').collect();
-    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-    Some(Duration::from_millis(ticks * 10))
-}
-
 /// Mean CPU time of `f` over enough runs to use about 1.5 s of CPU.
-fn cpu_mean<T>(mut f: impl FnMut() -> T) -> Option<Duration> {
-    let start = thread_cpu()?;
-    let mut n = 0u32;
-    while thread_cpu()? - start < Duration::from_millis(1500) {
-        black_box(f());
-        n += 1;
-    }
-    Some((thread_cpu()? - start) / n)
+fn cpu_mean<T>(f: impl FnMut() -> T) -> Option<Duration> {
+    cpu::cpu_mean(Duration::from_millis(1500), 1, f)
 }
 
 fn ms(d: Duration) -> String {

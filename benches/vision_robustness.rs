@@ -10,6 +10,10 @@
 
 #[path = "../tests/support/perturb.rs"]
 mod perturb;
+// `perturb` finds `../shared` through it; the bench skips what is missing, even under CI.
+#[allow(dead_code)]
+#[path = "../tests/support/shared.rs"]
+mod shared;
 
 use perturb::{Verdict, context, judge, perturbations, shots};
 use std::time::Instant;

@@ -4,6 +4,7 @@
 
 mod support {
     pub mod adb_server;
+    pub mod proptest_config;
 }
 /// The wire protocol fed random and truncated packets (property tests).
 mod wire;

@@ -71,6 +71,13 @@ fn phone(server: &PrivateServer, preset: &str) -> SimServer<DotScreen> {
     sim
 }
 
+/// No hold, gap or settle: the simulated phone registers every tap at once.
+const NO_PACING: Pacing = Pacing {
+    hold_ms: 0,
+    gap_ms: 0,
+    settle_ms: 0,
+};
+
 fn options(server: &PrivateServer, serial: &str, input: Option<InputKind>) -> AdbOptions {
     AdbOptions {
         port: Some(server.port()),
@@ -234,11 +241,7 @@ fn every_input_method_android9_allows_lands_its_taps() {
             let description = device.input_description();
             assert!(description.ends_with("printf)"), "{description}");
         }
-        device.set_pacing(Pacing {
-            hold_ms: 0,
-            gap_ms: 0,
-            settle_ms: 0,
-        });
+        device.set_pacing(NO_PACING);
         device.tap_all(&sample_taps()).expect("tap");
         assert_taps_landed(&sim, &mut device, &sample_taps(), source);
     }
@@ -261,11 +264,7 @@ fn every_input_method_android12_allows_lands_its_taps_and_evdev_is_refused() {
             kind.unwrap_or(InputKind::Inject),
             "auto picks the injector on Android 12"
         );
-        device.set_pacing(Pacing {
-            hold_ms: 0,
-            gap_ms: 0,
-            settle_ms: 0,
-        });
+        device.set_pacing(NO_PACING);
         device.tap_all(&sample_taps()).expect("tap");
         // A second call reuses the long-lived shell.
         device.tap_all(&[Point::new(5, 6)]).expect("tap again");
@@ -418,11 +417,7 @@ fn a_phone_that_vanishes_mid_stream_gives_a_clear_error_and_no_more_taps() {
     server.connect_sim(&sim);
     let mut device =
         AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Stream))).expect("open");
-    device.set_pacing(Pacing {
-        hold_ms: 0,
-        gap_ms: 0,
-        settle_ms: 0,
-    });
+    device.set_pacing(NO_PACING);
     let taps: Vec<Point> = (0..20).map(|i| Point::new(10 + i, 10)).collect();
     let err = format!("{:#}", device.tap_all(&taps).unwrap_err());
     assert!(
@@ -484,11 +479,7 @@ fn the_simulated_app_is_solved_through_adb_with_the_fastest_method_of_each_prese
         server.connect_sim(&sim);
         let mut device = AdbDevice::open(&options(&server, &sim.serial(), None)).expect("open");
         assert_eq!(device.input_method().kind(), kind);
-        device.set_pacing(Pacing {
-            hold_ms: 0,
-            gap_ms: 0,
-            settle_ms: 0,
-        });
+        device.set_pacing(NO_PACING);
         device.tap_all(&taps).expect("tap the solution in");
         assert!(
             sim.with_screen(|p| p.is_solved()),
@@ -656,28 +647,29 @@ fn sim_subcommand_prints_the_connect_line_and_stops_cleanly_on_ctrl_c() {
     );
 }
 
-#[test]
-fn the_device_layer_takes_the_printf_evdev_path_on_android9_and_its_taps_land() {
-    let adb = adb_server::shared();
-    let sim = connected_app(&adb, "android9");
-    let mut device = AdbDevice::open(&AdbOptions {
-        port: Some(adb.port()),
-        serial: Some(sim.serial()),
-        input: Some(InputKind::Evdev),
-        ..AdbOptions::default()
-    })
-    .unwrap();
-    // The phone's shell has printf, so the adapter writes records with `printf | dd`, not the
-    // host-timed `dd` stream it keeps for phones without printf.
-    let description = device.input_description();
-    assert!(description.ends_with("printf)"), "{description}");
-    let (cell, digit) = empty_cell(&sim);
+/// Taps an empty cell and a digit for it through `device`: the digit must land, from exactly
+/// those two taps, both raw touchscreen events.
+fn assert_a_move_lands_as_raw_events(sim: &SimServer<SudokuApp>, device: &mut AdbDevice) {
+    let (cell, digit) = empty_cell(sim);
     let (at, key) = sim.with_screen(|p| (p.cell_center(cell), p.key_center(Key::Digit(digit))));
     device.tap_all(&[at.into(), key.into()]).unwrap();
     assert_eq!(sim.with_screen(|p| p.board().get(cell)), Some(digit));
     let taps = sim.taps();
     assert_eq!(taps.iter().map(|t| t.at).collect::<Vec<_>>(), [at, key]);
     assert!(taps.iter().all(|t| t.source == TapSource::RawEvents));
+}
+
+#[test]
+fn the_device_layer_takes_the_printf_evdev_path_on_android9_and_its_taps_land() {
+    let adb = adb_server::shared();
+    let sim = connected_app(&adb, "android9");
+    let mut device =
+        AdbDevice::open(&options(&adb, &sim.serial(), Some(InputKind::Evdev))).unwrap();
+    // The phone's shell has printf, so the adapter writes records with `printf | dd`, not the
+    // host-timed `dd` stream it keeps for phones without printf.
+    let description = device.input_description();
+    assert!(description.ends_with("printf)"), "{description}");
+    assert_a_move_lands_as_raw_events(&sim, &mut device);
     let log = sim.command_log();
     assert!(
         log.iter()
@@ -691,20 +683,9 @@ fn a_phone_without_printf_gets_the_dd_stream_fallback_and_its_taps_land() {
     let adb = adb_server::shared();
     let sim = connected_app(&adb, "android9");
     sim.handset().set_printf(false);
-    let mut device = AdbDevice::open(&AdbOptions {
-        port: Some(adb.port()),
-        serial: Some(sim.serial()),
-        input: Some(InputKind::Evdev),
-        ..AdbOptions::default()
-    })
-    .unwrap();
+    let mut device =
+        AdbDevice::open(&options(&adb, &sim.serial(), Some(InputKind::Evdev))).unwrap();
     let description = device.input_description();
     assert!(description.ends_with("dd stream)"), "{description}");
-    let (cell, digit) = empty_cell(&sim);
-    let (at, key) = sim.with_screen(|p| (p.cell_center(cell), p.key_center(Key::Digit(digit))));
-    device.tap_all(&[at.into(), key.into()]).unwrap();
-    assert_eq!(sim.with_screen(|p| p.board().get(cell)), Some(digit));
-    let taps = sim.taps();
-    assert_eq!(taps.iter().map(|t| t.at).collect::<Vec<_>>(), [at, key]);
-    assert!(taps.iter().all(|t| t.source == TapSource::RawEvents));
+    assert_a_move_lands_as_raw_events(&sim, &mut device);
 }

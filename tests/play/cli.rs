@@ -2,29 +2,23 @@
 //! adb server, the newcomer's first command), phones picked through the adb server, and what
 //! the user is told when something is missing. Each test uses a private adb server port.
 
-use crate::support;
+use crate::support::{self, agent, outcome};
 
-use std::process::{Command, Output};
+use std::process::Command;
 use support::adb_server::{self, AdbServer};
 use support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
 
-use support::agent;
-
-fn run(c: &mut Command) -> (i32, String, String) {
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = c.output().expect("run sudoku-agent");
-    (
-        status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&stdout).into_owned(),
-        String::from_utf8_lossy(&stderr).into_owned(),
-    )
+/// `sudoku-agent WORDS -P PORT --calibration CAL`: the words as a user types them (split at
+/// spaces), then the adb server and the calibration every run here names.
+fn agent_on(port: u16, cal: &str, words: &str) -> Command {
+    let mut c = agent();
+    c.args(words.split_whitespace())
+        .args(["-P", &port.to_string(), "--calibration", cal]);
+    c
 }
 
 fn calibration_file(skin: &str, size: sudoku_agent::geometry::Size) -> String {
-    let dir = crate::support::temp_dir("play-cli");
+    let dir = support::temp_dir("play-cli");
     rig::write_calibration(&dir, skin, size)
         .display()
         .to_string()
@@ -42,16 +36,7 @@ fn play_device_sim_solves_through_the_adb_server_and_reports_device_time() {
     } else {
         calibration_file("light", PHONE_SIZE)
     };
-    let (code, out, err) = run(agent().args([
-        "play",
-        "--device",
-        "sim",
-        "-P",
-        &adb.port().to_string(),
-        "--calibration",
-        &cal,
-        "--json",
-    ]));
+    let (code, out, err) = outcome(&mut agent_on(adb.port(), &cal, "play --device sim --json"));
     assert_eq!(code, 0, "{err}");
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["verified"], true);
@@ -85,23 +70,12 @@ fn play_device_sim_solves_through_the_adb_server_and_reports_device_time() {
 fn play_device_sim_number_first_on_android12_streams_its_taps() {
     let adb = adb_server::shared();
     let cal = calibration_file("numfirst", SMALL_SIZE);
-    let (code, out, err) = run(agent().args([
-        "play",
-        "--device",
-        "sim:numfirst",
-        "--sim-size",
-        "720x1280",
-        "--sim-latency",
-        "android12",
-        "--sim-puzzle",
-        "medium",
-        "--input",
-        "stream",
-        "-P",
-        &adb.port().to_string(),
-        "--calibration",
+    let (code, out, err) = outcome(&mut agent_on(
+        adb.port(),
         &cal,
-    ]));
+        "play --device sim:numfirst --sim-size 720x1280 --sim-latency android12 \
+         --sim-puzzle medium --input stream",
+    ));
     assert_eq!(code, 0, "{err}");
     assert!(
         out.contains("solved:") && out.contains("via stream"),
@@ -113,13 +87,7 @@ fn play_device_sim_number_first_on_android12_streams_its_taps() {
 fn no_device_says_how_to_attach_one() {
     let empty = AdbServer::start();
     let cal = calibration_file("light", SMALL_SIZE);
-    let (code, _, err) = run(agent().args([
-        "play",
-        "-P",
-        &empty.port().to_string(),
-        "--calibration",
-        &cal,
-    ]));
+    let (code, _, err) = outcome(&mut agent_on(empty.port(), &cal, "play"));
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("no device attached") && err.contains("adb connect"),
@@ -143,8 +111,7 @@ fn two_devices_need_a_serial_and_only_the_chosen_one_is_tapped() {
         None,
         server.addr(),
     );
-    let port = server.port().to_string();
-    let (code, _, err) = run(agent().args(["play", "-P", &port, "--calibration", &cal]));
+    let (code, _, err) = outcome(&mut agent_on(server.port(), &cal, "play"));
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("2 devices attached") && err.contains("-s SERIAL"),
@@ -152,15 +119,8 @@ fn two_devices_need_a_serial_and_only_the_chosen_one_is_tapped() {
     );
     assert!(first.taps().is_empty() && second.taps().is_empty());
 
-    let (code, out, err) = run(agent().args([
-        "play",
-        "-P",
-        &port,
-        "-s",
-        &second.serial(),
-        "--calibration",
-        &cal,
-    ]));
+    let chosen = format!("play -s {}", second.serial());
+    let (code, out, err) = outcome(&mut agent_on(server.port(), &cal, &chosen));
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("solved:"), "{out}");
     assert!(second.with_screen(|p| p.is_solved()));
@@ -170,24 +130,15 @@ fn two_devices_need_a_serial_and_only_the_chosen_one_is_tapped() {
 #[test]
 fn without_adb_the_simulated_phone_runs_in_process_with_a_warning() {
     let cal = calibration_file("light", SMALL_SIZE);
-    let no_tools = crate::support::temp_dir("no-adb-path");
+    let no_tools = support::temp_dir("no-adb-path");
     // A port where nothing listens, and no `adb` on PATH to start a server.
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
-    let (code, out, err) = run(agent().env("PATH", &no_tools).args([
-        "play",
-        "--device",
-        "sim",
-        "--sim-size",
-        "720x1280",
-        "-P",
-        &port.to_string(),
-        "--calibration",
-        &cal,
-    ]));
+    let mut play = agent_on(port, &cal, "play --device sim --sim-size 720x1280");
+    let (code, out, err) = outcome(play.env("PATH", &no_tools));
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains("warning: adb is not installed") && err.contains("apt-get install adb"),
@@ -201,19 +152,11 @@ fn without_adb_the_simulated_phone_runs_in_process_with_a_warning() {
 fn a_popup_on_the_simulated_phone_exits_1_without_tapping() {
     let adb = adb_server::shared();
     let cal = calibration_file("light", SMALL_SIZE);
-    let (code, out, err) = run(agent().args([
-        "play",
-        "--device",
-        "sim",
-        "--sim-size",
-        "720x1280",
-        "--sim-faults",
-        "popup",
-        "-P",
-        &adb.port().to_string(),
-        "--calibration",
+    let (code, out, err) = outcome(&mut agent_on(
+        adb.port(),
         &cal,
-    ]));
+        "play --device sim --sim-size 720x1280 --sim-faults popup",
+    ));
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("nothing was tapped"), "{err}");
     assert!(out.is_empty(), "{out}");
@@ -222,17 +165,7 @@ fn a_popup_on_the_simulated_phone_exits_1_without_tapping() {
 #[test]
 fn a_calibration_for_another_screen_size_is_fitted_to_this_one_or_refused_with_advice() {
     let adb = adb_server::shared();
-    let play_with = |cal: &str| {
-        run(agent().args([
-            "play",
-            "--device",
-            "sim",
-            "-P",
-            &adb.port().to_string(),
-            "--calibration",
-            cal,
-        ]))
-    };
+    let play_with = |cal: &str| outcome(&mut agent_on(adb.port(), cal, "play --device sim"));
     // The same app at 720x1280: its grid and keys are found on this 1080x2340 screen.
     let (code, _, err) = play_with(&calibration_file("light", SMALL_SIZE));
     assert_eq!(code, 0, "{err}");
@@ -256,21 +189,11 @@ fn a_phone_lost_mid_play_exits_2_and_says_to_rerun() {
     // its socket code), and a crash must not fail the other tests sharing a server.
     let adb = AdbServer::start();
     let cal = calibration_file("light", SMALL_SIZE);
-    let (code, out, err) = run(agent().args([
-        "play",
-        "--device",
-        "sim",
-        "--sim-size",
-        "720x1280",
-        "--sim-faults",
-        "drop-after=30",
-        "--input",
-        "tap",
-        "-P",
-        &adb.port().to_string(),
-        "--calibration",
+    let (code, out, err) = outcome(&mut agent_on(
+        adb.port(),
         &cal,
-    ]));
+        "play --device sim --sim-size 720x1280 --sim-faults drop-after=30 --input tap",
+    ));
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("stopped taking taps after") && err.contains("re-run play"),
@@ -291,25 +214,13 @@ fn a_phone_lost_mid_play_exits_2_and_says_to_rerun() {
 fn visualize_device_sim_replays_the_search_through_the_adb_server() {
     let adb = adb_server::shared();
     let cal = calibration_file("light", SMALL_SIZE);
-    let (code, out, err) = run(agent().args([
-        "visualize",
-        "--device",
-        "sim",
-        "--sim-size",
-        "720x1280",
-        "--sim-latency",
-        "android9",
-        "--yes",
-        "--state",
-        &format!(
-            "{}/state.json",
-            crate::support::temp_dir("visualize-cli").display()
-        ),
-        "-P",
-        &adb.port().to_string(),
-        "--calibration",
+    let state = support::temp_dir("visualize-cli").join("state.json");
+    let mut visualize = agent_on(
+        adb.port(),
         &cal,
-    ]));
+        "visualize --device sim --sim-size 720x1280 --sim-latency android9 --yes",
+    );
+    let (code, out, err) = outcome(visualize.arg("--state").arg(&state));
     assert_eq!(code, 0, "{err}");
     // Auto prefers the on-device injector over raw events, even where the shell may write the
     // touchscreen (Android 9).

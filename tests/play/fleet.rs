@@ -3,18 +3,14 @@
 
 use crate::support::adb_server::AdbServer;
 use crate::support::play_rig::{self as rig, SMALL_SIZE};
-use crate::support::{agent, temp_dir};
+use crate::support::{agent, outcome, temp_dir};
+use std::path::Path;
 use std::time::Instant;
+use sudoku_sim::{SimServer, SudokuApp};
 
-#[test]
-fn play_all_solves_three_phones_of_different_skins_at_once_and_prints_one_table() {
-    let server = AdbServer::start();
-    let dir = temp_dir("fleet");
-    let skins = ["light", "numfirst", "wood"];
-    for skin in skins {
-        rig::write_calibration(&dir, skin, SMALL_SIZE);
-    }
-    let sims: Vec<_> = skins
+/// A phone of each skin in `skins` (a fresh "easy" puzzle at the small size) on `server`.
+fn phones(server: &AdbServer, skins: &[&str]) -> Vec<SimServer<SudokuApp>> {
+    skins
         .iter()
         .map(|skin| {
             rig::serve(
@@ -24,26 +20,35 @@ fn play_all_solves_three_phones_of_different_skins_at_once_and_prints_one_table(
                 server.addr(),
             )
         })
-        .collect();
+        .collect()
+}
+
+/// `play --all` on `server`'s phones, with `--calibration` when given: exit code, stdout,
+/// stderr and the seconds it took.
+fn play_all(server: &AdbServer, calibration: Option<&Path>) -> (i32, String, String, f64) {
     let started = Instant::now();
-    let out = agent()
-        .args([
-            "play",
-            "--all",
-            "-P",
-            &server.port().to_string(),
-            "--calibration",
-        ])
-        .arg(&dir)
-        .output()
-        .expect("run sudoku-agent");
-    let secs = started.elapsed().as_secs_f64();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
+    let port = server.port().to_string();
+    let mut play = agent();
+    play.args(["play", "--all", "-P", &port]);
+    if let Some(calibration) = calibration {
+        play.arg("--calibration").arg(calibration);
+    }
+    let (code, out, err) = outcome(&mut play);
+    (code, out, err, started.elapsed().as_secs_f64())
+}
+
+#[test]
+fn play_all_solves_three_phones_of_different_skins_at_once_and_prints_one_table() {
+    let server = AdbServer::start();
+    let dir = temp_dir("fleet");
+    let skins = ["light", "numfirst", "wood"];
+    for skin in skins {
+        rig::write_calibration(&dir, skin, SMALL_SIZE);
+    }
+    let sims = phones(&server, &skins);
+    let (code, stdout, stderr, secs) = play_all(&server, Some(&dir));
     eprintln!("play --all on 3 phones in {secs:.1} s:\n{stdout}");
-    assert_eq!(out.status.code(), Some(0), "{stderr}\n{stdout}");
+    assert_eq!(code, 0, "{stderr}\n{stdout}");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 4, "a header and a row per phone: {stdout}");
     assert!(lines[0].starts_with("SERIAL"), "{stdout}");
@@ -62,29 +67,10 @@ fn play_all_learns_each_apps_profile_once_and_solves_every_phone_with_it() {
     let server = AdbServer::start();
     // Two phones of one app: one learns, the other waits and reuses the stored profile.
     let skins = ["light", "numfirst", "wood", "light"];
-    let sims: Vec<_> = skins
-        .iter()
-        .map(|skin| {
-            rig::serve(
-                rig::phone(skin, SMALL_SIZE, "easy"),
-                "instant",
-                None,
-                server.addr(),
-            )
-        })
-        .collect();
-    let started = Instant::now();
-    let out = agent()
-        .args(["play", "--all", "-P", &server.port().to_string()])
-        .output()
-        .expect("run sudoku-agent");
-    let secs = started.elapsed().as_secs_f64();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
+    let sims = phones(&server, &skins);
+    let (code, stdout, stderr, secs) = play_all(&server, None);
     eprintln!("play --all on 4 phones, learning 3 profiles, in {secs:.1} s:\n{stdout}");
-    assert_eq!(out.status.code(), Some(0), "{stderr}\n{stdout}");
+    assert_eq!(code, 0, "{stderr}\n{stdout}");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 5, "a header and a row per phone: {stdout}");
     assert!(lines[0].contains("PROFILE"), "{stdout}");
@@ -112,7 +98,7 @@ fn play_all_learns_each_apps_profile_once_and_solves_every_phone_with_it() {
 
 /// Screenshots the phone took (`screencap`, raw or PNG) before the first `input tap`. Later
 /// ones (checks every few taps, retakes of a frame caught mid-draw) depend on timing.
-fn screencaps_before_the_first_tap(sim: &sudoku_sim::SimServer<sudoku_sim::SudokuApp>) -> usize {
+fn screencaps_before_the_first_tap(sim: &SimServer<SudokuApp>) -> usize {
     let log = sim.command_log();
     assert!(
         log.iter().any(|c| c.starts_with("input tap")),

@@ -2,7 +2,7 @@
 //! (pacing, moves per call, Ctrl-C), which the end-to-end tests through adb cannot see.
 
 use crate::support;
-use sudoku_agent::play::{WATCH_MOVES, WATCH_TAPS};
+use sudoku_agent::play::{PlayReport, WATCH_MOVES, WATCH_TAPS, play};
 
 use image::RgbaImage;
 use std::sync::Arc;
@@ -62,9 +62,33 @@ const PACING: Pacing = Pacing {
     settle_ms: 400,
 };
 
+/// `play` on `device` with `skin`'s calibration and the rig's options, its pacing replaced by
+/// `pacing` when given.
+fn play_on(
+    device: &mut dyn Device,
+    skin: &str,
+    pacing: Option<Pacing>,
+    stop: &Arc<AtomicBool>,
+) -> anyhow::Result<PlayReport> {
+    let (cal, templates) = rig::calibration(skin, SMALL_SIZE);
+    let mut options = rig::options(&cal);
+    if pacing.is_some() {
+        options.pacing = pacing;
+    }
+    play(device, &cal, &templates, &options, stop, &mut |_| {})
+}
+
+/// Plays the board on `device` to the end with `PACING` and `skin`'s calibration; the phone
+/// must be solved.
+fn play_paced(device: &mut Recorder, skin: &str) -> PlayReport {
+    let stop = Arc::new(AtomicBool::new(false));
+    let report = play_on(device, skin, Some(PACING), &stop).unwrap();
+    assert!(device.phone.phone().is_solved());
+    report
+}
+
 #[test]
 fn the_settle_time_is_spent_only_before_each_checking_screenshot() {
-    let (cal, templates) = rig::calibration("light", SMALL_SIZE);
     for (kind, per_call) in [
         (InputKind::Tap, 1),
         (InputKind::Batch, 4),
@@ -72,15 +96,7 @@ fn the_settle_time_is_spent_only_before_each_checking_screenshot() {
         (InputKind::Evdev, 8),
     ] {
         let mut device = recorder(Input::Method(kind));
-        let options = sudoku_agent::play::PlayOptions {
-            pacing: Some(PACING),
-            ..rig::options(&cal)
-        };
-        let stop = Arc::new(AtomicBool::new(false));
-        let report =
-            sudoku_agent::play::play(&mut device, &cal, &templates, &options, &stop, &mut |_| {})
-                .unwrap();
-        assert!(device.phone.phone().is_solved());
+        let report = play_paced(&mut device, "light");
         let moves = report.assessment.moves.len();
         // The first move alone, then checked batches of WATCH_MOVES sent per_call at a time.
         let batches: Vec<usize> = std::iter::once(1)
@@ -115,20 +131,11 @@ fn the_settle_time_is_spent_only_before_each_checking_screenshot() {
 
 #[test]
 fn a_number_first_board_is_checked_every_eight_taps_rather_than_every_four_moves() {
-    let (cal, templates) = rig::calibration("numfirst", SMALL_SIZE);
     let mut device = Recorder {
         phone: SimDevice::new(rig::phone("numfirst", SMALL_SIZE, "easy")),
         ..recorder(Input::Method(InputKind::Tap))
     };
-    let options = sudoku_agent::play::PlayOptions {
-        pacing: Some(PACING),
-        ..rig::options(&cal)
-    };
-    let stop = Arc::new(AtomicBool::new(false));
-    let report =
-        sudoku_agent::play::play(&mut device, &cal, &templates, &options, &stop, &mut |_| {})
-            .unwrap();
-    assert!(device.phone.phone().is_solved());
+    let report = play_paced(&mut device, "numfirst");
     let moves = report.assessment.moves.len();
     // One tap a move while the digit in hand stays: fewer looks than one per four moves.
     assert!(
@@ -176,18 +183,9 @@ impl Device for WrongRows {
 
 #[test]
 fn rows_only_screenshots_that_do_not_read_where_the_whole_screen_does_give_way_to_whole_ones() {
-    let (cal, templates) = rig::calibration("light", SMALL_SIZE);
     let mut device = WrongRows(recorder(Input::Method(InputKind::Stream)));
     let stop = Arc::new(AtomicBool::new(false));
-    let report = sudoku_agent::play::play(
-        &mut device,
-        &cal,
-        &templates,
-        &rig::options(&cal),
-        &stop,
-        &mut |_| {},
-    )
-    .unwrap();
+    let report = play_on(&mut device, "light", None, &stop).unwrap();
     assert!(device.0.phone.phone().is_solved());
     assert_eq!(report.interruptions, 0, "no ad was imagined");
     // One extra look, the whole screen's, where the rows failed the first time.
@@ -197,19 +195,10 @@ fn rows_only_screenshots_that_do_not_read_where_the_whole_screen_does_give_way_t
 
 #[test]
 fn ctrl_c_stops_after_the_call_in_flight_and_says_how_to_finish() {
-    let (cal, templates) = rig::calibration("light", SMALL_SIZE);
     let stop = Arc::new(AtomicBool::new(false));
     let mut device = recorder(Input::Method(InputKind::Tap));
     device.stop_after = Some((3, stop.clone()));
-    let err = sudoku_agent::play::play(
-        &mut device,
-        &cal,
-        &templates,
-        &rig::options(&cal),
-        &stop,
-        &mut |_| {},
-    )
-    .unwrap_err();
+    let err = play_on(&mut device, "light", None, &stop).unwrap_err();
     assert_eq!(
         err.to_string().split(" of ").next().unwrap(),
         "stopped by the user after 3"

@@ -11,16 +11,11 @@ use support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
 
 /// Runs `sudoku-agent ARGS` in `folder` with `config` as its config dir; code, stdout, stderr.
 fn run_in(folder: &Path, config: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = agent()
-        .current_dir(folder)
-        .env("SUDOKU_AGENT_CONFIG_DIR", config)
-        .args(args)
-        .output()
-        .expect("run sudoku-agent");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    support::outcome(
+        agent()
+            .current_dir(folder)
+            .env("SUDOKU_AGENT_CONFIG_DIR", config)
+            .args(args),
     )
 }
 

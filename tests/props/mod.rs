@@ -1,25 +1,13 @@
 //! Property tests (issue 14): whatever a user types or a phone answers, the parsers return a
-//! value or an error and never panic. A quick run is part of `cargo test` (`CASES` per property,
-//! raise it with `PROPTEST_CASES`); shrunk failures are kept next to this file.
+//! value or an error and never panic. A quick run is part of `cargo test` (256 cases per
+//! property, raise it with `PROPTEST_CASES`); a failure prints its shrunk case (no file kept).
 
 use proptest::prelude::*;
 use sudoku_agent::device::protocol::parse;
 use sudoku_agent::profile::calibration::Calibration;
 use sudoku_agent::sudoku::{Board, is_puzzle_list, puzzle_lines};
 
-/// Cases per property in the quick run.
-const CASES: u32 = 256;
-
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(CASES),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
+use crate::support::proptest_config::config;
 
 /// Text made of the pieces real inputs are made of, so the parsers get past their first checks.
 fn text_of(pieces: &'static [&'static str]) -> impl Strategy<Value = String> {

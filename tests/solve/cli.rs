@@ -39,12 +39,8 @@ fn stderr(o: &Output) -> String {
 }
 
 fn named_hard_file() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .skip(1)
-        .map(|dir| dir.join("shared/puzzles/named_hard.txt"))
-        .find(|f| f.is_file())
-        .expect("shared/puzzles beside the repository")
+    crate::support::shared::find("puzzles/named_hard.txt")
+        .expect("../shared/puzzles/named_hard.txt beside the checkout")
 }
 
 #[test]

@@ -1,43 +1,24 @@
 //! `solve --gif`: the search written as an animated GIF, checked by decoding it.
 
 use crate::support;
-use image::AnimationDecoder;
-use image::codecs::gif::GifDecoder;
 
 const EASY: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
 #[test]
 fn solve_writes_a_gif_sampled_down_to_the_frame_budget() {
-    let dir = crate::support::temp_dir("gif");
+    let dir = support::temp_dir("gif");
     let path = dir.join("search.gif");
-    let out = support::agent()
-        .args([
-            "solve",
-            "--strategy",
-            "naive",
-            "--json",
-            "--gif-frames",
-            "12",
-            "--gif",
-        ])
-        .arg(&path)
-        .arg(EASY)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let stdout = support::stdout_of_success(
+        support::agent()
+            .args(["solve", "--strategy", "naive", "--json"])
+            .args(["--gif-frames", "12", "--gif"])
+            .arg(&path)
+            .arg(EASY),
     );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let moves = json["sets"].as_u64().unwrap() + json["cancels"].as_u64().unwrap();
-    let file = std::fs::File::open(&path).unwrap();
-    let frames = GifDecoder::new(std::io::BufReader::new(file))
-        .unwrap()
-        .into_frames()
-        .collect_frames()
-        .unwrap();
+    let frames = support::gif_frames(&path);
     assert!(
         moves > 12,
         "the sample search must be longer than the frame budget"

@@ -1,15 +1,20 @@
 //! What the integration tests share: a private adb server per test binary, the simulated phone
-//! and calibration rigs, and the one way to run the `sudoku-agent` binary.
+//! and calibration rigs, `../shared` beside the checkout, and the one way to run the
+//! `sudoku-agent` binary.
 
-// One helper for both crates' tests: the simulated phone's crate keeps it.
+// Helpers for both crates' tests: the simulated phone's crate keeps them.
 #[path = "../../sim/tests/support/adb_server.rs"]
 pub mod adb_server;
 pub mod perturb;
 pub mod play_rig;
+#[path = "../../sim/tests/support/proptest_config.rs"]
+pub mod proptest_config;
+pub mod shared;
 pub mod sim_sweep;
 
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
+use sudoku_agent::calibrate::{CalibrateOptions, Calibrated, calibrate_image};
 
 /// A fresh folder of its own under the system temp dir. Every test of this binary runs in one
 /// process, in parallel threads: a folder named by the process id alone was shared, and two tests
@@ -34,4 +39,48 @@ pub fn agent() -> Command {
         .env("SUDOKU_AGENT_CONFIG_DIR", temp_dir("config"))
         .stdin(Stdio::null());
     c
+}
+
+/// Runs `command` to its end: exit code (-1 when killed by a signal), stdout, stderr.
+pub fn outcome(command: &mut Command) -> (i32, String, String) {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = command
+        .output()
+        .unwrap_or_else(|e| panic!("{command:?} runs: {e}"));
+    (
+        status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&stdout).into_owned(),
+        String::from_utf8_lossy(&stderr).into_owned(),
+    )
+}
+
+/// `img` calibrated as `calibrate` does by default (digits labelled through the keypad), under
+/// a test profile name.
+pub fn calibrate(img: &image::RgbaImage) -> Calibrated {
+    let opts = CalibrateOptions {
+        profile: "t".into(),
+        ..Default::default()
+    };
+    calibrate_image(img, &opts).unwrap_or_else(|e| panic!("{e:#}"))
+}
+
+/// Runs `command`, which must exit 0 (the test fails with its stderr otherwise): its stdout.
+pub fn stdout_of_success(command: &mut Command) -> String {
+    let (code, out, err) = outcome(command);
+    assert_eq!(code, 0, "{command:?}: {err}");
+    out
+}
+
+/// Every frame of the animated GIF at `path`, decoded.
+pub fn gif_frames(path: &std::path::Path) -> Vec<image::Frame> {
+    use image::AnimationDecoder;
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    image::codecs::gif::GifDecoder::new(std::io::BufReader::new(file))
+        .unwrap()
+        .into_frames()
+        .collect_frames()
+        .unwrap()
 }

@@ -9,16 +9,14 @@ use ab_glyph::{FontRef, PxScale};
 use image::{Rgba, RgbaImage, imageops::FilterType};
 use imageproc::drawing::{draw_filled_rect_mut, draw_text_mut};
 use imageproc::rect::Rect as DrawRect;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use sudoku_agent::geometry::Rect;
 use sudoku_agent::vision::{Hints, ReadError, VisionError, read_any};
 
 /// `shared/real-screens` beside the repository (or beside any folder above it, for worktrees).
 pub fn dir() -> Option<PathBuf> {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|d| d.join("shared/real-screens"))
-        .find(|d| d.join("MANIFEST.tsv").is_file())
+    let manifest = super::shared::find("real-screens/MANIFEST.tsv")?;
+    manifest.parent().map(Path::to_path_buf)
 }
 
 /// One real screenshot and the 81 digits it shows (`None` for the killer-sudoku shot).

@@ -5,7 +5,6 @@
 //! show, read with the calibration and again with none (`read_any`). The vision code only ever
 //! sees rendered pixels.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use sudoku_agent::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
 use sudoku_agent::geometry::Size;
@@ -31,20 +30,13 @@ impl Rng {
     }
 }
 
-fn puzzles_dir() -> Option<PathBuf> {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|d| d.join("shared/puzzles"))
-        .find(|d| d.is_dir())
-}
-
 /// `n` random puzzles with their solutions: typical ones (kaggle) and sparse ones (17 givens,
 /// so that some digits are missing from the board) alternately. Falls back to the simulator's
 /// built-in puzzles when the shared folder is absent.
 pub fn random_puzzles(n: usize, seed: u64) -> Vec<(Board, Board)> {
     let mut rng = Rng::new(seed);
     let mut pools: Vec<Vec<Board>> = Vec::new();
-    if let Some(dir) = puzzles_dir() {
+    if let Some(dir) = super::shared::find("puzzles") {
         for name in ["kaggle_10k.txt", "17_clue.txt"] {
             if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
                 pools.push(

@@ -33,12 +33,7 @@ fn light_phone() -> SudokuApp {
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = support::agent().args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    support::outcome(support::agent().args(args))
 }
 
 fn p(path: &Path) -> &str {

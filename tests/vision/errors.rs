@@ -2,11 +2,12 @@
 //! grid, another screen size than calibrated, missing templates, an ambiguous cell, and a board
 //! that breaks the rules. Boards are drawn here with a real font (DejaVu Sans) on plain images.
 
+use crate::support;
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use image::{Rgba, RgbaImage};
 use imageproc::drawing::{draw_filled_rect_mut, draw_text_mut};
 use imageproc::rect::Rect as DrawRect;
-use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
+use sudoku_agent::calibrate::{CalibrateOptions, Calibrated, calibrate_image};
 use sudoku_agent::sudoku::{Board, Cell};
 use sudoku_agent::vision::recognize::read_grid;
 use sudoku_agent::vision::{ReadError, Templates, VisionError, locate_grid, read_board};
@@ -15,11 +16,7 @@ const PUZZLE: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
 fn board(line: &str) -> Board {
-    let cells: Vec<u8> = line
-        .bytes()
-        .map(|b| if b == b'.' { 0 } else { b - b'0' })
-        .collect();
-    Board::from_cells(cells.try_into().unwrap()).unwrap()
+    Board::parse(line).unwrap()
 }
 
 fn font() -> FontRef<'static> {
@@ -65,17 +62,16 @@ fn draw_screen(b: &Board) -> RgbaImage {
     img
 }
 
+/// The drawn `PUZZLE` screen and the calibration made on it (digits labelled by its keypad).
+fn calibrated_puzzle() -> (RgbaImage, Calibrated) {
+    let img = draw_screen(&board(PUZZLE));
+    let done = support::calibrate(&img);
+    (img, done)
+}
+
 #[test]
 fn a_drawn_board_calibrates_through_its_keypad_and_reads_back() {
-    let img = draw_screen(&board(PUZZLE));
-    let done = calibrate_image(
-        &img,
-        &CalibrateOptions {
-            profile: "t".into(),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let (img, done) = calibrated_puzzle();
     assert_eq!(done.board.to_line(), PUZZLE);
     let rec = read_board(&img, &done.calibration, &done.templates).unwrap();
     assert_eq!(rec.board.to_line(), PUZZLE);
@@ -124,15 +120,7 @@ fn a_menu_with_buttons_and_text_has_no_grid() {
 
 #[test]
 fn a_popup_over_the_grid_is_refused_not_read() {
-    let img = draw_screen(&board(PUZZLE));
-    let done = calibrate_image(
-        &img,
-        &CalibrateOptions {
-            profile: "t".into(),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let (img, done) = calibrated_puzzle();
     let mut popup = img.clone();
     draw_filled_rect_mut(
         &mut popup,
@@ -157,15 +145,7 @@ fn a_popup_over_the_grid_is_refused_not_read() {
 
 #[test]
 fn a_screen_of_another_size_or_rotation_is_refused_with_a_recalibrate_hint() {
-    let img = draw_screen(&board(PUZZLE));
-    let done = calibrate_image(
-        &img,
-        &CalibrateOptions {
-            profile: "t".into(),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let (img, done) = calibrated_puzzle();
     let rotated = image::imageops::rotate90(&img);
     let err = read_board(&rotated, &done.calibration, &done.templates).unwrap_err();
     assert!(err.to_string().contains("rotated"), "{err}");
@@ -179,16 +159,8 @@ fn a_screen_of_another_size_or_rotation_is_refused_with_a_recalibrate_hint() {
 
 #[test]
 fn missing_templates_are_named_with_a_recalibrate_hint() {
-    let img = draw_screen(&board(PUZZLE));
-    let done = calibrate_image(
-        &img,
-        &CalibrateOptions {
-            profile: "t".into(),
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    let dir = crate::support::temp_dir("vision-missing-templates");
+    let (_, done) = calibrated_puzzle();
+    let dir = support::temp_dir("vision-missing-templates");
     done.templates.save(&dir).unwrap();
     assert_eq!(Templates::load(&dir).unwrap(), done.templates);
     std::fs::remove_file(dir.join("7.png")).unwrap();
@@ -199,15 +171,7 @@ fn missing_templates_are_named_with_a_recalibrate_hint() {
 
 #[test]
 fn an_ambiguous_cell_is_an_error_naming_it_and_its_two_best_digits() {
-    let img = draw_screen(&board(PUZZLE));
-    let done = calibrate_image(
-        &img,
-        &CalibrateOptions {
-            profile: "t".into(),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let (img, done) = calibrated_puzzle();
     // Make 8 and 3 indistinguishable: every 8 on the board is now a coin toss.
     let mut raw: [Option<Vec<u8>>; 9] =
         std::array::from_fn(|i| done.templates.get(i as u8 + 1).map(|t| t.to_vec()));
@@ -247,14 +211,7 @@ fn an_ambiguous_cell_is_an_error_naming_it_and_its_two_best_digits() {
 fn a_board_that_breaks_a_rule_is_reported_with_its_cells() {
     let good = board(PUZZLE);
     let img = draw_screen(&good);
-    let done = calibrate_image(
-        &img,
-        &CalibrateOptions {
-            profile: "t".into(),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let done = support::calibrate(&img);
     let mut bad = good;
     bad.set(Cell::new(0, 8).unwrap(), Some(5)); // a second 5 in row 1
     let err = read_board(&draw_screen(&bad), &done.calibration, &done.templates).unwrap_err();

@@ -1,19 +1,13 @@
-//! The grid finder and cell classifier on every real screenshot in `/work/shared/real-screens/`,
+//! The grid finder and cell classifier on every real screenshot in `../shared/real-screens/`,
 //! with no calibration: the grid must be found and the 81 cells' occupancy (big digit or not)
 //! must match the MANIFEST exactly, which proves the grid is right without needing digit labels.
 //! The killer-sudoku shot must be refused. Prints one line per image (grid, occupancy, the
 //! given/entry split) so a failure names the image and the cells.
 
-use std::path::PathBuf;
+use crate::support::shared;
 use sudoku_agent::vision::{ScreenCells, VisionError, find_grid_and_cells};
 
-fn dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|d| d.join("shared/real-screens"))
-        .find(|d| d.is_dir())
-        .unwrap_or_else(|| PathBuf::from("/work/shared/real-screens"))
-}
+const WHO: &str = "the grid finder's real-screen tests (tests/vision/locate_real.rs)";
 
 /// Cells whose occupancy differs from the truth (81 digits, '0' empty), as "r1c2=digit".
 fn wrong_cells(screen: &ScreenCells, truth: &str) -> Vec<String> {
@@ -39,10 +33,8 @@ type Classic = Vec<(String, String)>;
 
 /// The classic screenshots and the names of the killer-sudoku shots.
 fn manifest() -> Option<(Classic, Vec<String>)> {
-    let text = std::fs::read_to_string(dir().join("MANIFEST.tsv")).ok()?;
     let (mut classic, mut killer) = (Vec::new(), Vec::new());
-    for l in text.lines().skip(1) {
-        let f: Vec<&str> = l.split('\t').collect();
+    for f in shared::manifest(WHO)? {
         let (Some(name), Some(grid)) = (f.first(), f.get(5)) else {
             continue;
         };
@@ -58,33 +50,18 @@ fn manifest() -> Option<(Classic, Vec<String>)> {
 #[test]
 fn every_real_screenshot_has_its_grid_found_and_its_occupied_cells_exactly_right() {
     let Some((classic, killer)) = manifest() else {
-        eprintln!("skipped: {} is not on this machine", dir().display());
         return;
     };
     let mut failures = Vec::new();
     for (name, truth) in &classic {
-        let img = image::open(dir().join(name)).unwrap().to_rgba8();
+        let img = shared::real_screen(name);
         match find_grid_and_cells(&img, None) {
             Err(e) => {
                 eprintln!("{name:<48} grid NO   ({e})");
                 failures.push(format!("{name}: {e}"));
             }
             Ok(screen) => {
-                let wrong: Vec<String> = screen
-                    .cells
-                    .iter()
-                    .zip(truth.bytes())
-                    .enumerate()
-                    .filter(|(_, (ink, t))| ink.digit.is_some() != (*t != b'0'))
-                    .map(|(i, (ink, t))| {
-                        let seen = if ink.digit.is_some() {
-                            "digit"
-                        } else {
-                            "empty"
-                        };
-                        format!("r{}c{}={seen}(truth {})", i / 9 + 1, i % 9 + 1, t as char)
-                    })
-                    .collect();
+                let wrong = wrong_cells(&screen, truth);
                 let r = screen.grid.rect();
                 eprintln!(
                     "{name:<48} grid yes {}x{}@{},{}  occupancy {}  split {}",
@@ -106,7 +83,7 @@ fn every_real_screenshot_has_its_grid_found_and_its_occupied_cells_exactly_right
         }
     }
     for name in &killer {
-        let img = image::open(dir().join(name)).unwrap().to_rgba8();
+        let img = shared::real_screen(name);
         match find_grid_and_cells(&img, None) {
             Err(VisionError::Killer(n)) => eprintln!("{name:<48} refused as killer ({n} cells)"),
             other => failures.push(format!(
@@ -125,7 +102,6 @@ fn every_real_screenshot_has_its_grid_found_and_its_occupied_cells_exactly_right
 #[test]
 fn a_rescaled_screenshot_has_its_grid_refound_even_with_a_stale_hint() {
     let Some((classic, _)) = manifest() else {
-        eprintln!("skipped: {} is not on this machine", dir().display());
         return;
     };
     let mut failures = Vec::new();
@@ -135,7 +111,7 @@ fn a_rescaled_screenshot_has_its_grid_refound_even_with_a_stale_hint() {
         2
     };
     for (name, truth) in classic.iter().step_by(step) {
-        let img = image::open(dir().join(name)).unwrap().to_rgba8();
+        let img = shared::real_screen(name);
         let Ok(original) = find_grid_and_cells(&img, None) else {
             failures.push(format!("{name}: no grid at its own size"));
             continue;

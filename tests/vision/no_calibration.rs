@@ -2,41 +2,29 @@
 //! is found must read exactly as its MANIFEST grid or be refused; a wrong board is never
 //! acceptable. The killer-sudoku shot must be refused. Prints one line per image.
 
+use crate::support::{self, outcome, shared};
 use std::collections::HashMap;
-use std::path::PathBuf;
 use sudoku_agent::vision::{Hints, ReadError, VisionError, read_any};
 
-fn dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|d| d.join("shared/real-screens"))
-        .find(|d| d.is_dir())
-        .unwrap_or_else(|| PathBuf::from("/work/shared/real-screens"))
-}
+const WHO: &str = "the no-calibration real-screen tests (tests/vision/no_calibration.rs)";
 
+/// (file name, 81 digits with '0' for empty, fewer for a killer sudoku) of each screenshot.
 fn manifest() -> Option<Vec<(String, String)>> {
-    let text = std::fs::read_to_string(dir().join("MANIFEST.tsv")).ok()?;
+    let rows = shared::manifest(WHO)?;
     Some(
-        text.lines()
-            .skip(1)
-            .filter_map(|l| {
-                let f: Vec<&str> = l.split('\t').collect();
-                Some((f.first()?.to_string(), f.get(5)?.to_string()))
-            })
+        rows.iter()
+            .filter_map(|f| Some((f.first()?.clone(), f.get(5)?.clone())))
             .collect(),
     )
 }
 
 #[test]
 fn real_screenshots_read_exactly_or_are_refused_without_calibration_never_wrong() {
-    let Some(manifest) = manifest() else {
-        eprintln!("skipped: {} is not on this machine", dir().display());
-        return;
-    };
+    let Some(manifest) = manifest() else { return };
     let mut wrong = Vec::new();
     let mut counts: HashMap<String, usize> = HashMap::new();
     for (name, truth) in &manifest {
-        let img = image::open(dir().join(name)).unwrap().to_rgba8();
+        let img = shared::real_screen(name);
         let result = read_any(&img, Hints::default());
         let killer = truth.len() != 81;
         let verdict = match (&result, killer) {
@@ -81,14 +69,11 @@ fn without_the_typefaces_nearest_the_apps_font_labels_stay_right_or_are_refused(
     use sudoku_agent::vision::bank::{bank, feature};
     use sudoku_agent::vision::find_grid_and_cells;
     use sudoku_agent::vision::glyphs::label_with;
-    let Some(manifest) = manifest() else {
-        eprintln!("skipped: {} is not on this machine", dir().display());
-        return;
-    };
+    let Some(manifest) = manifest() else { return };
     let full = bank();
     let (mut exact, mut refused, mut wrong) = (0, 0, Vec::new());
     for (name, truth) in manifest.iter().filter(|(_, t)| t.len() == 81) {
-        let img = image::open(dir().join(name)).unwrap().to_rgba8();
+        let img = shared::real_screen(name);
         let Ok(screen) = find_grid_and_cells(&img, None) else {
             continue;
         };
@@ -156,47 +141,29 @@ fn without_the_typefaces_nearest_the_apps_font_labels_stay_right_or_are_refused(
 #[test]
 fn read_with_no_calibration_file_prints_the_board() {
     let name = "dan4am_fassor_test_image.png";
-    let Some(manifest) = manifest() else {
-        eprintln!("skipped: {} is not on this machine", dir().display());
-        return;
-    };
+    let Some(manifest) = manifest() else { return };
     let truth = &manifest.iter().find(|(n, _)| n == name).unwrap().1;
-    let cwd = std::env::temp_dir().join(format!("no-calibration-{}", std::process::id()));
-    std::fs::create_dir_all(&cwd).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-agent"))
-        .args(["read", "--image"])
-        .arg(dir().join(name))
-        .current_dir(&cwd)
-        .output()
-        .unwrap();
-    std::fs::remove_dir_all(&cwd).unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let cwd = support::temp_dir("no-calibration");
+    let path = shared::find("real-screens").unwrap().join(name);
+    let (code, stdout, stderr) = outcome(
+        support::agent()
+            .arg("read")
+            .arg("--image")
+            .arg(path)
+            .current_dir(&cwd),
     );
+    std::fs::remove_dir_all(&cwd).unwrap();
+    assert_eq!(code, 0, "{stderr}");
     assert_eq!(stdout.lines().next().unwrap(), truth.replace('0', "."));
 }
 
 #[test]
 fn a_screen_whose_player_entries_break_a_rule_calibrates_and_reports_the_clash() {
-    use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
     let name = "opensudoku2_phone_dark_error_1080x2400.png";
-    let path = dir().join(name);
-    if !path.exists() {
-        eprintln!("skipped: {} is not on this machine", path.display());
+    let Some(_) = shared::require(&format!("real-screens/{name}"), WHO) else {
         return;
-    }
-    let img = image::open(path).unwrap().to_rgba8();
-    let done = calibrate_image(
-        &img,
-        &CalibrateOptions {
-            profile: "t".into(),
-            ..Default::default()
-        },
-    )
-    .unwrap_or_else(|e| panic!("{e:#}"));
+    };
+    let done = support::calibrate(&shared::real_screen(name));
     // The player's wrong 4 in r7c6 repeats the 4 in r7c8.
     assert!(
         done.conflicts

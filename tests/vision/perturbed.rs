@@ -3,14 +3,14 @@
 //! every perturbation) once read WRONG must now read exactly. Each names the general cause.
 
 use crate::support::perturb::{Verdict, context, judge, perturbations, shot};
+use crate::support::shared;
 
 /// Reads `name` under the perturbation `perturbation` and returns the verdict (`None` when the
-/// screenshots are not on this machine).
+/// screenshots are not on this machine; under CI that fails the test).
 fn read_perturbed(name: &str, perturbation: &str) -> Option<Verdict> {
-    let Some(shot) = shot(name) else {
-        eprintln!("skipped: shared/real-screens/{name} is not on this machine");
-        return None;
-    };
+    let who = "the perturbed real-screen tests (tests/vision/perturbed.rs)";
+    shared::require(&format!("real-screens/{name}"), who)?;
+    let shot = shot(name).expect("a screenshot of the MANIFEST");
     let p = perturbations()
         .into_iter()
         .find(|p| p.name == perturbation)

@@ -1,47 +1,29 @@
-//! Real phone screenshots from public repositories (`/work/shared/real-screens/`): for each app,
+//! Real phone screenshots from public repositories (`../shared/real-screens/`): for each app,
 //! calibrate on one screenshot, then every classic screenshot of that app must read exactly as
 //! its MANIFEST grid; every screenshot with a sibling of the same app (MANIFEST app column)
 //! reads exactly with a calibration made on the sibling, also rescaled to another resolution.
 //! The killer-sudoku shot must be refused.
 
+use crate::support::{self, shared};
 use std::collections::HashMap;
-use std::path::PathBuf;
 use sudoku_agent::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
 use sudoku_agent::sudoku::Board;
 use sudoku_agent::vision::{ReadError, VisionError, read_board, read_calibrated};
 
-/// `shared/real-screens` beside the repository (or beside any folder above it, for worktrees).
-fn dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|d| d.join("shared/real-screens"))
-        .find(|d| d.is_dir())
-        .unwrap_or_else(|| PathBuf::from("/work/shared/real-screens"))
-}
+const WHO: &str = "the real-screen tests (tests/vision/real_screens.rs)";
 
+/// Each screenshot's 81 digits ('.' empty) by file name.
 fn manifest() -> Option<HashMap<String, String>> {
-    let text = std::fs::read_to_string(dir().join("MANIFEST.tsv")).ok()?;
+    let rows = shared::manifest(WHO)?;
     Some(
-        text.lines()
-            .skip(1)
-            .filter_map(|l| {
-                let f: Vec<&str> = l.split('\t').collect();
-                Some((f.first()?.to_string(), f.get(5)?.replace('0', ".")))
-            })
+        rows.iter()
+            .filter_map(|f| Some((f.first()?.clone(), f.get(5)?.replace('0', "."))))
             .collect(),
     )
 }
 
 fn board(line: &str) -> Board {
-    let cells: Vec<u8> = line
-        .bytes()
-        .map(|b| if b == b'.' { 0 } else { b - b'0' })
-        .collect();
-    Board::from_cells(cells.try_into().unwrap()).unwrap()
-}
-
-fn load(name: &str) -> image::RgbaImage {
-    image::open(dir().join(name)).unwrap().to_rgba8()
+    Board::parse(line).unwrap()
 }
 
 /// One app: the screenshot to calibrate on, whether its keypad is on screen to label the
@@ -115,13 +97,10 @@ const APPS: &[App] = &[
 
 #[test]
 fn every_classic_real_screenshot_reads_exactly_after_one_calibration_per_app() {
-    let Some(manifest) = manifest() else {
-        eprintln!("skipped: {} is not on this machine", dir().display());
-        return;
-    };
+    let Some(manifest) = manifest() else { return };
     let mut failures = Vec::new();
     for app in APPS {
-        let img = load(app.calibrate_on);
+        let img = shared::real_screen(app.calibrate_on);
         let opts = CalibrateOptions {
             profile: "test".into(),
             givens: (!app.keypad_labels).then(|| board(&manifest[app.calibrate_on])),
@@ -141,7 +120,7 @@ fn every_classic_real_screenshot_reads_exactly_after_one_calibration_per_app() {
         };
         assert_eq!(done.labelled_by, expected_source, "{}", app.calibrate_on);
         for name in app.reads {
-            let shot = load(name);
+            let shot = shared::real_screen(name);
             match read_board(&shot, &done.calibration, &done.templates) {
                 Ok(rec) if rec.board.to_line() == manifest[*name] => {
                     eprintln!("ok   {name}");
@@ -160,12 +139,11 @@ fn every_classic_real_screenshot_reads_exactly_after_one_calibration_per_app() {
 
 #[test]
 fn the_killer_sudoku_screenshot_is_refused_not_misread() {
-    let path = dir().join("libresudoku_killer_inprogress.jpg");
-    if !path.exists() {
-        eprintln!("skipped: {} is not on this machine", dir().display());
+    let killer = "libresudoku_killer_inprogress.jpg";
+    let Some(_) = shared::require(&format!("real-screens/{killer}"), WHO) else {
         return;
-    }
-    let img = image::open(path).unwrap().to_rgba8();
+    };
+    let img = shared::real_screen(killer);
     let err = calibrate_image(&img, &CalibrateOptions::default()).unwrap_err();
     assert!(format!("{err:#}").contains("killer sudoku"), "{err:#}");
     let grid = sudoku_agent::vision::locate_grid(&img).unwrap();
@@ -180,16 +158,9 @@ fn the_killer_sudoku_screenshot_is_refused_not_misread() {
 #[test]
 fn a_screenshot_of_another_size_than_calibrated_is_refused() {
     let Some(_) = manifest() else { return };
-    let img = load("dan4am_fassor_test_image.png");
-    let done = calibrate_image(
-        &img,
-        &CalibrateOptions {
-            profile: "t".into(),
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    let other = load("infinitechaos_sudokucom_ss1.jpg");
+    let img = shared::real_screen("dan4am_fassor_test_image.png");
+    let done = support::calibrate(&img);
+    let other = shared::real_screen("infinitechaos_sudokucom_ss1.jpg");
     let err = read_board(&other, &done.calibration, &done.templates).unwrap_err();
     assert!(matches!(err, ReadError::WrongScreen(_)), "{err:?}");
     assert!(
@@ -201,15 +172,13 @@ fn a_screenshot_of_another_size_than_calibrated_is_refused() {
 /// The app of each classic screenshot: the MANIFEST app column up to its first detail
 /// (package, platform, theme), so "Open Sudoku 2 (org...), phone, dark" is "Open Sudoku 2".
 fn apps_of_screens() -> Option<Vec<(String, String)>> {
-    let text = std::fs::read_to_string(dir().join("MANIFEST.tsv")).ok()?;
+    let rows = shared::manifest(WHO)?;
     Some(
-        text.lines()
-            .skip(1)
-            .filter_map(|l| {
-                let f: Vec<&str> = l.split('\t').collect();
+        rows.iter()
+            .filter_map(|f| {
                 let (name, app, grid) = (f.first()?, f.get(4)?, f.get(5)?);
                 let app = app.split(['(', ',', ';']).next()?.trim().to_lowercase();
-                (grid.len() == 81).then(|| (name.to_string(), app))
+                (grid.len() == 81).then(|| (name.clone(), app))
             })
             .collect(),
     )
@@ -250,7 +219,6 @@ fn rescaled(img: &image::RgbaImage, factor: f32) -> image::RgbaImage {
 #[test]
 fn every_screenshot_with_a_sibling_reads_exactly_with_the_siblings_calibration_also_rescaled() {
     let (Some(manifest), Some(apps)) = (manifest(), apps_of_screens()) else {
-        eprintln!("skipped: {} is not on this machine", dir().display());
         return;
     };
     let mut by_app: HashMap<&str, Vec<&str>> = HashMap::new();
@@ -265,7 +233,7 @@ fn every_screenshot_with_a_sibling_reads_exactly_with_the_siblings_calibration_a
         // Each screenshot is read with the calibration of the next one in its group.
         let calibrated: Vec<_> = group
             .iter()
-            .map(|n| calibrate_either(&load(n), &manifest[*n]))
+            .map(|n| calibrate_either(&shared::real_screen(n), &manifest[*n]))
             .collect();
         for (i, name) in group.iter().enumerate() {
             let j = (i + 1) % group.len();
@@ -277,7 +245,7 @@ fn every_screenshot_with_a_sibling_reads_exactly_with_the_siblings_calibration_a
                     continue;
                 }
             };
-            let img = load(name);
+            let img = shared::real_screen(name);
             // Larger screens are read at two thirds of their size, small ones at one and a half.
             let factor = if img.width().min(img.height()) >= 900 {
                 2.0 / 3.0
@@ -317,10 +285,7 @@ fn every_screenshot_with_a_sibling_reads_exactly_with_the_siblings_calibration_a
 fn real_screenshots_the_reader_without_calibration_reads_are_learned_and_read_back() {
     use sudoku_agent::profile::learn::calibrate_screen;
     use sudoku_agent::vision::{Hints, read_any};
-    let Some(manifest) = manifest() else {
-        eprintln!("skipped: {} is not on this machine", dir().display());
-        return;
-    };
+    let Some(manifest) = manifest() else { return };
     let mut names: Vec<&String> = manifest.keys().collect();
     names.sort();
     let (mut through_reader, mut by_calibrate) = (0, 0);
@@ -330,7 +295,7 @@ fn real_screenshots_the_reader_without_calibration_reads_are_learned_and_read_ba
         if truth.len() != 81 {
             continue;
         }
-        let img = load(name);
+        let img = shared::real_screen(name);
         if read_any(&img, Hints::default()).map(|r| r.board) != Ok(board(truth)) {
             continue;
         }

@@ -2,8 +2,7 @@
 //! looking at the pixels of its first and last frames.
 
 use crate::support;
-use image::codecs::gif::GifDecoder;
-use image::{AnimationDecoder, RgbaImage};
+use image::RgbaImage;
 use sudoku_agent::sudoku::{Board, Cell, Strategy};
 use sudoku_agent::visualize::record::record_search;
 
@@ -35,31 +34,20 @@ fn ink(img: &RgbaImage, cell: Cell) -> usize {
 
 #[test]
 fn visualize_gif_draws_the_puzzle_first_and_the_solved_board_last() {
-    let dir = crate::support::temp_dir("sa-visualize-gif");
+    let dir = support::temp_dir("sa-visualize-gif");
     let path = dir.join("search.gif");
-    let out = support::agent()
-        .args(["visualize", "--puzzle", EASY, "--gif-frames", "25", "--gif"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let stdout = support::stdout_of_success(
+        support::agent()
+            .args(["visualize", "--puzzle", EASY, "--gif-frames", "25", "--gif"])
+            .arg(&path),
     );
     let puzzle = Board::parse(EASY).unwrap();
     let search = record_search(&puzzle, Strategy::Naive, None).unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains(&format!("{} steps", search.steps)) && stdout.contains("25 frames"),
         "{stdout}"
     );
-    let file = std::fs::File::open(&path).unwrap();
-    let frames = GifDecoder::new(std::io::BufReader::new(file))
-        .unwrap()
-        .into_frames()
-        .collect_frames()
-        .unwrap();
+    let frames = support::gif_frames(&path);
     assert_eq!(
         frames.len(),
         25,
@@ -98,7 +86,7 @@ fn visualize_gif_without_a_puzzle_says_what_it_needs() {
 fn visualize_gif_reads_the_puzzle_from_a_screenshot() {
     use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
     use sudoku_sim::{Key, Screen, Skin, SudokuApp};
-    let dir = crate::support::temp_dir("sa-visualize-gif-img");
+    let dir = support::temp_dir("sa-visualize-gif-img");
     let puzzle = Board::parse(EASY).unwrap();
     let size = sudoku_agent::geometry::Size::new(720, 1280);
     let mut phone =
@@ -118,26 +106,17 @@ fn visualize_gif_reads_the_puzzle_from_a_screenshot() {
     let shot = dir.join("screen.png");
     screen.save(&shot).unwrap();
     let gif = dir.join("search.gif");
-    let out = support::agent()
-        .args(["visualize", "--strategy", "fast", "--image"])
-        .arg(&shot)
-        .arg("--calibration")
-        .arg(&cal)
-        .arg("--gif")
-        .arg(&gif)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    support::stdout_of_success(
+        support::agent()
+            .args(["visualize", "--strategy", "fast", "--image"])
+            .arg(&shot)
+            .arg("--calibration")
+            .arg(&cal)
+            .arg("--gif")
+            .arg(&gif),
     );
     let search = record_search(&puzzle, Strategy::Fast, None).unwrap();
-    let frames = GifDecoder::new(std::io::BufReader::new(std::fs::File::open(&gif).unwrap()))
-        .unwrap()
-        .into_frames()
-        .collect_frames()
-        .unwrap();
+    let frames = support::gif_frames(&gif);
     assert_eq!(frames.len(), search.events.len() + 1);
     let first = frames[0].buffer();
     for cell in Cell::all() {

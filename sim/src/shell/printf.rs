@@ -27,142 +27,204 @@ impl Shell<'_> {
 /// and whether it stopped early on a bad number (exit status 1, after the rest of the output).
 /// The format is reused while arguments remain, as POSIX asks.
 fn printf_bytes(format: &str, args: &[String]) -> (Vec<u8>, Vec<String>) {
-    let fmt = format.as_bytes();
-    let mut out = Vec::new();
-    let mut errors = Vec::new();
-    let mut next = 0usize;
+    let mut printer = Printer {
+        args,
+        next: 0,
+        out: Vec::new(),
+        errors: Vec::new(),
+    };
     loop {
+        let before = printer.next;
+        let stopped = printer.pass(format.as_bytes()).is_err();
+        if stopped || printer.next == before || printer.next >= args.len() {
+            return (printer.out, printer.errors);
+        }
+    }
+}
+
+/// One `printf` run: its arguments and the next one to use, the output and errors so far.
+struct Printer<'a> {
+    args: &'a [String],
+    next: usize,
+    out: Vec<u8>,
+    errors: Vec<String>,
+}
+
+/// `\c`, a bad conversion or a format that ends inside one: no more output.
+struct Stop;
+
+impl Printer<'_> {
+    /// One pass over the format: literal bytes, escapes and conversions.
+    fn pass(&mut self, fmt: &[u8]) -> Result<(), Stop> {
         let mut i = 0;
-        let mut used_arg = false;
         while i < fmt.len() {
             match fmt[i] {
                 b'\\' => {
                     i += 1;
                     match escape(fmt, &mut i, false) {
-                        Escape::Byte(b) => out.push(b),
-                        Escape::Stop => return (out, errors),
+                        Escape::Byte(b) => self.out.push(b),
+                        Escape::Stop => return Err(Stop),
                     }
                 }
                 b'%' if fmt.get(i + 1) == Some(&b'%') => {
-                    out.push(b'%');
+                    self.out.push(b'%');
                     i += 2;
                 }
                 b'%' => {
                     let start = i;
-                    i += 1;
-                    let flags_start = i;
-                    while i < fmt.len() && b"-+ #0".contains(&fmt[i]) {
-                        i += 1;
-                    }
-                    let flags = &fmt[flags_start..i];
-                    let num = |i: &mut usize| {
-                        let s = *i;
-                        while *i < fmt.len() && fmt[*i].is_ascii_digit() {
-                            *i += 1;
-                        }
-                        std::str::from_utf8(&fmt[s..*i]).ok()?.parse::<usize>().ok()
-                    };
-                    let width = num(&mut i).unwrap_or(0);
-                    let precision = if fmt.get(i) == Some(&b'.') {
-                        i += 1;
-                        Some(num(&mut i).unwrap_or(0))
-                    } else {
-                        None
-                    };
-                    let Some(&conv) = fmt.get(i) else {
-                        errors.push(format!(
+                    let Some(spec) = Spec::parse(fmt, &mut i) else {
+                        self.errors.push(format!(
                             "printf: bad %: '{}'",
                             String::from_utf8_lossy(&fmt[start..])
                         ));
-                        return (out, errors);
+                        return Err(Stop);
                     };
-                    i += 1;
-                    let arg = args.get(next).map(String::as_str);
-                    if arg.is_some() {
-                        next += 1;
-                        used_arg = true;
-                    }
-                    let arg = arg.unwrap_or("");
-                    let left = flags.contains(&b'-');
-                    let zero = flags.contains(&b'0') && !left;
-                    let body: Vec<u8> = match conv {
-                        b's' => {
-                            let b = arg.as_bytes();
-                            b[..precision.unwrap_or(b.len()).min(b.len())].to_vec()
-                        }
-                        b'b' => {
-                            let b = arg.as_bytes();
-                            let mut j = 0;
-                            let mut v = Vec::new();
-                            while j < b.len() {
-                                if b[j] == b'\\' {
-                                    j += 1;
-                                    match escape(b, &mut j, true) {
-                                        Escape::Byte(x) => v.push(x),
-                                        Escape::Stop => {
-                                            out.extend(v);
-                                            return (out, errors);
-                                        }
-                                    }
-                                } else {
-                                    v.push(b[j]);
-                                    j += 1;
-                                }
-                            }
-                            v
-                        }
-                        b'c' => arg.as_bytes().first().map(|&c| vec![c]).unwrap_or_default(),
-                        b'd' | b'i' | b'u' | b'x' | b'X' | b'o' => {
-                            let n = match parse_printf_number(arg) {
-                                Some(n) => n,
-                                None => {
-                                    errors.push(format!("printf: invalid number '{arg}'"));
-                                    atoi(arg) as i64
-                                }
-                            };
-                            let digits = match conv {
-                                b'd' | b'i' => n.unsigned_abs().to_string(),
-                                b'u' => (n as u64).to_string(),
-                                b'x' => format!("{:x}", n as u64),
-                                b'X' => format!("{:X}", n as u64),
-                                _ => format!("{:o}", n as u64),
-                            };
-                            let sign = if matches!(conv, b'd' | b'i') && n < 0 {
-                                "-"
-                            } else if matches!(conv, b'd' | b'i') && flags.contains(&b'+') {
-                                "+"
-                            } else {
-                                ""
-                            };
-                            if zero && sign.len() + digits.len() < width {
-                                let pad = "0".repeat(width - sign.len() - digits.len());
-                                format!("{sign}{pad}{digits}").into_bytes()
-                            } else {
-                                format!("{sign}{digits}").into_bytes()
-                            }
-                        }
-                        other => {
-                            errors.push(format!("printf: bad %{}", other as char));
-                            return (out, errors);
-                        }
-                    };
-                    let pad = width.saturating_sub(body.len());
-                    if !left {
-                        out.extend(std::iter::repeat_n(b' ', pad));
-                    }
-                    out.extend(&body);
-                    if left {
-                        out.extend(std::iter::repeat_n(b' ', pad));
-                    }
+                    self.convert(&spec)?;
                 }
                 b => {
-                    out.push(b);
+                    self.out.push(b);
                     i += 1;
                 }
             }
         }
-        if !used_arg || next >= args.len() {
-            return (out, errors);
+        Ok(())
+    }
+
+    /// One conversion of the next argument (an empty one when none is left), padded with
+    /// spaces to its width.
+    fn convert(&mut self, spec: &Spec) -> Result<(), Stop> {
+        let arg = self.args.get(self.next).map(String::as_str);
+        if arg.is_some() {
+            self.next += 1;
+        }
+        let arg = arg.unwrap_or("");
+        let body: Vec<u8> = match spec.conv {
+            b's' => {
+                let b = arg.as_bytes();
+                b[..spec.precision.unwrap_or(b.len()).min(b.len())].to_vec()
+            }
+            b'b' => {
+                let (bytes, stopped) = unescaped(arg);
+                if stopped {
+                    // `\c` in a `%b` argument: what came before it, unpadded, and no more.
+                    self.out.extend(bytes);
+                    return Err(Stop);
+                }
+                bytes
+            }
+            b'c' => arg.as_bytes().first().map(|&c| vec![c]).unwrap_or_default(),
+            b'd' | b'i' | b'u' | b'x' | b'X' | b'o' => spec.number(arg, &mut self.errors),
+            other => {
+                self.errors.push(format!("printf: bad %{}", other as char));
+                return Err(Stop);
+            }
+        };
+        let pad = spec.width.saturating_sub(body.len());
+        let left = spec.flags.contains(&b'-');
+        if !left {
+            self.out.extend(std::iter::repeat_n(b' ', pad));
+        }
+        self.out.extend(&body);
+        if left {
+            self.out.extend(std::iter::repeat_n(b' ', pad));
+        }
+        Ok(())
+    }
+}
+
+/// A `%b` argument with its escapes made bytes, and whether a `\c` ended it.
+fn unescaped(arg: &str) -> (Vec<u8>, bool) {
+    let b = arg.as_bytes();
+    let mut j = 0;
+    let mut v = Vec::new();
+    while j < b.len() {
+        if b[j] == b'\\' {
+            j += 1;
+            match escape(b, &mut j, true) {
+                Escape::Byte(x) => v.push(x),
+                Escape::Stop => return (v, true),
+            }
+        } else {
+            v.push(b[j]);
+            j += 1;
+        }
+    }
+    (v, false)
+}
+
+/// One `%` conversion: its flags, width, precision and letter.
+struct Spec<'a> {
+    flags: &'a [u8],
+    width: usize,
+    precision: Option<usize>,
+    conv: u8,
+}
+
+impl<'a> Spec<'a> {
+    /// The conversion whose `%` is at `fmt[*i]`, leaving `*i` after its letter; `None` when the
+    /// format ends before the letter.
+    fn parse(fmt: &'a [u8], i: &mut usize) -> Option<Spec<'a>> {
+        *i += 1;
+        let flags_start = *i;
+        while *i < fmt.len() && b"-+ #0".contains(&fmt[*i]) {
+            *i += 1;
+        }
+        let flags = &fmt[flags_start..*i];
+        let num = |i: &mut usize| {
+            let s = *i;
+            while *i < fmt.len() && fmt[*i].is_ascii_digit() {
+                *i += 1;
+            }
+            std::str::from_utf8(&fmt[s..*i]).ok()?.parse::<usize>().ok()
+        };
+        let width = num(i).unwrap_or(0);
+        let precision = if fmt.get(*i) == Some(&b'.') {
+            *i += 1;
+            Some(num(i).unwrap_or(0))
+        } else {
+            None
+        };
+        let &conv = fmt.get(*i)?;
+        *i += 1;
+        Some(Spec {
+            flags,
+            width,
+            precision,
+            conv,
+        })
+    }
+
+    /// `%d %i %u %x %X %o` of `arg`, with its sign and any zero padding (a bad number is an
+    /// error, and its leading digits are used).
+    fn number(&self, arg: &str, errors: &mut Vec<String>) -> Vec<u8> {
+        let conv = self.conv;
+        let n = match parse_printf_number(arg) {
+            Some(n) => n,
+            None => {
+                errors.push(format!("printf: invalid number '{arg}'"));
+                atoi(arg) as i64
+            }
+        };
+        let digits = match conv {
+            b'd' | b'i' => n.unsigned_abs().to_string(),
+            b'u' => (n as u64).to_string(),
+            b'x' => format!("{:x}", n as u64),
+            b'X' => format!("{:X}", n as u64),
+            _ => format!("{:o}", n as u64),
+        };
+        let sign = if matches!(conv, b'd' | b'i') && n < 0 {
+            "-"
+        } else if matches!(conv, b'd' | b'i') && self.flags.contains(&b'+') {
+            "+"
+        } else {
+            ""
+        };
+        let zero = self.flags.contains(&b'0') && !self.flags.contains(&b'-');
+        if zero && sign.len() + digits.len() < self.width {
+            let pad = "0".repeat(self.width - sign.len() - digits.len());
+            format!("{sign}{pad}{digits}").into_bytes()
+        } else {
+            format!("{sign}{digits}").into_bytes()
         }
     }
 }

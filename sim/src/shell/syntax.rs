@@ -129,77 +129,12 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ParseError> {
                 }
             }
             '>' | '<' => {
-                // A word made only of one digit right before the operator is its fd (`2>`).
-                let fd = match &word {
-                    Some(Word(parts)) => match parts.as_slice() {
-                        [WordPart::Text(t)] if t.len() == 1 && t.as_bytes()[0].is_ascii_digit() => {
-                            let fd = t.as_bytes()[0] - b'0';
-                            word = None;
-                            Some(fd)
-                        }
-                        _ => None,
-                    },
-                    None => None,
-                };
+                let fd = take_fd(&mut word);
                 end_word!();
-                if c == '<' {
-                    tokens.push(Token::RedirIn);
-                    continue;
-                }
-                let fd = fd.unwrap_or(1);
-                if chars.peek() == Some(&'>') {
-                    chars.next();
-                    tokens.push(Token::RedirOut { fd, append: true });
-                } else if chars.peek() == Some(&'&') {
-                    chars.next();
-                    let to = chars
-                        .next()
-                        .and_then(|d| d.to_digit(10))
-                        .ok_or_else(|| ParseError::Unexpected(">&".into()))?;
-                    tokens.push(Token::Dup { fd, to: to as u8 });
-                } else {
-                    tokens.push(Token::RedirOut { fd, append: false });
-                }
+                tokens.push(redirection(c, fd, &mut chars)?);
             }
-            '\'' => {
-                let w = word.get_or_insert_with(Word::default);
-                if w.0.is_empty() {
-                    w.0.push(WordPart::Text(String::new()));
-                }
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => w.push_char(c),
-                        None => return Err(ParseError::Incomplete),
-                    }
-                }
-            }
-            '"' => {
-                let w = word.get_or_insert_with(Word::default);
-                if w.0.is_empty() {
-                    w.0.push(WordPart::Text(String::new()));
-                }
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\' | '$' | '`')) => w.push_char(c),
-                            Some('\n') => {}
-                            Some(c) => {
-                                w.push_char('\\');
-                                w.push_char(c);
-                            }
-                            None => return Err(ParseError::Incomplete),
-                        },
-                        Some('$') if chars.peek() == Some(&'?') => {
-                            chars.next();
-                            w.0.push(WordPart::Status);
-                        }
-                        Some(c) => w.push_char(c),
-                        None => return Err(ParseError::Incomplete),
-                    }
-                }
-            }
+            '\'' => single_quoted(quoted_word(&mut word), &mut chars)?,
+            '"' => double_quoted(quoted_word(&mut word), &mut chars)?,
             '\\' => match chars.next() {
                 Some('\n') => {}
                 Some(c) => word.get_or_insert_with(Word::default).push_char(c),
@@ -216,6 +151,92 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ParseError> {
     }
     end_word!();
     Ok(tokens)
+}
+
+/// The characters of the text being split into tokens.
+type Chars<'a> = std::iter::Peekable<std::str::Chars<'a>>;
+
+/// A word made only of one digit right before a redirection is its fd (`2>`): taken from the
+/// word being built, which it then ends.
+fn take_fd(word: &mut Option<Word>) -> Option<u8> {
+    let Some(Word(parts)) = word else {
+        return None;
+    };
+    let fd = match parts.as_slice() {
+        [WordPart::Text(t)] if t.len() == 1 && t.as_bytes()[0].is_ascii_digit() => {
+            t.as_bytes()[0] - b'0'
+        }
+        _ => return None,
+    };
+    *word = None;
+    Some(fd)
+}
+
+/// The redirection that `c` (`<` or `>`) starts: `<`, `>`, `>>` or `>&N`, from `fd` (1 when no
+/// word named one).
+fn redirection(c: char, fd: Option<u8>, chars: &mut Chars) -> Result<Token, ParseError> {
+    if c == '<' {
+        return Ok(Token::RedirIn);
+    }
+    let fd = fd.unwrap_or(1);
+    if chars.peek() == Some(&'>') {
+        chars.next();
+        Ok(Token::RedirOut { fd, append: true })
+    } else if chars.peek() == Some(&'&') {
+        chars.next();
+        let to = chars
+            .next()
+            .and_then(|d| d.to_digit(10))
+            .ok_or_else(|| ParseError::Unexpected(">&".into()))?;
+        Ok(Token::Dup { fd, to: to as u8 })
+    } else {
+        Ok(Token::RedirOut { fd, append: false })
+    }
+}
+
+/// The word a quote starts or continues: a quote makes a word even when nothing is in it (`''`).
+fn quoted_word(word: &mut Option<Word>) -> &mut Word {
+    let w = word.get_or_insert_with(Word::default);
+    if w.0.is_empty() {
+        w.0.push(WordPart::Text(String::new()));
+    }
+    w
+}
+
+/// The rest of a single-quoted string, its opening quote read: every character as it is.
+fn single_quoted(w: &mut Word, chars: &mut Chars) -> Result<(), ParseError> {
+    loop {
+        match chars.next() {
+            Some('\'') => return Ok(()),
+            Some(c) => w.push_char(c),
+            None => return Err(ParseError::Incomplete),
+        }
+    }
+}
+
+/// The rest of a double-quoted string, its opening quote read: backslash escapes only before
+/// `" \ $` and a backquote, a backslash-newline dropped, and `$?` the last status.
+fn double_quoted(w: &mut Word, chars: &mut Chars) -> Result<(), ParseError> {
+    loop {
+        match chars.next() {
+            Some('"') => return Ok(()),
+            Some('\\') => match chars.next() {
+                Some(c @ ('"' | '\\' | '$' | '`')) => w.push_char(c),
+                Some('\n') => {}
+                Some(c) => {
+                    w.push_char('\\');
+                    w.push_char(c);
+                }
+                None => return Err(ParseError::Incomplete),
+            },
+            Some('$') if chars.peek() == Some(&'?') => {
+                chars.next();
+                w.0.push(WordPart::Status);
+            }
+            Some(c) => w.push_char(c),
+            None => return Err(ParseError::Incomplete),
+        }
+    }
 }
 
 /// Parses shell text into a list of pipelines.

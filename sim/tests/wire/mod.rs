@@ -15,18 +15,7 @@ use sudoku_sim::adbd::{
 };
 use sudoku_sim::{SimConfig, SimServer, Size, Skin, SudokuApp, puzzles};
 
-const CASES: u32 = 256;
-
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(CASES),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
+use crate::support::proptest_config::config;
 
 /// Panics on the phone's own threads (`adbd-accept`, `adbd-conn`, `adbd-stream`), counted by a
 /// panic hook: they would otherwise die silently while the test thread carries on.
