@@ -19,8 +19,8 @@
 pub mod bank;
 pub mod cells;
 pub mod glyphs;
-pub mod ink;
 pub mod keypad;
+pub mod kinds;
 pub mod locate;
 pub mod overlay;
 pub mod patch;
@@ -31,7 +31,7 @@ pub mod templates;
 pub mod unlined;
 
 pub use cells::{CellInk, DigitPatch, InkFeatures, cut_cells, cut_cells_adaptive};
-pub use ink::{DigitKind, InkSplit};
+pub use kinds::{DigitKind, InkSplit};
 pub use locate::{
     Grid, locate_grid, locate_grid_candidates, locate_grid_near, locate_grid_near_relaxed,
 };

@@ -7,9 +7,9 @@
 use super::cells::{
     CellInk, InkFeatures, big_digit_height, cut_cells_sized, cut_cells_with_features,
 };
-use super::glyphs::{Reference, label, mean_patch};
-use super::ink::{DigitKind, StoredInks, calibrated_kinds};
+use super::glyphs::{Label, Reference, label, mean_patch};
 use super::keypad;
+use super::kinds::{DigitKind, StoredInks, calibrated_kinds};
 use super::locate::{Grid, locate_grid_near};
 use super::scan::{ScreenCells, find_grid_and_cells};
 use super::templates::Templates;
@@ -460,88 +460,10 @@ fn read_screen(
             digit_cells.len()
         )));
     }
-    let mut references = Vec::new();
-    if let Some(t) = hints.templates {
-        references.push(Reference {
-            name: "the calibration's templates",
-            shapes: (1..=9).map(|d| t.get(d).map(<[u8]>::to_vec)).collect(),
-        });
-    }
-    if let Some(g) = hints.givens {
-        references.push(Reference {
-            name: "--givens",
-            shapes: (1..=9u8)
-                .map(|d| {
-                    let ps: Vec<&[u8]> = digit_cells
-                        .iter()
-                        .zip(&patches)
-                        .filter(|(c, _)| g.get(**c) == Some(d))
-                        .map(|(_, p)| *p)
-                        .collect();
-                    (!ps.is_empty()).then(|| mean_patch(&ps))
-                })
-                .collect(),
-        });
-    }
-    // A calibration's templates are the second source when given; else the keypad, when one
-    // is found in a verified order.
-    let keys = if hints.templates.is_none() {
-        keypad::verified_keypad(img, &grid)
-    } else {
-        None
-    };
-    if let Some(keys) = keys {
-        references.push(Reference {
-            name: "the keypad",
-            shapes: keys.into_iter().map(Some).collect(),
-        });
-    }
+    let references = references(img, &grid, hints, &digit_cells, &patches);
     let labels = label(&patches, &digit_cells, &references);
-    let mut board = Board::empty();
-    let mut doubts = Vec::new();
-    for (cell, l) in digit_cells.iter().zip(&labels) {
-        let given = hints.givens.and_then(|g| g.get(*cell));
-        match given {
-            Some(d) => board.set(*cell, Some(d)),
-            None if l.sure => board.set(*cell, Some(l.digit)),
-            None => doubts.push(Doubt {
-                cell: *cell,
-                best: (l.digit, l.score),
-                second: (l.runner_up, l.score - l.margin),
-            }),
-        }
-    }
-    if !doubts.is_empty() {
-        return Err(ReadError::Unsure(doubts));
-    }
-    // Entries only where this screen's inks tell them apart; a digit whose kind is hidden (a
-    // same-number highlight) or a screen drawing both alike counts as a given.
-    let kinds: Vec<CellKind> = digit_cells
-        .iter()
-        .map(|c| match screen.split.kind(c.index()) {
-            Some(DigitKind::Entry) => CellKind::Entry,
-            _ => CellKind::Given,
-        })
-        .collect();
-    let mut readings: Vec<Reading> = Cell::all()
-        .map(|cell| Reading {
-            cell: cell.to_string(),
-            digit: None,
-            kind: CellKind::Empty,
-            score: 0.0,
-            margin: 0.0,
-            runner_up: None,
-            notes: inks[cell.index()].notes,
-        })
-        .collect();
-    for ((cell, l), kind) in digit_cells.iter().zip(&labels).zip(kinds) {
-        let r = &mut readings[cell.index()];
-        r.digit = board.get(*cell);
-        r.kind = kind;
-        r.score = l.score;
-        r.margin = l.margin;
-        r.runner_up = Some(l.runner_up).filter(|&d| d != 0);
-    }
+    let board = sure_board(&digit_cells, &labels, hints.givens)?;
+    let readings = screen_readings(screen, &board, &digit_cells, &labels);
     // Givens never break the rules; a clash that involves a player entry is the player's
     // mistake, shown as it is on the screen.
     let clashes: Vec<_> = rule_conflicts(&board)
@@ -559,6 +481,114 @@ fn read_screen(
         readings,
         grid,
     })
+}
+
+/// The shapes the screen's digit groups are labelled against besides the glyph bank: the
+/// calibration's templates, the user's `--givens` (the mean patch of each digit they name),
+/// and the keypad (when no templates are given and one is found in a verified order).
+fn references(
+    img: &RgbaImage,
+    grid: &Grid,
+    hints: Hints,
+    digit_cells: &[Cell],
+    patches: &[&[u8]],
+) -> Vec<Reference<'static>> {
+    let mut references = Vec::new();
+    if let Some(t) = hints.templates {
+        references.push(Reference {
+            name: "the calibration's templates",
+            shapes: (1..=9).map(|d| t.get(d).map(<[u8]>::to_vec)).collect(),
+        });
+    }
+    if let Some(g) = hints.givens {
+        references.push(Reference {
+            name: "--givens",
+            shapes: (1..=9u8)
+                .map(|d| {
+                    let ps: Vec<&[u8]> = digit_cells
+                        .iter()
+                        .zip(patches)
+                        .filter(|(c, _)| g.get(**c) == Some(d))
+                        .map(|(_, p)| *p)
+                        .collect();
+                    (!ps.is_empty()).then(|| mean_patch(&ps))
+                })
+                .collect(),
+        });
+    }
+    let keys = if hints.templates.is_none() {
+        keypad::verified_keypad(img, grid)
+    } else {
+        None
+    };
+    if let Some(keys) = keys {
+        references.push(Reference {
+            name: "the keypad",
+            shapes: keys.into_iter().map(Some).collect(),
+        });
+    }
+    references
+}
+
+/// The board of the labels (the user's `--givens` overriding them), or [`ReadError::Unsure`]
+/// naming each cell whose label is not sure.
+fn sure_board(
+    digit_cells: &[Cell],
+    labels: &[Label],
+    givens: Option<&Board>,
+) -> Result<Board, ReadError> {
+    let mut board = Board::empty();
+    let mut doubts = Vec::new();
+    for (cell, l) in digit_cells.iter().zip(labels) {
+        match givens.and_then(|g| g.get(*cell)) {
+            Some(d) => board.set(*cell, Some(d)),
+            None if l.sure => board.set(*cell, Some(l.digit)),
+            None => doubts.push(Doubt {
+                cell: *cell,
+                best: (l.digit, l.score),
+                second: (l.runner_up, l.score - l.margin),
+            }),
+        }
+    }
+    if doubts.is_empty() {
+        Ok(board)
+    } else {
+        Err(ReadError::Unsure(doubts))
+    }
+}
+
+/// The 81 readings of a labelled screen. Entries only where this screen's inks tell them
+/// apart; a digit whose kind is hidden (a same-number highlight) or a screen drawing both
+/// alike counts as a given.
+fn screen_readings(
+    screen: &ScreenCells,
+    board: &Board,
+    digit_cells: &[Cell],
+    labels: &[Label],
+) -> Vec<Reading> {
+    let mut readings: Vec<Reading> = Cell::all()
+        .map(|cell| Reading {
+            cell: cell.to_string(),
+            digit: None,
+            kind: CellKind::Empty,
+            score: 0.0,
+            margin: 0.0,
+            runner_up: None,
+            notes: screen.cells[cell.index()].notes,
+        })
+        .collect();
+    for (cell, l) in digit_cells.iter().zip(labels) {
+        let r = &mut readings[cell.index()];
+        r.digit = board.get(*cell);
+        r.kind = match screen.split.kind(cell.index()) {
+            Some(DigitKind::Entry) => CellKind::Entry,
+            _ => CellKind::Given,
+        };
+        r.score = l.score;
+        r.margin = l.margin;
+        r.runner_up = Some(l.runner_up).filter(|&d| d != 0);
+    }
+    readings
 }
 
 /// Refuses cage grids: classic cells never hold dashed outlines.

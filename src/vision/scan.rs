@@ -15,7 +15,7 @@
 
 use super::VisionError;
 use super::cells::{CellInk, InkFeatures, cut_cells_adaptive};
-use super::ink::InkSplit;
+use super::kinds::InkSplit;
 use super::locate::{
     Grid, half_size, locate_grid, locate_grid_candidates, locate_grid_near,
     locate_grid_near_relaxed,
