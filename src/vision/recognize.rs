@@ -9,7 +9,7 @@ use super::cells::{
 };
 use super::glyphs::{Label, Reference, label, mean_patch};
 use super::keypad;
-use super::kinds::{DigitKind, StoredInks, calibrated_kinds};
+use super::kinds::{DigitKind, StoredInks, calibrated_kinds, mistaken_entry};
 use super::locate::{Grid, locate_grid_near};
 use super::scan::{ScreenCells, find_grid_and_cells};
 use super::templates::Templates;
@@ -50,6 +50,11 @@ pub struct Recognition {
     pub board: Board,
     pub readings: Vec<Reading>,
     pub grid: Grid,
+    /// Pairs of cells sharing a row, column or box that hold the same digit, with that digit,
+    /// as [`rule_conflicts`] lists them. The board is shown as it is on the screen: after the
+    /// rule check of [`read_board`] or [`read_any`], at least one cell of each pair is a player's
+    /// [`CellKind::Entry`] (a mistake the app shows), never two givens.
+    pub clashes: Vec<(Cell, Cell, u8)>,
 }
 
 impl Recognition {
@@ -200,7 +205,7 @@ pub fn read_board(
     match (seen.result, fast) {
         (Ok(rec), _) => {
             let rec = match seen.screen {
-                Some(screen) => with_calibrated_kinds(rec, &screen, &cal.recognition),
+                Some(screen) => with_calibrated_kinds(rec, &screen, &cal.recognition)?,
                 None => rec,
             };
             at_calibrated_place(rec, cal)
@@ -219,13 +224,47 @@ pub fn read_board(
 /// ([`calibrated_kinds`]): the inks measured on this app where the screen still draws them (one
 /// screen's own inks can leave the two apart, as on shaded cells), the screen's own split where
 /// the theme changed, and a digit a same-number highlight recoloured counted as a given.
+/// The kinds changed, the clashes are checked again ([`settle_clashes`]).
 fn with_calibrated_kinds(
     mut rec: Recognition,
     screen: &ScreenCells,
     th: &Thresholds,
-) -> Recognition {
+) -> Result<Recognition, ReadError> {
     set_calibrated_kinds(&mut rec.readings, &screen.cells, &screen.features, th);
-    rec
+    settle_clashes(&mut rec, &screen.features)?;
+    Ok(rec)
+}
+
+/// The rule check of a read: givens never break the rules, so of two clashing digits that
+/// both read as givens one is a player's mistake where the drawing says which
+/// ([`mistaken_entry`]), and it becomes an entry. Sets `rec.clashes` to every clash; a clash
+/// left between two givens is [`ReadError::Conflict`] (a misread, or a screen whose entries
+/// cannot be told from its givens).
+fn settle_clashes(
+    rec: &mut Recognition,
+    features: &[Option<InkFeatures>],
+) -> Result<(), ReadError> {
+    let clashes = rule_conflicts(&rec.board);
+    let digits: Vec<Option<u8>> = rec.readings.iter().map(|r| r.digit).collect();
+    let given = |readings: &[Reading], c: Cell| readings[c.index()].kind == CellKind::Given;
+    for &(a, b, _) in &clashes {
+        if given(&rec.readings, a)
+            && given(&rec.readings, b)
+            && let Some(i) = mistaken_entry(a.index(), b.index(), &digits, features)
+        {
+            rec.readings[i].kind = CellKind::Entry;
+        }
+    }
+    let between_givens: Vec<_> = clashes
+        .iter()
+        .copied()
+        .filter(|&(a, b, _)| given(&rec.readings, a) && given(&rec.readings, b))
+        .collect();
+    if !between_givens.is_empty() {
+        return Err(ReadError::Conflict(between_givens));
+    }
+    rec.clashes = clashes;
+    Ok(())
 }
 
 /// Sets each reading's kind by [`calibrated_kinds`] on the cells' ink features.
@@ -265,34 +304,23 @@ fn at_calibrated_place(rec: Recognition, cal: &Calibration) -> Result<Recognitio
     Ok(rec)
 }
 
-/// Reads the cells of an already located grid.
+/// Reads the cells of an already located grid, with the rule check ([`settle_clashes`]): a
+/// player's clashing entries are returned in `clashes`, clashing givens refused.
 pub fn read_grid(
     img: &RgbaImage,
     grid: Grid,
     templates: &Templates,
     th: &Thresholds,
 ) -> Result<Recognition, ReadError> {
-    let rec = read_cells(img, grid, templates, th)?;
-    let conflicts = rule_conflicts(&rec.board);
-    if !conflicts.is_empty() {
-        return Err(ReadError::Conflict(conflicts));
-    }
+    let (inks, features) = cut_cells_with_features(img, &grid, th.big_digit.map(|h| h as f32));
+    let mut rec = read_inks_with(&inks, &features, grid, templates, th)?;
+    settle_clashes(&mut rec, &features)?;
     Ok(rec)
 }
 
-/// [`read_grid`] without the rule check: the board as the templates see it, clashes and all
-/// (calibrate checks its templates on a screen whose player entries may break the rules).
-pub fn read_cells(
-    img: &RgbaImage,
-    grid: Grid,
-    templates: &Templates,
-    th: &Thresholds,
-) -> Result<Recognition, ReadError> {
-    let (inks, features) = cut_cells_with_features(img, &grid, th.big_digit.map(|h| h as f32));
-    read_inks_with(&inks, &features, grid, templates, th)
-}
-
-/// [`read_cells`] on cells already cut (by the fixed rule or by the screen's own digit height).
+/// The cells already cut (by the fixed rule or by the screen's own digit height) read without
+/// the rule check: the board as the templates see it, every clash in `clashes` whatever the
+/// kinds (calibrate checks its templates on a screen whose player entries may break the rules).
 pub fn read_inks(
     inks: &[CellInk],
     grid: Grid,
@@ -351,6 +379,7 @@ fn read_inks_with(
     }
     set_calibrated_kinds(&mut readings, inks, features, th);
     Ok(Recognition {
+        clashes: rule_conflicts(&board),
         board,
         readings,
         grid,
@@ -464,23 +493,14 @@ fn read_screen(
     let labels = label(&patches, &digit_cells, &references);
     let board = sure_board(&digit_cells, &labels, hints.givens)?;
     let readings = screen_readings(screen, &board, &digit_cells, &labels);
-    // Givens never break the rules; a clash that involves a player entry is the player's
-    // mistake, shown as it is on the screen.
-    let clashes: Vec<_> = rule_conflicts(&board)
-        .into_iter()
-        .filter(|(a, b, _)| {
-            readings[a.index()].kind == CellKind::Given
-                && readings[b.index()].kind == CellKind::Given
-        })
-        .collect();
-    if !clashes.is_empty() {
-        return Err(ReadError::Conflict(clashes));
-    }
-    Ok(Recognition {
+    let mut rec = Recognition {
         board,
         readings,
         grid,
-    })
+        clashes: Vec::new(),
+    };
+    settle_clashes(&mut rec, &screen.features)?;
+    Ok(rec)
 }
 
 /// The shapes the screen's digit groups are labelled against besides the glyph bank: the
@@ -700,5 +720,78 @@ mod tests {
             ..th
         };
         assert_eq!(ink_kind([55, 55, 55], &with_entry), CellKind::Entry);
+    }
+
+    /// A read of `board`, every digit a given, each drawn in black on `tint(cell index)`.
+    fn read_of(
+        board: &Board,
+        tint: impl Fn(usize) -> [u8; 3],
+    ) -> (Recognition, Vec<Option<InkFeatures>>) {
+        let readings = Cell::all()
+            .map(|c| Reading {
+                cell: c.to_string(),
+                digit: board.get(c),
+                kind: board.get(c).map_or(CellKind::Empty, |_| CellKind::Given),
+                score: 1.0,
+                margin: 1.0,
+                runner_up: None,
+                notes: false,
+            })
+            .collect();
+        let features = Cell::all()
+            .map(|c| {
+                board.get(c).map(|_| InkFeatures {
+                    ink: [0; 3],
+                    background: tint(c.index()),
+                    weight: 0.2,
+                    height: 0.5,
+                    stroke: 0.12,
+                    disc: None,
+                    resolution: 40.0,
+                })
+            })
+            .collect();
+        let rec = Recognition {
+            board: *board,
+            readings,
+            grid: Grid::from_rect(Rect::new(0, 0, 900, 900)),
+            clashes: Vec::new(),
+        };
+        (rec, features)
+    }
+
+    #[test]
+    fn a_players_clashing_entry_is_returned_with_the_clash_and_clashing_givens_are_refused() {
+        let solved = Board::parse(
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+        )
+        .unwrap();
+        let c = |r, k| Cell::new(r, k).unwrap();
+        // The player typed 5 in r1c3 (the solution's 4): it clashes with the 5 in r1c1.
+        let mut board = solved;
+        board.set(c(0, 2), Some(5));
+        // Entries on white cells (r1c3 and the last row), givens on grey ones.
+        let entry_tint = |i: usize| {
+            if i == 2 || i >= 72 {
+                [250; 3]
+            } else {
+                [200; 3]
+            }
+        };
+        let (mut rec, features) = read_of(&board, entry_tint);
+        settle_clashes(&mut rec, &features).unwrap();
+        assert_eq!(rec.readings[2].kind, CellKind::Entry);
+        assert_eq!(rec.readings[0].kind, CellKind::Given);
+        let clashed: Vec<(Cell, Cell, u8)> = rec.clashes.clone();
+        assert!(clashed.contains(&(c(0, 0), c(0, 2), 5)), "{clashed:?}");
+        assert!(
+            clashed
+                .iter()
+                .all(|&(a, b, _)| a == c(0, 2) || b == c(0, 2))
+        );
+        // The same clash with every digit drawn alike: two givens clash, which never happens.
+        let (mut rec, features) = read_of(&board, |_| [200; 3]);
+        let err = settle_clashes(&mut rec, &features).unwrap_err();
+        assert!(matches!(err, ReadError::Conflict(ref p) if p.contains(&(c(0, 0), c(0, 2), 5))));
     }
 }
