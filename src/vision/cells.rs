@@ -4,8 +4,10 @@
 //! enough to be a big digit are told apart from small pencil notes by height. The big digit is
 //! normalised into a fixed-size patch (aspect kept, centred) for template matching (`patch`).
 
+use super::VisionError;
 use super::locate::Grid;
 use super::patch::{Component, components, ink_span, normalise_span};
+use super::screen::{colour_distance, luma_region};
 use crate::geometry::Rect;
 use crate::sudoku::Cell;
 use image::RgbaImage;
@@ -244,7 +246,7 @@ pub struct InkFeatures {
 /// Brightness of every `stride`-th pixel of a `size` rectangle at `origin`, row-major.
 fn luma_sampled(img: &RgbaImage, origin: (u32, u32), size: (u32, u32), stride: u32) -> Vec<u8> {
     if stride == 1 {
-        return super::luma_region(img, origin.0, origin.1, size.0, size.1);
+        return luma_region(img, origin.0, origin.1, size.0, size.1);
     }
     let raw = img.as_raw();
     let row_len = img.width() as usize * 4;
@@ -610,7 +612,7 @@ impl CellSample {
         corners
             .iter()
             .filter(|c| c.1 || !any_flat)
-            .map(|c| super::recognize::colour_distance(background, c.0))
+            .map(|c| colour_distance(background, c.0))
             .fold(f64::MAX, f64::min)
     }
 
@@ -647,6 +649,16 @@ type BBox = (usize, usize, usize, usize);
 /// The samples of `bb`, row by row.
 fn boxed(bb: BBox) -> impl Iterator<Item = (usize, usize)> + Clone {
     (bb.1..=bb.3).flat_map(move |y| (bb.0..=bb.2).map(move |x| (x, y)))
+}
+
+/// Refuses cage grids: classic cells never hold dashed outlines.
+pub(crate) fn check_not_killer(inks: &[CellInk]) -> Result<(), VisionError> {
+    let caged = inks.iter().filter(|c| c.dashes >= 3).count();
+    if caged >= 12 {
+        Err(VisionError::Killer(caged))
+    } else {
+        Ok(())
+    }
 }
 
 #[cfg(test)]

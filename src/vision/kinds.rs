@@ -20,7 +20,7 @@
 
 use super::cells::{CellInk, InkFeatures};
 use super::patch::ncc;
-use super::recognize::colour_distance;
+use super::screen::colour_distance;
 
 /// What a big digit is, by how it is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -747,6 +747,26 @@ pub fn locate_grid_candidates(img: &RgbaImage) -> Vec<Grid> {
     found.into_iter().map(|(_, g)| g).take(6).collect()
 }
 
+/// How far (pixels, largest of the four outer edges) the grid found on a screen is from
+/// `expected`, where a calibration has it.
+pub fn grid_offset(found: &Grid, expected: Rect) -> f32 {
+    let g = expected;
+    [
+        found.xs[0] - g.x as f32,
+        found.ys[0] - g.y as f32,
+        found.xs[9] - (g.x + g.width) as f32,
+        found.ys[9] - (g.y + g.height) as f32,
+    ]
+    .into_iter()
+    .fold(0f32, |m, d| m.max(d.abs()))
+}
+
+/// The most a grid may sit from where the calibration has it and still be tapped there: a few
+/// pixels is the locator's own wobble, a fiftieth of the grid is a new layout.
+pub fn grid_tolerance(expected: Rect) -> f32 {
+    (expected.width as f32 / 50.0).max(4.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

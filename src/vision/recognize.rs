@@ -5,13 +5,16 @@
 //! `read_any` reads with no calibration at all (digits labelled by `glyphs`).
 
 use super::cells::{
-    CellInk, InkFeatures, big_digit_height, cut_cells_sized, cut_cells_with_features,
+    CellInk, InkFeatures, big_digit_height, check_not_killer, cut_cells_sized,
+    cut_cells_with_features,
 };
 use super::glyphs::{Label, Reference, label, mean_patch};
 use super::keypad;
 use super::kinds::{DigitKind, StoredInks, calibrated_kinds, mistaken_entry};
 use super::locate::{Grid, locate_grid_near};
+pub use super::locate::{grid_offset, grid_tolerance};
 use super::scan::{ScreenCells, find_grid_and_cells};
+pub use super::screen::colour_distance;
 use super::templates::Templates;
 use super::{VisionError, locate};
 use crate::geometry::{Rect, Size};
@@ -141,26 +144,6 @@ pub fn rule_conflicts(board: &Board) -> Vec<(Cell, Cell, u8)> {
 /// The fewest givens a sudoku with one solution can have (McGuire et al., 2012): a read with
 /// fewer digits missed some.
 pub const MIN_CLUES: usize = 17;
-
-/// How far (pixels, largest of the four outer edges) the grid found on a screen is from
-/// `expected`, where a calibration has it.
-pub fn grid_offset(found: &Grid, expected: Rect) -> f32 {
-    let g = expected;
-    [
-        found.xs[0] - g.x as f32,
-        found.ys[0] - g.y as f32,
-        found.xs[9] - (g.x + g.width) as f32,
-        found.ys[9] - (g.y + g.height) as f32,
-    ]
-    .into_iter()
-    .fold(0f32, |m, d| m.max(d.abs()))
-}
-
-/// The most a grid may sit from where the calibration has it and still be tapped there: a few
-/// pixels is the locator's own wobble, a fiftieth of the grid is a new layout.
-pub fn grid_tolerance(expected: Rect) -> f32 {
-    (expected.width as f32 / 50.0).max(4.0)
-}
 
 /// Reads the board on `img`, a screenshot of the calibrated screen: the one reader of a
 /// calibrated app (play, visualize, the fleet, the probe, the profile check).
@@ -611,16 +594,6 @@ fn screen_readings(
     readings
 }
 
-/// Refuses cage grids: classic cells never hold dashed outlines.
-pub(crate) fn check_not_killer(inks: &[CellInk]) -> Result<(), VisionError> {
-    let caged = inks.iter().filter(|c| c.dashes >= 3).count();
-    if caged >= 12 {
-        Err(VisionError::Killer(caged))
-    } else {
-        Ok(())
-    }
-}
-
 fn classify(ink: &CellInk, templates: &Templates, th: &Thresholds) -> Reading {
     let Some(p) = &ink.digit else {
         return Reading {
@@ -644,15 +617,6 @@ fn classify(ink: &CellInk, templates: &Templates, th: &Thresholds) -> Reading {
         runner_up: (second.0 != 0).then_some(second.0),
         notes: ink.notes,
     }
-}
-
-/// Euclidean distance between two RGB colours.
-pub(crate) fn colour_distance(a: [u8; 3], b: [u8; 3]) -> f64 {
-    a.iter()
-        .zip(&b)
-        .map(|(&x, &y)| (x as f64 - y as f64).powi(2))
-        .sum::<f64>()
-        .sqrt()
 }
 
 fn ink_kind(ink: [u8; 3], th: &Thresholds) -> CellKind {

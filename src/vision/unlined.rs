@@ -4,9 +4,8 @@
 //! becomes a line the usual search ([`super::locate`]) finds. Used only after the line search
 //! failed, and a grid found this way is trusted only when its cells look like a sudoku.
 
-use super::locate::{half_size, locate_grid};
-use super::luma_region;
-use super::scan::ScreenCells;
+use super::locate::{Grid, half_size, locate_grid};
+use super::screen::luma_region;
 use crate::geometry::Rect;
 use image::RgbaImage;
 
@@ -45,8 +44,9 @@ pub fn shading_edges(img: &RgbaImage, region: Rect) -> RgbaImage {
     out
 }
 
-/// The grid anywhere on `img`, found from shading boundaries, with its cells.
-pub fn find_shaded(img: &RgbaImage) -> Option<ScreenCells> {
+/// The grid anywhere on `img`, found from shading boundaries (its cells are for the caller to
+/// check).
+pub fn locate_shaded(img: &RgbaImage) -> Option<Grid> {
     // Big screens are searched at half size, as the line search does.
     let short = img.width().min(img.height());
     let small = (short >= 1000).then(|| half_size(img));
@@ -54,12 +54,10 @@ pub fn find_shaded(img: &RgbaImage) -> Option<ScreenCells> {
     let (w, h) = search.dimensions();
     let edges = shading_edges(search, Rect::new(0, 0, w, h));
     let grid = locate_grid(&edges).ok()?;
-    let grid = match small {
+    Some(match small {
         Some(_) => grid.scaled_up(2.0, img.dimensions()),
         None => grid,
-    };
-    let screen = ScreenCells::of(img, grid);
-    screen.plausible().then_some(screen)
+    })
 }
 
 #[cfg(test)]
