@@ -4,7 +4,7 @@
 //! Device::screenshot() -> RgbaImage
 //!   -> vision::locate_grid            -> Grid (pixel rect of the 81 cells)
 //!   -> vision::read_board(&img, &Calibration, &Templates)
-//!                                     -> Recognition { board, readings[81] }
+//!                                     -> Recognition { board, readings[81], clashes }
 //!   -> sudoku::solve_with(&board, SolveOptions, &mut observer)
 //!                                     -> Outcome::Solved { board } | NoSolution | Multiple | Stopped
 //!        observer receives SolveEvent::Set { cell, digit } / Cancel { cell } as the search runs

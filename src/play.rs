@@ -872,6 +872,7 @@ mod tests {
             board,
             readings: Vec::new(),
             grid: crate::vision::Grid::from_rect(cal.grid),
+            clashes: Vec::new(),
         };
         let err = assess_read(read, &cal, &PlayOptions::default(), &mut Timings::default())
             .unwrap_err()

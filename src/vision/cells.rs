@@ -4,8 +4,10 @@
 //! enough to be a big digit are told apart from small pencil notes by height. The big digit is
 //! normalised into a fixed-size patch (aspect kept, centred) for template matching (`patch`).
 
+use super::VisionError;
 use super::locate::Grid;
 use super::patch::{Component, components, ink_span, normalise_span};
+use super::screen::{colour_distance, luma_region};
 use crate::geometry::Rect;
 use crate::sudoku::Cell;
 use image::RgbaImage;
@@ -50,8 +52,8 @@ pub fn cut_cells_sized(img: &RgbaImage, grid: &Grid, big_min: f32) -> Vec<CellIn
     let fine = ((big_min / 0.7 * pitch / 28.0).floor() as u32).clamp(1, stride);
     Cell::all()
         .map(
-            |c| match scan_cell_every(img, grid.cell_rect(c), pitch, fine) {
-                Some(scan) => scan.finish(img, big_min).0,
+            |c| match sample_cell_every(img, grid.cell_rect(c), pitch, fine) {
+                Some(sample) => sample.finish(img, big_min).0,
                 None => CellInk::default(),
             },
         )
@@ -73,8 +75,8 @@ pub(crate) fn cut_cells_with_features(
     };
     Cell::all()
         .map(
-            |c| match scan_cell_every(img, grid.cell_rect(c), pitch, stride) {
-                Some(scan) => scan.finish(img, big_min),
+            |c| match sample_cell_every(img, grid.cell_rect(c), pitch, stride) {
+                Some(sample) => sample.finish(img, big_min),
                 None => (CellInk::default(), None),
             },
         )
@@ -85,16 +87,16 @@ pub(crate) fn cut_cells_with_features(
 /// usual 30%, or less when the screen's digits are small (see [`cut_cells_adaptive`]).
 pub fn big_digit_height(img: &RgbaImage, grid: &Grid) -> f32 {
     let pitch = grid.pitch();
-    let scans: Vec<Option<CellScan>> = Cell::all()
-        .map(|c| scan_cell(img, grid.cell_rect(c), pitch))
+    let samples: Vec<Option<CellSample>> = Cell::all()
+        .map(|c| sample_cell(img, grid.cell_rect(c), pitch))
         .collect();
-    big_digit_min(&scans)
+    big_digit_min(&samples)
 }
 
 /// Cleans one cell whose rectangle between line centres is `rect`.
 pub fn cut_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> CellInk {
-    match scan_cell(img, rect, pitch) {
-        Some(scan) => scan.finish(img, BIG_MIN).0,
+    match sample_cell(img, rect, pitch) {
+        Some(sample) => sample.finish(img, BIG_MIN).0,
         None => CellInk::default(),
     }
 }
@@ -103,7 +105,7 @@ pub fn cut_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> CellInk {
 pub const BIG_MIN: f32 = 0.3;
 
 /// One cell's ink components, before the screen decides how tall a big digit is.
-pub(crate) struct CellScan {
+pub(crate) struct CellSample {
     origin: (u32, u32),
     stride: u32,
     w: usize,
@@ -119,14 +121,14 @@ pub(crate) struct CellScan {
 }
 
 /// Samples and segments one cell; `None` when it is too small or off the screen.
-pub(crate) fn scan_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> Option<CellScan> {
+pub(crate) fn sample_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> Option<CellSample> {
     // Big cells are looked at every `stride` pixels: a digit 50 px tall holds all the detail the
     // 24x32 patch keeps, and reading stays fast at 1440x3200.
-    scan_cell_every(img, rect, pitch, ((pitch / 50.0).floor() as u32).max(1))
+    sample_cell_every(img, rect, pitch, ((pitch / 50.0).floor() as u32).max(1))
 }
 
-/// [`scan_cell`] looking at every `stride`-th pixel.
-fn scan_cell_every(img: &RgbaImage, rect: Rect, pitch: f32, stride: u32) -> Option<CellScan> {
+/// [`sample_cell`] looking at every `stride`-th pixel.
+fn sample_cell_every(img: &RgbaImage, rect: Rect, pitch: f32, stride: u32) -> Option<CellSample> {
     // The dash band starts just inside the lines; the digit is looked for further in.
     let outer = (pitch * 0.025).round() as u32 + 1;
     let inner = (pitch * 0.07).round() as u32 + 1;
@@ -165,30 +167,35 @@ pub fn cut_cells_adaptive(
     grid: &Grid,
 ) -> (Vec<CellInk>, Vec<Option<InkFeatures>>) {
     let pitch = grid.pitch();
-    // The usual stride (see `scan_cell`), but never coarser than the finest the second look
+    // The usual stride (see `sample_cell`), but never coarser than the finest the second look
     // below can ask for (the one for digits BIG_MIN / 0.7 of a cell tall): where that second
     // look is certain (cells 100 to 130 px, most phones), the first one is already made at
     // its resolution instead of twice.
     let usual = ((pitch / 50.0).floor() as u32).max(1);
     let finest = ((BIG_MIN / 0.7 * pitch / 28.0).floor() as u32).max(1);
-    let mut scans: Vec<Option<CellScan>> = Cell::all()
-        .map(|c| scan_cell_every(img, grid.cell_rect(c), pitch, usual.min(finest)))
+    let mut samples: Vec<Option<CellSample>> = Cell::all()
+        .map(|c| sample_cell_every(img, grid.cell_rect(c), pitch, usual.min(finest)))
         .collect();
-    let big_min = big_digit_min(&scans);
+    let big_min = big_digit_min(&samples);
     // Small digits (in discs, say) need finer sampling to keep their shape: at least ~28
     // samples from top to bottom.
-    let stride = scans.iter().flatten().map(|s| s.stride).max().unwrap_or(1);
+    let stride = samples
+        .iter()
+        .flatten()
+        .map(|s| s.stride)
+        .max()
+        .unwrap_or(1);
     let digit_px = big_min / 0.7 * pitch;
     let fine = ((digit_px / 28.0).floor() as u32).max(1);
     if fine < stride {
         // Only cells with ink are worth a second look.
-        for (scan, c) in scans.iter_mut().zip(Cell::all()) {
-            if scan.as_ref().is_some_and(|s| !s.comps.is_empty()) {
-                *scan = scan_cell_every(img, grid.cell_rect(c), pitch, fine);
+        for (sample, c) in samples.iter_mut().zip(Cell::all()) {
+            if sample.as_ref().is_some_and(|s| !s.comps.is_empty()) {
+                *sample = sample_cell_every(img, grid.cell_rect(c), pitch, fine);
             }
         }
     }
-    scans
+    samples
         .into_iter()
         .map(|s| match s {
             Some(s) => s.finish(img, big_min),
@@ -198,10 +205,14 @@ pub fn cut_cells_adaptive(
 }
 
 /// Height (fraction of a cell) from which a mark counts as a big digit on this screen.
-fn big_digit_min(scans: &[Option<CellScan>]) -> f32 {
+fn big_digit_min(samples: &[Option<CellSample>]) -> f32 {
     // Every cell's tallest free-standing mark; a sudoku shows at least 17 big digits, so the
     // 17th tallest is the height of a big digit even if a few cells hold odd tall marks.
-    let mut tallest: Vec<f32> = scans.iter().flatten().filter_map(|s| s.tallest()).collect();
+    let mut tallest: Vec<f32> = samples
+        .iter()
+        .flatten()
+        .filter_map(|s| s.tallest())
+        .collect();
     tallest.sort_by(|a, b| b.total_cmp(a));
     let Some(&h) = tallest.get(16) else {
         return BIG_MIN;
@@ -210,7 +221,7 @@ fn big_digit_min(scans: &[Option<CellScan>]) -> f32 {
 }
 
 /// What tells one digit's ink from another's on the same screen, so that givens and player
-/// entries can be told apart by clustering (see `super::ink`).
+/// entries can be told apart by clustering (see `super::kinds`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct InkFeatures {
     /// Mean colour of the solid ink.
@@ -235,7 +246,7 @@ pub struct InkFeatures {
 /// Brightness of every `stride`-th pixel of a `size` rectangle at `origin`, row-major.
 fn luma_sampled(img: &RgbaImage, origin: (u32, u32), size: (u32, u32), stride: u32) -> Vec<u8> {
     if stride == 1 {
-        return super::luma_region(img, origin.0, origin.1, size.0, size.1);
+        return luma_region(img, origin.0, origin.1, size.0, size.1);
     }
     let raw = img.as_raw();
     let row_len = img.width() as usize * 4;
@@ -331,7 +342,7 @@ fn segment(
     size: (usize, usize),
     pitch: f32,
     dashes: usize,
-) -> CellScan {
+) -> CellSample {
     let (w, h) = size;
     let bg = median(&lum) as i16;
     let (mut dark, mut bright) = (0i16, 0i16);
@@ -360,7 +371,7 @@ fn segment(
         let mask: Vec<bool> = diff.iter().map(|&d| d > threshold).collect();
         components(&mask, w, h)
     };
-    CellScan {
+    CellSample {
         origin,
         stride,
         w,
@@ -374,7 +385,7 @@ fn segment(
     }
 }
 
-impl CellScan {
+impl CellSample {
     fn touches(&self, c: &Component) -> bool {
         c.x0 == 0 || c.y0 == 0 || c.x1 == self.w - 1 || c.y1 == self.h - 1
     }
@@ -396,9 +407,66 @@ impl CellScan {
 
     /// Keeps the marks at least `big_min` of a cell tall as the big digit and normalises it.
     fn finish(&self, img: &RgbaImage, big_min: f32) -> (CellInk, Option<InkFeatures>) {
-        let (x0, y0) = self.origin;
-        let (w, h, stride, pitch) = (self.w, self.h, self.stride, self.pitch);
-        let (comps, labels, diff) = (&self.comps, &self.labels, &self.diff);
+        let (mut cell, big) = self.big_marks(big_min);
+        if big.is_empty() {
+            return (cell, None);
+        }
+        let mut bb = (usize::MAX, usize::MAX, 0usize, 0usize);
+        for c in &big {
+            bb = (
+                bb.0.min(c.x0),
+                bb.1.min(c.y0),
+                bb.2.max(c.x1),
+                bb.3.max(c.y1),
+            );
+        }
+        let (kept, near) = self.digit_masks(&big, bb);
+        let (mut strength, area, peak) = self.strength(&kept, &near, bb);
+        let (w, stride, (x0, y0)) = (self.w, self.stride, self.origin);
+        // The solid ink: the digit's strongest pixels. The cell's contrast may come from
+        // something stronger than the digit (the dark arc of a rounded grid corner), so
+        // "strong" is measured against the digit's own peak, not the cell's.
+        let solid_ink = boxed(bb)
+            .filter(|&(x, y)| kept[y * w + x] && strength[y * w + x] >= 0.8 * peak && peak > 0.0);
+        let ink = self.mean_colour(img, solid_ink).unwrap_or([0, 0, 0]);
+        let background = self.background(img, bb).unwrap_or(ink);
+        let disc = (self.distance_to_cell(img, background) > 24.0).then_some(background);
+        let bh = (bb.3 - bb.1 + 1) as f32;
+        let features = InkFeatures {
+            ink,
+            background,
+            weight: area / (bh * bh),
+            height: bh / self.pitch,
+            stroke: self.stroke(&strength, area, bb),
+            disc,
+            resolution: bh,
+        };
+        let span = ink_span(
+            &mut strength,
+            &near,
+            &self.diff,
+            (w, self.h),
+            bb,
+            self.amp as f32,
+            peak,
+        );
+        cell.digit = Some(DigitPatch {
+            pixels: normalise_span(&strength, w, span),
+            bbox: Rect::new(
+                x0 + bb.0 as u32 * stride,
+                y0 + bb.1 as u32 * stride,
+                (bb.2 - bb.0 + 1) as u32 * stride,
+                (bb.3 - bb.1 + 1) as u32 * stride,
+            ),
+            ink,
+        });
+        (cell, Some(features))
+    }
+
+    /// The cell without its digit (its notes flag and dashes) and the marks at least `big_min`
+    /// of a cell tall, the big digit's parts.
+    fn big_marks(&self, big_min: f32) -> (CellInk, Vec<&Component>) {
+        let (w, h, pitch) = (self.w, self.h, self.pitch);
         let big_min = pitch * big_min;
         let note_min = (pitch * 0.07).max(3.0).min(big_min * 0.6);
         let mut cell = CellInk {
@@ -406,8 +474,7 @@ impl CellScan {
             ..CellInk::default()
         };
         let mut big: Vec<&Component> = Vec::new();
-        let faint = self.amp < INK_AMP;
-        for c in comps {
+        for c in &self.comps {
             let (cw, ch) = (c.width() as f32, c.height() as f32);
             if self.touches(c) {
                 // Notes sit near the cell edge and may be clipped by the cut; lines and
@@ -425,38 +492,33 @@ impl CellScan {
                 cell.notes = true;
             }
         }
-        if faint {
+        // A faint cell gives only a big digit, never notes.
+        if self.amp < INK_AMP {
             cell.notes = false;
         }
-        if big.is_empty() {
-            return (cell, None);
-        }
-        let mut bb = (usize::MAX, usize::MAX, 0usize, 0usize);
-        for c in &big {
-            bb = (
-                bb.0.min(c.x0),
-                bb.1.min(c.y0),
-                bb.2.max(c.x1),
-                bb.3.max(c.y1),
-            );
-        }
+        (cell, big)
+    }
+
+    /// Which samples are the digit's ink (the big marks and the broken strokes inside their
+    /// box `bb`), and which lie next to that ink (its anti-aliased edge).
+    fn digit_masks(&self, big: &[&Component], bb: BBox) -> (Vec<bool>, Vec<bool>) {
+        let (w, h) = (self.w, self.h);
         // Broken strokes (JPEG, thin fonts) are small pieces inside the digit's box.
-        let mut keep = vec![false; comps.len() + 1];
-        for c in comps {
+        let mut keep = vec![false; self.comps.len() + 1];
+        for c in &self.comps {
             let inside =
                 c.x0 + 1 >= bb.0 && c.y0 + 1 >= bb.1 && c.x1 <= bb.2 + 1 && c.y1 <= bb.3 + 1;
             if big.iter().any(|b| b.label == c.label) || inside {
                 keep[c.label as usize] = true;
             }
         }
-        let kept = |x: usize, y: usize| keep[labels[y * w + x] as usize];
-        // Soft strength near the kept ink (anti-aliased edges), zero elsewhere.
+        let kept: Vec<bool> = self.labels.iter().map(|&l| keep[l as usize]).collect();
         let (nx0, ny0) = (bb.0.saturating_sub(1), bb.1.saturating_sub(1));
         let (nx1, ny1) = ((bb.2 + 1).min(w - 1), (bb.3 + 1).min(h - 1));
         let mut near = vec![false; w * h];
         for y in ny0..=ny1 {
             for x in nx0..=nx1 {
-                if kept(x, y) {
+                if kept[y * w + x] {
                     for yy in y.saturating_sub(1)..=(y + 1).min(h - 1) {
                         for xx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
                             near[yy * w + xx] = true;
@@ -465,99 +527,103 @@ impl CellScan {
                 }
             }
         }
-        let mut strength = vec![0f32; w * h];
-        let (mut rgb, mut n) = ([0u64; 3], 0u64);
+        (kept, near)
+    }
+
+    /// Soft ink strength 0..1 near the kept ink (anti-aliased edges), zero elsewhere; with its
+    /// sum (the digit's area) and the kept ink's peak.
+    fn strength(&self, kept: &[bool], near: &[bool], bb: BBox) -> (Vec<f32>, f32, f32) {
+        let w = self.w;
+        let mut strength = vec![0f32; w * self.h];
         let mut area = 0f32;
         let amp = self.amp as f32;
-        for y in bb.1..=bb.3 {
-            for x in bb.0..=bb.2 {
-                if !near[y * w + x] {
-                    continue;
-                }
-                let s = (diff[y * w + x] / amp).clamp(0.0, 1.0);
+        for (x, y) in boxed(bb) {
+            if near[y * w + x] {
+                let s = (self.diff[y * w + x] / amp).clamp(0.0, 1.0);
                 strength[y * w + x] = s;
                 area += s;
             }
         }
-        // The solid ink: the digit's strongest pixels. The cell's contrast may come from
-        // something stronger than the digit (the dark arc of a rounded grid corner), so
-        // "strong" is measured against the digit's own peak, not the cell's.
-        let peak = (bb.1..=bb.3)
-            .flat_map(|y| (bb.0..=bb.2).map(move |x| (x, y)))
-            .filter(|&(x, y)| kept(x, y))
+        let peak = boxed(bb)
+            .filter(|&(x, y)| kept[y * w + x])
             .map(|(x, y)| strength[y * w + x])
             .fold(0f32, f32::max);
-        for y in bb.1..=bb.3 {
-            for x in bb.0..=bb.2 {
-                if kept(x, y) && strength[y * w + x] >= 0.8 * peak && peak > 0.0 {
-                    let p = img.get_pixel(x0 + x as u32 * stride, y0 + y as u32 * stride);
-                    for k in 0..3 {
-                        rgb[k] += p[k] as u64;
-                    }
-                    n += 1;
-                }
+        (strength, area, peak)
+    }
+
+    /// The screen pixel under sample `(x, y)`.
+    fn pixel<'i>(&self, img: &'i RgbaImage, x: usize, y: usize) -> &'i image::Rgba<u8> {
+        let (x0, y0) = self.origin;
+        img.get_pixel(x0 + x as u32 * self.stride, y0 + y as u32 * self.stride)
+    }
+
+    /// The mean screen colour of the samples `at`, `None` when there are none.
+    fn mean_colour(
+        &self,
+        img: &RgbaImage,
+        at: impl Iterator<Item = (usize, usize)>,
+    ) -> Option<[u8; 3]> {
+        let (mut rgb, mut n) = ([0u64; 3], 0u64);
+        for (x, y) in at {
+            let p = self.pixel(img, x, y);
+            for k in 0..3 {
+                rgb[k] += p[k] as u64;
             }
+            n += 1;
         }
-        let ink = if n > 0 {
-            rgb.map(|v| (v / n) as u8)
-        } else {
-            [0, 0, 0]
-        };
-        // The ring just outside the digit's box: the disc or cell the digit sits on.
+        (n > 0).then(|| rgb.map(|v| (v / n) as u8))
+    }
+
+    /// The colour of the ring just outside the digit's box: the disc or cell the digit sits on.
+    fn background(&self, img: &RgbaImage, bb: BBox) -> Option<[u8; 3]> {
+        let (w, h, amp) = (self.w, self.h, self.amp as f32);
         let pad = ((bb.3 - bb.1 + 1) / 8).max(2);
         let (rx0, ry0) = (bb.0.saturating_sub(pad), bb.1.saturating_sub(pad));
         let (rx1, ry1) = ((bb.2 + pad).min(w - 1), (bb.3 + pad).min(h - 1));
-        let (mut bgs, mut bn) = ([0u64; 3], 0u64);
-        for y in ry0..=ry1 {
-            for x in rx0..=rx1 {
-                let ring = x < bb.0 || x > bb.2 || y < bb.1 || y > bb.3;
-                if ring && diff[y * w + x] < amp * 0.2 {
-                    let p = img.get_pixel(x0 + x as u32 * stride, y0 + y as u32 * stride);
-                    for k in 0..3 {
-                        bgs[k] += p[k] as u64;
-                    }
-                    bn += 1;
-                }
-            }
-        }
-        let background = if bn > 0 {
-            bgs.map(|v| (v / bn) as u8)
-        } else {
-            ink
-        };
-        // The cell's own colour, from the corner closest to the digit's surroundings (one corner
-        // may lie outside a rounded grid card). Only flat corners count when there are any: one
-        // the card's dark arc crosses averages to a grey that can pass for a disc's colour.
+        let ring = boxed((rx0, ry0, rx1, ry1)).filter(|&(x, y)| {
+            let outside = x < bb.0 || x > bb.2 || y < bb.1 || y > bb.3;
+            outside && self.diff[y * w + x] < amp * 0.2
+        });
+        self.mean_colour(img, ring)
+    }
+
+    /// How far `background` is from the cell's own colour, taken from the corner closest to
+    /// it (one corner may lie outside a rounded grid card). Only flat corners count when there
+    /// are any: one the card's dark arc crosses averages to a grey that can pass for a disc's
+    /// colour.
+    fn distance_to_cell(&self, img: &RgbaImage, background: [u8; 3]) -> f64 {
+        let (w, h) = (self.w, self.h);
         let k = (w.min(h) / 10).max(2);
         let corner = |cx: usize, cy: usize| {
-            let (mut cs, mut lo, mut hi) = ([0u64; 3], [u8::MAX; 3], [0u8; 3]);
-            for y in cy..cy + k {
-                for x in cx..cx + k {
-                    let p = img.get_pixel(x0 + x as u32 * stride, y0 + y as u32 * stride);
-                    for i in 0..3 {
-                        cs[i] += p[i] as u64;
-                        (lo[i], hi[i]) = (lo[i].min(p[i]), hi[i].max(p[i]));
-                    }
+            let (mut lo, mut hi) = ([u8::MAX; 3], [0u8; 3]);
+            let square = move || boxed((cx, cy, cx + k - 1, cy + k - 1));
+            for (x, y) in square() {
+                let p = self.pixel(img, x, y);
+                for i in 0..3 {
+                    (lo[i], hi[i]) = (lo[i].min(p[i]), hi[i].max(p[i]));
                 }
             }
             let flat = (0..3).all(|i| hi[i] - lo[i] <= 40);
-            (cs.map(|v| (v / (k * k) as u64) as u8), flat)
+            let mean = self.mean_colour(img, square()).unwrap_or([0, 0, 0]);
+            (mean, flat)
         };
         let corners = [(0, 0), (w - k, 0), (0, h - k), (w - k, h - k)].map(|(x, y)| corner(x, y));
         let any_flat = corners.iter().any(|c| c.1);
-        let to_cell = corners
+        corners
             .iter()
             .filter(|c| c.1 || !any_flat)
-            .map(|c| super::recognize::colour_distance(background, c.0))
-            .fold(f64::MAX, f64::min);
-        let disc = (to_cell > 24.0).then_some(background);
-        // Stroke thickness, whatever the glyph: a stroke of width t and length L has area tL
-        // and about 2L edge pixels, so t = 2 * area / edge.
+            .map(|c| colour_distance(background, c.0))
+            .fold(f64::MAX, f64::min)
+    }
+
+    /// Stroke thickness over the digit's height, whatever the glyph: a stroke of width t and
+    /// length L has area tL and about 2L edge pixels, so t = 2 * area / edge.
+    fn stroke(&self, strength: &[f32], area: f32, bb: BBox) -> f32 {
+        let (w, h) = (self.w, self.h);
         let solid = |x: usize, y: usize| strength[y * w + x] >= 0.5;
-        let mut edge = 0usize;
-        for y in bb.1..=bb.3 {
-            for x in bb.0..=bb.2 {
-                if solid(x, y)
+        let edge = boxed(bb)
+            .filter(|&(x, y)| {
+                solid(x, y)
                     && (x == 0
                         || y == 0
                         || x + 1 == w
@@ -566,38 +632,32 @@ impl CellScan {
                         || !solid(x + 1, y)
                         || !solid(x, y - 1)
                         || !solid(x, y + 1))
-                {
-                    edge += 1;
-                }
-            }
-        }
+            })
+            .count();
         let bh = (bb.3 - bb.1 + 1) as f32;
-        let stroke = if edge > 0 {
+        if edge > 0 {
             2.0 * area / edge as f32 / bh
         } else {
             0.0
-        };
-        let features = InkFeatures {
-            ink,
-            background,
-            weight: area / (bh * bh),
-            height: bh / pitch,
-            stroke,
-            disc,
-            resolution: bh,
-        };
-        let span = ink_span(&mut strength, &near, diff, (w, h), bb, amp, peak);
-        cell.digit = Some(DigitPatch {
-            pixels: normalise_span(&strength, w, span),
-            bbox: Rect::new(
-                x0 + bb.0 as u32 * stride,
-                y0 + bb.1 as u32 * stride,
-                (bb.2 - bb.0 + 1) as u32 * stride,
-                (bb.3 - bb.1 + 1) as u32 * stride,
-            ),
-            ink,
-        });
-        (cell, Some(features))
+        }
+    }
+}
+
+/// A box of samples, inclusive: (x0, y0, x1, y1).
+type BBox = (usize, usize, usize, usize);
+
+/// The samples of `bb`, row by row.
+fn boxed(bb: BBox) -> impl Iterator<Item = (usize, usize)> + Clone {
+    (bb.1..=bb.3).flat_map(move |y| (bb.0..=bb.2).map(move |x| (x, y)))
+}
+
+/// Refuses cage grids: classic cells never hold dashed outlines.
+pub(crate) fn check_not_killer(inks: &[CellInk]) -> Result<(), VisionError> {
+    let caged = inks.iter().filter(|c| c.dashes >= 3).count();
+    if caged >= 12 {
+        Err(VisionError::Killer(caged))
+    } else {
+        Ok(())
     }
 }
 

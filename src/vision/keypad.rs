@@ -145,7 +145,7 @@ fn glyphs_outside_sampled(img: &RgbaImage, grid: &Grid, s: usize) -> Vec<Glyph> 
 fn block_luma(img: &RgbaImage, s: usize) -> Vec<u8> {
     let (iw, ih) = (img.width() as usize, img.height() as usize);
     if s == 1 {
-        return super::luma_region(img, 0, 0, iw as u32, ih as u32);
+        return super::screen::luma_region(img, 0, 0, iw as u32, ih as u32);
     }
     let (w, h) = (iw / s, ih / s);
     let raw = img.as_raw();
@@ -156,7 +156,7 @@ fn block_luma(img: &RgbaImage, s: usize) -> Vec<u8> {
         sums.iter_mut().for_each(|v| *v = 0);
         for y in by * s..(by + 1) * s {
             // The row's brightness first (vectorised), then one block's s values at a time.
-            super::luma_row(&raw[y * iw * 4..(y * iw + w * s) * 4], &mut row_luma);
+            super::screen::luma_row(&raw[y * iw * 4..(y * iw + w * s) * 4], &mut row_luma);
             if s == 2 {
                 for (sum, pair) in sums.iter_mut().zip(row_luma.chunks_exact(2)) {
                     *sum += pair[0] as u32 + pair[1] as u32;

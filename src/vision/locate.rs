@@ -6,7 +6,7 @@
 //! toolbars and text. Works on any resolution, light or dark theme, thin or thick lines.
 
 use super::VisionError;
-use super::ridges::{H_BRIGHT, H_DARK, V_BRIGHT, V_DARK, coverage, ridges};
+use super::ridges::{H_BRIGHT, H_DARK, Ridges, V_BRIGHT, V_DARK, coverage, ridges};
 use crate::geometry::Rect;
 use crate::sudoku::Cell;
 use image::RgbaImage;
@@ -384,6 +384,23 @@ fn in_edge_strip(p: f32, n: usize, d: usize, r: usize) -> bool {
     c < edge || c >= n as i64 - edge
 }
 
+/// One line search over a region: its ridge maps and the fixed sizes every lattice check uses.
+struct Search<'a> {
+    rd: &'a Ridges,
+    /// Ridge distance and line radius (pixels).
+    d: usize,
+    r: usize,
+    /// Which region sides are the real image border (only there can an outer line hide).
+    edge_x: (bool, bool),
+    edge_y: (bool, bool),
+    /// The image size, where outer lines cut off by its edge are clamped.
+    size: (u32, u32),
+}
+
+/// A lattice pair checked in 2D: its score, its grid, and which outer lines it takes on trust
+/// (in the untestable strip at the image edge: [x start, x end, y start, y end]).
+type Checked = (f32, Grid, [bool; 4]);
+
 fn search(img: &RgbaImage, region: Rect, s_min: f32, s_max: f32) -> Result<Grid, VisionError> {
     let (iw, ih) = img.dimensions();
     let short = iw.min(ih) as f32;
@@ -391,114 +408,21 @@ fn search(img: &RgbaImage, region: Rect, s_min: f32, s_max: f32) -> Result<Grid,
     let r = ((short / 400.0).round() as usize).clamp(2, 5);
     let min_run = ((short / 60.0) as usize).max(5);
     let rd = ridges(img, region, d, 12, min_run);
-    // Only the real image border can hide an outer line; the edge of a search region cannot.
-    let edge_x = (region.x == 0, region.right() == iw);
-    let edge_y = (region.y == 0, region.bottom() == ih);
-
+    let search = Search {
+        rd: &rd,
+        d,
+        r,
+        edge_x: (region.x == 0, region.right() == iw),
+        edge_y: (region.y == 0, region.bottom() == ih),
+        size: (iw, ih),
+    };
     let mut best: Option<(f32, Grid)> = None;
     for polarity in 0..2 {
-        let (hbit, vbit) = if polarity == 0 {
-            (H_DARK, V_DARK)
-        } else {
-            (H_BRIGHT, V_BRIGHT)
-        };
-        let xl = best_lattices(&rd.cols[polarity], d, r, (s_min, s_max), edge_x);
-        let yl = best_lattices(&rd.rows[polarity], d, r, (s_min, s_max), edge_y);
-        // Square cells only, and the 2D check (the costly part) for the likeliest pairs.
-        let mut pairs: Vec<(&Lattice, &Lattice)> = xl
-            .iter()
-            .flat_map(|lx| yl.iter().map(move |ly| (lx, ly)))
-            .filter(|(lx, ly)| (lx.s - ly.s).abs() <= 0.1 * lx.s.max(ly.s))
-            .collect();
-        pairs.sort_by(|a, b| (b.0.score + b.1.score).total_cmp(&(a.0.score + a.1.score)));
-        pairs.truncate(8);
-        // One lattice pair checked in 2D: its score and grid when its box and outer lines
-        // are clearly there, and which outer lines it takes on trust (in the untestable strip
-        // at the image edge: [x start, x end, y start, y end]).
-        let evaluate = |lx: &Lattice, ly: &Lattice| -> Option<(f32, Grid, [bool; 4])> {
-            let xs = refine(lx, &rd.cols[polarity], r, d);
-            let ys = refine(ly, &rd.rows[polarity], r, d);
-            let cov_h: Vec<f32> = ys
-                .iter()
-                .map(|&y| coverage(&rd, true, y, xs[0], xs[9], hbit, r))
-                .collect();
-            let cov_v: Vec<f32> = xs
-                .iter()
-                .map(|&x| coverage(&rd, false, x, ys[0], ys[9], vbit, r))
-                .collect();
-            let score: f32 = cov_h.iter().chain(&cov_v).map(|c| (c / 0.9).min(1.0)).sum();
-            log::trace!(
-                "grid candidate polarity {polarity} x {:.1}+{:.2} y {:.1}+{:.2}: {score:.2} h {cov_h:.2?} v {cov_v:.2?}",
-                lx.p0,
-                lx.s,
-                ly.p0,
-                ly.s
-            );
-            // Box and outer lines must be clearly there; thin lines may be faint.
-            let boxes_ok = [0, 3, 6, 9]
-                .iter()
-                .all(|&i| cov_h[i] >= 0.5 && cov_v[i] >= 0.5);
-            if !boxes_ok || score < 13.0 {
-                return None;
-            }
-            let trust = [
-                edge_x.0 && in_edge_strip(xs[0], rd.w, rd.d, r),
-                edge_x.1 && in_edge_strip(xs[9], rd.w, rd.d, r),
-                edge_y.0 && in_edge_strip(ys[0], rd.h, rd.d, r),
-                edge_y.1 && in_edge_strip(ys[9], rd.h, rd.d, r),
-            ];
-            // A line taken on trust stands for the grid's outer line only beside a line that
-            // is really there: a margin's or a bar's edge one cell from a grid whose outer line
-            // does not show makes a lattice shifted by one cell, its first inner line missing.
-            let beside = [cov_v[1], cov_v[8], cov_h[1], cov_h[8]];
-            if trust.iter().zip(beside).any(|(&t, c)| t && c < 0.5) {
-                log::trace!("  an outer line on trust beside a missing line: refused");
-                return None;
-            }
-            let shift = |v: [f32; 10], o: u32| v.map(|p| p + o as f32);
-            // An outer line cut off by the image edge sits on that edge.
-            let clamp = |v: [f32; 10], max: u32| v.map(|p| p.clamp(0.0, max as f32));
-            let grid = Grid {
-                xs: clamp(shift(xs, rd.x0), iw),
-                ys: clamp(shift(ys, rd.y0), ih),
-                strength: score / 20.0,
-                bright_lines: polarity == 1,
-            };
-            Some((score, grid, trust))
-        };
-        for (lx, ly) in pairs {
-            let Some((mut score, mut grid, trust)) = evaluate(lx, ly) else {
+        for (lx, ly) in search.likeliest_pairs(polarity, (s_min, s_max)) {
+            let Some(checked) = search.evaluate(polarity, &lx, &ly) else {
                 continue;
             };
-            // A lattice with an outer line on trust is also tried one cell further in on that
-            // axis: when that one's far outer line is really there (and its box lines), it is
-            // the grid, and the trusted line was an edge one cell off the grid (the image edge
-            // a cell above the grid, a status bar's edge).
-            let inward = |l: &Lattice, dir: f32| Lattice {
-                p0: l.p0 + dir * l.s,
-                ..*l
-            };
-            let mut tries = Vec::new();
-            for (k, dir) in [(0, 1.0), (1, -1.0)] {
-                // The far outer line of the shifted lattice, which must be seen.
-                let far = 1 - k;
-                if trust[k] {
-                    tries.push((inward(lx, dir), *ly, far));
-                }
-                if trust[2 + k] {
-                    tries.push((*lx, inward(ly, dir), 2 + far));
-                }
-            }
-            for (tx, ty, far) in tries {
-                if let Some((s2, g2, t2)) = evaluate(&tx, &ty)
-                    && !t2[far]
-                    && !t2.iter().zip(&trust).any(|(&a, &b)| a && !b)
-                {
-                    log::trace!("  one cell further in, all its outer lines seen: {s2:.2}");
-                    (score, grid) = (s2, g2);
-                    break;
-                }
-            }
+            let (score, grid) = search.one_cell_in(polarity, &lx, &ly, checked);
             if best.as_ref().is_none_or(|(b, _)| score > *b + 1e-3) {
                 best = Some((score, grid));
             }
@@ -507,6 +431,123 @@ fn search(img: &RgbaImage, region: Rect, s_min: f32, s_max: f32) -> Result<Grid,
     best.map(|(_, g)| g).ok_or_else(|| {
         VisionError::NoGrid("no 10 x 10 equally spaced lines forming a square".into())
     })
+}
+
+impl Search<'_> {
+    /// The likeliest pairs of x and y lattices of one polarity (0 dark lines, 1 bright): square
+    /// cells only, so that the 2D check (the costly part) runs on few.
+    fn likeliest_pairs(&self, polarity: usize, s_range: (f32, f32)) -> Vec<(Lattice, Lattice)> {
+        let (rd, d, r) = (self.rd, self.d, self.r);
+        let xl = best_lattices(&rd.cols[polarity], d, r, s_range, self.edge_x);
+        let yl = best_lattices(&rd.rows[polarity], d, r, s_range, self.edge_y);
+        let mut pairs: Vec<(Lattice, Lattice)> = xl
+            .iter()
+            .flat_map(|lx| yl.iter().map(move |ly| (*lx, *ly)))
+            .filter(|(lx, ly)| (lx.s - ly.s).abs() <= 0.1 * lx.s.max(ly.s))
+            .collect();
+        pairs.sort_by(|a, b| (b.0.score + b.1.score).total_cmp(&(a.0.score + a.1.score)));
+        pairs.truncate(8);
+        pairs
+    }
+
+    /// One lattice pair checked in 2D: [`Checked`] when its box and outer lines are clearly
+    /// there.
+    fn evaluate(&self, polarity: usize, lx: &Lattice, ly: &Lattice) -> Option<Checked> {
+        let (rd, r) = (self.rd, self.r);
+        let (hbit, vbit) = if polarity == 0 {
+            (H_DARK, V_DARK)
+        } else {
+            (H_BRIGHT, V_BRIGHT)
+        };
+        let xs = refine(lx, &rd.cols[polarity], r, self.d);
+        let ys = refine(ly, &rd.rows[polarity], r, self.d);
+        let cov_h: Vec<f32> = ys
+            .iter()
+            .map(|&y| coverage(rd, true, y, xs[0], xs[9], hbit, r))
+            .collect();
+        let cov_v: Vec<f32> = xs
+            .iter()
+            .map(|&x| coverage(rd, false, x, ys[0], ys[9], vbit, r))
+            .collect();
+        let score: f32 = cov_h.iter().chain(&cov_v).map(|c| (c / 0.9).min(1.0)).sum();
+        log::trace!(
+            "grid candidate polarity {polarity} x {:.1}+{:.2} y {:.1}+{:.2}: {score:.2} h {cov_h:.2?} v {cov_v:.2?}",
+            lx.p0,
+            lx.s,
+            ly.p0,
+            ly.s
+        );
+        // Box and outer lines must be clearly there; thin lines may be faint.
+        let boxes_ok = [0, 3, 6, 9]
+            .iter()
+            .all(|&i| cov_h[i] >= 0.5 && cov_v[i] >= 0.5);
+        if !boxes_ok || score < 13.0 {
+            return None;
+        }
+        let (edge_x, edge_y) = (self.edge_x, self.edge_y);
+        let trust = [
+            edge_x.0 && in_edge_strip(xs[0], rd.w, rd.d, r),
+            edge_x.1 && in_edge_strip(xs[9], rd.w, rd.d, r),
+            edge_y.0 && in_edge_strip(ys[0], rd.h, rd.d, r),
+            edge_y.1 && in_edge_strip(ys[9], rd.h, rd.d, r),
+        ];
+        // A line taken on trust stands for the grid's outer line only beside a line that
+        // is really there: a margin's or a bar's edge one cell from a grid whose outer line
+        // does not show makes a lattice shifted by one cell, its first inner line missing.
+        let beside = [cov_v[1], cov_v[8], cov_h[1], cov_h[8]];
+        if trust.iter().zip(beside).any(|(&t, c)| t && c < 0.5) {
+            log::trace!("  an outer line on trust beside a missing line: refused");
+            return None;
+        }
+        let shift = |v: [f32; 10], o: u32| v.map(|p| p + o as f32);
+        // An outer line cut off by the image edge sits on that edge.
+        let clamp = |v: [f32; 10], max: u32| v.map(|p| p.clamp(0.0, max as f32));
+        let grid = Grid {
+            xs: clamp(shift(xs, rd.x0), self.size.0),
+            ys: clamp(shift(ys, rd.y0), self.size.1),
+            strength: score / 20.0,
+            bright_lines: polarity == 1,
+        };
+        Some((score, grid, trust))
+    }
+
+    /// A lattice with an outer line on trust is also tried one cell further in on that axis:
+    /// when that one's far outer line is really there (and its box lines), it is the grid, and
+    /// the trusted line was an edge one cell off the grid (the image edge a cell above the
+    /// grid, a status bar's edge). Returns the score and grid to keep.
+    fn one_cell_in(
+        &self,
+        polarity: usize,
+        lx: &Lattice,
+        ly: &Lattice,
+        (score, grid, trust): Checked,
+    ) -> (f32, Grid) {
+        let inward = |l: &Lattice, dir: f32| Lattice {
+            p0: l.p0 + dir * l.s,
+            ..*l
+        };
+        let mut tries = Vec::new();
+        for (k, dir) in [(0, 1.0), (1, -1.0)] {
+            // The far outer line of the shifted lattice, which must be seen.
+            let far = 1 - k;
+            if trust[k] {
+                tries.push((inward(lx, dir), *ly, far));
+            }
+            if trust[2 + k] {
+                tries.push((*lx, inward(ly, dir), 2 + far));
+            }
+        }
+        for (tx, ty, far) in tries {
+            if let Some((s2, g2, t2)) = self.evaluate(polarity, &tx, &ty)
+                && !t2[far]
+                && !t2.iter().zip(&trust).any(|(&a, &b)| a && !b)
+            {
+                log::trace!("  one cell further in, all its outer lines seen: {s2:.2}");
+                return (s2, g2);
+            }
+        }
+        (score, grid)
+    }
 }
 
 /// The screen at half size (each pixel the mean of a 2x2 block): a 1 px line keeps half its
@@ -704,6 +745,26 @@ pub fn locate_grid_candidates(img: &RgbaImage) -> Vec<Grid> {
     }
     found.sort_by(|a, b| b.0.total_cmp(&a.0));
     found.into_iter().map(|(_, g)| g).take(6).collect()
+}
+
+/// How far (pixels, largest of the four outer edges) the grid found on a screen is from
+/// `expected`, where a calibration has it.
+pub fn grid_offset(found: &Grid, expected: Rect) -> f32 {
+    let g = expected;
+    [
+        found.xs[0] - g.x as f32,
+        found.ys[0] - g.y as f32,
+        found.xs[9] - (g.x + g.width) as f32,
+        found.ys[9] - (g.y + g.height) as f32,
+    ]
+    .into_iter()
+    .fold(0f32, |m, d| m.max(d.abs()))
+}
+
+/// The most a grid may sit from where the calibration has it and still be tapped there: a few
+/// pixels is the locator's own wobble, a fiftieth of the grid is a new layout.
+pub fn grid_tolerance(expected: Rect) -> f32 {
+    (expected.width as f32 / 50.0).max(4.0)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Pictures for people: what calibration found (grid, cells, keypad, erase) and what a read
 //! recognised, drawn over the screenshot so a glance tells whether to trust it.
 
-use super::ink::DigitKind;
+use super::kinds::DigitKind;
 use super::locate::Grid;
 use super::recognize::{CellKind, ReadError, Recognition, Seen};
 use super::scan::ScreenCells;

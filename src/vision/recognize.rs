@@ -5,13 +5,16 @@
 //! `read_any` reads with no calibration at all (digits labelled by `glyphs`).
 
 use super::cells::{
-    CellInk, InkFeatures, big_digit_height, cut_cells_sized, cut_cells_with_features,
+    CellInk, InkFeatures, big_digit_height, check_not_killer, cut_cells_sized,
+    cut_cells_with_features,
 };
-use super::glyphs::{Reference, label, mean_patch};
-use super::ink::{DigitKind, StoredInks, calibrated_kinds};
+use super::glyphs::{Label, Reference, label, mean_patch};
 use super::keypad;
+use super::kinds::{DigitKind, StoredInks, calibrated_kinds, mistaken_entry};
 use super::locate::{Grid, locate_grid_near};
+pub use super::locate::{grid_offset, grid_tolerance};
 use super::scan::{ScreenCells, find_grid_and_cells};
+pub use super::screen::colour_distance;
 use super::templates::Templates;
 use super::{VisionError, locate};
 use crate::geometry::{Rect, Size};
@@ -50,6 +53,11 @@ pub struct Recognition {
     pub board: Board,
     pub readings: Vec<Reading>,
     pub grid: Grid,
+    /// Pairs of cells sharing a row, column or box that hold the same digit, with that digit,
+    /// as [`rule_conflicts`] lists them. The board is shown as it is on the screen: after the
+    /// rule check of [`read_board`] or [`read_any`], at least one cell of each pair is a player's
+    /// [`CellKind::Entry`] (a mistake the app shows), never two givens.
+    pub clashes: Vec<(Cell, Cell, u8)>,
 }
 
 impl Recognition {
@@ -137,26 +145,6 @@ pub fn rule_conflicts(board: &Board) -> Vec<(Cell, Cell, u8)> {
 /// fewer digits missed some.
 pub const MIN_CLUES: usize = 17;
 
-/// How far (pixels, largest of the four outer edges) the grid found on a screen is from
-/// `expected`, where a calibration has it.
-pub fn grid_offset(found: &Grid, expected: Rect) -> f32 {
-    let g = expected;
-    [
-        found.xs[0] - g.x as f32,
-        found.ys[0] - g.y as f32,
-        found.xs[9] - (g.x + g.width) as f32,
-        found.ys[9] - (g.y + g.height) as f32,
-    ]
-    .into_iter()
-    .fold(0f32, |m, d| m.max(d.abs()))
-}
-
-/// The most a grid may sit from where the calibration has it and still be tapped there: a few
-/// pixels is the locator's own wobble, a fiftieth of the grid is a new layout.
-pub fn grid_tolerance(expected: Rect) -> f32 {
-    (expected.width as f32 / 50.0).max(4.0)
-}
-
 /// Reads the board on `img`, a screenshot of the calibrated screen: the one reader of a
 /// calibrated app (play, visualize, the fleet, the probe, the profile check).
 ///
@@ -200,7 +188,7 @@ pub fn read_board(
     match (seen.result, fast) {
         (Ok(rec), _) => {
             let rec = match seen.screen {
-                Some(screen) => with_calibrated_kinds(rec, &screen, &cal.recognition),
+                Some(screen) => with_calibrated_kinds(rec, &screen, &cal.recognition)?,
                 None => rec,
             };
             at_calibrated_place(rec, cal)
@@ -219,13 +207,47 @@ pub fn read_board(
 /// ([`calibrated_kinds`]): the inks measured on this app where the screen still draws them (one
 /// screen's own inks can leave the two apart, as on shaded cells), the screen's own split where
 /// the theme changed, and a digit a same-number highlight recoloured counted as a given.
+/// The kinds changed, the clashes are checked again ([`settle_clashes`]).
 fn with_calibrated_kinds(
     mut rec: Recognition,
     screen: &ScreenCells,
     th: &Thresholds,
-) -> Recognition {
+) -> Result<Recognition, ReadError> {
     set_calibrated_kinds(&mut rec.readings, &screen.cells, &screen.features, th);
-    rec
+    settle_clashes(&mut rec, &screen.features)?;
+    Ok(rec)
+}
+
+/// The rule check of a read: givens never break the rules, so of two clashing digits that
+/// both read as givens one is a player's mistake where the drawing says which
+/// ([`mistaken_entry`]), and it becomes an entry. Sets `rec.clashes` to every clash; a clash
+/// left between two givens is [`ReadError::Conflict`] (a misread, or a screen whose entries
+/// cannot be told from its givens).
+fn settle_clashes(
+    rec: &mut Recognition,
+    features: &[Option<InkFeatures>],
+) -> Result<(), ReadError> {
+    let clashes = rule_conflicts(&rec.board);
+    let digits: Vec<Option<u8>> = rec.readings.iter().map(|r| r.digit).collect();
+    let given = |readings: &[Reading], c: Cell| readings[c.index()].kind == CellKind::Given;
+    for &(a, b, _) in &clashes {
+        if given(&rec.readings, a)
+            && given(&rec.readings, b)
+            && let Some(i) = mistaken_entry(a.index(), b.index(), &digits, features)
+        {
+            rec.readings[i].kind = CellKind::Entry;
+        }
+    }
+    let between_givens: Vec<_> = clashes
+        .iter()
+        .copied()
+        .filter(|&(a, b, _)| given(&rec.readings, a) && given(&rec.readings, b))
+        .collect();
+    if !between_givens.is_empty() {
+        return Err(ReadError::Conflict(between_givens));
+    }
+    rec.clashes = clashes;
+    Ok(())
 }
 
 /// Sets each reading's kind by [`calibrated_kinds`] on the cells' ink features.
@@ -265,34 +287,23 @@ fn at_calibrated_place(rec: Recognition, cal: &Calibration) -> Result<Recognitio
     Ok(rec)
 }
 
-/// Reads the cells of an already located grid.
+/// Reads the cells of an already located grid, with the rule check ([`settle_clashes`]): a
+/// player's clashing entries are returned in `clashes`, clashing givens refused.
 pub fn read_grid(
     img: &RgbaImage,
     grid: Grid,
     templates: &Templates,
     th: &Thresholds,
 ) -> Result<Recognition, ReadError> {
-    let rec = read_cells(img, grid, templates, th)?;
-    let conflicts = rule_conflicts(&rec.board);
-    if !conflicts.is_empty() {
-        return Err(ReadError::Conflict(conflicts));
-    }
+    let (inks, features) = cut_cells_with_features(img, &grid, th.big_digit.map(|h| h as f32));
+    let mut rec = read_inks_with(&inks, &features, grid, templates, th)?;
+    settle_clashes(&mut rec, &features)?;
     Ok(rec)
 }
 
-/// [`read_grid`] without the rule check: the board as the templates see it, clashes and all
-/// (calibrate checks its templates on a screen whose player entries may break the rules).
-pub fn read_cells(
-    img: &RgbaImage,
-    grid: Grid,
-    templates: &Templates,
-    th: &Thresholds,
-) -> Result<Recognition, ReadError> {
-    let (inks, features) = cut_cells_with_features(img, &grid, th.big_digit.map(|h| h as f32));
-    read_inks_with(&inks, &features, grid, templates, th)
-}
-
-/// [`read_cells`] on cells already cut (by the fixed rule or by the screen's own digit height).
+/// The cells already cut (by the fixed rule or by the screen's own digit height) read without
+/// the rule check: the board as the templates see it, every clash in `clashes` whatever the
+/// kinds (calibrate checks its templates on a screen whose player entries may break the rules).
 pub fn read_inks(
     inks: &[CellInk],
     grid: Grid,
@@ -351,6 +362,7 @@ fn read_inks_with(
     }
     set_calibrated_kinds(&mut readings, inks, features, th);
     Ok(Recognition {
+        clashes: rule_conflicts(&board),
         board,
         readings,
         grid,
@@ -460,6 +472,30 @@ fn read_screen(
             digit_cells.len()
         )));
     }
+    let references = references(img, &grid, hints, &digit_cells, &patches);
+    let labels = label(&patches, &digit_cells, &references);
+    let board = sure_board(&digit_cells, &labels, hints.givens)?;
+    let readings = screen_readings(screen, &board, &digit_cells, &labels);
+    let mut rec = Recognition {
+        board,
+        readings,
+        grid,
+        clashes: Vec::new(),
+    };
+    settle_clashes(&mut rec, &screen.features)?;
+    Ok(rec)
+}
+
+/// The shapes the screen's digit groups are labelled against besides the glyph bank: the
+/// calibration's templates, the user's `--givens` (the mean patch of each digit they name),
+/// and the keypad (when no templates are given and one is found in a verified order).
+fn references(
+    img: &RgbaImage,
+    grid: &Grid,
+    hints: Hints,
+    digit_cells: &[Cell],
+    patches: &[&[u8]],
+) -> Vec<Reference<'static>> {
     let mut references = Vec::new();
     if let Some(t) = hints.templates {
         references.push(Reference {
@@ -474,7 +510,7 @@ fn read_screen(
                 .map(|d| {
                     let ps: Vec<&[u8]> = digit_cells
                         .iter()
-                        .zip(&patches)
+                        .zip(patches)
                         .filter(|(c, _)| g.get(**c) == Some(d))
                         .map(|(_, p)| *p)
                         .collect();
@@ -483,10 +519,8 @@ fn read_screen(
                 .collect(),
         });
     }
-    // A calibration's templates are the second source when given; else the keypad, when one
-    // is found in a verified order.
     let keys = if hints.templates.is_none() {
-        keypad::verified_keypad(img, &grid)
+        keypad::verified_keypad(img, grid)
     } else {
         None
     };
@@ -496,12 +530,20 @@ fn read_screen(
             shapes: keys.into_iter().map(Some).collect(),
         });
     }
-    let labels = label(&patches, &digit_cells, &references);
+    references
+}
+
+/// The board of the labels (the user's `--givens` overriding them), or [`ReadError::Unsure`]
+/// naming each cell whose label is not sure.
+fn sure_board(
+    digit_cells: &[Cell],
+    labels: &[Label],
+    givens: Option<&Board>,
+) -> Result<Board, ReadError> {
     let mut board = Board::empty();
     let mut doubts = Vec::new();
-    for (cell, l) in digit_cells.iter().zip(&labels) {
-        let given = hints.givens.and_then(|g| g.get(*cell));
-        match given {
+    for (cell, l) in digit_cells.iter().zip(labels) {
+        match givens.and_then(|g| g.get(*cell)) {
             Some(d) => board.set(*cell, Some(d)),
             None if l.sure => board.set(*cell, Some(l.digit)),
             None => doubts.push(Doubt {
@@ -511,18 +553,22 @@ fn read_screen(
             }),
         }
     }
-    if !doubts.is_empty() {
-        return Err(ReadError::Unsure(doubts));
+    if doubts.is_empty() {
+        Ok(board)
+    } else {
+        Err(ReadError::Unsure(doubts))
     }
-    // Entries only where this screen's inks tell them apart; a digit whose kind is hidden (a
-    // same-number highlight) or a screen drawing both alike counts as a given.
-    let kinds: Vec<CellKind> = digit_cells
-        .iter()
-        .map(|c| match screen.split.kind(c.index()) {
-            Some(DigitKind::Entry) => CellKind::Entry,
-            _ => CellKind::Given,
-        })
-        .collect();
+}
+
+/// The 81 readings of a labelled screen. Entries only where this screen's inks tell them
+/// apart; a digit whose kind is hidden (a same-number highlight) or a screen drawing both
+/// alike counts as a given.
+fn screen_readings(
+    screen: &ScreenCells,
+    board: &Board,
+    digit_cells: &[Cell],
+    labels: &[Label],
+) -> Vec<Reading> {
     let mut readings: Vec<Reading> = Cell::all()
         .map(|cell| Reading {
             cell: cell.to_string(),
@@ -531,44 +577,21 @@ fn read_screen(
             score: 0.0,
             margin: 0.0,
             runner_up: None,
-            notes: inks[cell.index()].notes,
+            notes: screen.cells[cell.index()].notes,
         })
         .collect();
-    for ((cell, l), kind) in digit_cells.iter().zip(&labels).zip(kinds) {
+    for (cell, l) in digit_cells.iter().zip(labels) {
         let r = &mut readings[cell.index()];
         r.digit = board.get(*cell);
-        r.kind = kind;
+        r.kind = match screen.split.kind(cell.index()) {
+            Some(DigitKind::Entry) => CellKind::Entry,
+            _ => CellKind::Given,
+        };
         r.score = l.score;
         r.margin = l.margin;
         r.runner_up = Some(l.runner_up).filter(|&d| d != 0);
     }
-    // Givens never break the rules; a clash that involves a player entry is the player's
-    // mistake, shown as it is on the screen.
-    let clashes: Vec<_> = rule_conflicts(&board)
-        .into_iter()
-        .filter(|(a, b, _)| {
-            readings[a.index()].kind == CellKind::Given
-                && readings[b.index()].kind == CellKind::Given
-        })
-        .collect();
-    if !clashes.is_empty() {
-        return Err(ReadError::Conflict(clashes));
-    }
-    Ok(Recognition {
-        board,
-        readings,
-        grid,
-    })
-}
-
-/// Refuses cage grids: classic cells never hold dashed outlines.
-pub(crate) fn check_not_killer(inks: &[CellInk]) -> Result<(), VisionError> {
-    let caged = inks.iter().filter(|c| c.dashes >= 3).count();
-    if caged >= 12 {
-        Err(VisionError::Killer(caged))
-    } else {
-        Ok(())
-    }
+    readings
 }
 
 fn classify(ink: &CellInk, templates: &Templates, th: &Thresholds) -> Reading {
@@ -594,15 +617,6 @@ fn classify(ink: &CellInk, templates: &Templates, th: &Thresholds) -> Reading {
         runner_up: (second.0 != 0).then_some(second.0),
         notes: ink.notes,
     }
-}
-
-/// Euclidean distance between two RGB colours.
-pub(crate) fn colour_distance(a: [u8; 3], b: [u8; 3]) -> f64 {
-    a.iter()
-        .zip(&b)
-        .map(|(&x, &y)| (x as f64 - y as f64).powi(2))
-        .sum::<f64>()
-        .sqrt()
 }
 
 fn ink_kind(ink: [u8; 3], th: &Thresholds) -> CellKind {
@@ -670,5 +684,78 @@ mod tests {
             ..th
         };
         assert_eq!(ink_kind([55, 55, 55], &with_entry), CellKind::Entry);
+    }
+
+    /// A read of `board`, every digit a given, each drawn in black on `tint(cell index)`.
+    fn read_of(
+        board: &Board,
+        tint: impl Fn(usize) -> [u8; 3],
+    ) -> (Recognition, Vec<Option<InkFeatures>>) {
+        let readings = Cell::all()
+            .map(|c| Reading {
+                cell: c.to_string(),
+                digit: board.get(c),
+                kind: board.get(c).map_or(CellKind::Empty, |_| CellKind::Given),
+                score: 1.0,
+                margin: 1.0,
+                runner_up: None,
+                notes: false,
+            })
+            .collect();
+        let features = Cell::all()
+            .map(|c| {
+                board.get(c).map(|_| InkFeatures {
+                    ink: [0; 3],
+                    background: tint(c.index()),
+                    weight: 0.2,
+                    height: 0.5,
+                    stroke: 0.12,
+                    disc: None,
+                    resolution: 40.0,
+                })
+            })
+            .collect();
+        let rec = Recognition {
+            board: *board,
+            readings,
+            grid: Grid::from_rect(Rect::new(0, 0, 900, 900)),
+            clashes: Vec::new(),
+        };
+        (rec, features)
+    }
+
+    #[test]
+    fn a_players_clashing_entry_is_returned_with_the_clash_and_clashing_givens_are_refused() {
+        let solved = Board::parse(
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+        )
+        .unwrap();
+        let c = |r, k| Cell::new(r, k).unwrap();
+        // The player typed 5 in r1c3 (the solution's 4): it clashes with the 5 in r1c1.
+        let mut board = solved;
+        board.set(c(0, 2), Some(5));
+        // Entries on white cells (r1c3 and the last row), givens on grey ones.
+        let entry_tint = |i: usize| {
+            if i == 2 || i >= 72 {
+                [250; 3]
+            } else {
+                [200; 3]
+            }
+        };
+        let (mut rec, features) = read_of(&board, entry_tint);
+        settle_clashes(&mut rec, &features).unwrap();
+        assert_eq!(rec.readings[2].kind, CellKind::Entry);
+        assert_eq!(rec.readings[0].kind, CellKind::Given);
+        let clashed: Vec<(Cell, Cell, u8)> = rec.clashes.clone();
+        assert!(clashed.contains(&(c(0, 0), c(0, 2), 5)), "{clashed:?}");
+        assert!(
+            clashed
+                .iter()
+                .all(|&(a, b, _)| a == c(0, 2) || b == c(0, 2))
+        );
+        // The same clash with every digit drawn alike: two givens clash, which never happens.
+        let (mut rec, features) = read_of(&board, |_| [200; 3]);
+        let err = settle_clashes(&mut rec, &features).unwrap_err();
+        assert!(matches!(err, ReadError::Conflict(ref p) if p.contains(&(c(0, 0), c(0, 2), 5))));
     }
 }

@@ -3,7 +3,7 @@
 //! vertically; per row and column, how many such pixels run far along it; and how much of one
 //! line is present between two points ([`coverage`]).
 
-use super::luma_region;
+use super::screen::luma_region;
 use crate::geometry::Rect;
 use image::RgbaImage;
 

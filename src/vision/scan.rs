@@ -14,12 +14,13 @@
 //! and one is accepted only when the cells agree: enough big digits, each centred in its cell.
 
 use super::VisionError;
-use super::cells::{CellInk, InkFeatures, cut_cells_adaptive};
-use super::ink::InkSplit;
+use super::cells::{CellInk, InkFeatures, check_not_killer, cut_cells_adaptive};
+use super::kinds::InkSplit;
 use super::locate::{
-    Grid, half_size, locate_grid, locate_grid_candidates, locate_grid_near,
-    locate_grid_near_relaxed,
+    Grid, grid_offset, grid_tolerance, half_size, locate_grid, locate_grid_candidates,
+    locate_grid_near, locate_grid_near_relaxed,
 };
+use super::screen::colour_distance;
 use crate::geometry::Rect;
 use crate::sudoku::Cell;
 use image::RgbaImage;
@@ -80,7 +81,6 @@ impl ScreenCells {
     /// inside them in height, ink and background)? An icon or a title in an app bar cut by a
     /// lattice a row off the board is a glyph of another height or colour.
     pub(crate) fn edges_hold_digits(&self) -> bool {
-        use super::recognize::colour_distance;
         let on_edge = |c: Cell| matches!(c.row(), 0 | 8) || matches!(c.col(), 0 | 8);
         let inner: Vec<&InkFeatures> = Cell::all()
             .filter(|&c| !on_edge(c))
@@ -113,8 +113,7 @@ impl ScreenCells {
 
     /// Is this lattice the rectangle `expected` (within the locator's wobble)?
     pub(crate) fn fits(&self, expected: Rect) -> bool {
-        super::recognize::grid_offset(&self.grid, expected)
-            <= super::recognize::grid_tolerance(expected)
+        grid_offset(&self.grid, expected) <= grid_tolerance(expected)
     }
 }
 
@@ -134,7 +133,7 @@ pub fn find_grid_and_cells(
         && let Ok(grid) = locate_grid_near_relaxed(img, h)
     {
         let screen = ScreenCells::of(img, grid);
-        super::recognize::check_not_killer(&screen.cells)?;
+        check_not_killer(&screen.cells)?;
         if screen.plausible() && screen.fits(h) && screen.edges_hold_digits() {
             return Ok(screen);
         }
@@ -175,7 +174,7 @@ pub fn find_grid_and_cells(
     let mut first_error = None;
     if let Ok(grid) = locate_grid(search) {
         let screen = ScreenCells::of(img, full(grid, true));
-        super::recognize::check_not_killer(&screen.cells)?;
+        check_not_killer(&screen.cells)?;
         if screen.plausible() {
             return Ok(screen);
         }
@@ -186,15 +185,18 @@ pub fn find_grid_and_cells(
     }
     for grid in locate_grid_candidates(search) {
         let screen = ScreenCells::of(img, full(grid, false));
-        super::recognize::check_not_killer(&screen.cells)?;
+        check_not_killer(&screen.cells)?;
         if screen.plausible() {
             return Ok(screen);
         }
     }
     // No lines to find: cells told apart by shading alone.
-    if let Some(screen) = super::unlined::find_shaded(img) {
-        super::recognize::check_not_killer(&screen.cells)?;
-        return Ok(screen);
+    if let Some(grid) = super::unlined::locate_shaded(img) {
+        let screen = ScreenCells::of(img, grid);
+        if screen.plausible() {
+            check_not_killer(&screen.cells)?;
+            return Ok(screen);
+        }
     }
     Err(first_error.unwrap_or_else(|| {
         VisionError::NoGrid("no 10 x 10 lattice of lines or box lines forming a square".into())

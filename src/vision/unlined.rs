@@ -4,9 +4,8 @@
 //! becomes a line the usual search ([`super::locate`]) finds. Used only after the line search
 //! failed, and a grid found this way is trusted only when its cells look like a sudoku.
 
-use super::locate::{Grid, half_size, locate_grid, locate_grid_near};
-use super::luma_region;
-use super::scan::ScreenCells;
+use super::locate::{Grid, half_size, locate_grid};
+use super::screen::luma_region;
 use crate::geometry::Rect;
 use image::RgbaImage;
 
@@ -45,8 +44,9 @@ pub fn shading_edges(img: &RgbaImage, region: Rect) -> RgbaImage {
     out
 }
 
-/// The grid anywhere on `img`, found from shading boundaries, with its cells.
-pub fn find_shaded(img: &RgbaImage) -> Option<ScreenCells> {
+/// The grid anywhere on `img`, found from shading boundaries (its cells are for the caller to
+/// check).
+pub fn locate_shaded(img: &RgbaImage) -> Option<Grid> {
     // Big screens are searched at half size, as the line search does.
     let short = img.width().min(img.height());
     let small = (short >= 1000).then(|| half_size(img));
@@ -54,40 +54,10 @@ pub fn find_shaded(img: &RgbaImage) -> Option<ScreenCells> {
     let (w, h) = search.dimensions();
     let edges = shading_edges(search, Rect::new(0, 0, w, h));
     let grid = locate_grid(&edges).ok()?;
-    let grid = match small {
+    Some(match small {
         Some(_) => grid.scaled_up(2.0, img.dimensions()),
         None => grid,
-    };
-    let screen = ScreenCells::of(img, grid);
-    screen.plausible().then_some(screen)
-}
-
-/// The grid close to `expected` (a calibrated rectangle) when its lines are not all drawn: the
-/// outer lines missing (edge to edge, no border), or no lines at all (shading only). Trusted
-/// only when its cells look like a sudoku.
-pub fn locate_near_unlined(img: &RgbaImage, expected: Rect) -> Option<Grid> {
-    let check = |grid: Grid| {
-        let screen = ScreenCells::of(img, grid);
-        screen.plausible().then_some(screen.grid)
-    };
-    if let Ok(grid) = super::locate::locate_grid_near_relaxed(img, expected)
-        && let Some(grid) = check(grid)
-    {
-        return Some(grid);
-    }
-    // Only the grid and a margin around it are turned into edges.
-    let pad = expected.width / 8;
-    let (iw, ih) = img.dimensions();
-    let x0 = expected.x.saturating_sub(pad);
-    let y0 = expected.y.saturating_sub(pad);
-    let region = Rect::new(
-        x0,
-        y0,
-        (expected.right() + pad).min(iw) - x0,
-        (expected.bottom() + pad).min(ih) - y0,
-    );
-    let edges = shading_edges(img, region);
-    locate_grid_near(&edges, expected).ok().and_then(check)
+    })
 }
 
 #[cfg(test)]

@@ -239,6 +239,7 @@ mod tests {
                 strength: 1.0,
                 bright_lines: false,
             },
+            clashes: Vec::new(),
         }
     }
 

@@ -20,7 +20,7 @@
 
 use super::cells::{CellInk, InkFeatures};
 use super::patch::ncc;
-use super::recognize::colour_distance;
+use super::screen::colour_distance;
 
 /// What a big digit is, by how it is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -350,6 +350,54 @@ pub fn calibrated_kinds(
         }
     }
     kinds
+}
+
+/// Two digits sit on one cell tint when their backgrounds are this close (RGB distance).
+const SAME_TINT: f64 = 20.0;
+
+/// Of two clashing digits (indices into `features`, row by row) that nothing yet calls an entry,
+/// the one that is the player's mistake, when the drawing says so: givens never clash, and an
+/// app draws its entries apart from its givens (ink or cell tint), often the clashing pair
+/// both in one alarm colour. On each of ink and cell tint where the two differ, count the
+/// screen's digits drawn like each: the one drawn like clearly fewer (at most half) is the
+/// entry, when every differing cue agrees. `None` when they are drawn alike, the cues disagree,
+/// or the rarer style is a same-number highlight (two or more digits, all one digit), which
+/// can hide a given: then the clash stays a refusal.
+pub fn mistaken_entry(
+    a: usize,
+    b: usize,
+    digits: &[Option<u8>],
+    features: &[Option<InkFeatures>],
+) -> Option<usize> {
+    let (fa, fb) = (features[a]?, features[b]?);
+    type Cue = fn(&InkFeatures) -> [u8; 3];
+    let cues: [(Cue, f64); 2] = [(|f| f.ink, SAME_COLOUR), (|f| f.background, SAME_TINT)];
+    let mut verdict = None;
+    for (cue, near) in cues {
+        if colour_distance(cue(&fa), cue(&fb)) <= near {
+            continue;
+        }
+        let alike = |x: &InkFeatures| -> Vec<usize> {
+            (0..features.len())
+                .filter(|&i| features[i].is_some_and(|f| colour_distance(cue(&f), cue(x)) <= near))
+                .collect()
+        };
+        let (la, lb) = (alike(&fa), alike(&fb));
+        let (rare, rare_set) = if la.len() * 2 <= lb.len() {
+            (a, la)
+        } else if lb.len() * 2 <= la.len() {
+            (b, lb)
+        } else {
+            return None;
+        };
+        let highlight =
+            rare_set.len() >= 2 && rare_set.iter().all(|&i| digits[i] == digits[rare_set[0]]);
+        if highlight || verdict.is_some_and(|v| v != rare) {
+            return None;
+        }
+        verdict = Some(rare);
+    }
+    verdict
 }
 
 impl InkSplit {
@@ -862,5 +910,50 @@ mod tests {
                 .count(),
             45
         );
+    }
+
+    /// 81 cells: 30 givens in black on grey cells (digits 1-9 in turn), then `entries` entries
+    /// in black on white cells, the rest empty.
+    fn board_with_entries(entries: usize) -> (Vec<Option<u8>>, Vec<Option<InkFeatures>>) {
+        let mut digits = vec![None; 81];
+        let mut features = vec![None; 81];
+        for i in 0..30 + entries {
+            digits[i] = Some((i % 9) as u8 + 1);
+            let cell = if i < 30 { [200; 3] } else { [250; 3] };
+            features[i] = Some(feat_on([0; 3], cell, 0.12));
+        }
+        (digits, features)
+    }
+
+    #[test]
+    fn of_two_clashing_digits_in_one_alarm_colour_the_one_on_the_rarer_tint_is_the_entry() {
+        let (mut digits, mut features) = board_with_entries(4);
+        let red = [240, 60, 50];
+        // Cell 2 (a given, grey cell) and cell 31 (an entry, white cell), both drawn red.
+        digits[31] = digits[2];
+        features[2] = Some(feat_on(red, [200; 3], 0.12));
+        features[31] = Some(feat_on(red, [250; 3], 0.12));
+        assert_eq!(mistaken_entry(2, 31, &digits, &features), Some(31));
+        assert_eq!(mistaken_entry(31, 2, &digits, &features), Some(31));
+        // An entry in its own ink on a given's tint: the ink alone says which.
+        features[31] = Some(feat_on(red, [200; 3], 0.12));
+        features[2] = Some(feat_on([0; 3], [200; 3], 0.12));
+        assert_eq!(mistaken_entry(2, 31, &digits, &features), Some(31));
+    }
+
+    #[test]
+    fn clashing_digits_drawn_alike_or_in_a_same_number_highlight_name_no_entry() {
+        let (mut digits, mut features) = board_with_entries(0);
+        // Two givens drawn alike (a misread, say): nothing says which is wrong.
+        digits[1] = digits[0];
+        assert_eq!(mistaken_entry(0, 1, &digits, &features), None);
+        // A same-number highlight (every 1 on a blue disc) may hide a given: no verdict.
+        let blue = [120, 160, 250];
+        for i in (0..30).filter(|i| digits[*i] == Some(1)) {
+            features[i] = Some(feat_on([0; 3], blue, 0.12));
+        }
+        let other = (0..30).find(|i| digits[*i] == Some(2)).unwrap();
+        digits[other] = Some(1);
+        assert_eq!(mistaken_entry(0, other, &digits, &features), None);
     }
 }

@@ -1,0 +1,44 @@
+//! A screenshot's brightness and colours as every stage reads them: one formula for the
+//! brightness of a pixel (integer weights 77, 150, 29 of 256, Rec. 601), and the distance
+//! between two colours.
+
+use image::RgbaImage;
+
+/// The brightness of a rectangle of `img` as a row-major buffer (`width * height` bytes).
+pub(crate) fn luma_region(img: &RgbaImage, x0: u32, y0: u32, w: u32, h: u32) -> Vec<u8> {
+    let raw = img.as_raw();
+    let stride = img.width() as usize * 4;
+    let w = w as usize;
+    let mut out = vec![0u8; w * h as usize];
+    if w == 0 {
+        return out;
+    }
+    for (y, dst) in (y0 as usize..).zip(out.chunks_exact_mut(w)) {
+        let start = y * stride + x0 as usize * 4;
+        luma_row(&raw[start..start + w * 4], dst);
+    }
+    out
+}
+
+/// The brightness of each RGBA pixel of `rgba` into `out` (one byte per pixel). Written into a
+/// slice of known length rather than collected, so that the compiler vectorises it: every
+/// stage's brightness plane goes through here.
+#[inline]
+pub(crate) fn luma_row(rgba: &[u8], out: &mut [u8]) {
+    // Each pixel as one little-endian word, its channels taken out by shifts: this
+    // vectorises better than four byte loads per pixel.
+    for (o, p) in out.iter_mut().zip(rgba.chunks_exact(4)) {
+        let v = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+        let (r, g, b) = (v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff);
+        *o = ((r * 77 + g * 150 + b * 29) >> 8) as u8;
+    }
+}
+
+/// Euclidean distance between two RGB colours.
+pub fn colour_distance(a: [u8; 3], b: [u8; 3]) -> f64 {
+    a.iter()
+        .zip(&b)
+        .map(|(&x, &y)| (x as f64 - y as f64).powi(2))
+        .sum::<f64>()
+        .sqrt()
+}
