@@ -126,7 +126,8 @@ pub struct SimPhoneArgs {
     #[arg(long, value_name = "WxH", default_value = "1080x2340")]
     pub sim_size: crate::geometry::Size,
     /// With --device sim: faults to switch on, comma-separated: popup, drop-after=N,
-    /// mistake-limit=N, ad-after=N.
+    /// mistake-limit=N (wrong digits refused), mistakes=N (kept in red, lost at N), wrong-entries
+    /// (the game starts with two wrong player entries), ad-after=N.
     #[arg(long, value_name = "FAULTS", value_delimiter = ',')]
     pub sim_faults: Vec<String>,
 }

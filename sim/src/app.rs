@@ -73,6 +73,8 @@ impl SudokuApp {
                 notes_mode: false,
                 mistakes: 0,
                 mistake_limit: None,
+                keep_mistakes: false,
+                wrong: 0,
                 popup: false,
                 ad: false,
                 elapsed: Duration::ZERO,
@@ -233,6 +235,67 @@ impl SudokuApp {
         self.state.mistake_limit = limit;
     }
 
+    /// The mistake counter of most apps: with `Some(n)`, wrong digits are accepted, drawn in red
+    /// and counted in the header ("Mistakes 1/n"), and the game is lost at `n` mistakes.
+    pub fn set_mistake_counter(&mut self, limit: Option<u32>) {
+        if let Some(limit) = limit {
+            self.state.mistake_limit = Some(limit);
+            self.state.keep_mistakes = true;
+        }
+    }
+
+    /// Cells that hold a wrong player entry now.
+    pub fn wrong_entries(&self) -> Vec<Cell> {
+        Cell::all()
+            .filter(|c| self.state.wrong & (1 << c.index()) != 0)
+            .collect()
+    }
+
+    /// Starts the game as a player left it: two wrong entries, one that repeats a given of its
+    /// row, column or box, and one that breaks no rule yet (it is only wrong against the
+    /// solution). Both count as mistakes already made. Returns the two cells; fewer when the
+    /// puzzle has no such cell (a nearly full board).
+    pub fn add_wrong_entries(&mut self) -> Vec<Cell> {
+        let solution = match &self.answer {
+            Answer::Unique(solution) => *solution,
+            Answer::Several => return Vec::new(),
+        };
+        let board = self.state.board();
+        let peers_have =
+            |b: &Board, cell: Cell, d: u8| puzzles::peers(cell).any(|p| b.get(p) == Some(d));
+        let empty: Vec<Cell> = Cell::all().filter(|&c| board.get(c).is_none()).collect();
+        let clash_with_given = empty.iter().find_map(|&c| {
+            (1..=9u8)
+                .find(|&d| {
+                    Some(d) != solution.get(c)
+                        && puzzles::peers(c).any(|p| self.state.givens.get(p) == Some(d))
+                })
+                .map(|d| (c, d))
+        });
+        let mut added = Vec::new();
+        if let Some((cell, digit)) = clash_with_given {
+            self.put_wrong(cell, digit);
+            added.push(cell);
+        }
+        let board = self.state.board();
+        let quiet = empty.iter().filter(|c| !added.contains(c)).find_map(|&c| {
+            (1..=9u8)
+                .find(|&d| Some(d) != solution.get(c) && !peers_have(&board, c, d))
+                .map(|d| (c, d))
+        });
+        if let Some((cell, digit)) = quiet {
+            self.put_wrong(cell, digit);
+            added.push(cell);
+        }
+        added
+    }
+
+    fn put_wrong(&mut self, cell: Cell, digit: u8) {
+        self.state.entries.set(cell, Some(digit));
+        self.state.wrong |= 1 << cell.index();
+        self.state.mistakes += 1;
+    }
+
     /// Time played, shown by the timer (and advancing the status-bar clock from 09:41).
     pub fn set_elapsed(&mut self, elapsed: Duration) {
         self.state.elapsed = elapsed;
@@ -328,14 +391,20 @@ impl SudokuApp {
         if self.state.entries.get(cell) == Some(digit) {
             return;
         }
-        if self.is_wrong(cell, digit) {
+        let wrong = self.is_wrong(cell, digit);
+        if wrong {
             self.state.mistakes += 1;
-            if self.state.mistake_limit.is_some() {
+            if self.state.mistake_limit.is_some() && !self.state.keep_mistakes {
                 self.moves.push(AppMove::Rejected { cell, digit });
                 return;
             }
         }
         self.state.entries.set(cell, Some(digit));
+        if wrong {
+            self.state.wrong |= 1 << cell.index();
+        } else {
+            self.state.wrong &= !(1 << cell.index());
+        }
         self.state.notes[cell.index()] = 0;
         // Like most apps, a placed digit clears itself from the notes of its peers.
         for p in puzzles::peers(cell) {
@@ -347,6 +416,7 @@ impl SudokuApp {
     fn erase(&mut self, cell: Cell) {
         if self.state.entries.get(cell).is_some() {
             self.state.entries.set(cell, None);
+            self.state.wrong &= !(1 << cell.index());
             self.moves.push(AppMove::Erase { cell });
         } else {
             self.state.notes[cell.index()] = 0;
@@ -624,6 +694,75 @@ mod tests {
         tap_key(&mut p, Key::Digit(s.get(c).unwrap()));
         assert_eq!(p.board().get(c), None);
         assert_eq!(*p.hits().last().unwrap(), Hit::Nothing);
+    }
+
+    #[test]
+    fn a_mistake_counter_keeps_wrong_digits_in_red_until_corrected_and_ends_the_game_at_its_limit()
+    {
+        let mut p = phone("light", MEDIUM);
+        p.set_mistake_counter(Some(2));
+        let s = solution(&p);
+        let c = cell(0, 1);
+        let wrong = (1..=9).find(|&d| Some(d) != s.get(c)).unwrap();
+        tap_cell(&mut p, c);
+        tap_key(&mut p, Key::Digit(wrong));
+        assert_eq!(p.board().get(c), Some(wrong), "a wrong digit is kept");
+        assert_eq!((p.mistakes(), p.wrong_entries()), (1, vec![c]));
+        let red = p.render();
+        let r = p.layout.cell_rect(c);
+        let reddish = (r.x..r.x + r.width)
+            .flat_map(|x| (r.y..r.y + r.height).map(move |y| (x, y)))
+            .filter(|&(x, y)| {
+                let px = red.get_pixel(x, y).0;
+                px[0] > 150 && px[1] < 90 && px[2] < 90
+            })
+            .count();
+        assert!(
+            reddish > 20,
+            "the wrong digit is drawn in red ({reddish} red pixels)"
+        );
+        tap_key(&mut p, Key::Digit(s.get(c).unwrap()));
+        assert_eq!(
+            (p.mistakes(), p.wrong_entries()),
+            (1, vec![]),
+            "the right digit over it is no mistake"
+        );
+        let c2 = cell(0, 2);
+        let wrong2 = (1..=9).find(|&d| Some(d) != s.get(c2)).unwrap();
+        tap_cell(&mut p, c2);
+        tap_key(&mut p, Key::Digit(wrong2));
+        assert_eq!(p.mistakes(), 2);
+        tap_key(&mut p, Key::Digit(s.get(c2).unwrap()));
+        assert_eq!(
+            p.board().get(c2),
+            Some(wrong2),
+            "game over: the keypad is covered"
+        );
+    }
+
+    #[test]
+    fn a_game_can_start_with_a_wrong_entry_that_clashes_and_one_that_does_not() {
+        let mut p = phone("light", MEDIUM);
+        let s = solution(&p);
+        let added = p.add_wrong_entries();
+        assert_eq!(added.len(), 2);
+        assert_eq!(p.wrong_entries(), {
+            let mut a = added.clone();
+            a.sort();
+            a
+        });
+        assert_eq!(p.mistakes(), 2);
+        let b = p.board();
+        let clashes = |c: Cell| puzzles::peers(c).any(|q| b.get(q) == b.get(c));
+        for &c in &added {
+            assert_ne!(b.get(c), s.get(c));
+        }
+        assert!(
+            clashes(added[0]),
+            "the first repeats a digit of its row, column or box"
+        );
+        assert!(!clashes(added[1]), "the second breaks no rule");
+        assert!(p.givens().get(added[0]).is_none() && p.entries().get(added[1]).is_some());
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Faults to switch on in the simulated phone, parsed from `--faults popup,drop-after=5`:
-//! a popup dialog over the grid, an interstitial ad after N digits, and a mistake limit that rejects wrong digits (both the app's,
+//! a popup dialog over the grid, an interstitial ad after N digits, a mistake limit that rejects wrong digits, a
+//! mistake counter that keeps them in red, and a game started with wrong player entries (the app's,
 //! set through `SudokuApp`'s setters), and a dropped connection after N command lines (the device's:
 //! `SimConfig::drop_after`).
 
@@ -15,9 +16,15 @@ pub struct Faults {
     pub mistake_limit: Option<u32>,
     /// A full-screen interstitial ad after this many placed digits (closed only by its X).
     pub ad_after: Option<u32>,
+    /// The mistake counter of most apps: wrong digits are kept, drawn in red and counted; the
+    /// game is lost at this many.
+    pub mistakes: Option<u32>,
+    /// The game starts with two wrong player entries (one repeating a given, one breaking no
+    /// rule yet), counted as mistakes made.
+    pub wrong_entries: bool,
 }
 
-const HELP: &str = "faults are popup, drop-after=N, mistake-limit=N, ad-after=N (comma-separated)";
+const HELP: &str = "faults are popup, drop-after=N, mistake-limit=N, mistakes=N, wrong-entries, ad-after=N (comma-separated)";
 
 impl FromStr for Faults {
     type Err = String;
@@ -37,14 +44,19 @@ impl FromStr for Faults {
             match name {
                 "popup" if value.is_none() => faults.popup = true,
                 "drop-after" => faults.drop_after = Some(number(value)?),
-                "mistake-limit" => {
+                "mistake-limit" | "mistakes" => {
                     let n = number(value)?;
                     let n = u32::try_from(n)
                         .ok()
                         .filter(|&n| n > 0)
                         .ok_or_else(|| format!("fault '{item}': the limit must be 1 or more"))?;
-                    faults.mistake_limit = Some(n);
+                    if name == "mistakes" {
+                        faults.mistakes = Some(n);
+                    } else {
+                        faults.mistake_limit = Some(n);
+                    }
                 }
+                "wrong-entries" if value.is_none() => faults.wrong_entries = true,
                 "ad-after" => {
                     faults.ad_after = Some(
                         u32::try_from(number(value)?)
@@ -72,8 +84,18 @@ mod tests {
                 drop_after: Some(5),
                 mistake_limit: Some(3),
                 ad_after: None,
+                ..Faults::default()
             })
         );
+        assert_eq!(
+            "mistakes=3, wrong-entries".parse::<Faults>(),
+            Ok(Faults {
+                mistakes: Some(3),
+                wrong_entries: true,
+                ..Faults::default()
+            })
+        );
+        assert!("mistakes=0".parse::<Faults>().is_err());
         assert!(
             "drop-after"
                 .parse::<Faults>()

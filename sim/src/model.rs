@@ -63,6 +63,11 @@ pub(crate) struct GameState {
     pub notes_mode: bool,
     pub mistakes: u32,
     pub mistake_limit: Option<u32>,
+    /// Wrong digits are kept on the board and drawn in red (as most apps do) instead of being
+    /// refused; the game is still lost at `mistake_limit`.
+    pub keep_mistakes: bool,
+    /// Cells whose entry is wrong (bit = cell index), drawn in red with `keep_mistakes`.
+    pub wrong: u128,
     pub popup: bool,
     /// The interstitial ad covers the screen (see `SudokuApp::set_ad_after`).
     pub ad: bool,

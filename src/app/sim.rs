@@ -90,6 +90,10 @@ impl SimSetup {
         phone.set_popup(self.faults.popup);
         phone.set_mistake_limit(self.faults.mistake_limit);
         phone.set_ad_after(self.faults.ad_after);
+        phone.set_mistake_counter(self.faults.mistakes);
+        if self.faults.wrong_entries {
+            phone.add_wrong_entries();
+        }
         Ok(phone)
     }
 }

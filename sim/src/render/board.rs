@@ -4,6 +4,9 @@ use super::paint::*;
 use super::text::*;
 use super::*;
 
+/// The ink of a wrong entry in apps that keep mistakes on the board (Material red 700).
+const WRONG_INK: Rgba<u8> = Rgba([0xD3, 0x2F, 0x2F, 0xFF]);
+
 impl Frame<'_> {
     pub(super) fn info_row(&mut self, state: &GameState) {
         let c = self.skin.colors;
@@ -190,7 +193,12 @@ impl Frame<'_> {
                 .map(|d| (d, self.skin.given_face, c.given))
                 .or_else(|| {
                     let d = state.entries.get(cell)?;
-                    Some((d, self.skin.entry_face, c.entry))
+                    let wrong = state.keep_mistakes && state.wrong & (1 << cell.index()) != 0;
+                    Some((
+                        d,
+                        self.skin.entry_face,
+                        if wrong { WRONG_INK } else { c.entry },
+                    ))
                 });
             if let Some((d, face, mut ink)) = digit {
                 let focused = Some(d) == focus_digit;
