@@ -139,9 +139,22 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
         errln!("note: this puzzle has more than one solution; filling one valid completion");
     }
     if !a.wrong_entries.is_empty() {
+        let named: Vec<String> = a
+            .wrong_entries
+            .iter()
+            .map(|&c| {
+                let digit = |b: &crate::sudoku::Board| b.get(c).map_or('.', |d| (b'0' + d) as char);
+                format!(
+                    "{c} {} -> {}",
+                    digit(&a.recognition.board),
+                    digit(&a.solution)
+                )
+            })
+            .collect();
         errln!(
-            "note: corrected {} player entries that disagreed with the solution",
-            a.wrong_entries.len()
+            "note: corrected {} player entries that disagreed with the solution: {}",
+            a.wrong_entries.len(),
+            named.join(", ")
         );
     }
     if let Some(screen) = &screen_for_dry_run {

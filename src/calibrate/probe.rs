@@ -158,14 +158,15 @@ pub fn icon_blobs(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
         .collect()
 }
 
-/// A digit that can go into `cell`: the solution's when the board solves, else one that breaks
-/// no rule (so apps that count or refuse mistakes are not upset).
-fn digit_for(board: &Board, cell: Cell) -> Option<u8> {
-    if let Some(d) = crate::sudoku::solve(board)
-        .solution()
-        .and_then(|s| s.get(cell))
-    {
-        return Some(d);
+/// The digit to probe `cell` with: its solution, from the board as it is when that solves, else
+/// from the givens alone (the player's entries may be wrong), so that apps which count mistakes
+/// never count one; only a puzzle with no unique solution falls back to a digit that breaks no
+/// rule.
+fn digit_for(board: &Board, givens: &Board, cell: Cell) -> Option<u8> {
+    for b in [board, givens] {
+        if let Some(d) = crate::sudoku::solve(b).solution().and_then(|s| s.get(cell)) {
+            return Some(d);
+        }
     }
     (1..=9u8).find(|&d| {
         Cell::all().all(|o| {
@@ -272,7 +273,7 @@ pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) 
     let cell = Cell::all()
         .find(|&c| first.board.get(c).is_none() && !first.readings[c.index()].notes)
         .ok_or_else(|| anyhow!("the board has no empty cell without notes to probe with"))?;
-    let digit = digit_for(&first.board, cell)
+    let digit = digit_for(&first.board, &first.givens(), cell)
         .ok_or_else(|| anyhow!("no digit fits {cell} by the rules; check the board"))?;
     let trial = Trial {
         cell,
@@ -635,11 +636,16 @@ mod tests {
         )
         .unwrap();
         let cell = Cell::new(0, 2).unwrap();
-        assert_eq!(digit_for(&board, cell), Some(4));
+        assert_eq!(digit_for(&board, &board, cell), Some(4));
+        // A player's wrong entry (a 5 beside the given 5) makes the board unsolvable: the
+        // givens alone still say what goes in the probe cell, not just any legal digit.
+        let mut with_mistake = board;
+        with_mistake.set(Cell::new(0, 3).unwrap(), Some(5));
+        assert_eq!(digit_for(&with_mistake, &board, cell), Some(4));
         // Two solutions: any digit the rules allow.
         let open = Board::parse(&".".repeat(81)).unwrap();
         assert_eq!(
-            digit_for(&open, cell).map(|d| (1..=9).contains(&d)),
+            digit_for(&open, &open, cell).map(|d| (1..=9).contains(&d)),
             Some(true)
         );
     }

@@ -1,5 +1,6 @@
 mod adb;
 mod cli;
 mod fleet;
+mod lives;
 mod resilience;
 mod sim;
