@@ -127,7 +127,8 @@ pub struct SimPhoneArgs {
     pub sim_size: crate::geometry::Size,
     /// With --device sim: faults to switch on, comma-separated: popup, drop-after=N,
     /// mistake-limit=N (wrong digits refused), mistakes=N (kept in red, lost at N), wrong-entries
-    /// (the game starts with two wrong player entries), ad-after=N.
+    /// (the game starts with two wrong player entries), end-card (a completion card covers the
+    /// solved board), ad-after=N.
     #[arg(long, value_name = "FAULTS", value_delimiter = ',')]
     pub sim_faults: Vec<String>,
 }

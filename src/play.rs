@@ -78,6 +78,9 @@ pub struct PlayReport {
     pub interruptions: usize,
     /// The input order learned mid-play when the calibrated one did not work.
     pub relearned_order: Option<InputOrder>,
+    /// After the last move the board gave way to the app's end screen (a completion card);
+    /// every move before it was seen on the board.
+    pub end_screen: bool,
 }
 
 /// The fewest givens a sudoku can have: solving a read with fewer would tap a made-up board.
@@ -235,6 +238,7 @@ pub fn play_from(
         plan: report.assessment.plan.clone(),
         done: 0,
         taps_done: 0,
+        verified: 0,
         order_checked: false,
         whole_checks: false,
     };
@@ -313,6 +317,7 @@ fn read_and_plan(
         checks: 0,
         interruptions: 0,
         relearned_order: None,
+        end_screen: false,
     };
     Ok((report, captured_at))
 }
@@ -418,6 +423,10 @@ impl Tapping<'_> {
         let seen = match self.look(&expected, &changed)? {
             Shown::Board(seen) => seen,
             Shown::Replanned => return Ok(None),
+            Shown::Covered(_) if self.run.ended() && self.still_covered(&expected, &changed)? => {
+                self.report.end_screen = true;
+                return Ok(None);
+            }
             Shown::Covered(why) => {
                 let _ = writeln!(
                     std::io::stderr(),
@@ -438,9 +447,27 @@ impl Tapping<'_> {
         };
         if expected.diff(&seen).is_empty() {
             self.run.order_checked = true;
+            self.run.verified = self.run.done;
             return Ok(Some(seen));
         }
-        self.look_again(&expected, &changed)
+        self.look_again(&expected, &changed, seen)
+    }
+
+    /// After the last move the board is gone: one more look after a settle, so that a flash
+    /// (a toast, an overlay closed at once) is not taken for the end screen.
+    fn still_covered(&mut self, expected: &Board, changed: &[Cell]) -> Result<bool> {
+        std::thread::sleep(settle(self.options));
+        let shot = self
+            .device
+            .screenshot()
+            .context("cannot take a screenshot")?;
+        self.report.checks += 1;
+        Ok(board_as_seen(
+            read_board(&shot, &self.run.cal, self.templates),
+            expected,
+            changed,
+        )
+        .is_err())
     }
 
     /// A check's screenshot read: the grid's rows (or the whole screen once they failed).
@@ -511,22 +538,27 @@ impl Tapping<'_> {
     /// The board differs from the plan: the app may not have drawn the last move yet, so look
     /// once more after a settle. Still different: a stop after the first move landed, else the
     /// other input order is tried.
-    fn look_again(&mut self, expected: &Board, changed: &[Cell]) -> Result<Option<Board>> {
+    fn look_again(
+        &mut self,
+        expected: &Board,
+        changed: &[Cell],
+        first: Board,
+    ) -> Result<Option<Board>> {
         std::thread::sleep(settle(self.options));
-        let seen = board_as_seen(
-            read_board(
-                &self.run.check_shot(self.device)?,
-                &self.run.cal,
-                self.templates,
-            ),
-            expected,
-            changed,
-        )
-        .map_err(|e| BoardProblem(format!("cannot read the board after tapping: {e}")))?;
-        self.report.checks += 1;
+        let mut seen = self.read_rows(expected, changed)?;
+        // Apps animate (digits fade or pop in, highlights slide): decide only on a screen that
+        // shows the plan or has settled, two reads in a row alike, within a bound.
+        let deadline = Instant::now() + SETTLE_LIMIT;
+        let mut previous = first;
+        while seen != previous && !expected.diff(&seen).is_empty() && Instant::now() < deadline {
+            previous = seen;
+            std::thread::sleep(SETTLE_STEP);
+            seen = self.read_rows(expected, changed)?;
+        }
         let differ = expected.diff(&seen);
         if differ.is_empty() {
             self.run.order_checked = true;
+            self.run.verified = self.run.done;
             return Ok(Some(seen));
         }
         if self.run.order_checked {
@@ -534,6 +566,19 @@ impl Tapping<'_> {
         }
         self.switch_order(&seen)?;
         Ok(None)
+    }
+
+    /// A check's screenshot read as a board (counted as a check); a screen with no board is an
+    /// error here.
+    fn read_rows(&mut self, expected: &Board, changed: &[Cell]) -> Result<Board> {
+        let shot = self.run.check_shot(self.device)?;
+        self.report.checks += 1;
+        board_as_seen(
+            read_board(&shot, &self.run.cal, self.templates),
+            expected,
+            changed,
+        )
+        .map_err(|e| BoardProblem(format!("cannot read the board after tapping: {e}")).into())
     }
 
     /// The first move of the run did not land: the input order may have changed since
@@ -558,6 +603,11 @@ impl Tapping<'_> {
     /// The last step: the board as last seen (or read now) must show the solution.
     fn finish(self, last_seen: Option<Board>) -> Result<PlayReport> {
         let mut report = self.report;
+        if report.end_screen {
+            // Nothing left to read: the moves before the last were seen, the last one made the
+            // app announce the end.
+            return Ok(report);
+        }
         let seen = match last_seen {
             Some(seen) => seen,
             None => {
@@ -609,6 +659,12 @@ pub fn check_rows(cal: &Calibration) -> std::ops::Range<u32> {
     cal.grid.y.saturating_sub(margin)..cal.grid.y + cal.grid.height + margin
 }
 
+/// How long a check waits at most for an animating screen to settle (two reads alike).
+const SETTLE_LIMIT: Duration = Duration::from_millis(600);
+
+/// The pause between reads of a screen that is still changing.
+const SETTLE_STEP: Duration = Duration::from_millis(100);
+
 /// How long the app may take to draw what was tapped, before a second look.
 fn settle(options: &PlayOptions) -> Duration {
     Duration::from_millis(options.pacing.map_or(300, |p| p.settle_ms.max(100)) as u64)
@@ -624,6 +680,8 @@ struct Run {
     plan: Plan,
     done: usize,
     taps_done: usize,
+    /// Moves of the plan seen on the board by a check.
+    verified: usize,
     /// A move of this run has landed as planned in the current input order.
     order_checked: bool,
     /// Checks look at whole screens: the grid's rows alone once did not read where the whole
@@ -643,13 +701,25 @@ impl Run {
     }
 
     /// Where the next checked batch ends: as many whole moves as fit in [`WATCH_TAPS`] taps
-    /// (at least one).
+    /// (at least one). The last move goes alone, after a check of all the others: most apps
+    /// cover the solved board with an end card at once, so it is the one move no check can see.
     fn watched_batch_end(&self) -> usize {
         let mut end = self.done + 1;
         while end < self.moves.len() && self.plan.move_ends[end] < self.taps_done + WATCH_TAPS {
             end += 1;
         }
-        end.min(self.moves.len())
+        let end = end.min(self.moves.len());
+        if end == self.moves.len() && end - self.done > 1 {
+            end - 1
+        } else {
+            end
+        }
+    }
+
+    /// The board is gone right after the last move, and every move before it was seen on the
+    /// board: the app shows its end screen.
+    fn ended(&self) -> bool {
+        self.done == self.moves.len() && self.verified + 1 >= self.moves.len()
     }
 
     /// A fresh plan from the board as it is now (after an interruption or a re-learned order).
@@ -661,6 +731,7 @@ impl Run {
         self.plan = fresh.plan;
         self.done = 0;
         self.taps_done = 0;
+        self.verified = 0;
         Ok(())
     }
 }

@@ -74,6 +74,7 @@ impl SudokuApp {
                 mistakes: 0,
                 mistake_limit: None,
                 keep_mistakes: false,
+                end_card: false,
                 wrong: 0,
                 popup: false,
                 ad: false,
@@ -242,6 +243,17 @@ impl SudokuApp {
             self.state.mistake_limit = Some(limit);
             self.state.keep_mistakes = true;
         }
+    }
+
+    /// Most apps' habit: once the board is solved, a completion card ("Excellent!", the time, a
+    /// "New game" button) covers it.
+    pub fn set_end_card(&mut self, shown: bool) {
+        self.state.end_card = shown;
+    }
+
+    /// The completion card is on screen.
+    pub fn end_card_shown(&self) -> bool {
+        self.state.end_card && self.state.is_solved()
     }
 
     /// Cells that hold a wrong player entry now.
@@ -763,6 +775,68 @@ mod tests {
         );
         assert!(!clashes(added[1]), "the second breaks no rule");
         assert!(p.givens().get(added[0]).is_none() && p.entries().get(added[1]).is_some());
+    }
+
+    #[test]
+    fn an_end_card_covers_the_whole_board_once_it_is_solved_and_only_then() {
+        let mut p = phone("light", MEDIUM);
+        p.set_end_card(true);
+        let s = solution(&p);
+        let empty: Vec<Cell> = Cell::all()
+            .filter(|&c| p.board().get(c).is_none())
+            .collect();
+        for &c in &empty[..empty.len() - 1] {
+            tap_cell(&mut p, c);
+            tap_key(&mut p, Key::Digit(s.get(c).unwrap()));
+        }
+        let before = p.render();
+        assert!(!p.end_card_shown());
+        let last = *empty.last().unwrap();
+        tap_cell(&mut p, last);
+        tap_key(&mut p, Key::Digit(s.get(last).unwrap()));
+        assert!(p.is_solved() && p.end_card_shown());
+        let after = p.render();
+        // The grid is under the card: most of it is the card's colour (the rest its text and
+        // button), where before it was the board.
+        let g = p.layout.grid;
+        let card = after.get_pixel(g.x + 2, g.y + 2).0;
+        let share = |img: &RgbaImage| {
+            let pixels =
+                (g.x..g.x + g.width).flat_map(|x| (g.y..g.y + g.height).map(move |y| (x, y)));
+            pixels
+                .filter(|&(x, y)| img.get_pixel(x, y).0 == card)
+                .count() as f64
+                / (g.width * g.height) as f64
+        };
+        assert!(
+            share(&after) > 0.8 && share(&before) < 0.05,
+            "{} {}",
+            share(&after),
+            share(&before)
+        );
+    }
+
+    #[test]
+    fn the_end_card_renders_on_every_skin_and_size() {
+        for &name in Skin::names() {
+            for size in crate::SUPPORTED_SIZES {
+                let mut p = SudokuApp::new(
+                    puzzles::parse(MEDIUM).unwrap(),
+                    Skin::named(name).unwrap(),
+                    size,
+                )
+                .unwrap();
+                p.set_end_card(true);
+                let s = solution(&p);
+                for c in Cell::all() {
+                    if p.board().get(c).is_none() {
+                        p.set_entry(c, s.get(c));
+                    }
+                }
+                assert!(p.end_card_shown(), "{name} {size}");
+                let _ = p.render();
+            }
+        }
     }
 
     #[test]

@@ -22,9 +22,11 @@ pub struct Faults {
     /// The game starts with two wrong player entries (one repeating a given, one breaking no
     /// rule yet), counted as mistakes made.
     pub wrong_entries: bool,
+    /// A completion card covers the board once it is solved.
+    pub end_card: bool,
 }
 
-const HELP: &str = "faults are popup, drop-after=N, mistake-limit=N, mistakes=N, wrong-entries, ad-after=N (comma-separated)";
+const HELP: &str = "faults are popup, drop-after=N, mistake-limit=N, mistakes=N, wrong-entries, end-card, ad-after=N (comma-separated)";
 
 impl FromStr for Faults {
     type Err = String;
@@ -57,6 +59,7 @@ impl FromStr for Faults {
                     }
                 }
                 "wrong-entries" if value.is_none() => faults.wrong_entries = true,
+                "end-card" if value.is_none() => faults.end_card = true,
                 "ad-after" => {
                     faults.ad_after = Some(
                         u32::try_from(number(value)?)
@@ -88,10 +91,11 @@ mod tests {
             })
         );
         assert_eq!(
-            "mistakes=3, wrong-entries".parse::<Faults>(),
+            "mistakes=3, wrong-entries, end-card".parse::<Faults>(),
             Ok(Faults {
                 mistakes: Some(3),
                 wrong_entries: true,
+                end_card: true,
                 ..Faults::default()
             })
         );

@@ -66,6 +66,8 @@ pub(crate) struct GameState {
     /// Wrong digits are kept on the board and drawn in red (as most apps do) instead of being
     /// refused; the game is still lost at `mistake_limit`.
     pub keep_mistakes: bool,
+    /// A completion card covers the board once it is solved (most apps' "Excellent!").
+    pub end_card: bool,
     /// Cells whose entry is wrong (bit = cell index), drawn in red with `keep_mistakes`.
     pub wrong: u128,
     pub popup: bool,

@@ -96,6 +96,7 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             checks: 0,
             interruptions: 0,
             relearned_order: None,
+            end_screen: false,
         })
     } else {
         crate::play::play_from(
@@ -183,6 +184,7 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             "dry_run": args.dry_run,
             "input": device.input_description(),
             "verified": report.final_board.is_some(),
+            "end_screen": report.end_screen,
             "timings_ms": report.timings,
             "total_ms": started.elapsed().as_secs_f64() * 1000.0,
             "checks": report.checks,
@@ -193,8 +195,16 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
         outln!("{}", serde_json::to_string_pretty(&json)?);
     } else if !args.dry_run {
         out!("{}", a.solution);
+        let (head, checked) = if report.end_screen {
+            (
+                "solved (the app now shows its end screen)",
+                "every move before the last was seen on the board",
+            )
+        } else {
+            ("solved", "the screen was re-read and shows the solution")
+        };
         outln!(
-            "solved: {} moves, {} taps via {} in {:.2} s; the screen was re-read and shows the solution",
+            "{head}: {} moves, {} taps via {} in {:.2} s; {checked}",
             a.moves.len(),
             report.taps_sent,
             device.input_description(),

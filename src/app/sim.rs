@@ -91,6 +91,7 @@ impl SimSetup {
         phone.set_mistake_limit(self.faults.mistake_limit);
         phone.set_ad_after(self.faults.ad_after);
         phone.set_mistake_counter(self.faults.mistakes);
+        phone.set_end_card(self.faults.end_card);
         if self.faults.wrong_entries {
             phone.add_wrong_entries();
         }

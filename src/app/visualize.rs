@@ -113,6 +113,9 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
         report.elapsed.as_secs_f64(),
         report.checkpoints
     );
+    if report.end_screen {
+        outln!("solved (the app now shows its end screen after the last move)");
+    }
     outln!("the search took {} steps", count(search.steps));
     Ok(ExitCode::SUCCESS)
 }

@@ -225,15 +225,11 @@ impl Session<'_> {
         self.device.tap_all(points)
     }
 
-    /// A screenshot and its reading; an error when the grid is gone or a cell other than the
-    /// probe cell changed (the last tap did something we cannot undo).
+    /// A screenshot and its reading once the screen has settled; an error when the grid is gone
+    /// or a cell other than the probe cell changed (the last tap did something we cannot undo).
     fn look(&mut self, after: &str) -> Result<(RgbaImage, Recognition)> {
-        self.screenshots += 1;
-        let img = self
-            .device
-            .screenshot()
-            .context("cannot take a screenshot")?;
-        let rec = read_board(&img, self.cal, self.templates).map_err(|e| {
+        let (img, read) = self.settled()?;
+        let rec = read.map_err(|e| {
             anyhow!(
                 "after {after} the board can no longer be read ({e}); the probe stopped{}: go back to the puzzle in the app and check it, then re-run or pass --erase and --input-order",
                 self.leftover()
@@ -258,7 +254,36 @@ impl Session<'_> {
         self.shown = rec.board.get(self.cell);
         Ok((img, rec))
     }
+
+    /// Reads the screen until two reads in a row agree, or [`SETTLE_LIMIT`] passed: apps
+    /// animate a digit in (a fade, a pop) or out, and a frame caught halfway must not decide
+    /// the input order or the erase button. The probe runs once per app, so every look pays a
+    /// second screenshot.
+    fn settled(&mut self) -> Result<(RgbaImage, Result<Recognition, crate::vision::ReadError>)> {
+        let deadline = std::time::Instant::now() + SETTLE_LIMIT;
+        let mut previous: Option<Board> = None;
+        loop {
+            self.screenshots += 1;
+            let img = self
+                .device
+                .screenshot()
+                .context("cannot take a screenshot")?;
+            let read = read_board(&img, self.cal, self.templates);
+            let board = read.as_ref().ok().map(|r| r.board);
+            if (board.is_some() && board == previous) || std::time::Instant::now() >= deadline {
+                return Ok((img, read));
+            }
+            previous = board;
+            std::thread::sleep(SETTLE_STEP);
+        }
+    }
 }
+
+/// How long a look waits at most for the screen to settle.
+const SETTLE_LIMIT: std::time::Duration = std::time::Duration::from_millis(600);
+
+/// The pause between two reads of a look.
+const SETTLE_STEP: std::time::Duration = std::time::Duration::from_millis(60);
 
 /// Finds input order, erase and notes on `device`, whose screen `cal` and `templates` read. The
 /// steps, each its own function: the buttons worth trying, the input order, erase (and the

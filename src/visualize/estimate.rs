@@ -3,7 +3,7 @@
 //! figures, or what `measure` timed on the phone), the batching of the replay loop, and the rate
 //! limit.
 
-use super::session::{ReplayOptions, moves_per_batch, paced_time};
+use super::session::{ReplayOptions, moves_per_batch, next_checkpoint, paced_time};
 use crate::device::{Input, Pacing};
 use crate::plan::{Move, count_taps};
 use crate::profile::calibration::{Calibration, InputOrder};
@@ -57,8 +57,19 @@ pub struct Estimate {
 /// The `tap_all` calls the replay loop makes for `moves` moves: batches of `batch`, cut at every
 /// checkpoint.
 fn calls(moves: usize, check_every: usize, batch: usize) -> usize {
-    let (full, rest) = (moves / check_every, moves % check_every);
-    full * check_every.div_ceil(batch) + rest.div_ceil(batch)
+    checkpoint_ends(moves, check_every)
+        .scan(0, |done, end| {
+            Some((end - std::mem::replace(done, end)).div_ceil(batch))
+        })
+        .sum()
+}
+
+/// The move counts at which the replay loop checks the screen ([`next_checkpoint`]).
+fn checkpoint_ends(moves: usize, check_every: usize) -> impl Iterator<Item = usize> {
+    std::iter::successors(
+        (moves > 0).then(|| next_checkpoint(0, moves, check_every)),
+        move |&done| (done < moves).then(|| next_checkpoint(done, moves, check_every)),
+    )
 }
 
 /// Estimates replaying `moves` with `costs`, batched and checked as `options` say, and paced
@@ -71,7 +82,7 @@ pub fn estimate(
 ) -> Estimate {
     let check_every = options.check_every.max(1);
     let taps = count_taps(moves, order);
-    let checkpoints = moves.len().div_ceil(check_every);
+    let checkpoints = checkpoint_ends(moves.len(), check_every).count();
     let taps_per_move = taps as f64 / moves.len().max(1) as f64;
     // `per_tap` includes the pacing's gap, but the replay leaves it out after a tap on the board
     // (`tap_waits`: only a key's click can be overtaken), and every move has one: its cell's.
@@ -124,10 +135,17 @@ mod tests {
 
     #[test]
     fn calls_are_batches_cut_at_every_checkpoint() {
-        assert_eq!(calls(100, 40, 7), 6 + 6 + 3);
-        assert_eq!(calls(80, 40, 40), 2);
+        // Checkpoints after moves 1, 8, 40, 64, 80, 99 and 100.
+        assert_eq!(calls(100, 40, 7), 1 + 1 + 5 + 4 + 3 + 3 + 1);
+        assert_eq!(calls(80, 40, 40), 6);
         assert_eq!(calls(0, 40, 7), 0);
         assert_eq!(calls(5, 200, 1), 5);
+        assert_eq!(
+            checkpoint_ends(100, 40).collect::<Vec<_>>(),
+            [1, 8, 40, 64, 80, 99, 100]
+        );
+        assert_eq!(checkpoint_ends(1, 40).collect::<Vec<_>>(), [1]);
+        assert_eq!(checkpoint_ends(2, 40).collect::<Vec<_>>(), [1, 2]);
     }
 
     #[test]
@@ -140,10 +158,10 @@ mod tests {
             checkpoint: Duration::from_secs(1),
             measured: true,
         };
-        // 600 ms a move: one move a call (250 ms batches), 100 calls, 3 checkpoints.
+        // 600 ms a move: one move a call (250 ms batches), 100 calls, 7 checkpoints.
         let e = estimate(&moves, InputOrder::CellFirst, &costs, &options(40));
-        assert_eq!((e.taps, e.calls, e.checkpoints), (200, 100, 3));
-        assert_eq!(e.total, Duration::from_millis(200 * 300 + 100 * 20 + 3000));
+        assert_eq!((e.taps, e.calls, e.checkpoints), (200, 100, 7));
+        assert_eq!(e.total, Duration::from_millis(200 * 300 + 100 * 20 + 7000));
         // Cheap taps: the round trip is shared by a batch of moves.
         let quick = Costs {
             per_tap: Duration::from_millis(10),
@@ -153,7 +171,7 @@ mod tests {
         assert!(e.calls < 100 / 5, "{e:?}");
         assert_eq!(
             e.total,
-            Duration::from_millis(200 * 10 + 3000) + quick.per_call * e.calls as u32
+            Duration::from_millis(200 * 10 + 7000) + quick.per_call * e.calls as u32
         );
     }
 
@@ -169,22 +187,23 @@ mod tests {
             ..options(200)
         };
         let e = estimate(&moves, InputOrder::CellFirst, &fast, &paced);
-        assert_eq!((e.taps, e.checkpoints), (600, 2));
+        assert_eq!((e.taps, e.checkpoints), (600, 6));
         // A move: two taps of 2 ms and a 10 ms hold, the 21 ms gap after the key only (13.5 s),
-        // and two checkpoints of 0.6 s.
+        // and six checkpoints of 0.6 s (after moves 1, 8, 64, 200, 299, 300).
         assert!(
-            e.total > Duration::from_secs(14) && e.total < Duration::from_secs(15),
+            e.total > Duration::from_millis(16_500) && e.total < Duration::from_millis(17_500),
             "{e:?}"
         );
         let gapped = estimate(&moves, InputOrder::CellFirst, &fast, &options(200));
         assert_eq!(gapped.total - e.total, Duration::from_millis(21 * 300));
-        let s = estimate(
-            &moves,
-            InputOrder::CellFirst,
-            &Costs::known(stream, &stream.fastest_pacing()),
-            &options(200),
+        let stream_costs = Costs::known(stream, &stream.fastest_pacing());
+        let s = estimate(&moves, InputOrder::CellFirst, &stream_costs, &options(200));
+        // The taps alone (both pay the same six checkpoints) take over twice as long.
+        let tapping = |x: &Estimate, c: &Costs| x.total - c.checkpoint * x.checkpoints as u32;
+        assert!(
+            tapping(&s, &stream_costs) > tapping(&e, &fast) * 2,
+            "{s:?} vs {e:?}"
         );
-        assert!(s.total > e.total * 2);
         let limited = ReplayOptions {
             moves_per_second: Some(1.0),
             ..options(200)

@@ -88,6 +88,9 @@ pub struct ReplayReport {
     pub done: usize,
     pub taps_sent: usize,
     pub checkpoints: usize,
+    /// After the last move the board gave way to the app's end screen; every earlier move was
+    /// seen on the board (`final_board` is the replayed board then).
+    pub end_screen: bool,
     /// The board the last checkpoint read.
     pub final_board: Board,
     pub elapsed: Duration,
@@ -131,6 +134,8 @@ pub fn replay_moves(
     let mut taps_sent = 0;
     let mut checkpoints = 0;
     let mut final_board = expected;
+    let mut confirmed = start;
+    let mut end_screen = false;
     // The first batch is sized from what was measured before the replay (else the input method's
     // known cost), later ones from the batches themselves.
     let per_move_guess = options
@@ -143,7 +148,7 @@ pub fn replay_moves(
                 "stopped by the user after {done} of {total} moves; continue with `sudoku-agent visualize --resume`"
             );
         }
-        let next_check = ((done / check_every + 1) * check_every).min(total);
+        let next_check = next_checkpoint(done, total, check_every);
         let end = (done + batch).min(next_check);
         let points = batch_taps(moves, done, end, start, &session.layout)?;
         save(&mut state, options, &|s| s.sending = end)?;
@@ -165,8 +170,19 @@ pub fn replay_moves(
         batch = moves_per_batch(options, per_move);
         keep_rate(options, started, done - start, stop);
         if done == next_check {
-            final_board = checkpoint(session, &expected, done, total)?;
+            // All but the last move were seen on the board: a screen that no longer shows it
+            // after the last one is the app's end screen (most apps show a completion card).
+            final_board = match checkpoint(session, &expected, done, total) {
+                Ok(board) => board,
+                Err(_) if done == total && confirmed + 1 >= total && covered(session) => {
+                    end_screen = true;
+                    final_board = expected;
+                    break;
+                }
+                Err(e) => return Err(e),
+            };
             checkpoints += 1;
+            confirmed = done;
             save(&mut state, options, &|s| s.confirmed = end)?;
         }
     }
@@ -179,6 +195,7 @@ pub fn replay_moves(
         taps_sent,
         checkpoints,
         final_board,
+        end_screen,
         elapsed: started.elapsed(),
     })
 }
@@ -250,6 +267,39 @@ fn batch_taps(
 }
 
 /// Reads the screen and compares it with the board the replay should have made.
+/// The move count of the next checkpoint after `done` of `total`: the first move alone (it
+/// proves the input order and the app's settings, so a wrong one costs one move), then after
+/// 8 and 64 moves, then every `check_every`; and the last move alone, after a checkpoint of all
+/// the others (after it most apps cover the board with an end card).
+pub fn next_checkpoint(done: usize, total: usize, check_every: usize) -> usize {
+    let every = check_every.max(1);
+    let regular = (done / every + 1) * every;
+    let next = [1, 8, 64]
+        .into_iter()
+        .find(|&n| n > done)
+        .map_or(regular, |n| n.min(regular));
+    if next >= total - 1 && done < total - 1 {
+        total - 1
+    } else {
+        next.min(total)
+    }
+}
+
+/// The board is not on the screen now, and still not after a short settle (not a flash).
+fn covered(session: &mut Session) -> bool {
+    let mut look = || {
+        session
+            .device
+            .screenshot()
+            .map(|s| read_board(&s, session.calibration, session.templates).is_err())
+            .unwrap_or(false)
+    };
+    look() && {
+        std::thread::sleep(Duration::from_millis(300));
+        look()
+    }
+}
+
 fn checkpoint(session: &mut Session, expected: &Board, done: usize, total: usize) -> Result<Board> {
     let screen = session
         .device

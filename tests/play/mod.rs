@@ -1,5 +1,6 @@
 mod adb;
 mod cli;
+mod end_screen;
 mod fleet;
 mod lives;
 mod resilience;

@@ -78,6 +78,23 @@ fn play_on(
     play(device, &cal, &templates, &options, stop, &mut |_| {})
 }
 
+/// The moves of each checked batch in a cell-first app: the first move alone (it proves the
+/// input order), then WATCH_MOVES at a time, and the last move alone (after it most apps cover
+/// the board with an end card).
+fn batches(moves: usize) -> Vec<usize> {
+    let mut batches = vec![1];
+    let mut sent = 1;
+    while sent + 1 < moves {
+        let n = (moves - 1 - sent).min(WATCH_MOVES);
+        batches.push(n);
+        sent += n;
+    }
+    if moves > 1 {
+        batches.push(1);
+    }
+    batches
+}
+
 /// Plays the board on `device` to the end with `PACING` and `skin`'s calibration; the phone
 /// must be solved.
 fn play_paced(device: &mut Recorder, skin: &str) -> PlayReport {
@@ -98,14 +115,9 @@ fn the_settle_time_is_spent_only_before_each_checking_screenshot() {
         let mut device = recorder(Input::Method(kind));
         let report = play_paced(&mut device, "light");
         let moves = report.assessment.moves.len();
-        // The first move alone, then checked batches of WATCH_MOVES sent per_call at a time.
-        let batches: Vec<usize> = std::iter::once(1)
-            .chain(
-                (1..moves)
-                    .step_by(WATCH_MOVES)
-                    .map(|s| (moves - s).min(WATCH_MOVES)),
-            )
-            .collect();
+        // The first move alone, then checked batches of WATCH_MOVES sent per_call at a time,
+        // and the last move alone.
+        let batches = batches(moves);
         let calls: usize = batches.iter().map(|b| b.div_ceil(per_call)).sum();
         assert_eq!(device.calls.len(), calls, "{kind:?}");
         assert_eq!(report.checks, batches.len(), "{kind:?}: one look per batch");
@@ -139,7 +151,7 @@ fn a_number_first_board_is_checked_every_eight_taps_rather_than_every_four_moves
     let moves = report.assessment.moves.len();
     // One tap a move while the digit in hand stays: fewer looks than one per four moves.
     assert!(
-        report.checks < 1 + (moves - 1).div_ceil(WATCH_MOVES),
+        report.checks < batches(moves).len(),
         "{} checks for {moves} moves",
         report.checks
     );
@@ -189,8 +201,10 @@ fn rows_only_screenshots_that_do_not_read_where_the_whole_screen_does_give_way_t
     assert!(device.0.phone.phone().is_solved());
     assert_eq!(report.interruptions, 0, "no ad was imagined");
     // One extra look, the whole screen's, where the rows failed the first time.
-    let batches = 1 + (report.assessment.moves.len() - 1).div_ceil(WATCH_MOVES);
-    assert_eq!(report.checks, batches + 1);
+    assert_eq!(
+        report.checks,
+        batches(report.assessment.moves.len()).len() + 1
+    );
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! What covers the app: the end-of-game banner, the popup fault and the interstitial ad fault.
+//! What covers the app: the end-of-game banner, the completion card, the popup fault and the
+//! interstitial ad fault.
 
 use super::paint::*;
 use super::text::*;
@@ -65,6 +66,53 @@ impl Frame<'_> {
             (cx, cy + self.dp(22.0)),
             Align::Center,
             c.banner_fg,
+        );
+    }
+
+    /// The completion card of most apps: it covers the whole board (nothing of the grid is left
+    /// to read) with a title, the time and a "New game" button.
+    pub(super) fn end_card(&mut self, state: &GameState) {
+        let c = self.skin.colors;
+        let g = self.l.grid;
+        // A little beyond the grid, but never off the screen (edge-to-edge boards).
+        let pad = self.dp(8.0);
+        let (x, y) = ((g.x as f32 - pad).max(0.0), (g.y as f32 - pad).max(0.0));
+        let right = (g.x as f32 + g.width as f32 + pad).min(self.img.width() as f32);
+        let bottom = (g.y as f32 + g.height as f32 + pad).min(self.img.height() as f32);
+        let (w, h) = (right - x, bottom - y);
+        Shape::new()
+            .rounded(x, y, w, h, self.dp(20.0), false)
+            .fill(self.img, c.banner_bg);
+        let cx = x + w / 2.0;
+        self.text(
+            self.skin.title_face,
+            34.0,
+            "Excellent!",
+            (cx, y + h * 0.3),
+            Align::Center,
+            c.banner_fg,
+        );
+        let detail = format!("Time {}", super::timer_text(state));
+        self.text(
+            self.skin.ui_face,
+            16.0,
+            &detail,
+            (cx, y + h * 0.45),
+            Align::Center,
+            c.banner_fg,
+        );
+        let (bw, bh) = (w * 0.5, self.dp(48.0));
+        let (bx, by) = (cx - bw / 2.0, y + h * 0.65);
+        Shape::new()
+            .rounded(bx, by, bw, bh, bh / 2.0, false)
+            .fill(self.img, c.accent);
+        self.text(
+            Face::RobotoMedium,
+            16.0,
+            "NEW GAME",
+            (cx, by + bh / 2.0),
+            Align::Center,
+            rgba(0xFFFFFF, 255),
         );
     }
 

@@ -143,6 +143,9 @@ impl Frame<'_> {
             self.keypad_timer(state);
             self.key_counters(state);
         }
+        if state.end_card && state.is_solved() {
+            self.end_card(state);
+        }
         if state.popup {
             self.popup();
         }
