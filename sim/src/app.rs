@@ -503,7 +503,7 @@ impl SudokuApp {
         }
         self.moves.push(AppMove::Set { cell, digit });
         if let Some(n) = self.state.habits.flash_every
-            && self.placed() % n == 0
+            && self.placed().is_multiple_of(n)
         {
             self.flash_until = Some(self.clock.now() + FLASH);
             self.state.flash = true;
