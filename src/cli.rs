@@ -125,10 +125,9 @@ pub struct SimPhoneArgs {
     /// With --device sim: its screen size (720x1280, 1080x2340, 1440x3200).
     #[arg(long, value_name = "WxH", default_value = "1080x2340")]
     pub sim_size: crate::geometry::Size,
-    /// With --device sim: faults to switch on, comma-separated: popup, drop-after=N,
-    /// mistake-limit=N (wrong digits refused), mistakes=N (kept in red, lost at N), wrong-entries
-    /// (the game starts with two wrong player entries), end-card (a completion card covers the
-    /// solved board), ad-after=N.
+    /// With --device sim: faults and app habits to switch on, comma-separated: popup,
+    /// drop-after=N, mistake-limit=N, ad-after=N; end-card, fade=MS, pop=MS, lives=N, flash=N,
+    /// wrong-start, same-ink, keep-notes.
     #[arg(long, value_name = "FAULTS", value_delimiter = ',')]
     pub sim_faults: Vec<String>,
 }
@@ -406,7 +405,9 @@ pub struct SimArgs {
     #[arg(long)]
     pub port: Option<u16>,
     /// Faults, comma-separated: popup (a dialog covers the grid), drop-after=N (the device
-    /// vanishes on command line N+1), mistake-limit=N (wrong digits are rejected).
+    /// vanishes on command line N+1), mistake-limit=N (wrong digits are rejected), ad-after=N;
+    /// and app habits: end-card, fade=MS, pop=MS, lives=N, flash=N, wrong-start, same-ink,
+    /// keep-notes.
     #[arg(long, value_delimiter = ',')]
     pub faults: Vec<String>,
 }

@@ -12,6 +12,7 @@ use crate::geometry::Point;
 use crate::plan::{self, Move, Plan};
 use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::{Board, Cell, Outcome, SolveOptions, Strategy, solve_with};
+use crate::vision::screen::still_around;
 use crate::vision::{Recognition, Templates, read_board};
 use anyhow::{Context, Result, anyhow, bail};
 use std::io::Write as _;
@@ -450,7 +451,7 @@ impl Tapping<'_> {
             self.run.verified = self.run.done;
             return Ok(Some(seen));
         }
-        self.look_again(&expected, &changed, seen)
+        self.look_again(&expected, &changed)
     }
 
     /// After the last move the board is gone: one more look after a settle, so that a flash
@@ -538,22 +539,30 @@ impl Tapping<'_> {
     /// The board differs from the plan: the app may not have drawn the last move yet, so look
     /// once more after a settle. Still different: a stop after the first move landed, else the
     /// other input order is tried.
-    fn look_again(
-        &mut self,
-        expected: &Board,
-        changed: &[Cell],
-        first: Board,
-    ) -> Result<Option<Board>> {
+    fn look_again(&mut self, expected: &Board, changed: &[Cell]) -> Result<Option<Board>> {
         std::thread::sleep(settle(self.options));
-        let mut seen = self.read_rows(expected, changed)?;
+        let mut shot = self.shot()?;
+        let mut seen = self.read_rows(&shot, expected, changed)?;
         // Apps animate (digits fade or pop in, highlights slide): decide only on a screen that
-        // shows the plan or has settled, two reads in a row alike, within a bound.
+        // shows the plan, or whose cells in question stopped changing (two frames alike there:
+        // a faint digit halfway through a fade reads as none, frame after frame), within a bound.
         let deadline = Instant::now() + SETTLE_LIMIT;
-        let mut previous = first;
-        while seen != previous && !expected.diff(&seen).is_empty() && Instant::now() < deadline {
-            previous = seen;
+        while !expected.diff(&seen).is_empty() && Instant::now() < deadline {
             std::thread::sleep(SETTLE_STEP);
-            seen = self.read_rows(expected, changed)?;
+            let next = self.shot()?;
+            let still = expected.diff(&seen).into_iter().all(|c| {
+                still_around(
+                    &shot,
+                    &next,
+                    cell_centre(&self.run.cal, c),
+                    cell_side(&self.run.cal),
+                )
+            });
+            shot = next;
+            seen = self.read_rows(&shot, expected, changed)?;
+            if still {
+                break;
+            }
         }
         let differ = expected.diff(&seen);
         if differ.is_empty() {
@@ -568,13 +577,21 @@ impl Tapping<'_> {
         Ok(None)
     }
 
-    /// A check's screenshot read as a board (counted as a check); a screen with no board is an
-    /// error here.
-    fn read_rows(&mut self, expected: &Board, changed: &[Cell]) -> Result<Board> {
-        let shot = self.run.check_shot(self.device)?;
+    /// A check's screenshot (counted as a check).
+    fn shot(&mut self) -> Result<image::RgbaImage> {
         self.report.checks += 1;
+        self.run.check_shot(self.device)
+    }
+
+    /// A check's screenshot read as a board; a screen with no board is an error here.
+    fn read_rows(
+        &self,
+        shot: &image::RgbaImage,
+        expected: &Board,
+        changed: &[Cell],
+    ) -> Result<Board> {
         board_as_seen(
-            read_board(&shot, &self.run.cal, self.templates),
+            read_board(shot, &self.run.cal, self.templates),
             expected,
             changed,
         )
@@ -659,7 +676,22 @@ pub fn check_rows(cal: &Calibration) -> std::ops::Range<u32> {
     cal.grid.y.saturating_sub(margin)..cal.grid.y + cal.grid.height + margin
 }
 
-/// How long a check waits at most for an animating screen to settle (two reads alike).
+/// The centre of `cell` on the calibrated grid.
+fn cell_centre(cal: &Calibration, cell: Cell) -> Point {
+    let g = cal.grid;
+    let (col, row) = (cell.col() as u32, cell.row() as u32);
+    Point::new(
+        g.x + (2 * col + 1) * g.width / 18,
+        g.y + (2 * row + 1) * g.height / 18,
+    )
+}
+
+/// Most of a cell's side, to compare frames in (leaving out the grid lines around it).
+fn cell_side(cal: &Calibration) -> u32 {
+    cal.grid.width / 11
+}
+
+/// How long a check waits at most for an animating screen to settle.
 const SETTLE_LIMIT: Duration = Duration::from_millis(600);
 
 /// The pause between reads of a screen that is still changing.

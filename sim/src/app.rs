@@ -11,9 +11,33 @@ use super::skins::{EntryOrder, Skin};
 use super::{SUPPORTED_SIZES, Screen};
 use crate::board::{Board, Cell};
 use crate::geometry::{Point, Size};
+use crate::habits::Habits;
 use anyhow::{Context, Result, bail};
 use image::RgbaImage;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How long the flash of an overlay shows (`flash` habit).
+const FLASH: Duration = Duration::from_millis(100);
+
+/// The app's time, which its animations and the flash overlay follow: the device clock the
+/// handset reports (`Screen::advance_clock`), or the wall-clock time since the app started when
+/// that is ahead. Through adb with a latency preset the virtual clock runs ahead of the wall (a
+/// raw screenshot costs 250 ms of it), so screenshots age animations as on a phone, exactly;
+/// with the `instant` preset or in-process, where no device time passes, the wall clock does,
+/// so a caller that sleeps sees animations end. Tests set it by hand (`SudokuApp::set_clock`).
+#[derive(Debug, Clone, Copy)]
+struct AppClock {
+    device: Duration,
+    /// `None`: set by hand, the wall clock is not looked at.
+    wall: Option<Instant>,
+}
+
+impl AppClock {
+    fn now(&self) -> Duration {
+        let wall = self.wall.map_or(Duration::ZERO, |w| w.elapsed());
+        self.device.max(wall)
+    }
+}
 
 /// The simulated sudoku app at one screen size.
 pub struct SudokuApp {
@@ -28,6 +52,9 @@ pub struct SudokuApp {
     /// The interstitial-ad fault: placed digits before the ad, and whether it came already.
     ad_after: Option<u32>,
     ad_shown: bool,
+    clock: AppClock,
+    /// App time the flash of an overlay vanishes at, while it shows.
+    flash_until: Option<Duration>,
 }
 
 impl std::fmt::Debug for SudokuApp {
@@ -73,18 +100,25 @@ impl SudokuApp {
                 notes_mode: false,
                 mistakes: 0,
                 mistake_limit: None,
-                keep_mistakes: false,
-                end_card: false,
-                wrong: 0,
                 popup: false,
                 ad: false,
                 elapsed: Duration::ZERO,
+                habits: Habits::default(),
+                wrong: [false; 81],
+                entered_at: [Duration::ZERO; 81],
+                now: Duration::ZERO,
+                flash: false,
             },
             taps: Vec::new(),
             hits: Vec::new(),
             moves: Vec::new(),
             ad_after: None,
             ad_shown: false,
+            clock: AppClock {
+                device: Duration::ZERO,
+                wall: Some(Instant::now()),
+            },
+            flash_until: None,
         })
     }
 
@@ -131,7 +165,7 @@ impl SudokuApp {
     /// givens and entries alike, so that its pixels no longer say which it is. For tests that
     /// judge a reader's given/entry split; nothing the reader may ask.
     pub fn kind_hidden(&self, cell: Cell) -> bool {
-        self.skin.style.highlight_fg.is_some()
+        (self.skin.style.highlight_fg.is_some() || self.state.habits.same_ink)
             && self.state.focus_digit().is_some()
             && self.state.board().get(cell) == self.state.focus_digit()
     }
@@ -190,11 +224,13 @@ impl SudokuApp {
     }
 
     /// Puts a player digit into (or with `None` clears) a non-given cell; givens are left alone.
+    /// The digit is drawn at once (no entry animation) and counts as no mistake.
     pub fn set_entry(&mut self, cell: Cell, digit: Option<u8>) {
         if self.state.givens.get(cell).is_none() {
-            self.state
-                .entries
-                .set(cell, digit.filter(|d| (1..=9).contains(d)));
+            let digit = digit.filter(|d| (1..=9).contains(d));
+            self.state.wrong[cell.index()] = digit.is_some_and(|d| self.is_wrong(cell, d));
+            self.state.entries.set(cell, digit);
+            self.state.entered_at[cell.index()] = Duration::ZERO;
         }
     }
 
@@ -223,6 +259,110 @@ impl SudokuApp {
         self.state.ad
     }
 
+    /// Switches the habits of real apps on (see [`Habits`]); with `wrong-start` the player's
+    /// entries are seeded now, which needs a puzzle with one solution.
+    pub fn set_habits(&mut self, habits: Habits) -> Result<(), String> {
+        self.state.habits = habits;
+        if let Some(lives) = habits.lives {
+            self.state.mistake_limit = Some(lives);
+        }
+        if habits.wrong_start {
+            self.seed_wrong_start()?;
+        }
+        Ok(())
+    }
+
+    pub fn habits(&self) -> Habits {
+        self.state.habits
+    }
+
+    /// The completion card covers the board (`end-card` habit, board solved).
+    pub fn end_card_shown(&self) -> bool {
+        self.state.end_card_shown()
+    }
+
+    /// The player's entries the app judges wrong now (the solution's digit differs, or with
+    /// several solutions a repeat), in cell order.
+    pub fn wrong_entries(&self) -> Vec<Cell> {
+        Cell::all()
+            .filter(|c| self.state.wrong[c.index()])
+            .collect()
+    }
+
+    /// The limit on mistakes shown in the header (`mistake-limit` or `lives`).
+    pub fn mistake_limit(&self) -> Option<u32> {
+        self.state.mistake_limit
+    }
+
+    /// The app's time now (see [`SudokuApp::set_clock`]).
+    pub fn app_time(&self) -> Duration {
+        self.clock.now()
+    }
+
+    /// Sets the app's time by hand, and stops it following the wall clock: for tests that want
+    /// an exact frame of an animation. The handset moves it with the device clock instead.
+    pub fn set_clock(&mut self, now: Duration) {
+        self.clock = AppClock {
+            device: now,
+            wall: None,
+        };
+    }
+
+    /// Some entered digit is still fading or popping in at the app's time now.
+    pub fn animating(&mut self) -> bool {
+        self.state.now = self.clock.now();
+        self.state.animating()
+    }
+
+    /// The flash of an overlay shows now (`flash` habit).
+    pub fn flash_shown(&mut self) -> bool {
+        self.update_flash();
+        self.state.flash
+    }
+
+    /// Lets the flash of an overlay vanish once its time is up.
+    fn update_flash(&mut self) {
+        let now = self.clock.now();
+        self.state.now = now;
+        if self.flash_until.is_some_and(|until| now >= until) {
+            self.flash_until = None;
+        }
+        self.state.flash = self.flash_until.is_some();
+    }
+
+    /// The `wrong-start` habit: three of the first empty cells get their solution digit, then
+    /// one cell a digit a given of its row, column or box holds, and one cell a wrong digit none
+    /// of its peers holds.
+    fn seed_wrong_start(&mut self) -> Result<(), String> {
+        let Answer::Unique(solution) = self.answer else {
+            return Err("wrong-start needs a puzzle with one solution".to_string());
+        };
+        let start = self.state.board();
+        let empty: Vec<Cell> = Cell::all().filter(|&c| start.get(c).is_none()).collect();
+        let (right, rest) = empty.split_at(empty.len().min(3));
+        for &c in right {
+            self.set_entry(c, solution.get(c));
+        }
+        let board = self.state.board();
+        let held_by_peer = |c: Cell, d: u8| puzzles::peers(c).any(|p| board.get(p) == Some(d));
+        let clash = rest.iter().find_map(|&c| {
+            let d = (1..=9).find(|&d| Some(d) != solution.get(c) && held_by_peer(c, d))?;
+            Some((c, d))
+        });
+        let lone = rest.iter().rev().find_map(|&c| {
+            let d = (1..=9).find(|&d| Some(d) != solution.get(c) && !held_by_peer(c, d))?;
+            Some((c, d))
+        });
+        match (clash, lone) {
+            (Some((a, x)), Some((b, y))) if a != b => {
+                self.set_entry(a, Some(x));
+                self.set_entry(b, Some(y));
+                Ok(())
+            }
+            _ => Err("wrong-start found no cells for its two wrong entries".to_string()),
+        }
+    }
+
     /// Digits placed so far.
     fn placed(&self) -> u32 {
         self.moves
@@ -234,78 +374,6 @@ impl SudokuApp {
     /// With `Some(n)`, a wrong digit is refused and counted, and the game ends at `n` mistakes.
     pub fn set_mistake_limit(&mut self, limit: Option<u32>) {
         self.state.mistake_limit = limit;
-    }
-
-    /// The mistake counter of most apps: with `Some(n)`, wrong digits are accepted, drawn in red
-    /// and counted in the header ("Mistakes 1/n"), and the game is lost at `n` mistakes.
-    pub fn set_mistake_counter(&mut self, limit: Option<u32>) {
-        if let Some(limit) = limit {
-            self.state.mistake_limit = Some(limit);
-            self.state.keep_mistakes = true;
-        }
-    }
-
-    /// Most apps' habit: once the board is solved, a completion card ("Excellent!", the time, a
-    /// "New game" button) covers it.
-    pub fn set_end_card(&mut self, shown: bool) {
-        self.state.end_card = shown;
-    }
-
-    /// The completion card is on screen.
-    pub fn end_card_shown(&self) -> bool {
-        self.state.end_card && self.state.is_solved()
-    }
-
-    /// Cells that hold a wrong player entry now.
-    pub fn wrong_entries(&self) -> Vec<Cell> {
-        Cell::all()
-            .filter(|c| self.state.wrong & (1 << c.index()) != 0)
-            .collect()
-    }
-
-    /// Starts the game as a player left it: two wrong entries, one that repeats a given of its
-    /// row, column or box, and one that breaks no rule yet (it is only wrong against the
-    /// solution). Both count as mistakes already made. Returns the two cells; fewer when the
-    /// puzzle has no such cell (a nearly full board).
-    pub fn add_wrong_entries(&mut self) -> Vec<Cell> {
-        let solution = match &self.answer {
-            Answer::Unique(solution) => *solution,
-            Answer::Several => return Vec::new(),
-        };
-        let board = self.state.board();
-        let peers_have =
-            |b: &Board, cell: Cell, d: u8| puzzles::peers(cell).any(|p| b.get(p) == Some(d));
-        let empty: Vec<Cell> = Cell::all().filter(|&c| board.get(c).is_none()).collect();
-        let clash_with_given = empty.iter().find_map(|&c| {
-            (1..=9u8)
-                .find(|&d| {
-                    Some(d) != solution.get(c)
-                        && puzzles::peers(c).any(|p| self.state.givens.get(p) == Some(d))
-                })
-                .map(|d| (c, d))
-        });
-        let mut added = Vec::new();
-        if let Some((cell, digit)) = clash_with_given {
-            self.put_wrong(cell, digit);
-            added.push(cell);
-        }
-        let board = self.state.board();
-        let quiet = empty.iter().filter(|c| !added.contains(c)).find_map(|&c| {
-            (1..=9u8)
-                .find(|&d| Some(d) != solution.get(c) && !peers_have(&board, c, d))
-                .map(|d| (c, d))
-        });
-        if let Some((cell, digit)) = quiet {
-            self.put_wrong(cell, digit);
-            added.push(cell);
-        }
-        added
-    }
-
-    fn put_wrong(&mut self, cell: Cell, digit: u8) {
-        self.state.entries.set(cell, Some(digit));
-        self.state.wrong |= 1 << cell.index();
-        self.state.mistakes += 1;
     }
 
     /// Time played, shown by the timer (and advancing the status-bar clock from 09:41).
@@ -328,6 +396,17 @@ impl SudokuApp {
                 return Hit::Key(Key::PopupClose);
             }
             return Hit::Popup;
+        }
+        if self.flash_shown() {
+            self.flash_until = None;
+            self.state.flash = false;
+            return Hit::Flash;
+        }
+        if self.state.end_card_shown() {
+            if self.layout.end_card_button.contains(at) {
+                return Hit::Key(Key::NewGame);
+            }
+            return Hit::EndCard;
         }
         if let Some(cell) = self.layout.cell_at(at) {
             self.tap_cell(cell);
@@ -363,7 +442,7 @@ impl SudokuApp {
     fn tap_key(&mut self, key: Key) {
         match (self.skin.input, key) {
             (_, Key::Notes) => self.state.notes_mode = !self.state.notes_mode,
-            (_, Key::PopupClose | Key::AdClose) => {}
+            (_, Key::PopupClose | Key::AdClose | Key::NewGame) => {}
             (EntryOrder::NumberFirst, Key::Digit(d)) => self.state.tool = Some(Tool::Digit(d)),
             (EntryOrder::NumberFirst, Key::Erase) => self.state.tool = Some(Tool::Eraser),
             (EntryOrder::CellFirst, Key::Digit(d)) => {
@@ -406,29 +485,35 @@ impl SudokuApp {
         let wrong = self.is_wrong(cell, digit);
         if wrong {
             self.state.mistakes += 1;
-            if self.state.mistake_limit.is_some() && !self.state.keep_mistakes {
+            // Lives keep the wrong digit (in red); a plain limit refuses it.
+            if self.state.mistake_limit.is_some() && self.state.habits.lives.is_none() {
                 self.moves.push(AppMove::Rejected { cell, digit });
                 return;
             }
         }
         self.state.entries.set(cell, Some(digit));
-        if wrong {
-            self.state.wrong |= 1 << cell.index();
-        } else {
-            self.state.wrong &= !(1 << cell.index());
-        }
+        self.state.wrong[cell.index()] = wrong;
+        self.state.entered_at[cell.index()] = self.clock.now();
         self.state.notes[cell.index()] = 0;
         // Like most apps, a placed digit clears itself from the notes of its peers.
-        for p in puzzles::peers(cell) {
-            self.state.notes[p.index()] &= !(1 << digit);
+        if !self.state.habits.keep_notes {
+            for p in puzzles::peers(cell) {
+                self.state.notes[p.index()] &= !(1 << digit);
+            }
         }
         self.moves.push(AppMove::Set { cell, digit });
+        if let Some(n) = self.state.habits.flash_every
+            && self.placed().is_multiple_of(n)
+        {
+            self.flash_until = Some(self.clock.now() + FLASH);
+            self.state.flash = true;
+        }
     }
 
     fn erase(&mut self, cell: Cell) {
         if self.state.entries.get(cell).is_some() {
+            self.state.wrong[cell.index()] = false;
             self.state.entries.set(cell, None);
-            self.state.wrong &= !(1 << cell.index());
             self.moves.push(AppMove::Erase { cell });
         } else {
             self.state.notes[cell.index()] = 0;
@@ -448,7 +533,14 @@ impl Screen for SudokuApp {
     }
 
     fn render(&mut self) -> RgbaImage {
+        self.update_flash();
         self.renderer.render(&self.skin, &self.layout, &self.state)
+    }
+
+    fn advance_clock(&mut self, now: Duration) -> bool {
+        let moving_before = self.changes_with_time();
+        self.clock.device = self.clock.device.max(now);
+        moving_before || self.changes_with_time()
     }
 
     fn tap(&mut self, at: Point) {
@@ -472,7 +564,19 @@ impl Screen for SudokuApp {
     /// OpenSudoku's `SudokuBoardView` does); the keypad, the popup's and the ad's buttons are
     /// buttons with click listeners.
     fn acts_on_touch(&self, at: Point) -> bool {
-        !self.state.ad && !self.state.popup && self.layout.cell_at(at).is_some()
+        !self.state.ad
+            && !self.state.popup
+            && self.flash_until.is_none()
+            && !self.state.end_card_shown()
+            && self.layout.cell_at(at).is_some()
+    }
+}
+
+impl SudokuApp {
+    /// The picture changes with time alone from now: a digit is animating or a flash shows.
+    fn changes_with_time(&mut self) -> bool {
+        self.update_flash();
+        self.state.flash || self.state.animating()
     }
 }
 
@@ -709,137 +813,6 @@ mod tests {
     }
 
     #[test]
-    fn a_mistake_counter_keeps_wrong_digits_in_red_until_corrected_and_ends_the_game_at_its_limit()
-    {
-        let mut p = phone("light", MEDIUM);
-        p.set_mistake_counter(Some(2));
-        let s = solution(&p);
-        let c = cell(0, 1);
-        let wrong = (1..=9).find(|&d| Some(d) != s.get(c)).unwrap();
-        tap_cell(&mut p, c);
-        tap_key(&mut p, Key::Digit(wrong));
-        assert_eq!(p.board().get(c), Some(wrong), "a wrong digit is kept");
-        assert_eq!((p.mistakes(), p.wrong_entries()), (1, vec![c]));
-        let red = p.render();
-        let r = p.layout.cell_rect(c);
-        let reddish = (r.x..r.x + r.width)
-            .flat_map(|x| (r.y..r.y + r.height).map(move |y| (x, y)))
-            .filter(|&(x, y)| {
-                let px = red.get_pixel(x, y).0;
-                px[0] > 150 && px[1] < 90 && px[2] < 90
-            })
-            .count();
-        assert!(
-            reddish > 20,
-            "the wrong digit is drawn in red ({reddish} red pixels)"
-        );
-        tap_key(&mut p, Key::Digit(s.get(c).unwrap()));
-        assert_eq!(
-            (p.mistakes(), p.wrong_entries()),
-            (1, vec![]),
-            "the right digit over it is no mistake"
-        );
-        let c2 = cell(0, 2);
-        let wrong2 = (1..=9).find(|&d| Some(d) != s.get(c2)).unwrap();
-        tap_cell(&mut p, c2);
-        tap_key(&mut p, Key::Digit(wrong2));
-        assert_eq!(p.mistakes(), 2);
-        tap_key(&mut p, Key::Digit(s.get(c2).unwrap()));
-        assert_eq!(
-            p.board().get(c2),
-            Some(wrong2),
-            "game over: the keypad is covered"
-        );
-    }
-
-    #[test]
-    fn a_game_can_start_with_a_wrong_entry_that_clashes_and_one_that_does_not() {
-        let mut p = phone("light", MEDIUM);
-        let s = solution(&p);
-        let added = p.add_wrong_entries();
-        assert_eq!(added.len(), 2);
-        assert_eq!(p.wrong_entries(), {
-            let mut a = added.clone();
-            a.sort();
-            a
-        });
-        assert_eq!(p.mistakes(), 2);
-        let b = p.board();
-        let clashes = |c: Cell| puzzles::peers(c).any(|q| b.get(q) == b.get(c));
-        for &c in &added {
-            assert_ne!(b.get(c), s.get(c));
-        }
-        assert!(
-            clashes(added[0]),
-            "the first repeats a digit of its row, column or box"
-        );
-        assert!(!clashes(added[1]), "the second breaks no rule");
-        assert!(p.givens().get(added[0]).is_none() && p.entries().get(added[1]).is_some());
-    }
-
-    #[test]
-    fn an_end_card_covers_the_whole_board_once_it_is_solved_and_only_then() {
-        let mut p = phone("light", MEDIUM);
-        p.set_end_card(true);
-        let s = solution(&p);
-        let empty: Vec<Cell> = Cell::all()
-            .filter(|&c| p.board().get(c).is_none())
-            .collect();
-        for &c in &empty[..empty.len() - 1] {
-            tap_cell(&mut p, c);
-            tap_key(&mut p, Key::Digit(s.get(c).unwrap()));
-        }
-        let before = p.render();
-        assert!(!p.end_card_shown());
-        let last = *empty.last().unwrap();
-        tap_cell(&mut p, last);
-        tap_key(&mut p, Key::Digit(s.get(last).unwrap()));
-        assert!(p.is_solved() && p.end_card_shown());
-        let after = p.render();
-        // The grid is under the card: most of it is the card's colour (the rest its text and
-        // button), where before it was the board.
-        let g = p.layout.grid;
-        let card = after.get_pixel(g.x + 2, g.y + 2).0;
-        let share = |img: &RgbaImage| {
-            let pixels =
-                (g.x..g.x + g.width).flat_map(|x| (g.y..g.y + g.height).map(move |y| (x, y)));
-            pixels
-                .filter(|&(x, y)| img.get_pixel(x, y).0 == card)
-                .count() as f64
-                / (g.width * g.height) as f64
-        };
-        assert!(
-            share(&after) > 0.8 && share(&before) < 0.05,
-            "{} {}",
-            share(&after),
-            share(&before)
-        );
-    }
-
-    #[test]
-    fn the_end_card_renders_on_every_skin_and_size() {
-        for &name in Skin::names() {
-            for size in crate::SUPPORTED_SIZES {
-                let mut p = SudokuApp::new(
-                    puzzles::parse(MEDIUM).unwrap(),
-                    Skin::named(name).unwrap(),
-                    size,
-                )
-                .unwrap();
-                p.set_end_card(true);
-                let s = solution(&p);
-                for c in Cell::all() {
-                    if p.board().get(c).is_none() {
-                        p.set_entry(c, s.get(c));
-                    }
-                }
-                assert!(p.end_card_shown(), "{name} {size}");
-                let _ = p.render();
-            }
-        }
-    }
-
-    #[test]
     fn a_puzzle_with_several_solutions_judges_digits_by_the_rules() {
         let mut p = phone("light", L52);
         p.set_mistake_limit(Some(3));
@@ -868,6 +841,109 @@ mod tests {
         assert!(!p.popup_shown());
         tap_cell(&mut p, c);
         assert_eq!(p.selected(), Some(c));
+    }
+
+    fn with_habits(skin: &str, items: &str) -> SudokuApp {
+        let mut p = phone(skin, MEDIUM);
+        let faults: crate::faults::Faults = items.parse().unwrap();
+        faults.apply(&mut p).unwrap();
+        p.set_clock(Duration::ZERO);
+        p
+    }
+
+    /// Fills every empty cell but the last with its solution, then types the last by taps.
+    fn solve_by_the_last_tap(p: &mut SudokuApp) -> Cell {
+        let s = solution(p);
+        let empty: Vec<Cell> = Cell::all()
+            .filter(|&c| p.board().get(c).is_none())
+            .collect();
+        let (last, rest) = empty.split_last().unwrap();
+        for &c in rest {
+            p.set_entry(c, s.get(c));
+        }
+        tap_cell(p, *last);
+        tap_key(p, Key::Digit(s.get(*last).unwrap()));
+        *last
+    }
+
+    /// Pixels of `cell`'s inside darker than mid-grey.
+    fn dark_pixels(img: &RgbaImage, p: &SudokuApp, cell: Cell) -> usize {
+        let r = p.layout.cell_rect(cell);
+        let mut n = 0;
+        for y in r.y..r.bottom() {
+            for x in r.x..r.right() {
+                let px = img.get_pixel(x, y);
+                if (px[0] as u32 + px[1] as u32 + px[2] as u32) < 3 * 128 {
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn the_end_card_covers_the_solved_board_and_takes_every_tap() {
+        let mut p = with_habits("light", "end-card");
+        assert!(!p.end_card_shown());
+        let given = cell(1, 2); // an 8 in MEDIUM, clear of the card's badge and text
+        assert!(dark_pixels(&p.render(), &p, given) > 0);
+        let last = solve_by_the_last_tap(&mut p);
+        assert!(p.is_solved() && p.end_card_shown());
+        assert_eq!(dark_pixels(&p.render(), &p, given), 0, "the card hides it");
+        tap_cell(&mut p, last);
+        tap_key(&mut p, Key::NewGame);
+        assert_eq!(
+            p.hits()[p.hits().len() - 2..],
+            [Hit::EndCard, Hit::Key(Key::NewGame)]
+        );
+        assert!(p.end_card_shown(), "New game does nothing here");
+
+        let mut plain = phone("light", MEDIUM);
+        solve_by_the_last_tap(&mut plain);
+        assert!(plain.is_solved() && !plain.end_card_shown());
+        assert!(dark_pixels(&plain.render(), &plain, given) > 0);
+    }
+
+    #[test]
+    fn a_fading_digit_is_drawn_faint_until_its_time_is_up() {
+        let mut p = with_habits("light", "fade=250");
+        let c = cell(0, 1);
+        let d = solution(&p).get(c).unwrap();
+        tap_cell(&mut p, c);
+        tap_key(&mut p, Key::Digit(d));
+        assert!(p.animating());
+        p.set_clock(Duration::from_millis(50));
+        let early = dark_pixels(&p.render(), &p, c);
+        p.set_clock(Duration::from_millis(249));
+        assert!(p.animating());
+        p.set_clock(Duration::from_millis(250));
+        assert!(!p.animating());
+        let done = p.render();
+        let mut still = phone("light", MEDIUM);
+        tap_cell(&mut still, c);
+        tap_key(&mut still, Key::Digit(d));
+        assert!(
+            done == still.render(),
+            "after the fade the frame is the plain one"
+        );
+        assert_eq!(early, 0, "a fifth of the way in, the ink is still pale");
+        assert!(dark_pixels(&done, &p, c) > 50);
+    }
+
+    #[test]
+    fn a_popping_digit_grows_to_its_full_size() {
+        let mut p = with_habits("light", "pop=200");
+        let c = cell(0, 1);
+        let d = solution(&p).get(c).unwrap();
+        tap_cell(&mut p, c);
+        tap_key(&mut p, Key::Digit(d));
+        let ink = |p: &mut SudokuApp, ms| {
+            p.set_clock(Duration::from_millis(ms));
+            let img = p.render();
+            dark_pixels(&img, p, c)
+        };
+        let (small, half, full) = (ink(&mut p, 0), ink(&mut p, 100), ink(&mut p, 200));
+        assert!(small < half && half < full, "{small} {half} {full}");
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! Faults to switch on in the simulated phone, parsed from `--faults popup,drop-after=5`:
-//! a popup dialog over the grid, an interstitial ad after N digits, a mistake limit that rejects wrong digits, a
-//! mistake counter that keeps them in red, and a game started with wrong player entries (the app's,
+//! a popup dialog over the grid, an interstitial ad after N digits, and a mistake limit that rejects wrong digits (both the app's,
 //! set through `SudokuApp`'s setters), and a dropped connection after N command lines (the device's:
-//! `SimConfig::drop_after`).
+//! `SimConfig::drop_after`). The same list turns on the app's habits (`habits`), and
+//! [`Faults::apply`] sets both on a phone, so callers need no change when a habit is added.
 
+use crate::app::SudokuApp;
+use crate::habits::{HABITS_HELP, Habits};
 use std::str::FromStr;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -16,17 +18,22 @@ pub struct Faults {
     pub mistake_limit: Option<u32>,
     /// A full-screen interstitial ad after this many placed digits (closed only by its X).
     pub ad_after: Option<u32>,
-    /// The mistake counter of most apps: wrong digits are kept, drawn in red and counted; the
-    /// game is lost at this many.
-    pub mistakes: Option<u32>,
-    /// The game starts with two wrong player entries (one repeating a given, one breaking no
-    /// rule yet), counted as mistakes made.
-    pub wrong_entries: bool,
-    /// A completion card covers the board once it is solved.
-    pub end_card: bool,
+    /// The habits of real apps switched on in the same list.
+    pub habits: Habits,
 }
 
-const HELP: &str = "faults are popup, drop-after=N, mistake-limit=N, mistakes=N, wrong-entries, end-card, ad-after=N (comma-separated)";
+const HELP: &str = "faults are popup, drop-after=N, mistake-limit=N, ad-after=N (comma-separated)";
+
+impl Faults {
+    /// Switches the app's faults and habits on `phone` (the dropped connection is the device's).
+    /// Fails when the phone cannot take a habit (`wrong-start` on a puzzle without one solution).
+    pub fn apply(&self, phone: &mut SudokuApp) -> Result<(), String> {
+        phone.set_popup(self.popup);
+        phone.set_mistake_limit(self.mistake_limit);
+        phone.set_ad_after(self.ad_after);
+        phone.set_habits(self.habits)
+    }
+}
 
 impl FromStr for Faults {
     type Err = String;
@@ -46,28 +53,30 @@ impl FromStr for Faults {
             match name {
                 "popup" if value.is_none() => faults.popup = true,
                 "drop-after" => faults.drop_after = Some(number(value)?),
-                "mistake-limit" | "mistakes" => {
+                "mistake-limit" => {
                     let n = number(value)?;
                     let n = u32::try_from(n)
                         .ok()
                         .filter(|&n| n > 0)
                         .ok_or_else(|| format!("fault '{item}': the limit must be 1 or more"))?;
-                    if name == "mistakes" {
-                        faults.mistakes = Some(n);
-                    } else {
-                        faults.mistake_limit = Some(n);
-                    }
+                    faults.mistake_limit = Some(n);
                 }
-                "wrong-entries" if value.is_none() => faults.wrong_entries = true,
-                "end-card" if value.is_none() => faults.end_card = true,
                 "ad-after" => {
                     faults.ad_after = Some(
                         u32::try_from(number(value)?)
                             .map_err(|_| format!("fault '{item}': the count is too large"))?,
                     )
                 }
-                _ => return Err(format!("unknown fault '{item}'; {HELP}")),
+                _ if faults.habits.set(item, name, value)? => {}
+                _ => return Err(format!("unknown fault '{item}'; {HELP}; {HABITS_HELP}")),
             }
+        }
+        if faults.mistake_limit.is_some() && faults.habits.lives.is_some() {
+            return Err(
+                "mistake-limit (wrong digits refused) and lives (wrong digits kept) \
+                 cannot both be on: pick one"
+                    .to_string(),
+            );
         }
         Ok(faults)
     }
@@ -87,19 +96,17 @@ mod tests {
                 drop_after: Some(5),
                 mistake_limit: Some(3),
                 ad_after: None,
-                ..Faults::default()
+                habits: Habits::default(),
             })
         );
-        assert_eq!(
-            "mistakes=3, wrong-entries, end-card".parse::<Faults>(),
-            Ok(Faults {
-                mistakes: Some(3),
-                wrong_entries: true,
-                end_card: true,
-                ..Faults::default()
-            })
+        let both = "popup,end-card,fade=250".parse::<Faults>().unwrap();
+        assert!(both.popup && both.habits.end_card && both.habits.animation.is_some());
+        assert!(
+            "mistake-limit=3,lives=3"
+                .parse::<Faults>()
+                .unwrap_err()
+                .contains("pick one")
         );
-        assert!("mistakes=0".parse::<Faults>().is_err());
         assert!(
             "drop-after"
                 .parse::<Faults>()

@@ -306,6 +306,7 @@ impl Handset {
         let mut deferred = true;
         if at.x < self.size.width && at.y < self.size.height {
             let mut screen = self.screen.lock().unwrap();
+            screen.advance_clock(time);
             deferred = !screen.acts_on_touch(at);
             screen.tap(at);
         }
@@ -424,6 +425,11 @@ impl Handset {
 
     /// The current frame, rendered only when something changed since the last one.
     pub fn frame(&self) -> Arc<RgbaImage> {
+        // The app's animations follow the device clock: a frame mid-animation is drawn afresh.
+        let now = self.clock();
+        if self.screen.lock().unwrap().advance_clock(now) {
+            self.invalidate_frame();
+        }
         let generation = self.state.lock().unwrap().generation;
         let mut cache = self.frame.lock().unwrap();
         if cache.generation != Some(generation) || cache.raw.is_none() {

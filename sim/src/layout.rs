@@ -48,6 +48,9 @@ pub(super) struct AppLayout {
     /// The interstitial ad: everything under the status bar, and its close button (top right).
     pub interstitial: Rect,
     pub interstitial_close: Rect,
+    /// The completion card over the grid (`end-card` habit) and its "New game" button.
+    pub end_card: Rect,
+    pub end_card_button: Rect,
 }
 
 /// Pixels per dp for the usual densities of each width (xhdpi, 440 dpi, 560 dpi).
@@ -69,6 +72,18 @@ fn rect_f(x: f32, y: f32, w: f32, h: f32) -> Rect {
         x1.saturating_sub(x0).max(1),
         y1.saturating_sub(y0).max(1),
     )
+}
+
+/// The completion card: the whole grid, its button low in the middle.
+fn end_card(grid: Rect, dp: f32) -> (Rect, Rect) {
+    let (w, h) = (grid.width as f32 * 0.6, 52.0 * dp);
+    let button = rect_f(
+        grid.x as f32 + (grid.width as f32 - w) / 2.0,
+        grid.bottom() as f32 - h - 40.0 * dp,
+        w,
+        h,
+    );
+    (grid, button)
 }
 
 impl AppLayout {
@@ -312,6 +327,7 @@ impl AppLayout {
             close,
         );
 
+        let (end_card, end_card_button) = end_card(grid, dp);
         AppLayout {
             dp,
             size,
@@ -332,6 +348,8 @@ impl AppLayout {
             popup_button,
             interstitial,
             interstitial_close,
+            end_card,
+            end_card_button,
         }
     }
 
@@ -354,6 +372,9 @@ impl AppLayout {
         }
         if key == Key::AdClose {
             return Some(self.interstitial_close);
+        }
+        if key == Key::NewGame {
+            return Some(self.end_card_button);
         }
         self.keys.iter().find(|(k, _)| *k == key).map(|(_, r)| *r)
     }

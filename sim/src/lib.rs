@@ -7,7 +7,8 @@
 //! renderer read the model and nothing above it. The device:
 //! a fake adbd on 127.0.0.1 (`adbd`, `server`) with a phone shell (`shell`), touch decoding of
 //! `input tap`, motion events and raw `/dev/input` writes (`touch`), a virtual clock with a
-//! latency model (`latency`, `handset`) and switchable faults (`faults`). The real `adb` server
+//! latency model (`latency`, `handset`), switchable faults (`faults`) and the habits of real
+//! apps (`habits`: end card, animations, lives...). The real `adb` server
 //! and any adb client reach it exactly as they reach a phone on a cable.
 //!
 //! Why a crate of its own: the phone is an independent peer of the agent that plays on it. It
@@ -62,6 +63,12 @@ pub trait Screen: Send {
     fn acts_on_touch(&self, _at: Point) -> bool {
         false
     }
+    /// The device clock reads `now` (virtual device time since start). Returns true when the
+    /// picture changes with time alone around now (an animation runs or just ended), so a
+    /// cached frame is stale.
+    fn advance_clock(&mut self, _now: std::time::Duration) -> bool {
+        false
+    }
     /// The focused activity as `dumpsys` names it, `package/activity`.
     fn activity(&self) -> String {
         "com.example.app/.MainActivity".to_string()
@@ -70,6 +77,7 @@ pub trait Screen: Send {
 
 pub mod adbd;
 pub mod faults;
+pub mod habits;
 pub mod handset;
 pub mod latency;
 pub mod server;

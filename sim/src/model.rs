@@ -3,6 +3,7 @@
 //! the renderer and the app's rules (`phone`) all read it; it depends on none of them.
 
 use crate::board::{Board, Cell};
+use crate::habits::{Animation, AnimationStyle, Habits};
 use crate::puzzles;
 use std::time::Duration;
 
@@ -19,6 +20,8 @@ pub enum Key {
     PopupClose,
     /// The close button (X) of the interstitial ad.
     AdClose,
+    /// The "New game" button of the completion card (`end-card` habit); it does nothing here.
+    NewGame,
 }
 
 /// What a tap landed on.
@@ -30,6 +33,10 @@ pub enum Hit {
     Popup,
     /// The interstitial ad was up and swallowed the tap.
     Ad,
+    /// The flash of an overlay (`flash` habit) swallowed the tap.
+    Flash,
+    /// The completion card (`end-card` habit) covered the board and took the tap.
+    EndCard,
     /// No control: the tap did nothing.
     Nothing,
 }
@@ -63,17 +70,20 @@ pub(crate) struct GameState {
     pub notes_mode: bool,
     pub mistakes: u32,
     pub mistake_limit: Option<u32>,
-    /// Wrong digits are kept on the board and drawn in red (as most apps do) instead of being
-    /// refused; the game is still lost at `mistake_limit`.
-    pub keep_mistakes: bool,
-    /// A completion card covers the board once it is solved (most apps' "Excellent!").
-    pub end_card: bool,
-    /// Cells whose entry is wrong (bit = cell index), drawn in red with `keep_mistakes`.
-    pub wrong: u128,
     pub popup: bool,
     /// The interstitial ad covers the screen (see `SudokuApp::set_ad_after`).
     pub ad: bool,
     pub elapsed: Duration,
+    /// The habits switched on (all off by default).
+    pub habits: Habits,
+    /// Entries the app judged wrong (drawn in red with the `lives` habit).
+    pub wrong: [bool; 81],
+    /// App time each entry was made, for its entry animation.
+    pub entered_at: [Duration; 81],
+    /// App time of the frame being drawn.
+    pub now: Duration,
+    /// The flash of an overlay shows (`flash` habit).
+    pub flash: bool,
 }
 
 impl GameState {
@@ -105,5 +115,25 @@ impl GameState {
     pub fn is_lost(&self) -> bool {
         self.mistake_limit
             .is_some_and(|limit| self.mistakes >= limit)
+    }
+
+    /// The completion card covers the board.
+    pub fn end_card_shown(&self) -> bool {
+        self.habits.end_card && self.is_solved()
+    }
+
+    /// How far the entry animation of `cell` has got at `now`: `None` when the cell holds no
+    /// entry or its animation is over (the digit is drawn as usual), else the style and the
+    /// share done, in 0..1.
+    pub fn entry_animation(&self, cell: Cell) -> Option<(AnimationStyle, f32)> {
+        let Animation { style, duration } = self.habits.animation?;
+        self.entries.get(cell)?;
+        let age = self.now.checked_sub(self.entered_at[cell.index()])?;
+        (age < duration).then(|| (style, age.as_secs_f32() / duration.as_secs_f32()))
+    }
+
+    /// Some digit is still being animated in at `now`.
+    pub fn animating(&self) -> bool {
+        Cell::all().any(|c| self.entry_animation(c).is_some())
     }
 }

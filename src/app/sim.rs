@@ -84,17 +84,12 @@ impl SimSetup {
         })
     }
 
-    /// A fresh phone showing the puzzle, with the app-side faults switched on.
+    /// A fresh phone showing the puzzle, with the app-side faults and habits switched on.
     fn phone(&self) -> Result<SudokuApp> {
         let mut phone = SudokuApp::new(self.puzzle, self.skin.clone(), self.size.into())?;
-        phone.set_popup(self.faults.popup);
-        phone.set_mistake_limit(self.faults.mistake_limit);
-        phone.set_ad_after(self.faults.ad_after);
-        phone.set_mistake_counter(self.faults.mistakes);
-        phone.set_end_card(self.faults.end_card);
-        if self.faults.wrong_entries {
-            phone.add_wrong_entries();
-        }
+        self.faults
+            .apply(&mut phone)
+            .map_err(|e| anyhow!("the simulated phone's faults: {e}"))?;
         Ok(phone)
     }
 }

@@ -9,6 +9,7 @@ use crate::geometry::Point;
 use crate::profile::calibration::{Calibration, InputOrder, Keypad};
 use crate::sudoku::{Board, Cell};
 use crate::vision::keypad::{Glyph, glyphs_outside};
+use crate::vision::screen::still_around;
 use crate::vision::{Grid, Recognition, Templates, read_board};
 use anyhow::{Context, Result, anyhow, bail};
 use image::RgbaImage;
@@ -255,25 +256,35 @@ impl Session<'_> {
         Ok((img, rec))
     }
 
-    /// Reads the screen until two reads in a row agree, or [`SETTLE_LIMIT`] passed: apps
-    /// animate a digit in (a fade, a pop) or out, and a frame caught halfway must not decide
-    /// the input order or the erase button. The probe runs once per app, so every look pays a
-    /// second screenshot.
+    /// A screenshot once the probe cell has stopped changing (two screenshots in a row alike
+    /// there), or after [`SETTLE_LIMIT`], and its read: apps animate a digit in (a fade, a pop)
+    /// or out, and a frame caught halfway (a faint digit reads as none) must not decide the
+    /// input order or the erase button. Pixels, not reads, are compared, since a slow fade reads
+    /// "empty" twice in a row. The probe runs once per app, so every look pays a second
+    /// screenshot.
     fn settled(&mut self) -> Result<(RgbaImage, Result<Recognition, crate::vision::ReadError>)> {
         let deadline = std::time::Instant::now() + SETTLE_LIMIT;
-        let mut previous: Option<Board> = None;
+        let g = self.cal.grid;
+        let (side, col, row) = (g.width / 9, self.cell.col() as u32, self.cell.row() as u32);
+        let centre = Point::new(
+            g.x + (2 * col + 1) * g.width / 18,
+            g.y + (2 * row + 1) * g.height / 18,
+        );
+        let mut previous: Option<RgbaImage> = None;
         loop {
             self.screenshots += 1;
             let img = self
                 .device
                 .screenshot()
                 .context("cannot take a screenshot")?;
-            let read = read_board(&img, self.cal, self.templates);
-            let board = read.as_ref().ok().map(|r| r.board);
-            if (board.is_some() && board == previous) || std::time::Instant::now() >= deadline {
+            let still = previous
+                .as_ref()
+                .is_some_and(|p| still_around(p, &img, centre, side));
+            if still || std::time::Instant::now() >= deadline {
+                let read = read_board(&img, self.cal, self.templates);
                 return Ok((img, read));
             }
-            previous = board;
+            previous = Some(img);
             std::thread::sleep(SETTLE_STEP);
         }
     }

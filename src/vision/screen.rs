@@ -2,7 +2,25 @@
 //! brightness of a pixel (integer weights 77, 150, 29 of 256, Rec. 601), and the distance
 //! between two colours.
 
+use crate::geometry::Point;
 use image::RgbaImage;
+
+/// Two frames alike in the square of side `side` around `at`: no colour channel moved by more
+/// than a few levels. A digit fading or popping in changes by tens of levels between frames,
+/// so callers wait for this before they read what a tap did.
+pub fn still_around(a: &RgbaImage, b: &RgbaImage, at: Point, side: u32) -> bool {
+    const STILL: u8 = 6;
+    let half = side / 2;
+    let (x0, y0) = (at.x.saturating_sub(half), at.y.saturating_sub(half));
+    let x1 = (at.x + half).min(a.width().min(b.width()));
+    let y1 = (at.y + half).min(a.height().min(b.height()));
+    (y0..y1).all(|y| {
+        (x0..x1).all(|x| {
+            let (p, q) = (a.get_pixel(x, y).0, b.get_pixel(x, y).0);
+            (0..3).all(|k| p[k].abs_diff(q[k]) <= STILL)
+        })
+    })
+}
 
 /// The brightness of a rectangle of `img` as a row-major buffer (`width * height` bytes).
 pub(crate) fn luma_region(img: &RgbaImage, x0: u32, y0: u32, w: u32, h: u32) -> Vec<u8> {

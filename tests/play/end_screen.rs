@@ -5,6 +5,7 @@
 use crate::support::{self, agent, outcome};
 use std::time::Instant;
 use sudoku_agent::geometry::Size;
+use sudoku_sim::habits::Habits;
 use sudoku_sim::{EntryOrder, SimServer, Skin, SudokuApp};
 use support::adb_server::{self, AdbServer};
 use support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
@@ -31,7 +32,12 @@ fn play_fresh(
 
 fn phone(skin: &str, size: Size, end_card: bool) -> SudokuApp {
     let mut phone = rig::phone(skin, size, "easy");
-    phone.set_end_card(end_card);
+    phone
+        .set_habits(Habits {
+            end_card,
+            ..Habits::default()
+        })
+        .unwrap();
     phone
 }
 

@@ -3,9 +3,23 @@
 use super::paint::*;
 use super::text::*;
 use super::*;
+use crate::habits::AnimationStyle;
 
-/// The ink of a wrong entry in apps that keep mistakes on the board (Material red 700).
-const WRONG_INK: Rgba<u8> = Rgba([0xD3, 0x2F, 0x2F, 0xFF]);
+/// Red for wrong entries (`lives` habit), lighter on a dark grid.
+fn wrong_ink(grid_bg: Rgba<u8>) -> Rgba<u8> {
+    if luma(grid_bg) < 128.0 {
+        rgba(0xFF6B6B, 255)
+    } else {
+        rgba(0xE53935, 255)
+    }
+}
+
+/// `from` moved `share` (0..1) of the way to `to`.
+fn mix(from: Rgba<u8>, to: Rgba<u8>, share: f32) -> Rgba<u8> {
+    let t = share.clamp(0.0, 1.0);
+    let ch = |i: usize| (from[i] as f32 + (to[i] as f32 - from[i] as f32) * t).round() as u8;
+    Rgba([ch(0), ch(1), ch(2), 255])
+}
 
 impl Frame<'_> {
     pub(super) fn info_row(&mut self, state: &GameState) {
@@ -193,15 +207,13 @@ impl Frame<'_> {
                 .map(|d| (d, self.skin.given_face, c.given))
                 .or_else(|| {
                     let d = state.entries.get(cell)?;
-                    let wrong = state.keep_mistakes && state.wrong & (1 << cell.index()) != 0;
-                    Some((
-                        d,
-                        self.skin.entry_face,
-                        if wrong { WRONG_INK } else { c.entry },
-                    ))
+                    Some((d, self.skin.entry_face, c.entry))
                 });
             if let Some((d, face, mut ink)) = digit {
                 let focused = Some(d) == focus_digit;
+                if given.is_none() && state.habits.lives.is_some() && state.wrong[cell.index()] {
+                    ink = wrong_ink(c.grid_bg);
+                }
                 if let Some(disc) = st.disc {
                     // Givens sit in discs; the picked digit's cells get a dark disc.
                     let fill = match (focused, given.is_some()) {
@@ -216,8 +228,20 @@ impl Frame<'_> {
                 }
                 // A recolouring highlight draws givens and entries in one ink: their kind is
                 // no longer on the screen.
-                if focused && let Some(fg) = st.highlight_fg {
+                let highlight_fg = st
+                    .highlight_fg
+                    .or(state.habits.same_ink.then_some(c.accent));
+                if focused && let Some(fg) = highlight_fg {
                     ink = fg;
+                }
+                let mut em = em;
+                match state.entry_animation(cell) {
+                    Some((AnimationStyle::Fade, done)) => {
+                        let under = *self.img.get_pixel(cx as u32, cy as u32);
+                        ink = mix(under, ink, done);
+                    }
+                    Some((AnimationStyle::Pop, done)) => em *= 0.2 + 0.8 * done,
+                    None => {}
                 }
                 self.glyphs_centered(face, em, &d.to_string(), cx, cy, ink);
             } else {

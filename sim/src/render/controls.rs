@@ -15,7 +15,7 @@ impl Frame<'_> {
                 Key::Digit(d) => self.digit_key(d, r, state.tool == Some(Tool::Digit(d))),
                 Key::Erase => self.erase_key(r, state.tool == Some(Tool::Eraser)),
                 Key::Notes => self.notes_key(r, state.notes_mode),
-                Key::PopupClose | Key::AdClose => {}
+                Key::PopupClose | Key::AdClose | Key::NewGame => {}
             }
         }
     }

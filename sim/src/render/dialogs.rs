@@ -1,5 +1,5 @@
-//! What covers the app: the end-of-game banner, the completion card, the popup fault and the
-//! interstitial ad fault.
+//! What covers the app: the end-of-game banner, the popup fault, the interstitial ad fault, and
+//! the completion card and the flash of an overlay (habits).
 
 use super::paint::*;
 use super::text::*;
@@ -69,65 +69,9 @@ impl Frame<'_> {
         );
     }
 
-    /// The completion card of most apps: it covers the whole board (nothing of the grid is left
-    /// to read) with a title, the time and a "New game" button.
-    pub(super) fn end_card(&mut self, state: &GameState) {
-        let c = self.skin.colors;
-        let g = self.l.grid;
-        // A little beyond the grid, but never off the screen (edge-to-edge boards).
-        let pad = self.dp(8.0);
-        let (x, y) = ((g.x as f32 - pad).max(0.0), (g.y as f32 - pad).max(0.0));
-        let right = (g.x as f32 + g.width as f32 + pad).min(self.img.width() as f32);
-        let bottom = (g.y as f32 + g.height as f32 + pad).min(self.img.height() as f32);
-        let (w, h) = (right - x, bottom - y);
-        Shape::new()
-            .rounded(x, y, w, h, self.dp(20.0), false)
-            .fill(self.img, c.banner_bg);
-        let cx = x + w / 2.0;
-        self.text(
-            self.skin.title_face,
-            34.0,
-            "Excellent!",
-            (cx, y + h * 0.3),
-            Align::Center,
-            c.banner_fg,
-        );
-        let detail = format!("Time {}", super::timer_text(state));
-        self.text(
-            self.skin.ui_face,
-            16.0,
-            &detail,
-            (cx, y + h * 0.45),
-            Align::Center,
-            c.banner_fg,
-        );
-        let (bw, bh) = (w * 0.5, self.dp(48.0));
-        let (bx, by) = (cx - bw / 2.0, y + h * 0.65);
-        Shape::new()
-            .rounded(bx, by, bw, bh, bh / 2.0, false)
-            .fill(self.img, c.accent);
-        self.text(
-            Face::RobotoMedium,
-            16.0,
-            "NEW GAME",
-            (cx, by + bh / 2.0),
-            Align::Center,
-            rgba(0xFFFFFF, 255),
-        );
-    }
-
-    pub(super) fn popup(&mut self) {
-        let c = self.skin.colors;
-        let dark = luma(c.grid_bg) < 128.0;
-        // A 45 % black scrim over everything, in integer maths on the raw buffer.
-        for px in self.img.chunks_exact_mut(4) {
-            for v in &mut px[..3] {
-                *v = (*v as u16 * 141 / 256) as u8;
-            }
-        }
-        let p = self.l.popup;
-        let (x, y, w, h) = (p.x as f32, p.y as f32, p.width as f32, p.height as f32);
-        let (card, fg, muted) = if dark {
+    /// The card, text and muted text colours of a dialog on this skin.
+    fn card_colors(&self) -> (Rgba<u8>, Rgba<u8>, Rgba<u8>) {
+        if luma(self.skin.colors.grid_bg) < 128.0 {
             (
                 rgba(0x2A2C30, 255),
                 rgba(0xE8EAED, 255),
@@ -139,7 +83,88 @@ impl Frame<'_> {
                 rgba(0x202124, 255),
                 rgba(0x5F6368, 255),
             )
-        };
+        }
+    }
+
+    /// A 45 % black scrim over everything, in integer maths on the raw buffer.
+    fn scrim(&mut self) {
+        for px in self.img.chunks_exact_mut(4) {
+            for v in &mut px[..3] {
+                *v = (*v as u16 * 141 / 256) as u8;
+            }
+        }
+    }
+
+    /// The completion card over the board: "Excellent!", the time and mistakes, "New game".
+    pub(super) fn end_card(&mut self, state: &GameState) {
+        let c = self.skin.colors;
+        let (card, fg, muted) = self.card_colors();
+        let r = self.l.end_card;
+        let (x, y, w, h) = (r.x as f32, r.y as f32, r.width as f32, r.height as f32);
+        Shape::new()
+            .rounded(x, y, w, h, self.dp(20.0), false)
+            .fill(self.img, card);
+        let cx = x + w / 2.0;
+        Shape::new()
+            .circle(cx, y + h * 0.25, self.dp(34.0), false)
+            .fill(self.img, c.accent);
+        self.text(
+            self.skin.title_face,
+            32.0,
+            "Excellent!",
+            (cx, y + h * 0.45),
+            Align::Center,
+            fg,
+        );
+        let detail = format!(
+            "Time {}   {} {}",
+            timer_text(state),
+            self.skin.mistakes_label,
+            state.mistakes
+        );
+        let ui = self.skin.ui_face;
+        self.text(ui, 16.0, &detail, (cx, y + h * 0.56), Align::Center, muted);
+        let b = self.l.end_card_button;
+        let (bx, by, bw, bh) = (b.x as f32, b.y as f32, b.width as f32, b.height as f32);
+        Shape::new()
+            .rounded(bx, by, bw, bh, bh / 2.0, false)
+            .fill(self.img, c.accent);
+        self.text(
+            Face::RobotoMedium,
+            17.0,
+            "New game",
+            (bx + bw / 2.0, by + bh / 2.0),
+            Align::Center,
+            card,
+        );
+    }
+
+    /// The flash of an overlay: a scrim and a card without buttons, gone 0.1 s later.
+    pub(super) fn flash(&mut self) {
+        self.scrim();
+        let (card, fg, _) = self.card_colors();
+        let p = self.l.popup;
+        let (x, y, w, h) = (p.x as f32, p.y as f32, p.width as f32, p.height as f32);
+        Shape::new()
+            .rounded(x, y, w, h, self.dp(20.0), false)
+            .fill(self.img, card);
+        self.text(
+            self.skin.title_face,
+            20.0,
+            "Streak +1",
+            (x + w / 2.0, y + h / 2.0),
+            Align::Center,
+            fg,
+        );
+    }
+
+    pub(super) fn popup(&mut self) {
+        let c = self.skin.colors;
+        let dark = luma(c.grid_bg) < 128.0;
+        self.scrim();
+        let p = self.l.popup;
+        let (x, y, w, h) = (p.x as f32, p.y as f32, p.width as f32, p.height as f32);
+        let (card, fg, muted) = self.card_colors();
         Shape::new()
             .rounded(x, y, w, h, self.dp(20.0), false)
             .fill(self.img, card);

@@ -1,6 +1,6 @@
 //! Draws the simulated app the way a phone shows it: status bar, app bar, info row, grid with
 //! highlights, givens, entries and pencil notes, tool row and keypad, ad banner, navigation bar,
-//! the end-of-game banner and the popup fault. Text is real TrueType (embedded Roboto, DejaVu Sans
+//! the end-of-game banner, the popup fault and the habits' completion card and flash overlay. Text is real TrueType (embedded Roboto, DejaVu Sans
 //! and Liberation Serif) rasterised anti-aliased by `imageproc`; shapes are anti-aliased by the
 //! same coverage rasteriser `ab_glyph` uses. The parts that never change are drawn once per phone.
 //!
@@ -143,11 +143,14 @@ impl Frame<'_> {
             self.keypad_timer(state);
             self.key_counters(state);
         }
-        if state.end_card && state.is_solved() {
+        if state.end_card_shown() {
             self.end_card(state);
         }
         if state.popup {
             self.popup();
+        }
+        if state.flash {
+            self.flash();
         }
         if state.ad {
             self.interstitial();
