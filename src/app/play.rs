@@ -2,10 +2,10 @@
 //! plan instead of tapping.
 
 use super::open::open_phone;
-use crate::profile::choice::profile_for;
 use crate::cli::PlayArgs;
 use crate::plan::overlay::draw_plan;
 use crate::play::{PlayOptions, PlayReport, Step, Timings, assess, assess_read};
+use crate::profile::choice::profile_for;
 use anyhow::{Context, Result};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -38,7 +38,11 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
     let mut sim_session = None;
     let mut device = open_phone(&args.device, &args.sim, &mut sim_session)?;
     // The screenshot that checked the profile is the one play starts from.
-    let chosen = profile_for(device.as_mut(), args.calibration.as_deref(), &|line: &str| errln!("{line}"))?;
+    let chosen = profile_for(
+        device.as_mut(),
+        args.calibration.as_deref(),
+        &|line: &str| errln!("{line}"),
+    )?;
     let (cal, templates, first) = (chosen.calibration, chosen.templates, chosen.first);
     let stop = Arc::new(AtomicBool::new(false));
     {

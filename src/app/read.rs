@@ -1,9 +1,9 @@
 //! `read`: the board on a screenshot, as a line and a grid or as JSON, with an optional overlay.
 
 use super::open::{load_screenshot, open_device};
-use crate::profile::choice::{DEFAULT_FILE, load_file, profile_for};
 use crate::cli::ReadArgs;
 use crate::error::BoardProblem;
+use crate::profile::choice::{DEFAULT_FILE, load_file, profile_for};
 use crate::vision::{CellKind, Hints, overlay, read_any_seen, read_calibrated};
 use anyhow::{Context, Result};
 use std::path::Path;
@@ -30,9 +30,11 @@ pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
         }
         None => {
             let mut phone = open_device(&args.device)?;
-            let chosen = profile_for(phone.as_mut(), args.calibration.as_deref(), &|line: &str| {
-                errln!("{line}")
-            })?;
+            let chosen = profile_for(
+                phone.as_mut(),
+                args.calibration.as_deref(),
+                &|line: &str| errln!("{line}"),
+            )?;
             let img = phone
                 .screenshot()
                 .with_context(|| format!("cannot take a screenshot of {}", args.device.device))?;

@@ -6,13 +6,13 @@
 use super::fleet;
 use super::format::{count, duration};
 use super::open::{load_screenshot, open_phone};
-use crate::profile::choice::{DEFAULT_FILE, load_file, profile_for};
 use crate::cli::VisualizeArgs;
 use crate::device::Device;
 use crate::device::adb::AdbDevice;
 use crate::error::BoardProblem;
 use crate::plan::{Layout, Move, count_taps};
 use crate::profile::calibration::{Calibration, InputOrder};
+use crate::profile::choice::{DEFAULT_FILE, load_file, profile_for};
 use crate::sudoku::Board;
 use crate::sudoku::report::describe_conflicts;
 use crate::vision::{Templates, read_board};
@@ -147,7 +147,9 @@ fn prepare(
     can_ask: bool,
 ) -> Result<Ready> {
     let max_steps = (args.max_steps != 0).then_some(args.max_steps);
-    let chosen = profile_for(device, args.calibration.as_deref(), &|line: &str| errln!("{who}{line}"))?;
+    let chosen = profile_for(device, args.calibration.as_deref(), &|line: &str| {
+        errln!("{who}{line}")
+    })?;
     let (cal, templates) = (chosen.calibration, chosen.templates);
     let layout = crate::plan::layout(&cal)?;
     let description = device.input_description();
