@@ -64,9 +64,12 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The phone `calibrate` taps with `--probe`, when there is one.
+type Phone = Option<Box<dyn Device>>;
+
 /// The screenshot to calibrate on (`--image`, else the phone's screen), what to call it, and the
 /// phone when there is one (for `--probe`).
-fn screen(args: &CalibrateArgs) -> Result<(RgbaImage, String, Option<Box<dyn Device>>)> {
+fn screen(args: &CalibrateArgs) -> Result<(RgbaImage, String, Phone)> {
     Ok(match &args.image {
         Some(path) => (load_screenshot(path)?, path.display().to_string(), None),
         None => {
