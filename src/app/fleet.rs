@@ -1,6 +1,7 @@
 //! `play --all`: every phone attached to the adb server at once, a thread per phone, each with
 //! the profile of the app on its screen (learned when missing, exactly as `play` does) or, with
-//! `--calibration FILE|DIR`, the given calibration that reads its screen best; one summary table.
+//! `--calibration FILE|DIR`, the given calibration that reads its screen best (both chosen by
+//! `profile::choice`); one summary table. `visualize --all` shares its phones, rows and table.
 //! The adb server is the fleet layer (a USB hub host running `adb -a nodaemon server`, or STF's
 //! remote connect): `-H/-P` reach it wherever it runs.
 

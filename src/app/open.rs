@@ -1,6 +1,6 @@
 //! The one place that picks implementations: which `Device` the options name (a phone through the
 //! adb server, a PNG file, the simulated phone in-process or served through the adb server) and
-//! with which input method. The `sim` subcommand serves its phone through [`SimSetup`] here.
+//! with which input method. The `sim` subcommand serves its phone through `SimSetup` here.
 
 use crate::cli::{DeviceArgs, SimPhoneArgs};
 use crate::device::adb::{AdbDevice, AdbOptions};
