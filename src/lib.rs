@@ -21,7 +21,8 @@
 //! through `error`, never through `app`.
 //!
 //! Modules: `cli` (clap types), `app` (subcommands), `error` (stage errors, exit codes),
-//! `sudoku`, `vision`, `profile` (what is learned about an app: its `calibration`, stored per app and screen) and `calibrate` (learning it),
+//! `sudoku`, `vision`, `profile` (what is learned about an app: its `calibration`, stored per app
+//! and screen, and the `choice` of one for a phone) and `calibrate` (learning it),
 //! `plan` (moves to taps), `play`, `visualize` (record, estimate, replay, resume, gif),
 //! `device` (trait, adb, input encodings, parsers, file, and the glue to the simulated phone),
 //! `geometry`. The simulated phone is its own crate, `sudoku_sim` (in `sim/`): an independent

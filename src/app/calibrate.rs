@@ -2,26 +2,17 @@
 //! writes the calibration, its templates and an overlay.
 
 use super::open::{load_screenshot, open_device};
-use crate::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
+use crate::calibrate::{CalibrateOptions, Calibrated, LabelSource, calibrate_image};
 use crate::cli::{CalibrateArgs, InputOrderArg};
+use crate::device::Device;
 use crate::profile::calibration::InputOrder;
 use anyhow::{Context, Result, bail};
+use image::RgbaImage;
 use std::process::ExitCode;
 
 /// `calibrate`: measures the app on a screenshot and writes calibration, templates and overlay.
 pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
-    let mut phone = None;
-    let (img, source) = match &args.image {
-        Some(path) => (load_screenshot(path)?, path.display().to_string()),
-        None => {
-            let mut device = open_device(&args.device)?;
-            let img = device
-                .screenshot()
-                .with_context(|| format!("cannot take a screenshot of {}", args.device.device))?;
-            phone = Some(device);
-            (img, format!("the screen of {}", args.device.device))
-        }
-    };
+    let (img, source, mut phone) = screen(&args)?;
     let opts = CalibrateOptions {
         profile: template_folder(&args),
         givens: args
@@ -53,9 +44,8 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
         );
         done.set_controls(&img, Some(found.erase), found.notes, found.input_order)?;
     }
-    let cal = &done.calibration;
     done.calibration.save(&args.out)?;
-    let tdir = cal.templates_dir(&args.out);
+    let tdir = done.calibration.templates_dir(&args.out);
     done.templates.save(&tdir)?;
     let overlay = args.overlay.clone().unwrap_or_else(|| {
         let stem = args
@@ -67,6 +57,38 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
     done.overlay
         .save(&overlay)
         .with_context(|| format!("cannot write overlay {}", overlay.display()))?;
+    print_summary(&done, args.probe)?;
+    outln!("wrote {}", args.out.display());
+    outln!("wrote {}/1.png..9.png", tdir.display());
+    outln!("wrote {}", overlay.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The phone `calibrate` taps with `--probe`, when there is one.
+type Phone = Option<Box<dyn Device>>;
+
+/// The screenshot to calibrate on (`--image`, else the phone's screen), what to call it, and the
+/// phone when there is one (for `--probe`).
+fn screen(args: &CalibrateArgs) -> Result<(RgbaImage, String, Phone)> {
+    Ok(match &args.image {
+        Some(path) => (load_screenshot(path)?, path.display().to_string(), None),
+        None => {
+            let mut device = open_device(&args.device)?;
+            let img = device
+                .screenshot()
+                .with_context(|| format!("cannot take a screenshot of {}", args.device.device))?;
+            (
+                img,
+                format!("the screen of {}", args.device.device),
+                Some(device),
+            )
+        }
+    })
+}
+
+/// What was found, on stdout: grid, keypad and controls, the board and how it was labelled.
+fn print_summary(done: &Calibrated, probed: bool) -> Result<()> {
+    let cal = &done.calibration;
     let g = cal.grid;
     outln!(
         "grid: {}x{} at {},{} (cell {:.1} px) on a {} screen",
@@ -92,7 +114,7 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
             if let Some(n) = k.notes {
                 outln!("notes: {},{}", n.x, n.y);
             }
-            if args.probe {
+            if probed {
                 let order = match cal.input_order {
                     InputOrder::CellFirst => "cell-first",
                     InputOrder::NumberFirst => "number-first",
@@ -125,10 +147,7 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
             list.join(", ")
         );
     }
-    outln!("wrote {}", args.out.display());
-    outln!("wrote {}/1.png..9.png", tdir.display());
-    outln!("wrote {}", overlay.display());
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// The template folder name: `--profile`, else the `--out` file's stem (`default` for the

@@ -1,30 +1,21 @@
 //! `play --all`: every phone attached to the adb server at once, a thread per phone, each with
 //! the profile of the app on its screen (learned when missing, exactly as `play` does) or, with
-//! `--calibration FILE|DIR`, the given calibration that reads its screen best; one summary table.
+//! `--calibration FILE|DIR`, the given calibration that reads its screen best (both chosen by
+//! `profile::choice`); one summary table. `visualize --all` shares its phones, rows and table.
 //! The adb server is the fleet layer (a USB hub host running `adb -a nodaemon server`, or STF's
 //! remote connect): `-H/-P` reach it wherever it runs.
 
 use super::open::adb_options;
-use super::profiles::{Chosen, Shot, profile_for};
 use crate::cli::PlayArgs;
 use crate::device::adb::{AdbDevice, AdbServer, NO_DEVICE_HINT};
 use crate::play::{PlayOptions, play_from};
-use crate::profile::calibration::Calibration;
-use crate::profile::fit::{Verdict, check};
-use crate::vision::Templates;
-use anyhow::{Context, Result, anyhow, bail};
+use crate::profile::choice::{Candidate, best_candidate, candidates, profile_for};
+use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-/// A calibration the fleet may use, with its templates.
-struct Candidate {
-    path: PathBuf,
-    cal: Calibration,
-    templates: Templates,
-}
 
 /// One phone's line of the summary (`play --all`, `visualize --all`).
 pub(super) struct Row {
@@ -129,41 +120,6 @@ pub(super) fn file_for(path: &Path, serial: &str) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// The calibrations named by `--calibration`: the file, or every `*.toml` in the folder.
-fn candidates(path: &Path) -> Result<Vec<Candidate>> {
-    let files: Vec<PathBuf> = if path.is_dir() {
-        let mut v: Vec<PathBuf> = std::fs::read_dir(path)
-            .with_context(|| format!("cannot list {}", path.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-            .collect();
-        v.sort();
-        v
-    } else {
-        vec![path.to_path_buf()]
-    };
-    let loaded: Vec<Candidate> = files
-        .into_iter()
-        .map(|path| {
-            let cal = Calibration::load(&path)?;
-            let templates = Templates::load(&cal.templates_dir(&path))?;
-            Ok(Candidate {
-                path,
-                cal,
-                templates,
-            })
-        })
-        .collect::<Result<_>>()?;
-    if loaded.is_empty() {
-        bail!(
-            "no calibration (*.toml) in {}: run `sudoku-agent calibrate --out {}/APP.toml` for each app",
-            path.display(),
-            path.display()
-        );
-    }
-    Ok(loaded)
-}
-
 /// `play --all`.
 pub(super) fn run(args: &PlayArgs, options: &PlayOptions) -> Result<ExitCode> {
     if args.dry_run {
@@ -215,7 +171,7 @@ fn play_one(
     let outcome = (|| -> Result<crate::play::PlayReport> {
         let mut device = AdbDevice::open_serial(server, serial, input)?;
         let chosen = if candidates.is_empty() {
-            profile_for(&mut device, None, &format!("{serial}: "))?
+            profile_for(&mut device, None, &|line: &str| errln!("{serial}: {line}"))?
         } else {
             best_candidate(&mut device, candidates)?
         };
@@ -246,56 +202,6 @@ fn play_one(
         }
     }
     row
-}
-
-/// The given calibration that reads this phone's screen best: its digits match its templates
-/// most closely, and the grid sits where it was calibrated (apps can look alike).
-fn best_candidate(device: &mut AdbDevice, candidates: &[Candidate]) -> Result<Chosen> {
-    let shot = Shot::take(device)?;
-    // Only a calibration that fits (its templates are these digits, its grid and keys are
-    // where it taps) is a candidate: another app's can read a board through the glyph bank.
-    let (rec, chosen) = candidates
-        .iter()
-        .filter_map(|c| match check(&shot.image, &c.cal, &c.templates) {
-            Verdict::Fits(rec) => Some((fit(&rec, &c.cal), rec, c)),
-            _ => None,
-        })
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, rec, c)| (rec, c))
-        .ok_or_else(|| {
-            anyhow!(
-                "none of the {} calibrations reads this phone's screen: calibrate its app, or drop --calibration to learn it",
-                candidates.len()
-            )
-        })?;
-    Ok(Chosen {
-        calibration: chosen.cal.clone(),
-        templates: chosen.templates.clone(),
-        name: chosen.path.file_name().map_or_else(
-            || chosen.path.display().to_string(),
-            |n| n.to_string_lossy().into(),
-        ),
-        // Play starts from this screenshot and its read: no second capture before the first tap.
-        first: Some(shot.read(*rec)),
-    })
-}
-
-/// How well a calibration fits a screen it could read: the mean template score of the digits
-/// read, less a penalty per pixel the grid moved from where it was calibrated.
-fn fit(rec: &crate::vision::Recognition, cal: &Calibration) -> f32 {
-    let digits: Vec<f32> = rec
-        .readings
-        .iter()
-        .filter(|r| r.digit.is_some())
-        .map(|r| r.score)
-        .collect();
-    let mean = digits.iter().sum::<f32>() / digits.len().max(1) as f32;
-    let g = cal.grid;
-    let offset = (rec.grid.xs[0] - g.x as f32).abs()
-        + (rec.grid.ys[0] - g.y as f32).abs()
-        + (rec.grid.xs[9] - (g.x + g.width) as f32).abs()
-        + (rec.grid.ys[9] - (g.y + g.height) as f32).abs();
-    mean - offset / 100.0
 }
 
 /// The summary: a row per phone; `estimates` adds what was estimated before each replay next to

@@ -1,6 +1,7 @@
 //! The command layer: one file per subcommand, each wiring pure stages together, plus `open`,
-//! the one place that picks implementations (which device, which input method), `sim`, the one
-//! place that opens simulated phones, and `format`, how numbers and durations are shown.
+//! the one place that picks implementations (which device, the simulated phone or not, which
+//! input method), `fleet`, what `play --all` and `visualize --all` share, `output`, how results
+//! and diagnostics are written, and `format`, how numbers and durations are shown.
 
 #[macro_use]
 pub mod output;
@@ -14,10 +15,6 @@ mod play;
 mod profiles;
 mod read;
 mod screenshot;
-#[cfg(feature = "sim")]
-mod sim;
-#[cfg(not(feature = "sim"))]
-#[path = "no_sim.rs"]
 mod sim;
 mod solve;
 mod visualize;

@@ -1,13 +1,18 @@
 //! The one place that picks implementations: which `Device` the options name (a phone through the
-//! adb server, a PNG file, the simulated phone) and with which input method.
+//! adb server, a PNG file, the simulated phone in-process or served through the adb server) and
+//! with which input method. The `sim` subcommand serves its phone through `SimSetup` here.
 
-use super::sim::{self, SimSession};
 use crate::cli::{DeviceArgs, SimPhoneArgs};
 use crate::device::adb::{AdbDevice, AdbOptions};
 use crate::device::file::FileDevice;
 use crate::device::{Device, DeviceSpec};
 use anyhow::{Context, Result, bail};
 use image::RgbaImage;
+#[cfg(not(feature = "sim"))]
+pub(super) use simulated::ABSENT as NO_SIM;
+pub(super) use simulated::SimSession;
+#[cfg(feature = "sim")]
+pub(super) use simulated::SimSetup;
 use std::path::Path;
 
 /// How to reach the adb server and which phone, from the device options.
@@ -35,7 +40,7 @@ pub fn open_device(args: &DeviceArgs) -> Result<Box<dyn Device>> {
             Box::new(AdbDevice::open(&adb_options(args)?)?)
         }
         DeviceSpec::File(path) => Box::new(FileDevice::open(path)?),
-        DeviceSpec::Sim(skin) => sim::open_in_process(skin.as_deref())?,
+        DeviceSpec::Sim(skin) => simulated::open_in_process(skin.as_deref())?,
     })
 }
 
@@ -49,7 +54,7 @@ pub(super) fn open_phone(
 ) -> Result<Box<dyn Device>> {
     match &args.device {
         DeviceSpec::Sim(skin) => {
-            let (device, opened) = sim::open_through_adb(skin.as_deref(), sim, args)?;
+            let (device, opened) = simulated::open_through_adb(skin.as_deref(), sim, args)?;
             *session = opened;
             Ok(device)
         }
@@ -61,6 +66,203 @@ pub(super) fn open_phone(
 pub(super) fn load_screenshot(path: &Path) -> Result<RgbaImage> {
     crate::device::file::read_screenshot(path)
         .with_context(|| format!("cannot open screenshot {}", path.display()))
+}
+
+/// The simulated phone (the `sim` feature): the only code of the agent that names the
+/// `sudoku_sim` crate.
+#[cfg(feature = "sim")]
+mod simulated {
+    use crate::cli::{DeviceArgs, SimPhoneArgs};
+    use crate::device::Device;
+    use crate::device::adb::AdbOptions;
+    use crate::device::sim::SimDevice;
+    use crate::device::sim_adb::{AdbSim, NoAdb};
+    use crate::geometry::Size;
+    use anyhow::{Context, Result, anyhow};
+    use sudoku_sim::faults::Faults;
+    use sudoku_sim::{Latency, SimConfig, SimServer, Skin, SudokuApp, puzzles};
+
+    /// The in-process simulated phone showing the built-in "easy" puzzle on a 1080x2340 screen.
+    pub(in crate::app) fn open_in_process(skin: Option<&str>) -> Result<Box<dyn Device>> {
+        let name = skin.unwrap_or(Skin::names()[0]);
+        let skin = Skin::named(name).with_context(|| {
+            format!(
+                "the simulated phone has no skin '{name}': use one of {}",
+                Skin::names().join(", ")
+            )
+        })?;
+        let puzzle = puzzles::named("easy")
+            .and_then(puzzles::parse)
+            .context("the built-in puzzle 'easy' is missing")?;
+        Ok(Box::new(SimDevice::new(SudokuApp::new(
+            puzzle,
+            skin,
+            sudoku_sim::Size::new(1080, 2340),
+        )?)))
+    }
+
+    /// A running simulated phone served through the adb server, with its latency preset's name.
+    pub(in crate::app) type SimSession = (AdbSim, &'static str);
+
+    /// The simulated phone that `sim` and `--device sim` options describe, checked once.
+    pub(in crate::app) struct SimSetup {
+        puzzle: sudoku_sim::Board,
+        skin: Skin,
+        size: Size,
+        latency: Latency,
+        faults: Faults,
+    }
+
+    impl SimSetup {
+        /// `flag` is how the options are spelled in messages (`--` or `--sim-`).
+        pub(in crate::app) fn parse(
+            puzzle: &str,
+            skin: &str,
+            size: Size,
+            latency: &str,
+            faults: &[String],
+            flag: &str,
+        ) -> Result<SimSetup> {
+            let text = puzzles::named(puzzle).unwrap_or(puzzle);
+            let board = puzzles::parse(text).ok_or_else(|| {
+                let names: Vec<&str> = puzzles::builtin().iter().map(|(n, _)| *n).collect();
+                anyhow!(
+                    "{flag}puzzle '{puzzle}' is neither 81 digits (with . or 0 for empty cells) nor a built-in puzzle ({})",
+                    names.join(", ")
+                )
+            })?;
+            let skin = Skin::named(skin).ok_or_else(|| {
+                anyhow!(
+                    "the simulated phone has no skin '{skin}': use one of {}",
+                    Skin::names().join(", ")
+                )
+            })?;
+            Ok(SimSetup {
+                puzzle: board,
+                skin,
+                size,
+                latency: latency
+                    .parse()
+                    .map_err(|e: String| anyhow!("{flag}latency: {e}"))?,
+                faults: faults
+                    .join(",")
+                    .parse()
+                    .map_err(|e: String| anyhow!("{flag}faults: {e}"))?,
+            })
+        }
+
+        /// A fresh phone showing the puzzle, with the app-side faults switched on.
+        fn phone(&self) -> Result<SudokuApp> {
+            let mut phone = SudokuApp::new(self.puzzle, self.skin.clone(), self.size.into())?;
+            self.faults
+                .apply(&mut phone)
+                .map_err(|e| anyhow!("the simulated phone's faults: {e}"))?;
+            Ok(phone)
+        }
+
+        /// `sim`: the phone served on 127.0.0.1 (`port`, else any free one), with its latency
+        /// preset's name.
+        pub(in crate::app) fn serve(
+            &self,
+            port: Option<u16>,
+            realtime: bool,
+        ) -> Result<(SimServer<SudokuApp>, &'static str)> {
+            let server = SimServer::start(
+                self.phone()?,
+                SimConfig {
+                    port,
+                    latency: self.latency.clone(),
+                    realtime,
+                    drop_after: self.faults.drop_after,
+                },
+            )?;
+            Ok((server, self.latency.name))
+        }
+    }
+
+    /// `--device sim[:SKIN]` for play: the simulated phone served on 127.0.0.1 and opened through
+    /// the adb server (started if none runs), like a phone on a cable; in-process, with a warning,
+    /// when adb is not installed. Returns the device and the running session with its preset.
+    #[allow(clippy::type_complexity)]
+    pub(in crate::app) fn open_through_adb(
+        skin: Option<&str>,
+        sim: &SimPhoneArgs,
+        args: &DeviceArgs,
+    ) -> Result<(Box<dyn Device>, Option<SimSession>)> {
+        let setup = SimSetup::parse(
+            &sim.sim_puzzle,
+            skin.unwrap_or(Skin::names()[0]),
+            sim.sim_size,
+            &sim.sim_latency,
+            &sim.sim_faults,
+            "--sim-",
+        )?;
+        let (latency, faults) = (setup.latency.clone(), setup.faults);
+        let phone = || setup.phone();
+        let preset = latency.name;
+        let config = SimConfig {
+            port: None,
+            latency,
+            realtime: false,
+            drop_after: faults.drop_after,
+        };
+        let options = AdbOptions {
+            serial: None,
+            ..super::adb_options(args)?
+        };
+        match AdbSim::start(phone()?, config, &options) {
+            Ok(session) => {
+                let device = session.open_device(args.input.kind())?;
+                log::info!(
+                    "simulated phone {} through the adb server at {}",
+                    session.sim().serial(),
+                    session.adb_server().addr
+                );
+                Ok((Box::new(device), Some((session, preset))))
+            }
+            Err(e) if e.chain().any(|c| c.is::<NoAdb>()) => {
+                errln!("warning: {NoAdb}");
+                Ok((Box::new(SimDevice::new(phone()?)), None))
+            }
+            Err(e) => Err(e.context("cannot start the simulated phone behind the adb server")),
+        }
+    }
+}
+
+/// Stands in for the simulated phone in a build without the `sim` feature: the command line is
+/// the same, and asking for the simulated phone says how to get it instead of failing to compile.
+#[cfg(not(feature = "sim"))]
+mod simulated {
+    use crate::cli::{DeviceArgs, SimPhoneArgs};
+    use crate::device::Device;
+    use anyhow::{Result, bail};
+    use std::time::Duration;
+
+    pub(in crate::app) const ABSENT: &str = "this build has no simulated phone: rebuild with the default features \
+         (cargo build --release) or use a real phone (--device adb)";
+
+    /// Never made: without the simulated phone there is no session to report on.
+    pub(in crate::app) enum NoSimSession {}
+
+    impl NoSimSession {
+        pub(in crate::app) fn clock(&self) -> Duration {
+            match *self {}
+        }
+    }
+
+    pub(in crate::app) type SimSession = (NoSimSession, &'static str);
+
+    pub(in crate::app) fn open_in_process(_skin: Option<&str>) -> Result<Box<dyn Device>> {
+        bail!(ABSENT)
+    }
+
+    pub(in crate::app) fn open_through_adb(
+        _skin: Option<&str>,
+        _sim: &SimPhoneArgs,
+        _args: &DeviceArgs,
+    ) -> Result<(Box<dyn Device>, Option<SimSession>)> {
+        bail!(ABSENT)
+    }
 }
 
 #[cfg(test)]

@@ -2,20 +2,27 @@
 //! plan instead of tapping.
 
 use super::open::open_phone;
-use super::profiles::profile_for;
 use crate::cli::PlayArgs;
+use crate::device::Device;
 use crate::plan::overlay::draw_plan;
-use crate::play::{PlayOptions, PlayReport, Step, Timings, assess, assess_read};
+use crate::play::{
+    Assessment, FirstRead, PlayOptions, PlayReport, Step, Timings, assess, assess_read,
+};
+use crate::profile::calibration::Calibration;
+use crate::profile::choice::profile_for;
+use crate::vision::Templates;
 use anyhow::{Context, Result};
+use image::RgbaImage;
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// The options every phone of `play --all` shares (pacing comes from each one's calibration).
-fn fleet_options(args: &PlayArgs) -> Result<PlayOptions> {
+/// The options `play` was given; pacing comes from the calibration of each phone.
+fn play_options(args: &PlayArgs) -> Result<PlayOptions> {
     Ok(PlayOptions {
-        dry_run: false,
+        dry_run: args.dry_run,
         keep_entries: args.keep_entries,
         recheck_after: Duration::from_millis(args.recheck_after_ms),
         pacing: None,
@@ -31,14 +38,20 @@ fn fleet_options(args: &PlayArgs) -> Result<PlayOptions> {
 
 /// `play`: solve the game on the phone and verify it.
 pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
+    let options = play_options(&args)?;
     if args.all {
-        return super::fleet::run(&args, &fleet_options(&args)?);
+        // `play --all` refuses --dry-run before it plays.
+        return super::fleet::run(&args, &options);
     }
     // Declared before the device so that the device (its shell sessions) goes first.
     let mut sim_session = None;
     let mut device = open_phone(&args.device, &args.sim, &mut sim_session)?;
     // The screenshot that checked the profile is the one play starts from.
-    let chosen = profile_for(device.as_mut(), args.calibration.as_deref(), "")?;
+    let chosen = profile_for(
+        device.as_mut(),
+        args.calibration.as_deref(),
+        &|line: &str| errln!("{line}"),
+    )?;
     let (cal, templates, first) = (chosen.calibration, chosen.templates, chosen.first);
     let stop = Arc::new(AtomicBool::new(false));
     {
@@ -48,83 +61,18 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             .context("cannot install the Ctrl-C handler")?;
     }
     let options = PlayOptions {
-        dry_run: args.dry_run,
-        keep_entries: args.keep_entries,
-        recheck_after: Duration::from_millis(args.recheck_after_ms),
         pacing: cal.pacing,
-        moves_per_call: 0,
-        wait: Duration::try_from_secs_f64(args.wait).map_err(|_| {
-            anyhow::anyhow!(
-                "--wait {} is not a number of seconds: pass 0 or more",
-                args.wait
-            )
-        })?,
+        ..options
     };
-    // The bar appears once the plan is known (a bar made before showed a full "0/0 moves"), and
-    // the plan is said before the first tap: moves, input method, estimated time.
-    let mut bar: Option<indicatif::ProgressBar> = None;
-    let input = device.input();
-    let input_description = device.input_description();
-    let pacing = cal
-        .pacing
-        .or_else(|| device.pacing())
-        .unwrap_or(crate::device::Pacing::NONE);
     let started = Instant::now();
     let mut screen_for_dry_run = None;
     let result = if args.dry_run {
-        let mut timings = Timings::default();
-        let (screen, assessment) = match first {
-            Some(first) => {
-                timings.capture_ms = first.capture_ms;
-                timings.read_ms = first.read_ms;
-                let a = assess_read(first.recognition, &cal, &options, &mut timings)?;
-                (first.screen, a)
-            }
-            None => {
-                let screen = device.screenshot().context("cannot take a screenshot")?;
-                let a = assess(&screen, &cal, &templates, &options, &mut timings)?;
-                (screen, a)
-            }
-        };
+        let (screen, report) = plan_only(first, device.as_mut(), &cal, &templates, &options)?;
         screen_for_dry_run = Some(screen);
-        Ok(PlayReport {
-            assessment,
-            moves_done: 0,
-            taps_sent: 0,
-            final_board: None,
-            timings,
-            checks: 0,
-            interruptions: 0,
-            relearned_order: None,
-            end_screen: false,
-        })
+        Ok(report)
     } else {
-        crate::play::play_from(
-            first,
-            device.as_mut(),
-            &cal,
-            &templates,
-            &options,
-            &stop,
-            &mut |step| match step {
-                // The board read and the plan, on stderr before the first tap.
-                Step::Planned(a) => {
-                    errln!("read from the screen:\n{}", a.recognition.board);
-                    errln!(
-                        "{}",
-                        plan_line(a.moves.len(), input, &pacing, &input_description)
-                    );
-                }
-                Step::Moves { done, total } => {
-                    bar.get_or_insert_with(|| tapping_bar(total))
-                        .set_position(done as u64);
-                }
-            },
-        )
+        play_with_bar(first, device.as_mut(), &cal, &templates, &options, &stop)
     };
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
     let host_time = started.elapsed();
     let device_time = sim_session.as_ref().map(|(s, preset)| (s.clock(), *preset));
     if let Some((clock, preset)) = device_time {
@@ -159,18 +107,7 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
         );
     }
     if let Some(screen) = &screen_for_dry_run {
-        draw_plan(screen, &a.plan)
-            .save(&args.overlay)
-            .with_context(|| format!("cannot write {}", args.overlay.display()))?;
-        for (i, t) in a.plan.taps.iter().enumerate() {
-            outln!("{:4} tap {:5} {:5}  {}", i + 1, t.at.x, t.at.y, t.target);
-        }
-        errln!(
-            "dry run: {} moves, {} taps planned, drawn on {}; nothing was tapped",
-            a.moves.len(),
-            a.plan.taps.len(),
-            args.overlay.display()
-        );
+        show_plan(screen, a, &args.overlay)?;
     }
     if args.json {
         let json = serde_json::json!({
@@ -212,6 +149,108 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--dry-run`: the board read (from the screenshot that checked the profile when there is one)
+/// and the plan, with the screen to draw it on; nothing is tapped.
+fn plan_only(
+    first: Option<FirstRead>,
+    device: &mut dyn Device,
+    cal: &Calibration,
+    templates: &Templates,
+    options: &PlayOptions,
+) -> Result<(RgbaImage, PlayReport)> {
+    let mut timings = Timings::default();
+    let (screen, assessment) = match first {
+        Some(first) => {
+            timings.capture_ms = first.capture_ms;
+            timings.read_ms = first.read_ms;
+            let a = assess_read(first.recognition, cal, options, &mut timings)?;
+            (first.screen, a)
+        }
+        None => {
+            let screen = device.screenshot().context("cannot take a screenshot")?;
+            let a = assess(&screen, cal, templates, options, &mut timings)?;
+            (screen, a)
+        }
+    };
+    let report = PlayReport {
+        assessment,
+        moves_done: 0,
+        taps_sent: 0,
+        final_board: None,
+        timings,
+        checks: 0,
+        interruptions: 0,
+        relearned_order: None,
+        end_screen: false,
+    };
+    Ok((screen, report))
+}
+
+/// Plays on the phone: the board read and the plan on stderr before the first tap, then a
+/// progress bar, cleared at the end.
+fn play_with_bar(
+    first: Option<FirstRead>,
+    device: &mut dyn Device,
+    cal: &Calibration,
+    templates: &Templates,
+    options: &PlayOptions,
+    stop: &Arc<AtomicBool>,
+) -> Result<PlayReport> {
+    // The bar appears once the plan is known (a bar made before showed a full "0/0 moves"), and
+    // the plan is said before the first tap: moves, input method, estimated time.
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    let input = device.input();
+    let input_description = device.input_description();
+    let pacing = cal
+        .pacing
+        .or_else(|| device.pacing())
+        .unwrap_or(crate::device::Pacing::NONE);
+    let result = crate::play::play_from(
+        first,
+        device,
+        cal,
+        templates,
+        options,
+        stop,
+        &mut |step| match step {
+            // The board read and the plan, on stderr before the first tap.
+            Step::Planned(a) => {
+                errln!("read from the screen:\n{}", a.recognition.board);
+                errln!(
+                    "{}",
+                    plan_line(a.moves.len(), input, &pacing, &input_description)
+                );
+            }
+            Step::Moves { done, total } => {
+                bar.get_or_insert_with(|| tapping_bar(total))
+                    .set_position(done as u64);
+            }
+        },
+    );
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    result
+}
+
+/// `--dry-run`'s output: the plan drawn on the screen (`overlay`), the taps on stdout, a line
+/// saying nothing was tapped.
+fn show_plan(screen: &RgbaImage, a: &Assessment, overlay: &Path) -> Result<()> {
+    draw_plan(screen, &a.plan)
+        .save(overlay)
+        .with_context(|| format!("cannot write {}", overlay.display()))?;
+    for (i, t) in a.plan.taps.iter().enumerate() {
+        outln!("{:4} tap {:5} {:5}  {}", i + 1, t.at.x, t.at.y, t.target);
+    }
+    errln!(
+        "dry run: {} moves, {} taps planned, drawn on {}; nothing was tapped",
+        a.moves.len(),
+        a.plan.taps.len(),
+        overlay.display()
+    );
+    Ok(())
 }
 
 /// What is about to be tapped, said before the first tap: moves, taps (two per move: cell and

@@ -1,9 +1,9 @@
 //! `read`: the board on a screenshot, as a line and a grid or as JSON, with an optional overlay.
 
 use super::open::{load_screenshot, open_device};
-use super::profiles::{DEFAULT_FILE, calibration_for, load_file};
 use crate::cli::ReadArgs;
 use crate::error::BoardProblem;
+use crate::profile::choice::{DEFAULT_FILE, load_file, profile_for};
 use crate::vision::{CellKind, Hints, overlay, read_any_seen, read_calibrated};
 use anyhow::{Context, Result};
 use std::path::Path;
@@ -30,14 +30,18 @@ pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
         }
         None => {
             let mut phone = open_device(&args.device)?;
-            let found = calibration_for(phone.as_mut(), args.calibration.as_deref())?;
+            let chosen = profile_for(
+                phone.as_mut(),
+                args.calibration.as_deref(),
+                &|line: &str| errln!("{line}"),
+            )?;
             let img = phone
                 .screenshot()
                 .with_context(|| format!("cannot take a screenshot of {}", args.device.device))?;
             (
                 img,
                 format!("the screen of {}", args.device.device),
-                Some(found),
+                Some((chosen.calibration, chosen.templates)),
             )
         }
     };

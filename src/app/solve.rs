@@ -16,7 +16,27 @@ use std::process::ExitCode;
 /// `solve`: reads one puzzle (argument, `--file` or stdin) or a list of them, solves each, prints
 /// the solution, steps and time (or JSON), and exits 1 unless every puzzle was solved.
 pub(super) fn run(args: &SolveArgs) -> Result<ExitCode> {
-    let text = match (&args.puzzle, &args.file) {
+    let text = puzzle_text(args)?;
+    let options = SolveOptions {
+        strategy: args.strategy,
+        max_steps: (args.max_steps != 0).then_some(args.max_steps),
+        unique: args.unique,
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if args.compare {
+        return compare(&text, options.max_steps, args, &mut out);
+    }
+    let solver = Solver { args, options };
+    if is_puzzle_list(&text) && puzzle_lines(&text).nth(1).is_some() {
+        return solve_list(&text, &solver, &mut out);
+    }
+    solve_single(&text, &solver, &mut out)
+}
+
+/// The puzzle text: the argument, else `--file`, else stdin (refused when it is a terminal).
+fn puzzle_text(args: &SolveArgs) -> Result<String> {
+    Ok(match (&args.puzzle, &args.file) {
         (Some(p), _) if p != "-" => p.clone(),
         (_, Some(path)) => std::fs::read_to_string(path)
             .with_context(|| format!("cannot read puzzle file {}", path.display()))?,
@@ -33,24 +53,26 @@ pub(super) fn run(args: &SolveArgs) -> Result<ExitCode> {
                 .context("cannot read stdin")?;
             text
         }
-    };
-    let options = SolveOptions {
-        strategy: args.strategy,
-        max_steps: (args.max_steps != 0).then_some(args.max_steps),
-        unique: args.unique,
-    };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    if args.compare {
-        return compare(&text, options.max_steps, args, &mut out);
-    }
-    // Solves one board, streaming the trace if asked: to stdout, or to stderr under --json.
-    // With `record`, every event is also kept (for --gif).
-    let run = |board: &Board,
-               out: &mut dyn Write,
-               mut record: Option<&mut Vec<SolveEvent>>|
-     -> Result<Outcome> {
-        if !args.trace {
+    })
+}
+
+/// Solves boards as the options say, streaming the trace if asked.
+struct Solver<'a> {
+    args: &'a SolveArgs,
+    options: SolveOptions,
+}
+
+impl Solver<'_> {
+    /// Solves one board, streaming the trace if asked: to `out`, or to stderr under --json.
+    /// With `record`, every event is also kept (for --gif).
+    fn solve(
+        &self,
+        board: &Board,
+        out: &mut dyn Write,
+        mut record: Option<&mut Vec<SolveEvent>>,
+    ) -> Result<Outcome> {
+        let options = self.options;
+        if !self.args.trace {
             return Ok(match record {
                 None => solve_with(board, options, &mut ()),
                 Some(events) => solve_with(board, options, &mut |e| {
@@ -61,7 +83,7 @@ pub(super) fn run(args: &SolveArgs) -> Result<ExitCode> {
         }
         let stderr = std::io::stderr();
         let mut err = std::io::BufWriter::new(stderr.lock());
-        let sink: &mut dyn Write = if args.json { &mut err } else { out };
+        let sink: &mut dyn Write = if self.args.json { &mut err } else { out };
         let mut failed = None;
         // A trace nobody can read (closed pipe) stops the search instead of running on.
         let mut trace = |e: SolveEvent| match writeln!(sink, "{}", report::event_line(&e)) {
@@ -82,79 +104,87 @@ pub(super) fn run(args: &SolveArgs) -> Result<ExitCode> {
             Some(e) => Err(e).context("cannot write the trace"),
             None => Ok(outcome),
         }
-    };
-
-    if is_puzzle_list(&text) && puzzle_lines(&text).nth(1).is_some() {
-        if args.gif.is_some() {
-            bail!("--gif takes a single puzzle, not a list");
-        }
-        let mut tally = report::Tally::default();
-        let mut records = Vec::new();
-        for line in puzzle_lines(&text) {
-            let readable = match line.board {
-                Ok(b) if b.conflicts().is_empty() => Ok(b),
-                Ok(b) => Err(format!(
-                    "givens break the rules: {}",
-                    report::describe_conflicts(&b)
-                )),
-                Err(e) => Err(e.to_string()),
-            };
-            let board = match readable {
-                Ok(board) => board,
-                Err(why) => {
-                    tally.invalid += 1;
-                    if args.json {
-                        let record = serde_json::json!({"line": line.line, "outcome": "invalid", "error": why});
-                        records.push(record);
-                    } else {
-                        writeln!(out, "line {}: invalid: {why}", line.line)?;
-                    }
-                    continue;
-                }
-            };
-            let outcome = run(&board, &mut out, None)?;
-            tally.add(&outcome);
-            if args.json {
-                let mut v = report::outcome_json(&board, line.label, args.strategy, &outcome);
-                v["line"] = serde_json::json!(line.line);
-                records.push(v);
-            } else {
-                let solution = outcome.solution().map(Board::to_line).unwrap_or_default();
-                let label = if line.label.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {}", line.label)
-                };
-                writeln!(
-                    out,
-                    "line {}{label}: {} {solution}",
-                    line.line,
-                    report::describe(&outcome, args.strategy)
-                )?;
-            }
-        }
-        if args.json {
-            let doc = serde_json::json!({"results": records, "summary": tally.to_json()});
-            writeln!(out, "{doc:#}")?;
-        } else {
-            writeln!(out, "{}", tally.summary())?;
-        }
-        out.flush()?;
-        if !tally.all_solved() {
-            return Err(BoardProblem(format!(
-                "{} of {} puzzles were not solved",
-                tally.total() - tally.solved,
-                tally.total()
-            ))
-            .into());
-        }
-        return Ok(ExitCode::SUCCESS);
     }
+}
 
-    // One puzzle: a single line (label allowed) or the 9-row form.
-    let board = match puzzle_lines(&text).next() {
-        Some(line) if is_puzzle_list(&text) => line.board,
-        _ => Board::parse(&text),
+/// A list of puzzles: a line (or a JSON record) per puzzle and a summary; an error unless every
+/// puzzle was solved.
+fn solve_list(text: &str, solver: &Solver, out: &mut dyn Write) -> Result<ExitCode> {
+    let args = solver.args;
+    if args.gif.is_some() {
+        bail!("--gif takes a single puzzle, not a list");
+    }
+    let mut tally = report::Tally::default();
+    let mut records = Vec::new();
+    for line in puzzle_lines(text) {
+        let readable = match line.board {
+            Ok(b) if b.conflicts().is_empty() => Ok(b),
+            Ok(b) => Err(format!(
+                "givens break the rules: {}",
+                report::describe_conflicts(&b)
+            )),
+            Err(e) => Err(e.to_string()),
+        };
+        let board = match readable {
+            Ok(board) => board,
+            Err(why) => {
+                tally.invalid += 1;
+                if args.json {
+                    let record =
+                        serde_json::json!({"line": line.line, "outcome": "invalid", "error": why});
+                    records.push(record);
+                } else {
+                    writeln!(out, "line {}: invalid: {why}", line.line)?;
+                }
+                continue;
+            }
+        };
+        let outcome = solver.solve(&board, out, None)?;
+        tally.add(&outcome);
+        if args.json {
+            let mut v = report::outcome_json(&board, line.label, args.strategy, &outcome);
+            v["line"] = serde_json::json!(line.line);
+            records.push(v);
+        } else {
+            let solution = outcome.solution().map(Board::to_line).unwrap_or_default();
+            let label = if line.label.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", line.label)
+            };
+            writeln!(
+                out,
+                "line {}{label}: {} {solution}",
+                line.line,
+                report::describe(&outcome, args.strategy)
+            )?;
+        }
+    }
+    if args.json {
+        let doc = serde_json::json!({"results": records, "summary": tally.to_json()});
+        writeln!(out, "{doc:#}")?;
+    } else {
+        writeln!(out, "{}", tally.summary())?;
+    }
+    out.flush()?;
+    if !tally.all_solved() {
+        return Err(BoardProblem(format!(
+            "{} of {} puzzles were not solved",
+            tally.total() - tally.solved,
+            tally.total()
+        ))
+        .into());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One puzzle (a single line, label allowed, or the 9-row form): the solution and how it went,
+/// the search as a GIF with --gif; exit 1 unless solved.
+fn solve_single(text: &str, solver: &Solver, out: &mut dyn Write) -> Result<ExitCode> {
+    let args = solver.args;
+    let board = match puzzle_lines(text).next() {
+        Some(line) if is_puzzle_list(text) => line.board,
+        _ => Board::parse(text),
     }
     .map_err(|e| BoardProblem(format!("cannot read the puzzle: {e}")))?;
     if !board.conflicts().is_empty() {
@@ -165,7 +195,7 @@ pub(super) fn run(args: &SolveArgs) -> Result<ExitCode> {
         .into());
     }
     let mut events = Vec::new();
-    let outcome = run(&board, &mut out, args.gif.is_some().then_some(&mut events))?;
+    let outcome = solver.solve(&board, out, args.gif.is_some().then_some(&mut events))?;
     if let Some(path) = &args.gif {
         let options = GifOptions {
             max_frames: args.gif_frames,
@@ -194,27 +224,31 @@ pub(super) fn run(args: &SolveArgs) -> Result<ExitCode> {
         writeln!(out, "{description}")?;
     }
     out.flush()?;
-    // The outcome is the result and is on stdout already; stderr gets only what adds to it
-    // (exit status 1 says the rest), not the same sentence again.
+    Ok(exit_code(&outcome, &board))
+}
+
+/// The exit code for one puzzle's outcome. The outcome is the result and is on stdout already;
+/// stderr gets only what adds to it (exit status 1 says the rest), not the same sentence again.
+fn exit_code(outcome: &Outcome, board: &Board) -> ExitCode {
     match outcome {
-        Outcome::Solved { .. } => Ok(ExitCode::SUCCESS),
+        Outcome::Solved { .. } => ExitCode::SUCCESS,
         Outcome::Stopped {
             reason: StopReason::StepBudget { .. },
             ..
-        } if crate::visualize::record::has_no_solution(&board) => {
+        } if crate::visualize::record::has_no_solution(board) => {
             errln!(
                 "this board has no solution (the fast solver proves it); more --max-steps would not help"
             );
-            Ok(ExitCode::from(1))
+            ExitCode::from(1)
         }
         Outcome::Stopped {
             reason: StopReason::StepBudget { .. },
             ..
         } => {
             errln!("raise the step limit with --max-steps (0 = no limit), or use --strategy fast");
-            Ok(ExitCode::from(1))
+            ExitCode::from(1)
         }
-        _ => Ok(ExitCode::from(1)),
+        _ => ExitCode::from(1),
     }
 }
 

@@ -6,16 +6,16 @@
 use super::fleet;
 use super::format::{count, duration};
 use super::open::{load_screenshot, open_phone};
-use super::profiles::{DEFAULT_FILE, load_file, profile_for};
 use crate::cli::VisualizeArgs;
 use crate::device::Device;
 use crate::device::adb::AdbDevice;
 use crate::error::BoardProblem;
 use crate::plan::{Layout, Move, count_taps};
 use crate::profile::calibration::{Calibration, InputOrder};
+use crate::profile::choice::{DEFAULT_FILE, load_file, profile_for};
 use crate::sudoku::Board;
 use crate::sudoku::report::describe_conflicts;
-use crate::vision::{Templates, read_board};
+use crate::vision::{Recognition, Templates, read_board};
 use crate::visualize::estimate::{Costs, Estimate, estimate, pacing_for};
 use crate::visualize::gif::{GifOptions, sampled_steps, search_gif};
 use crate::visualize::measure::measure;
@@ -28,6 +28,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
 use std::time::Duration;
 
 /// Replays estimated to take longer than this are started only after a yes (or with --yes).
@@ -149,8 +150,9 @@ fn prepare(
     who: &str,
     can_ask: bool,
 ) -> Result<Ready> {
-    let max_steps = (args.max_steps != 0).then_some(args.max_steps);
-    let chosen = profile_for(device, args.calibration.as_deref(), who)?;
+    let chosen = profile_for(device, args.calibration.as_deref(), &|line: &str| {
+        errln!("{who}{line}")
+    })?;
     let (cal, templates) = (chosen.calibration, chosen.templates);
     let layout = crate::plan::layout(&cal)?;
     let description = device.input_description();
@@ -165,47 +167,114 @@ fn prepare(
             })?
         }
     };
-    let (prepared, mut state) = if args.resume {
-        let state = State::load(state_file)?;
-        let prepared = prepare_resume(&recognition, &state)?;
-        (prepared, state)
-    } else {
-        let prepared = prepare_fresh(&recognition, args.strategy, max_steps)?;
-        let state = State::new(
-            &prepared.search.puzzle,
-            prepared.search.strategy,
-            max_steps,
-            prepared.search.events.len(),
-            description.clone(),
-        );
-        (prepared, state)
-    };
+    let (prepared, mut state) = search(args, &recognition, state_file, &description)?;
     state.device = description.clone();
-    let search = &prepared.search;
-    let moves = search.moves();
+    let moves = prepared.search.moves();
     let start = prepared.start;
     let pacing = pacing_for(&cal, input);
-    let check_every = args.check_every as usize;
     let mut options = ReplayOptions {
-        check_every,
+        check_every: args.check_every as usize,
         moves_per_second: args.moves_per_second,
         pacing,
         checkpoint_settle_ms: pacing.settle_ms,
         state_file: Some(state_file.to_path_buf()),
         ..ReplayOptions::default()
     };
-    let steps_before = moves[..start]
+    say_search(
+        who,
+        args,
+        state_file,
+        &prepared,
+        &state,
+        &moves,
+        cal.input_order,
+    );
+    let mut session = Session {
+        device,
+        calibration: &cal,
+        templates: &templates,
+        layout: layout.clone(),
+    };
+    let estimate = estimate_replay(
+        &mut session,
+        &recognition,
+        &moves[start..],
+        &mut options,
+        &description,
+        who,
+        can_ask,
+    )?;
+    Ok(Ready {
+        cal,
+        templates,
+        layout,
+        profile: chosen.name,
+        description,
+        steps_before: sets_before(&moves, start),
+        moves,
+        start,
+        state,
+        options,
+        estimate,
+        prepared,
+    })
+}
+
+/// The search to replay: recorded afresh from the board read, or, with --resume, the
+/// interrupted one from the state file and where the screen shows it got to.
+fn search(
+    args: &VisualizeArgs,
+    recognition: &Recognition,
+    state_file: &Path,
+    description: &str,
+) -> Result<(Prepared, State)> {
+    let max_steps = (args.max_steps != 0).then_some(args.max_steps);
+    Ok(if args.resume {
+        let state = State::load(state_file)?;
+        let prepared = prepare_resume(recognition, &state)?;
+        (prepared, state)
+    } else {
+        let prepared = prepare_fresh(recognition, args.strategy, max_steps)?;
+        let state = State::new(
+            &prepared.search.puzzle,
+            prepared.search.strategy,
+            max_steps,
+            prepared.search.events.len(),
+            description.to_string(),
+        );
+        (prepared, state)
+    })
+}
+
+/// The search steps (set moves, not cancels) among the first `start` moves.
+fn sets_before(moves: &[Move], start: usize) -> usize {
+    moves[..start]
         .iter()
         .filter(|m| matches!(m, Move::Set { .. }))
-        .count();
+        .count()
+}
+
+/// Says the search in one line (steps, cancels, moves, taps) and, with --resume, where it
+/// resumes.
+fn say_search(
+    who: &str,
+    args: &VisualizeArgs,
+    state_file: &Path,
+    prepared: &Prepared,
+    state: &State,
+    moves: &[Move],
+    input_order: InputOrder,
+) {
+    let search = &prepared.search;
+    let start = prepared.start;
     errln!(
         "{who}search: {}, {} steps and {} cancels = {} moves, {} taps ({})",
         search.strategy,
         count(search.steps),
         count(search.cancels),
         count(moves.len() as u64),
-        count(count_taps(&moves, cal.input_order) as u64),
-        match cal.input_order {
+        count(count_taps(moves, input_order) as u64),
+        match input_order {
             InputOrder::CellFirst => "cell then digit",
             InputOrder::NumberFirst => "digit then cell",
         }
@@ -221,7 +290,7 @@ fn prepare(
             "{who}resuming after move {} of {} (step {}){}",
             count(start as u64),
             count(moves.len() as u64),
-            count(steps_before as u64),
+            count(sets_before(moves, start) as u64),
             if prepared.as_recorded {
                 String::new()
             } else {
@@ -233,28 +302,36 @@ fn prepare(
             }
         );
     }
-    let mut session = Session {
-        device,
-        calibration: &cal,
-        templates: &templates,
-        layout: layout.clone(),
-    };
-    let known = Costs::known(input, &pacing);
-    let guess = estimate(&moves[start..], cal.input_order, &known, &options);
-    // On a phone the figure at the prompt is timed on it (see `measure` for what is tapped and
-    // why the board is left as it is); the method's known costs only for devices without
-    // timing, and when the run will be refused anyway (no one to ask, already too long).
+}
+
+/// What replaying `moves` will take, said in one line: timed on the phone when it can be (see
+/// `measure` for what is tapped and why the board is left as it is), which also sizes the
+/// first batch (`options.first_per_move`); the input method's known costs for devices without
+/// timing, and when the run will be refused anyway (no one to ask, already too long).
+fn estimate_replay(
+    session: &mut Session,
+    recognition: &Recognition,
+    moves: &[Move],
+    options: &mut ReplayOptions,
+    description: &str,
+    who: &str,
+    can_ask: bool,
+) -> Result<Estimate> {
+    let input = session.device.input();
+    let input_order = session.calibration.input_order;
+    let known = Costs::known(input, &options.pacing);
+    let guess = estimate(moves, input_order, &known, options);
     let measured = if input.kind().is_some()
         && session.device.shows_taps()
-        && start < moves.len()
+        && !moves.is_empty()
         && (can_ask || guess.total <= LONG)
     {
-        measure(&mut session, &recognition, &options)?
+        measure(session, recognition, options)?
     } else {
         None
     };
     let costs = measured.as_ref().map_or(known, |m| m.costs);
-    let estimate = estimate(&moves[start..], cal.input_order, &costs, &options);
+    let estimate = estimate(moves, input_order, &costs, options);
     if let Some(m) = &measured {
         errln!(
             "{who}timed the phone with {} taps on given cells (the board is unchanged): {:.0} ms a tap, {:.0} ms a call, {:.2} s a checkpoint (the input method's figures said {:.1} s)",
@@ -268,7 +345,7 @@ fn prepare(
         options.first_per_move = Some(m.costs.per_tap.mul_f64(taps_per_move) + m.costs.per_call);
     }
     errln!(
-        "{who}input: {description}; estimated {} ({:.1} s) for {} moves ({:.1} moves/s), checked every {check_every} moves",
+        "{who}input: {description}; estimated {} ({:.1} s) for {} moves ({:.1} moves/s), checked every {} moves",
         duration(estimate.total),
         estimate.total.as_secs_f64(),
         count(estimate.moves as u64),
@@ -276,22 +353,10 @@ fn prepare(
             0.0
         } else {
             1.0 / estimate.per_move.as_secs_f64()
-        }
+        },
+        options.check_every
     );
-    Ok(Ready {
-        cal,
-        templates,
-        layout,
-        profile: chosen.name,
-        description,
-        moves,
-        start,
-        steps_before,
-        state,
-        options,
-        estimate,
-        prepared,
-    })
+    Ok(estimate)
 }
 
 /// Whether a replay of `total` may start: at once when short or with `yes`; else the answer to
@@ -388,54 +453,7 @@ fn run_all(args: &VisualizeArgs) -> Result<ExitCode> {
             .zip(go_rxs)
             .map(|(serial, go)| {
                 let (told, stop, phones) = (told.clone(), &stop, &phones);
-                scope.spawn(move || {
-                    let mut row = fleet::Row::new(serial);
-                    let state_file = fleet::file_for(&args.state, serial);
-                    let started = std::time::Instant::now();
-                    let outcome = (|| -> Result<ReplayReport> {
-                        let readied = (|| {
-                            let mut device = AdbDevice::open_serial(
-                                phones.server.clone(),
-                                serial,
-                                phones.input,
-                            )?;
-                            let ready = prepare(
-                                &mut device,
-                                args,
-                                &state_file,
-                                &format!("{serial}: "),
-                                can_ask,
-                            )?;
-                            anyhow::Ok((device, ready))
-                        })();
-                        let _ = told.send(readied.as_ref().ok().map(|(_, r)| r.estimate.total));
-                        let (mut device, mut ready) = readied?;
-                        row.profile = ready.profile.clone();
-                        row.estimated = Some(ready.estimate.total);
-                        if !go.recv().unwrap_or(false) {
-                            bail!("not started; nothing was tapped but the timing taps on given cells");
-                        }
-                        let report = replay(&mut device, &mut ready, stop, &mut |_, _| {})
-                            .with_context(|| {
-                                format!("continue with `sudoku-agent visualize -s {serial} --resume --state {}`", state_file.display())
-                            })?;
-                        let _ = std::fs::remove_file(&state_file);
-                        Ok(report)
-                    })();
-                    row.seconds = started.elapsed().as_secs_f64();
-                    match outcome {
-                        Ok(report) => {
-                            row.moves = count((report.done) as u64);
-                            row.taps = count(report.taps_sent as u64);
-                            row.replayed = Some(report.elapsed);
-                        }
-                        Err(e) => {
-                            errln!("{serial}: {e:#}");
-                            row.result = Err(format!("{e:#}"));
-                        }
-                    }
-                    row
-                })
+                scope.spawn(move || replay_one(args, phones, serial, can_ask, &told, &go, stop))
             })
             .collect();
         drop(told);
@@ -461,6 +479,63 @@ fn run_all(args: &VisualizeArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One phone of `visualize --all`: prepared, its estimate told (`None` when that failed), then
+/// replayed if `go` says so; its row of the table.
+fn replay_one(
+    args: &VisualizeArgs,
+    phones: &fleet::Phones,
+    serial: &str,
+    can_ask: bool,
+    told: &Sender<Option<Duration>>,
+    go: &Receiver<bool>,
+    stop: &AtomicBool,
+) -> fleet::Row {
+    let mut row = fleet::Row::new(serial);
+    let state_file = fleet::file_for(&args.state, serial);
+    let started = std::time::Instant::now();
+    let outcome = (|| -> Result<ReplayReport> {
+        let readied = (|| {
+            let mut device = AdbDevice::open_serial(phones.server.clone(), serial, phones.input)?;
+            let ready = prepare(
+                &mut device,
+                args,
+                &state_file,
+                &format!("{serial}: "),
+                can_ask,
+            )?;
+            anyhow::Ok((device, ready))
+        })();
+        let _ = told.send(readied.as_ref().ok().map(|(_, r)| r.estimate.total));
+        let (mut device, mut ready) = readied?;
+        row.profile = ready.profile.clone();
+        row.estimated = Some(ready.estimate.total);
+        if !go.recv().unwrap_or(false) {
+            bail!("not started; nothing was tapped but the timing taps on given cells");
+        }
+        let report = replay(&mut device, &mut ready, stop, &mut |_, _| {}).with_context(|| {
+            format!(
+                "continue with `sudoku-agent visualize -s {serial} --resume --state {}`",
+                state_file.display()
+            )
+        })?;
+        let _ = std::fs::remove_file(&state_file);
+        Ok(report)
+    })();
+    row.seconds = started.elapsed().as_secs_f64();
+    match outcome {
+        Ok(report) => {
+            row.moves = count((report.done) as u64);
+            row.taps = count(report.taps_sent as u64);
+            row.replayed = Some(report.elapsed);
+        }
+        Err(e) => {
+            errln!("{serial}: {e:#}");
+            row.result = Err(format!("{e:#}"));
+        }
+    }
+    row
 }
 
 /// `visualize --gif`: the search drawn locally, from --puzzle or a screenshot.

@@ -3,9 +3,11 @@
 //! `directories` crate, or `$SUDOKU_AGENT_CONFIG_DIR`), one folder per app package and screen
 //! size: `profiles/<package>-<W>x<H>/profile.toml` and `templates/1.png..9.png` beside it, so two
 //! apps never share templates. `learn` makes one on the phone; `fit` checks one against the
-//! screen and carries one over from another screen size.
+//! screen and carries one over from another screen size; `choice` is the rule every command
+//! uses to pick the calibration for a phone.
 
 pub mod calibration;
+pub mod choice;
 pub mod fit;
 pub mod learn;
 
