@@ -83,7 +83,17 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
         );
     }
     let report = result?;
-    let a = &report.assessment;
+    say_notes(&report.assessment);
+    if let Some(screen) = &screen_for_dry_run {
+        show_plan(screen, &report.assessment, &args.overlay)?;
+    }
+    let input = device.input_description();
+    print_outcome(&args, &report, &input, started, device_time.map(|(c, _)| c))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The notes on the board as read: several solutions, and the player's entries corrected.
+fn say_notes(a: &Assessment) {
     if a.multiple_solutions {
         errln!("note: this puzzle has more than one solution; filling one valid completion");
     }
@@ -106,9 +116,17 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             named.join(", ")
         );
     }
-    if let Some(screen) = &screen_for_dry_run {
-        show_plan(screen, a, &args.overlay)?;
-    }
+}
+
+/// The result on stdout: the JSON summary with `--json`, else the solved board and one line.
+fn print_outcome(
+    args: &PlayArgs,
+    report: &PlayReport,
+    input: &str,
+    started: Instant,
+    device_time: Option<std::time::Duration>,
+) -> Result<()> {
+    let a = &report.assessment;
     if args.json {
         let json = serde_json::json!({
             "read": a.recognition.board.to_line(),
@@ -119,7 +137,7 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             "moves_done": report.moves_done,
             "taps": report.taps_sent,
             "dry_run": args.dry_run,
-            "input": device.input_description(),
+            "input": input,
             "verified": report.final_board.is_some(),
             "end_screen": report.end_screen,
             "timings_ms": report.timings,
@@ -127,7 +145,7 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             "checks": report.checks,
             "interruptions": report.interruptions,
             "relearned_order": report.relearned_order.map(|o| format!("{o:?}")),
-            "device_time_ms": device_time.map(|(c, _)| c.as_secs_f64() * 1000.0),
+            "device_time_ms": device_time.map(|c| c.as_secs_f64() * 1000.0),
         });
         outln!("{}", serde_json::to_string_pretty(&json)?);
     } else if !args.dry_run {
@@ -144,11 +162,11 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
             "{head}: {} moves, {} taps via {} in {:.2} s; {checked}",
             a.moves.len(),
             report.taps_sent,
-            device.input_description(),
+            input,
             started.elapsed().as_secs_f64()
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// `--dry-run`: the board read (from the screenshot that checked the profile when there is one)
