@@ -86,6 +86,273 @@ fn end_card(grid: Rect, dp: f32) -> (Rect, Rect) {
     (grid, button)
 }
 
+/// Where the keypad and tool buttons go, given the space under the grid: what the keypad shape
+/// of the skin puts there.
+#[derive(Clone, Copy)]
+struct KeyArea {
+    w: f32,
+    dp: f32,
+    compact: bool,
+    margin: f32,
+    gap: f32,
+    controls_top: f32,
+    tools_h: f32,
+    key_h: f32,
+    row_gap: f32,
+    keypad_h: f32,
+    controls_h: f32,
+    side: u32,
+    grid: Rect,
+    bottom: f32,
+}
+
+/// The controls of the skin's keypad shape: digit and tool keys, inert buttons, the tool row and
+/// the keypad's timer.
+#[allow(clippy::type_complexity)]
+fn place_keys(
+    skin: &Skin,
+    area: &KeyArea,
+) -> (
+    Vec<(Key, Rect)>,
+    Vec<(Inert, Rect)>,
+    Option<Rect>,
+    Option<Rect>,
+) {
+    let KeyArea {
+        w,
+        dp,
+        margin,
+        gap,
+        controls_top,
+        tools_h,
+        key_h,
+        row_gap,
+        keypad_h,
+        side,
+        grid,
+        bottom,
+        ..
+    } = *area;
+    let mut keys = Vec::new();
+    let mut inert = Vec::new();
+    let mut keypad_timer = None;
+    let mut tools = None;
+    let cf = |r: Rect| (r.x as f32, r.y as f32, r.width as f32, r.height as f32);
+    match skin.keypad {
+        KeypadShape::Row9 => {
+            let t = rect_f(margin, controls_top, w - 2.0 * margin, tools_h);
+            tools = Some(t);
+            let (tx, ty, tw, th) = cf(t);
+            let slot = 84.0 * dp;
+            keys.push((Key::Erase, rect_f(tx + tw / 3.0 - slot / 2.0, ty, slot, th)));
+            keys.push((
+                Key::Notes,
+                rect_f(tx + tw * 2.0 / 3.0 - slot / 2.0, ty, slot, th),
+            ));
+            let ky = ty + th + gap;
+            let kw = (w - 2.0 * margin) / 9.0;
+            for d in 1..=9u8 {
+                let x = margin + (d - 1) as f32 * kw;
+                let r = rect_f(x + 1.5 * dp, ky, kw - 3.0 * dp, keypad_h);
+                keys.push((Key::Digit(d), r));
+            }
+        }
+        KeypadShape::Grid3x3 => {
+            let kx = grid.x as f32;
+            let pad_w = side as f32;
+            let g = row_gap;
+            let kw = (pad_w - 3.0 * g) / 4.0;
+            let kh = key_h;
+            for d in 1..=9u8 {
+                let (r, c) = ((d - 1) / 3, (d - 1) % 3);
+                let x = kx + c as f32 * (kw + g);
+                let y = controls_top + r as f32 * (kh + g);
+                keys.push((Key::Digit(d), rect_f(x, y, kw, kh)));
+            }
+            let x = kx + 3.0 * (kw + g);
+            keys.push((Key::Notes, rect_f(x, controls_top, kw, kh)));
+            keypad_timer = Some(rect_f(x, controls_top + kh + g, kw, kh));
+            keys.push((Key::Erase, rect_f(x, controls_top + 2.0 * (kh + g), kw, kh)));
+        }
+        KeypadShape::Grid2x5 => {
+            let t = rect_f(grid.x as f32, controls_top, side as f32, tools_h);
+            tools = Some(t);
+            keys.push((
+                Key::Notes,
+                rect_f(t.x as f32, t.y as f32, 64.0 * dp, tools_h),
+            ));
+            let g = 6.0 * dp;
+            let kw = (side as f32 - 4.0 * g) / 5.0;
+            let kh = key_h;
+            let ky = controls_top + tools_h + gap;
+            for i in 0..10u8 {
+                let (r, c) = (i / 5, i % 5);
+                let x = grid.x as f32 + c as f32 * (kw + g);
+                let y = ky + r as f32 * (kh + row_gap);
+                let key = if i == 9 {
+                    Key::Erase
+                } else {
+                    Key::Digit(i + 1)
+                };
+                keys.push((key, rect_f(x, y, kw, kh)));
+            }
+        }
+        KeypadShape::IconColumn => {
+            // Four equal columns by three rows over the whole panel: digits in the first
+            // three, then notes and erase in the fourth; its last slot stays empty.
+            let (cw, rh) = (w / 4.0, (bottom - controls_top) / 3.0);
+            let at = |r: u8, c: u8| rect_f(c as f32 * cw, controls_top + r as f32 * rh, cw, rh);
+            for d in 1..=9u8 {
+                keys.push((Key::Digit(d), at((d - 1) / 3, (d - 1) % 3)));
+            }
+            keys.push((Key::Notes, at(0, 3)));
+            keys.push((Key::Erase, at(1, 3)));
+        }
+        KeypadShape::Counters => tools = Some(counter_keys(area, &mut keys, &mut inert)),
+        KeypadShape::Panel => panel_keys(area, &mut keys, &mut inert),
+    }
+    (keys, inert, tools, keypad_timer)
+}
+
+/// Saku's keys: digits in two centred rows (1..5 over 6..9) and a row of tool buttons under
+/// them; returns the tool row.
+fn counter_keys(
+    area: &KeyArea,
+    keys: &mut Vec<(Key, Rect)>,
+    inert: &mut Vec<(Inert, Rect)>,
+) -> Rect {
+    let KeyArea {
+        w,
+        dp,
+        compact,
+        tools_h,
+        key_h,
+        row_gap,
+        controls_top,
+        controls_h,
+        ..
+    } = *area;
+    let k = |full: f32, short: f32| if compact { short } else { full } * dp;
+    let kw = key_h;
+    let g = row_gap;
+    for d in 1..=9u8 {
+        let (r, c, n) = if d <= 5 { (0, d - 1, 5) } else { (1, d - 6, 4) };
+        let row_w = n as f32 * kw + (n - 1) as f32 * g;
+        let x = (w - row_w) / 2.0 + c as f32 * (kw + g);
+        let y = controls_top + r as f32 * (kw + g);
+        keys.push((Key::Digit(d), rect_f(x, y, kw, kw)));
+    }
+    let (bw, bh) = (k(84.0, 72.0), tools_h);
+    let g = k(10.0, 8.0);
+    let row_w = 4.0 * bw + 3.0 * g;
+    let ty = controls_top + controls_h - tools_h;
+    let t = rect_f((w - row_w) / 2.0, ty, row_w, bh);
+    let at = |i: usize| rect_f(t.x as f32 + i as f32 * (bw + g), ty, bw, bh);
+    inert.push((Inert::Undo, at(0)));
+    keys.push((Key::Erase, at(1)));
+    keys.push((Key::Notes, at(2)));
+    inert.push((Inert::Redo, at(3)));
+    t
+}
+
+/// A coloured panel: the 3x3 block of keys right of centre and a tool column to its left.
+fn panel_keys(area: &KeyArea, keys: &mut Vec<(Key, Rect)>, inert: &mut Vec<(Inert, Rect)>) {
+    let KeyArea {
+        w,
+        dp,
+        compact,
+        key_h,
+        controls_top,
+        bottom,
+        ..
+    } = *area;
+    let k = |full: f32, short: f32| if compact { short } else { full } * dp;
+    // The 3x3 block sits right of centre, the tool column to its left; both are
+    // centred vertically in the panel.
+    let pad = k(24.0, 12.0);
+    let ks = key_h.min((bottom - controls_top - 2.0 * pad) / 3.0);
+    let block = 3.0 * ks;
+    let tool_w = k(72.0, 64.0);
+    let between = k(26.0, 20.0);
+    let x0 = (w - block - tool_w - between) / 2.0;
+    let bx = x0 + tool_w + between;
+    let by = controls_top + (bottom - controls_top - block) / 2.0;
+    for d in 1..=9u8 {
+        let (r, c) = ((d - 1) / 3, (d - 1) % 3);
+        let r = rect_f(bx + c as f32 * ks, by + r as f32 * ks, ks, ks);
+        keys.push((Key::Digit(d), r));
+    }
+    let tg = k(8.0, 5.0);
+    let th = (block - 3.0 * tg) / 4.0;
+    let at = |i: usize| rect_f(x0, by + i as f32 * (th + tg), tool_w, th);
+    inert.push((Inert::Undo, at(0)));
+    keys.push((Key::Notes, at(1)));
+    keys.push((Key::Erase, at(2)));
+    inert.push((Inert::Hint, at(3)));
+}
+
+/// Where each of the ten grid lines starts and how wide it is, across a grid of `side` pixels.
+fn grid_lines(skin: &Skin, side: u32, dp: f32) -> [(u32, u32); 10] {
+    let width = |line_dp: f32, least: f32| {
+        if line_dp > 0.0 {
+            (line_dp * dp).round().max(least) as u32
+        } else {
+            0
+        }
+    };
+    let thin = width(skin.thin_dp, 1.0);
+    let thick = width(skin.thick_dp, 2.0);
+    let mut lines = [(0u32, 0u32); 10];
+    for (i, line) in lines.iter_mut().enumerate() {
+        let lw = match i {
+            0 | 9 if !skin.style.outer_border => 0,
+            _ if i % 3 == 0 => thick,
+            _ => thin,
+        };
+        let centre = i as f32 * side as f32 / 9.0;
+        // With no line, cells meet at the first whole pixel past the boundary, so that
+        // hit-testing by ninths of the grid agrees with the drawn cells.
+        let start = if lw == 0 {
+            centre.ceil()
+        } else {
+            (centre - lw as f32 / 2.0).round().max(0.0)
+        } as u32;
+        *line = (start.min(side - lw), lw);
+    }
+    lines
+}
+
+/// The popup fault's dialog and its button, and the interstitial ad and its close button.
+fn dialogs(w: f32, h: f32, dp: f32, grid: Rect, status: Rect) -> (Rect, Rect, Rect, Rect) {
+    let side = grid.width;
+    let popup_w = w * 0.82;
+    let popup_h = (side as f32 * 0.5).max(170.0 * dp);
+    let popup = rect_f(
+        (w - popup_w) / 2.0,
+        grid.y as f32 + (side as f32 - popup_h) / 2.0,
+        popup_w,
+        popup_h,
+    );
+    let button_w = popup_w * 0.5;
+    let button_h = 44.0 * dp;
+    let popup_button = rect_f(
+        (w - button_w) / 2.0,
+        popup.bottom() as f32 - button_h - 16.0 * dp,
+        button_w,
+        button_h,
+    );
+
+    let interstitial = rect_f(0.0, status.bottom() as f32, w, h - status.bottom() as f32);
+    let close = 40.0 * dp;
+    let interstitial_close = rect_f(
+        w - close - 12.0 * dp,
+        interstitial.y as f32 + 12.0 * dp,
+        close,
+        close,
+    );
+    (popup, popup_button, interstitial, interstitial_close)
+}
+
 impl AppLayout {
     pub fn new(skin: &Skin, size: Size) -> AppLayout {
         let dp = density(size);
@@ -139,32 +406,7 @@ impl AppLayout {
         };
         let side = grid.width; // after rounding
 
-        let width = |line_dp: f32, least: f32| {
-            if line_dp > 0.0 {
-                (line_dp * dp).round().max(least) as u32
-            } else {
-                0
-            }
-        };
-        let thin = width(skin.thin_dp, 1.0);
-        let thick = width(skin.thick_dp, 2.0);
-        let mut lines = [(0u32, 0u32); 10];
-        for (i, line) in lines.iter_mut().enumerate() {
-            let lw = match i {
-                0 | 9 if !skin.style.outer_border => 0,
-                _ if i % 3 == 0 => thick,
-                _ => thin,
-            };
-            let centre = i as f32 * side as f32 / 9.0;
-            // With no line, cells meet at the first whole pixel past the boundary, so that
-            // hit-testing by ninths of the grid agrees with the drawn cells.
-            let start = if lw == 0 {
-                centre.ceil()
-            } else {
-                (centre - lw as f32 / 2.0).round().max(0.0)
-            } as u32;
-            *line = (start.min(side - lw), lw);
-        }
+        let lines = grid_lines(skin, side, dp);
 
         // Leftover height is split: a sixth between grid and controls, the rest under them.
         let slack = (bottom - grid.bottom() as f32 - controls_h - gap).max(0.0);
@@ -178,155 +420,28 @@ impl AppLayout {
             controls = rect_f(0.0, y, w, bottom - y);
             panel = Some(controls);
         }
-        let mut keys = Vec::new();
-        let mut inert = Vec::new();
-        let mut keypad_timer = None;
-        let mut tools = None;
-        let cf = |r: Rect| (r.x as f32, r.y as f32, r.width as f32, r.height as f32);
-        match skin.keypad {
-            KeypadShape::Row9 => {
-                let t = rect_f(margin, controls_top, w - 2.0 * margin, tools_h);
-                tools = Some(t);
-                let (tx, ty, tw, th) = cf(t);
-                let slot = 84.0 * dp;
-                keys.push((Key::Erase, rect_f(tx + tw / 3.0 - slot / 2.0, ty, slot, th)));
-                keys.push((
-                    Key::Notes,
-                    rect_f(tx + tw * 2.0 / 3.0 - slot / 2.0, ty, slot, th),
-                ));
-                let ky = ty + th + gap;
-                let kw = (w - 2.0 * margin) / 9.0;
-                for d in 1..=9u8 {
-                    let x = margin + (d - 1) as f32 * kw;
-                    let r = rect_f(x + 1.5 * dp, ky, kw - 3.0 * dp, keypad_h);
-                    keys.push((Key::Digit(d), r));
-                }
-            }
-            KeypadShape::Grid3x3 => {
-                let kx = grid.x as f32;
-                let pad_w = side as f32;
-                let g = row_gap;
-                let kw = (pad_w - 3.0 * g) / 4.0;
-                let kh = key_h;
-                for d in 1..=9u8 {
-                    let (r, c) = ((d - 1) / 3, (d - 1) % 3);
-                    let x = kx + c as f32 * (kw + g);
-                    let y = controls_top + r as f32 * (kh + g);
-                    keys.push((Key::Digit(d), rect_f(x, y, kw, kh)));
-                }
-                let x = kx + 3.0 * (kw + g);
-                keys.push((Key::Notes, rect_f(x, controls_top, kw, kh)));
-                keypad_timer = Some(rect_f(x, controls_top + kh + g, kw, kh));
-                keys.push((Key::Erase, rect_f(x, controls_top + 2.0 * (kh + g), kw, kh)));
-            }
-            KeypadShape::Grid2x5 => {
-                let t = rect_f(grid.x as f32, controls_top, side as f32, tools_h);
-                tools = Some(t);
-                keys.push((
-                    Key::Notes,
-                    rect_f(t.x as f32, t.y as f32, 64.0 * dp, tools_h),
-                ));
-                let g = 6.0 * dp;
-                let kw = (side as f32 - 4.0 * g) / 5.0;
-                let kh = key_h;
-                let ky = controls_top + tools_h + gap;
-                for i in 0..10u8 {
-                    let (r, c) = (i / 5, i % 5);
-                    let x = grid.x as f32 + c as f32 * (kw + g);
-                    let y = ky + r as f32 * (kh + row_gap);
-                    let key = if i == 9 {
-                        Key::Erase
-                    } else {
-                        Key::Digit(i + 1)
-                    };
-                    keys.push((key, rect_f(x, y, kw, kh)));
-                }
-            }
-            KeypadShape::IconColumn => {
-                // Four equal columns by three rows over the whole panel: digits in the first
-                // three, then notes and erase in the fourth; its last slot stays empty.
-                let (cw, rh) = (w / 4.0, (bottom - controls_top) / 3.0);
-                let at = |r: u8, c: u8| rect_f(c as f32 * cw, controls_top + r as f32 * rh, cw, rh);
-                for d in 1..=9u8 {
-                    keys.push((Key::Digit(d), at((d - 1) / 3, (d - 1) % 3)));
-                }
-                keys.push((Key::Notes, at(0, 3)));
-                keys.push((Key::Erase, at(1, 3)));
-            }
-            KeypadShape::Counters => {
-                let kw = key_h;
-                let g = row_gap;
-                for d in 1..=9u8 {
-                    let (r, c, n) = if d <= 5 { (0, d - 1, 5) } else { (1, d - 6, 4) };
-                    let row_w = n as f32 * kw + (n - 1) as f32 * g;
-                    let x = (w - row_w) / 2.0 + c as f32 * (kw + g);
-                    let y = controls_top + r as f32 * (kw + g);
-                    keys.push((Key::Digit(d), rect_f(x, y, kw, kw)));
-                }
-                let (bw, bh) = (k(84.0, 72.0), tools_h);
-                let g = k(10.0, 8.0);
-                let row_w = 4.0 * bw + 3.0 * g;
-                let ty = controls_top + controls_h - tools_h;
-                let t = rect_f((w - row_w) / 2.0, ty, row_w, bh);
-                tools = Some(t);
-                let at = |i: usize| rect_f(t.x as f32 + i as f32 * (bw + g), ty, bw, bh);
-                inert.push((Inert::Undo, at(0)));
-                keys.push((Key::Erase, at(1)));
-                keys.push((Key::Notes, at(2)));
-                inert.push((Inert::Redo, at(3)));
-            }
-            KeypadShape::Panel => {
-                // The 3x3 block sits right of centre, the tool column to its left; both are
-                // centred vertically in the panel.
-                let pad = k(24.0, 12.0);
-                let ks = key_h.min((bottom - controls_top - 2.0 * pad) / 3.0);
-                let block = 3.0 * ks;
-                let tool_w = k(72.0, 64.0);
-                let between = k(26.0, 20.0);
-                let x0 = (w - block - tool_w - between) / 2.0;
-                let bx = x0 + tool_w + between;
-                let by = controls_top + (bottom - controls_top - block) / 2.0;
-                for d in 1..=9u8 {
-                    let (r, c) = ((d - 1) / 3, (d - 1) % 3);
-                    let r = rect_f(bx + c as f32 * ks, by + r as f32 * ks, ks, ks);
-                    keys.push((Key::Digit(d), r));
-                }
-                let tg = k(8.0, 5.0);
-                let th = (block - 3.0 * tg) / 4.0;
-                let at = |i: usize| rect_f(x0, by + i as f32 * (th + tg), tool_w, th);
-                inert.push((Inert::Undo, at(0)));
-                keys.push((Key::Notes, at(1)));
-                keys.push((Key::Erase, at(2)));
-                inert.push((Inert::Hint, at(3)));
-            }
-        }
-
-        let popup_w = w * 0.82;
-        let popup_h = (side as f32 * 0.5).max(170.0 * dp);
-        let popup = rect_f(
-            (w - popup_w) / 2.0,
-            grid.y as f32 + (side as f32 - popup_h) / 2.0,
-            popup_w,
-            popup_h,
-        );
-        let button_w = popup_w * 0.5;
-        let button_h = 44.0 * dp;
-        let popup_button = rect_f(
-            (w - button_w) / 2.0,
-            popup.bottom() as f32 - button_h - 16.0 * dp,
-            button_w,
-            button_h,
+        let (keys, inert, tools, keypad_timer) = place_keys(
+            skin,
+            &KeyArea {
+                w,
+                dp,
+                compact,
+                margin,
+                gap,
+                controls_top,
+                tools_h,
+                key_h,
+                row_gap,
+                keypad_h,
+                controls_h,
+                side,
+                grid,
+                bottom,
+            },
         );
 
-        let interstitial = rect_f(0.0, status.bottom() as f32, w, h - status.bottom() as f32);
-        let close = 40.0 * dp;
-        let interstitial_close = rect_f(
-            w - close - 12.0 * dp,
-            interstitial.y as f32 + 12.0 * dp,
-            close,
-            close,
-        );
-
+        let (popup, popup_button, interstitial, interstitial_close) =
+            dialogs(w, h, dp, grid, status);
         let (end_card, end_card_button) = end_card(grid, dp);
         AppLayout {
             dp,
