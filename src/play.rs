@@ -84,6 +84,23 @@ pub struct PlayReport {
     pub end_screen: bool,
 }
 
+impl PlayReport {
+    /// A run that has planned its moves and tapped nothing yet.
+    pub fn planned(assessment: Assessment, timings: Timings) -> PlayReport {
+        PlayReport {
+            assessment,
+            moves_done: 0,
+            taps_sent: 0,
+            final_board: None,
+            timings,
+            checks: 0,
+            interruptions: 0,
+            relearned_order: None,
+            end_screen: false,
+        }
+    }
+}
+
 /// The fewest givens a sudoku can have: solving a read with fewer would tap a made-up board.
 pub use crate::vision::recognize::MIN_CLUES;
 
@@ -309,17 +326,7 @@ fn read_and_plan(
             (a, captured_at)
         }
     };
-    let report = PlayReport {
-        assessment,
-        moves_done: 0,
-        taps_sent: 0,
-        final_board: None,
-        timings,
-        checks: 0,
-        interruptions: 0,
-        relearned_order: None,
-        end_screen: false,
-    };
+    let report = PlayReport::planned(assessment, timings);
     Ok((report, captured_at))
 }
 

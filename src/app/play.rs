@@ -192,17 +192,7 @@ fn plan_only(
             (screen, a)
         }
     };
-    let report = PlayReport {
-        assessment,
-        moves_done: 0,
-        taps_sent: 0,
-        final_board: None,
-        timings,
-        checks: 0,
-        interruptions: 0,
-        relearned_order: None,
-        end_screen: false,
-    };
+    let report = PlayReport::planned(assessment, timings);
     Ok((screen, report))
 }
 
