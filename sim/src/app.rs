@@ -947,6 +947,68 @@ mod tests {
     }
 
     #[test]
+    fn lives_keep_wrong_digits_count_them_and_end_the_game() {
+        let mut p = with_habits("light", "lives=2");
+        assert_eq!(p.mistake_limit(), Some(2));
+        let c = cell(0, 1);
+        let wrong: Vec<u8> = (1..=9)
+            .filter(|&d| Some(d) != solution(&p).get(c))
+            .collect();
+        tap_cell(&mut p, c);
+        tap_key(&mut p, Key::Digit(wrong[0]));
+        assert_eq!((p.board().get(c), p.mistakes()), (Some(wrong[0]), 1));
+        assert_eq!(p.wrong_entries(), vec![c]);
+        tap_key(&mut p, Key::Digit(wrong[1]));
+        assert_eq!(p.mistakes(), 2);
+        assert!(p.state.is_lost());
+    }
+
+    #[test]
+    fn a_flash_swallows_one_tap_or_goes_after_a_tenth_of_a_second() {
+        let mut p = with_habits("light", "flash=1");
+        let s = solution(&p);
+        let (a, b) = (cell(0, 1), cell(0, 2));
+        tap_cell(&mut p, a);
+        tap_key(&mut p, Key::Digit(s.get(a).unwrap()));
+        assert!(p.flash_shown());
+        tap_cell(&mut p, b);
+        assert_eq!(*p.hits().last().unwrap(), Hit::Flash);
+        assert!(!p.flash_shown() && p.selected() == Some(a));
+        tap_cell(&mut p, b);
+        tap_key(&mut p, Key::Digit(s.get(b).unwrap()));
+        assert!(p.flash_shown());
+        p.set_clock(Duration::from_millis(100));
+        assert!(!p.flash_shown());
+    }
+
+    #[test]
+    fn wrong_start_seeds_one_entry_clashing_with_a_given_and_one_with_nothing() {
+        let p = with_habits("light", "wrong-start");
+        let wrong = p.wrong_entries();
+        assert_eq!(wrong.len(), 2);
+        assert_eq!(p.mistakes(), 0);
+        let clashes = |c: Cell| {
+            let d = p.board().get(c);
+            puzzles::peers(c).any(|q| p.givens().get(q) == d)
+        };
+        assert!(clashes(wrong[0]) && !clashes(wrong[1]));
+        assert_eq!(p.entries().cells().iter().filter(|&&d| d != 0).count(), 5);
+    }
+
+    #[test]
+    fn keep_notes_leaves_peer_notes_and_same_ink_hides_the_kind() {
+        let mut p = with_habits("light", "keep-notes,same-ink");
+        let c = cell(0, 1);
+        let d = solution(&p).get(c).unwrap();
+        p.set_notes(cell(0, 2), 1 << d);
+        tap_cell(&mut p, c);
+        tap_key(&mut p, Key::Digit(d));
+        assert_eq!(p.notes(cell(0, 2)), 1 << d);
+        assert!(p.kind_hidden(c));
+        assert!(!phone("light", MEDIUM).kind_hidden(c));
+    }
+
+    #[test]
     fn filling_the_board_correctly_solves_it_and_locks_the_keypad() {
         let mut p = phone("light", MEDIUM);
         let s = solution(&p);
