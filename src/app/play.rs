@@ -5,9 +5,7 @@ use super::open::open_phone;
 use crate::cli::PlayArgs;
 use crate::device::Device;
 use crate::plan::overlay::draw_plan;
-use crate::play::{
-    Assessment, FirstRead, PlayOptions, PlayReport, Step, Timings, assess, assess_read,
-};
+use crate::play::{Assessment, FirstRead, PlayOptions, PlayReport, Step, read_and_plan};
 use crate::profile::calibration::Calibration;
 use crate::profile::choice::profile_for;
 use crate::vision::Templates;
@@ -178,21 +176,7 @@ fn plan_only(
     templates: &Templates,
     options: &PlayOptions,
 ) -> Result<(RgbaImage, PlayReport)> {
-    let mut timings = Timings::default();
-    let (screen, assessment) = match first {
-        Some(first) => {
-            timings.capture_ms = first.capture_ms;
-            timings.read_ms = first.read_ms;
-            let a = assess_read(first.recognition, cal, options, &mut timings)?;
-            (first.screen, a)
-        }
-        None => {
-            let screen = device.screenshot().context("cannot take a screenshot")?;
-            let a = assess(&screen, cal, templates, options, &mut timings)?;
-            (screen, a)
-        }
-    };
-    let report = PlayReport::planned(assessment, timings);
+    let (report, _, screen) = read_and_plan(first, device, cal, templates, options)?;
     Ok((screen, report))
 }
 

@@ -235,7 +235,7 @@ pub fn play_from(
     stop: &Arc<AtomicBool>,
     progress: &mut dyn FnMut(Step),
 ) -> Result<PlayReport> {
-    let (report, captured_at) = read_and_plan(first, device, cal, templates, options)?;
+    let (report, captured_at, _) = read_and_plan(first, device, cal, templates, options)?;
     if options.dry_run || report.assessment.moves.is_empty() {
         return Ok(report);
     }
@@ -248,21 +248,21 @@ pub fn play_from(
 }
 
 /// The first step: the board read (from `first`, or a fresh screenshot) and the moves planned,
-/// with when the screenshot was taken.
-fn read_and_plan(
+/// with when the screenshot was taken and the screenshot itself (for `--dry-run` to draw on).
+pub fn read_and_plan(
     first: Option<FirstRead>,
     device: &mut dyn Device,
     cal: &Calibration,
     templates: &Templates,
     options: &PlayOptions,
-) -> Result<(PlayReport, Instant)> {
+) -> Result<(PlayReport, Instant, image::RgbaImage)> {
     let mut timings = Timings::default();
-    let (assessment, captured_at) = match first {
+    let (assessment, captured_at, screen) = match first {
         Some(first) => {
             timings.capture_ms = first.capture_ms;
             timings.read_ms = first.read_ms;
             let a = assess_read(first.recognition, cal, options, &mut timings)?;
-            (a, first.taken)
+            (a, first.taken, first.screen)
         }
         None => {
             let started = Instant::now();
@@ -270,11 +270,11 @@ fn read_and_plan(
             let captured_at = Instant::now();
             timings.capture_ms = ms(started.elapsed());
             let a = assess(&screen, cal, templates, options, &mut timings)?;
-            (a, captured_at)
+            (a, captured_at, screen)
         }
     };
     let report = PlayReport::planned(assessment, timings);
-    Ok((report, captured_at))
+    Ok((report, captured_at, screen))
 }
 
 /// Before the first tap, when the screenshot read is old: the screen must still show that board.
