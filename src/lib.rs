@@ -31,6 +31,7 @@
 pub mod app;
 pub mod calibrate;
 pub mod cli;
+pub mod cover;
 pub mod device;
 pub mod error;
 pub mod geometry;

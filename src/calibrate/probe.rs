@@ -9,10 +9,11 @@ use crate::geometry::Point;
 use crate::profile::calibration::{Calibration, InputOrder, Keypad};
 use crate::sudoku::{Board, Cell};
 use crate::vision::keypad::{Glyph, glyphs_outside};
-use crate::vision::screen::still_around;
+use crate::vision::settling::{self, Settling};
 use crate::vision::{Grid, Recognition, Templates, read_board};
 use anyhow::{Context, Result, anyhow, bail};
 use image::RgbaImage;
+use std::io::Write as _;
 
 /// What the probe found, and what it cost.
 #[derive(Debug, Clone, PartialEq)]
@@ -231,10 +232,10 @@ impl Session<'_> {
     fn look(&mut self, after: &str) -> Result<(RgbaImage, Recognition)> {
         let (img, read) = self.settled()?;
         let rec = read.map_err(|e| {
-            anyhow!(
+            BoardGone(format!(
                 "after {after} the board can no longer be read ({e}); the probe stopped{}: go back to the puzzle in the app and check it, then re-run or pass --erase and --input-order",
                 self.leftover()
-            )
+            ))
         })?;
         let moved: Vec<String> = self
             .first
@@ -256,45 +257,76 @@ impl Session<'_> {
         Ok((img, rec))
     }
 
-    /// A screenshot once the probe cell has stopped changing (two screenshots in a row alike
-    /// there), or after [`SETTLE_LIMIT`], and its read: apps animate a digit in (a fade, a pop)
+    /// A screenshot once the probe cell has stopped changing (two screenshots at least
+    /// [`settling::STILL_SPAN`] apart alike there), or after [`settling::LIMIT`], and its read: apps animate a digit in (a fade, a pop)
     /// or out, and a frame caught halfway (a faint digit reads as none) must not decide the
     /// input order or the erase button. Pixels, not reads, are compared, since a slow fade reads
     /// "empty" twice in a row. The probe runs once per app, so every look pays a second
     /// screenshot.
     fn settled(&mut self) -> Result<(RgbaImage, Result<Recognition, crate::vision::ReadError>)> {
-        let deadline = std::time::Instant::now() + SETTLE_LIMIT;
+        let mut frames = Settling::new(std::time::Instant::now(), settling::STILL_SPAN);
         let g = self.cal.grid;
         let (side, col, row) = (g.width / 9, self.cell.col() as u32, self.cell.row() as u32);
         let centre = Point::new(
             g.x + (2 * col + 1) * g.width / 18,
             g.y + (2 * row + 1) * g.height / 18,
         );
-        let mut previous: Option<RgbaImage> = None;
         loop {
             self.screenshots += 1;
             let img = self
                 .device
                 .screenshot()
                 .context("cannot take a screenshot")?;
-            let still = previous
-                .as_ref()
-                .is_some_and(|p| still_around(p, &img, centre, side));
-            if still || std::time::Instant::now() >= deadline {
+            frames.add(img);
+            if !frames.waiting(&[centre], side) {
+                let img = frames.into_latest().expect("a frame was added above");
                 let read = read_board(&img, self.cal, self.templates);
                 return Ok((img, read));
             }
-            previous = Some(img);
-            std::thread::sleep(SETTLE_STEP);
+            std::thread::sleep(settling::STEP);
         }
     }
 }
 
-/// How long a look waits at most for the screen to settle.
-const SETTLE_LIMIT: std::time::Duration = std::time::Duration::from_millis(600);
+/// The board left the screen during the probe (an ad, a dialog, the app left): the probe
+/// stopped without another tap.
+#[derive(Debug)]
+pub struct BoardGone(String);
 
-/// The pause between two reads of a look.
-const SETTLE_STEP: std::time::Duration = std::time::Duration::from_millis(60);
+impl std::fmt::Display for BoardGone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BoardGone {}
+
+/// [`probe`], and when the board leaves the screen meanwhile (an ad, a dialog) waits up to
+/// `wait` for it to come back (never tapping) and probes again from the board as it is then, up
+/// to twice. The probe types only the cell's solution digit, so a probe cut short leaves no
+/// mistake behind, and the next probe picks another empty cell.
+pub fn probe_waiting(
+    device: &mut dyn Device,
+    cal: &Calibration,
+    templates: &Templates,
+    wait: std::time::Duration,
+) -> Result<Probed> {
+    let mut covers = 0;
+    loop {
+        match probe(device, cal, templates) {
+            Err(e) if covers < 2 && e.downcast_ref::<BoardGone>().is_some() => {
+                covers += 1;
+                log::info!("probe interrupted: {e}");
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "the board left the screen while learning the app (an ad or a dialog?)"
+                );
+                crate::cover::wait_for_board(device, cal, templates, wait, None, "play")?;
+            }
+            other => return other,
+        }
+    }
+}
 
 /// Finds input order, erase and notes on `device`, whose screen `cal` and `templates` read. The
 /// steps, each its own function: the buttons worth trying, the input order, erase (and the

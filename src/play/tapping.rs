@@ -3,15 +3,16 @@
 //! from the first move; the last move alone, and the end screen after it.
 
 use super::{PlayOptions, PlayReport, Step, Timings, assess_read, ms, plural_cells, show};
+use crate::cover;
 use crate::device::{Device, Pacing};
 use crate::error::BoardProblem;
 use crate::geometry::Point;
 use crate::plan::{self, Move, Plan};
 use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::{Board, Cell};
-use crate::vision::screen::still_around;
+use crate::vision::settling::{self, Settling};
 use crate::vision::{Recognition, Templates, read_board};
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow};
 use std::io::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -43,6 +44,7 @@ pub(super) fn tap_and_check(
         verified: 0,
         order_checked: false,
         whole_checks: false,
+        missed: Vec::new(),
     };
     let total = run.moves.len();
     // Taps on the board need no wait for a frame after them; taps on keys do (`tap_waits`).
@@ -59,6 +61,8 @@ pub(super) fn tap_and_check(
         report,
         per_call,
         total,
+        sent_at: Instant::now(),
+        last_shot: None,
     };
     let mut last_seen = None;
     while tapping.run.done < tapping.run.moves.len() {
@@ -97,6 +101,10 @@ struct Tapping<'a> {
     per_call: usize,
     /// Moves in the first plan (what progress counts to).
     total: usize,
+    /// When the last taps went out (what the screen is settling from).
+    sent_at: Instant,
+    /// The last check's screenshot and when it was taken: the first frame a settle compares.
+    last_shot: Option<(Instant, image::RgbaImage)>,
 }
 
 /// What a check's screenshot showed.
@@ -141,6 +149,7 @@ impl Tapping<'_> {
             self.device.tap_all(&points).with_context(|| {
                 format!("the device stopped taking taps after {done} moves; re-run play to finish the board")
             })?;
+            self.sent_at = Instant::now();
             self.report.moves_done += call_end - self.run.done;
             self.report.taps_sent += points.len();
             self.run.taps_done = end + 1;
@@ -174,12 +183,13 @@ impl Tapping<'_> {
                     "the board is not on screen after {} moves ({why}): an ad or a dialog? stopped tapping",
                     self.report.moves_done
                 );
-                let back = wait_for_board(
+                let back = cover::wait_for_board(
                     self.device,
                     &self.run.cal,
                     self.templates,
                     self.options.wait,
-                    self.stop,
+                    Some(self.stop),
+                    "play",
                 )?;
                 self.report.interruptions += 1;
                 self.run.replan(back, self.options)?;
@@ -215,11 +225,9 @@ impl Tapping<'_> {
     fn look(&mut self, expected: &Board, changed: &[Cell]) -> Result<Shown> {
         let shot = self.run.check_shot(self.device)?;
         self.report.checks += 1;
-        match board_as_seen(
-            read_board(&shot, &self.run.cal, self.templates),
-            expected,
-            changed,
-        ) {
+        let read = read_board(&shot, &self.run.cal, self.templates);
+        self.last_shot = Some((Instant::now(), shot));
+        match board_as_seen(read, expected, changed) {
             Ok(seen) => Ok(Shown::Board(seen)),
             // The rows may have come back wrong (a phone whose `tail` or `head` differ), or
             // something covered the grid a moment ago: the whole screen decides.
@@ -273,37 +281,42 @@ impl Tapping<'_> {
             .screenshot()
             .context("cannot take a screenshot")?;
         self.report.checks += 1;
-        Ok(read_board(&shot, &self.run.cal, self.templates))
+        let read = read_board(&shot, &self.run.cal, self.templates);
+        self.last_shot = Some((Instant::now(), shot));
+        Ok(read)
     }
 
-    /// The board differs from the plan: the app may not have drawn the last move yet, so look
-    /// once more after a settle. Still different: a stop after the first move landed, else the
-    /// other input order is tried.
+    /// The board differs from the plan: the app may not have drawn the last move yet. Looks
+    /// again until the screen shows the plan, or its cells in question have stopped changing
+    /// (apps fade or pop digits in: a faint digit halfway reads as none, frame after frame), at
+    /// least a settle after the taps, within a bound ([`settling`]). Still different: a stop
+    /// after the first move landed, else the other input order is tried.
     fn look_again(&mut self, expected: &Board, changed: &[Cell]) -> Result<Option<Board>> {
-        std::thread::sleep(settle(self.options));
-        let mut shot = self.shot()?;
-        let mut seen = self.read_rows(&shot, expected, changed)?;
-        // Apps animate (digits fade or pop in, highlights slide): decide only on a screen that
-        // shows the plan, or whose cells in question stopped changing (two frames alike there:
-        // a faint digit halfway through a fade reads as none, frame after frame), within a bound.
-        let deadline = Instant::now() + SETTLE_LIMIT;
-        while !expected.diff(&seen).is_empty() && Instant::now() < deadline {
-            std::thread::sleep(SETTLE_STEP);
-            let next = self.shot()?;
-            let still = expected.diff(&seen).into_iter().all(|c| {
-                still_around(
-                    &shot,
-                    &next,
-                    cell_centre(&self.run.cal, c),
-                    cell_side(&self.run.cal),
-                )
-            });
-            shot = next;
-            seen = self.read_rows(&shot, expected, changed)?;
-            if still {
-                break;
-            }
+        let mut frames = Settling::new(self.sent_at, settle(self.options));
+        if let Some((at, shot)) = self.last_shot.take() {
+            frames.add_at(at, shot);
         }
+        let side = cell_side(&self.run.cal);
+        let seen = loop {
+            std::thread::sleep(settling::STEP);
+            let shot = self.shot()?;
+            let seen = self.read_rows(&shot, expected, changed)?;
+            frames.add(shot);
+            let around: Vec<Point> = expected
+                .diff(&seen)
+                .into_iter()
+                .map(|c| cell_centre(&self.run.cal, c))
+                .collect();
+            if around.is_empty() || !frames.waiting(&around, side) {
+                log::debug!(
+                    "check after move {}: the screen settled {:.0} ms after the taps, showing the plan: {}",
+                    self.run.done,
+                    ms(self.sent_at.elapsed()),
+                    around.is_empty()
+                );
+                break seen;
+            }
+        };
         let differ = expected.diff(&seen);
         if differ.is_empty() {
             self.run.order_checked = true;
@@ -311,9 +324,31 @@ impl Tapping<'_> {
             return Ok(Some(seen));
         }
         if self.run.order_checked {
+            if self.run.lost_taps_only(expected, &seen, &differ) {
+                return self.enter_again(&differ);
+            }
             return Err(BoardProblem(late_mismatch(expected, &seen, &differ)).into());
         }
         self.switch_order(&seen)?;
+        Ok(None)
+    }
+
+    /// Planned cells took no digit and nothing else went wrong: a tap was lost (an overlay
+    /// that flashed, a touch the app dropped). Go on from the board as it is now, re-selecting
+    /// the digit (a fresh plan starts with its key); a cell that misses twice stops the run.
+    fn enter_again(&mut self, missed: &[Cell]) -> Result<Option<Board>> {
+        let cells: Vec<String> = missed.iter().map(|c| c.to_string()).collect();
+        let _ = writeln!(
+            std::io::stderr(),
+            "{} took no digit (a tap lost under an overlay?): entering {} again",
+            cells.join(", "),
+            if missed.len() == 1 { "it" } else { "them" }
+        );
+        self.run.missed.extend(missed.iter().copied());
+        let now = self
+            .read_whole_screen()?
+            .map_err(|e| BoardProblem(format!("cannot read the board after tapping: {e}")))?;
+        self.run.replan(now, self.options)?;
         Ok(None)
     }
 
@@ -341,7 +376,13 @@ impl Tapping<'_> {
     /// The first move of the run did not land: the input order may have changed since
     /// calibration. Try the other order on the same cell once, and go on in the one that works.
     fn switch_order(&mut self, seen: &Board) -> Result<()> {
-        let learned = relearn_order(self.device, &self.run, seen, self.templates)?;
+        let learned = relearn_order(
+            self.device,
+            &self.run,
+            seen,
+            self.templates,
+            settle(self.options),
+        )?;
         let _ = writeln!(
             std::io::stderr(),
             "the app now takes {}: re-learned from the first move, continuing (re-run calibrate to keep it)",
@@ -431,12 +472,6 @@ fn cell_side(cal: &Calibration) -> u32 {
     cal.grid.width / 11
 }
 
-/// How long a check waits at most for an animating screen to settle.
-const SETTLE_LIMIT: Duration = Duration::from_millis(600);
-
-/// The pause between reads of a screen that is still changing.
-const SETTLE_STEP: Duration = Duration::from_millis(100);
-
 /// How long the app may take to draw what was tapped, before a second look.
 fn settle(options: &PlayOptions) -> Duration {
     Duration::from_millis(options.pacing.map_or(300, |p| p.settle_ms.max(100)) as u64)
@@ -459,6 +494,8 @@ struct Run {
     /// Checks look at whole screens: the grid's rows alone once did not read where the whole
     /// screen did.
     whole_checks: bool,
+    /// Cells that took no digit once and were entered again (a second miss stops the run).
+    missed: Vec<Cell>,
 }
 
 impl Run {
@@ -475,9 +512,16 @@ impl Run {
     /// Where the next checked batch ends: as many whole moves as fit in [`WATCH_TAPS`] taps
     /// (at least one). The last move goes alone, after a check of all the others: most apps
     /// cover the solved board with an end card at once, so it is the one move no check can see.
+    ///
+    /// A tap on a key that changes the app's tool (number-first: a new digit) opens a batch, right
+    /// after a check saw the board clear: a key tap lost under an overlay that flashed would
+    /// make every cell after it take the old digit, a wrong one.
     fn watched_batch_end(&self) -> usize {
         let mut end = self.done + 1;
-        while end < self.moves.len() && self.plan.move_ends[end] < self.taps_done + WATCH_TAPS {
+        while end < self.moves.len()
+            && self.plan.move_ends[end] < self.taps_done + WATCH_TAPS
+            && !self.opens_with_key(end)
+        {
             end += 1;
         }
         let end = end.min(self.moves.len());
@@ -486,6 +530,27 @@ impl Run {
         } else {
             end
         }
+    }
+
+    /// Move `i`'s first tap is on a key (a digit or erase), not on its cell.
+    fn opens_with_key(&self, i: usize) -> bool {
+        let first = if i == 0 {
+            0
+        } else {
+            self.plan.move_ends[i - 1] + 1
+        };
+        matches!(
+            self.plan.taps.get(first).map(|t| t.target),
+            Some(plan::Target::Digit(_) | plan::Target::Erase)
+        )
+    }
+
+    /// Every cell that differs from the plan shows nothing where a digit was planned, and
+    /// none of them missed before: taps were lost, no wrong digit landed.
+    fn lost_taps_only(&self, expected: &Board, seen: &Board, differ: &[Cell]) -> bool {
+        differ.iter().all(|&c| {
+            seen.get(c).is_none() && expected.get(c).is_some() && !self.missed.contains(&c)
+        })
     }
 
     /// The board is gone right after the last move, and every move before it was seen on the
@@ -521,6 +586,7 @@ fn relearn_order(
     run: &Run,
     seen: &Board,
     templates: &Templates,
+    min_wait: Duration,
 ) -> Result<Learned> {
     let first = run.moves[0];
     let cell = first.cell();
@@ -546,17 +612,30 @@ fn relearn_order(
     device
         .tap_all(&points)
         .context("the device stopped taking taps while re-learning the input order")?;
-    let shot = device.screenshot().context("cannot take a screenshot")?;
     let mut expected = *seen;
     expected.set(cell, want);
-    let again_board = board_as_seen(read_board(&shot, &cal, templates), &expected, &[cell]).map_err(|e| {
+    // The digit may fade in: decide on a settled screen (or one that shows it landed).
+    let mut frames = Settling::new(Instant::now(), min_wait);
+    let (centre, side) = (cell_centre(&cal, cell), cell_side(&cal));
+    let again = loop {
+        let shot = device.screenshot().context("cannot take a screenshot")?;
+        let again = board_as_seen(read_board(&shot, &cal, templates), &expected, &[cell]);
+        frames.add(shot);
+        let landed = matches!(&again, Ok(b) if b.get(cell) == want);
+        if landed || !frames.waiting(&[centre], side) {
+            break again;
+        }
+        std::thread::sleep(settling::STEP);
+    };
+    let shot = frames.latest().expect("a frame was added above");
+    let again_board = again.map_err(|e| {
         BoardProblem(format!(
             "the first move did not land, and after trying the other input order the board cannot be read ({e}); check the phone and re-run play"
         ))
     })?;
     let now = again_board.get(cell);
     if now == want {
-        let board = read_board(&shot, &cal, templates)
+        let board = read_board(shot, &cal, templates)
             .map_err(|e| BoardProblem(format!("cannot read the board: {e}")))?;
         return Ok(Learned { cal, board });
     }
@@ -625,41 +704,4 @@ fn late_mismatch(expected: &Board, seen: &Board, differ: &[Cell]) -> String {
         "digits landed where they should not: the keypad layout changed or a key was mis-tapped; re-run `sudoku-agent calibrate`"
     };
     format!("stopped: {detail}. Likely cause: {cause}; fix it on the phone and re-run play")
-}
-
-/// Waits (up to `wait`) for the board to be readable again, polling the screen; never taps.
-fn wait_for_board(
-    device: &mut dyn Device,
-    cal: &Calibration,
-    templates: &Templates,
-    wait: Duration,
-    stop: &Arc<AtomicBool>,
-) -> Result<Recognition> {
-    let _ = writeln!(
-        std::io::stderr(),
-        "waiting up to {:.0} s for the board to come back: close the ad or dialog on the phone (the agent never taps it)",
-        wait.as_secs_f64()
-    );
-    let until = Instant::now() + wait;
-    loop {
-        if stop.load(Ordering::SeqCst) {
-            bail!("stopped by the user while waiting for the board; re-run play to finish it");
-        }
-        let shot = device.screenshot().context("cannot take a screenshot")?;
-        if let Ok(rec) = read_board(&shot, cal, templates) {
-            let _ = writeln!(
-                std::io::stderr(),
-                "the board is back; continuing from it as it is now"
-            );
-            return Ok(rec);
-        }
-        if Instant::now() >= until {
-            return Err(BoardProblem(format!(
-                "the board did not come back within {:.0} s (an ad or a dialog still covers it?); close it and re-run play, or pass --wait SECONDS",
-                wait.as_secs_f64()
-            ))
-            .into());
-        }
-        std::thread::sleep(Duration::from_millis(500));
-    }
 }

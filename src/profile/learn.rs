@@ -4,7 +4,7 @@
 //! order, the erase button and the notes toggle, putting the cell back and checking that a fresh
 //! read equals the first (see `calibrate::probe`).
 
-use crate::calibrate::probe::{Probed, probe};
+use crate::calibrate::probe::{Probed, probe_waiting};
 use crate::calibrate::{CalibrateOptions, Calibrated, calibrate_image, calibrate_read};
 use crate::device::Device;
 use crate::profile::calibration::{Calibration, InputOrder};
@@ -20,11 +20,16 @@ pub struct Learned {
     pub probed: Probed,
 }
 
-/// Learns the app on `device`'s screen.
+/// How long learning waits for an ad or a dialog over the board to be closed (as `play` does
+/// by default).
+const COVER_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Learns the app on `device`'s screen; an ad or a dialog that covers the board meanwhile is
+/// waited for (see [`probe_waiting`]).
 pub fn learn(device: &mut dyn Device) -> Result<Learned> {
     let screen = device.screenshot().context("cannot take a screenshot")?;
     let mut done = calibrate_screen(&screen)?;
-    let probed = probe(device, &done.calibration, &done.templates)
+    let probed = probe_waiting(device, &done.calibration, &done.templates, COVER_WAIT)
         .context("cannot learn this app's controls by probing")?;
     done.set_controls(
         &screen,

@@ -31,6 +31,7 @@ pub mod recognize;
 mod ridges;
 pub mod scan;
 pub mod screen;
+pub mod settling;
 pub mod templates;
 pub mod unlined;
 

@@ -1,6 +1,7 @@
 mod adb;
 mod cli;
 mod end_screen;
+mod flash;
 mod fleet;
 mod lives;
 mod resilience;

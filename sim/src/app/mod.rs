@@ -57,6 +57,9 @@ pub struct SudokuApp {
     clock: AppClock,
     /// App time the flash of an overlay vanishes at, while it shows.
     flash_until: Option<Duration>,
+    /// The last frame was drawn mid-animation (or with the flash): it is stale once time moves,
+    /// even when the animation has ended by the next look.
+    drawn_moving: bool,
 }
 
 impl std::fmt::Debug for SudokuApp {
@@ -121,6 +124,7 @@ impl SudokuApp {
                 wall: Some(Instant::now()),
             },
             flash_until: None,
+            drawn_moving: false,
         })
     }
 
@@ -432,11 +436,12 @@ impl Screen for SudokuApp {
 
     fn render(&mut self) -> RgbaImage {
         self.update_flash();
+        self.drawn_moving = self.state.flash || self.state.animating();
         self.renderer.render(&self.skin, &self.layout, &self.state)
     }
 
     fn advance_clock(&mut self, now: Duration) -> bool {
-        let moving_before = self.changes_with_time();
+        let moving_before = self.drawn_moving || self.changes_with_time();
         self.clock.device = self.clock.device.max(now);
         moving_before || self.changes_with_time()
     }
@@ -826,6 +831,23 @@ mod tests {
         );
         assert_eq!(early, 0, "a fifth of the way in, the ink is still pale");
         assert!(dark_pixels(&done, &p, c) > 50);
+    }
+
+    #[test]
+    fn a_frame_drawn_mid_animation_is_stale_even_once_the_animation_has_ended() {
+        let mut p = with_habits("light", "fade=250");
+        let c = cell(0, 1);
+        let d = solution(&p).get(c).unwrap();
+        tap_cell(&mut p, c);
+        tap_key(&mut p, Key::Digit(d));
+        p.set_clock(Duration::from_millis(50));
+        p.render();
+        // The wall clock moved on past the fade before anyone looked again: the cached faint
+        // frame must be drawn afresh (it once stayed on screen for good).
+        p.set_clock(Duration::from_millis(1000));
+        assert!(p.advance_clock(Duration::from_millis(1000)));
+        p.render();
+        assert!(!p.advance_clock(Duration::from_millis(1100)));
     }
 
     #[test]
