@@ -125,19 +125,26 @@ impl Calibration {
     pub fn load(path: &Path) -> Result<Calibration> {
         let text = std::fs::read_to_string(path).with_context(|| {
             format!(
-                "cannot read calibration {}; run `sudoku-agent calibrate` first",
+                "cannot read calibration {}; run `sudoku-agent calibrate --out {}` first",
+                path.display(),
                 path.display()
             )
         })?;
         let cal: Calibration = toml::from_str(&text).map_err(|e| {
             anyhow::anyhow!(
-                "calibration {} is not valid ({}); re-run `sudoku-agent calibrate`",
+                "calibration {} is not valid ({}); `sudoku-agent calibrate --out {}` writes it again",
                 path.display(),
-                e.message()
+                e.message(),
+                path.display()
             )
         })?;
-        cal.validate()
-            .with_context(|| format!("calibration {} is not usable", path.display()))?;
+        cal.validate().with_context(|| {
+            format!(
+                "calibration {} is not usable (`sudoku-agent calibrate --out {}` writes it again)",
+                path.display(),
+                path.display()
+            )
+        })?;
         Ok(cal)
     }
 
@@ -169,7 +176,7 @@ impl Calibration {
     pub fn validate(&self) -> Result<()> {
         ensure!(
             self.format_version == FORMAT_VERSION,
-            "format version {} is not {FORMAT_VERSION}; re-run `sudoku-agent calibrate`",
+            "format version {} is not {FORMAT_VERSION}",
             self.format_version
         );
         check_profile_name(&self.profile).map_err(|e| anyhow::anyhow!("profile: {e}"))?;

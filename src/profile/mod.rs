@@ -4,13 +4,17 @@
 //! size: `profiles/<package>-<W>x<H>/profile.toml` and `templates/1.png..9.png` beside it, so two
 //! apps never share templates. `learn` makes one on the phone; `fit` checks one against the
 //! screen and carries one over from another screen size; `choice` is the rule every command
-//! uses to pick the calibration for a phone.
+//! uses to pick the calibration for a phone; `remember` writes back what a run re-learned.
 
 pub mod calibration;
 pub mod choice;
 pub mod fit;
 pub mod learn;
+pub mod remember;
 
+pub use remember::remember_order;
+
+use crate::device::Device;
 use crate::geometry::Size;
 use crate::profile::calibration::Calibration;
 use crate::vision::Templates;
@@ -51,6 +55,19 @@ impl ProfileKey {
             package: package.unwrap_or_else(|| "unknown-app".to_string()),
             screen,
         }
+    }
+
+    /// The key of the app on `device`'s screen now: its package (when the phone says) and the
+    /// screen size.
+    pub fn of(device: &mut dyn Device) -> Result<ProfileKey> {
+        let package = device.foreground_app().unwrap_or_else(|e| {
+            log::warn!("cannot tell which app is on screen ({e:#}); using the screen size alone");
+            None
+        });
+        let screen = device
+            .screen_size()
+            .context("cannot read the screen size")?;
+        Ok(ProfileKey::new(package, screen))
     }
 
     /// The profile's name, also its folder: `package-WxH`.
