@@ -121,30 +121,31 @@ pub struct Calibration {
 }
 
 impl Calibration {
-    /// Reads and validates a calibration file.
+    /// Reads and validates a calibration file the user names; an error says which command
+    /// writes it.
     pub fn load(path: &Path) -> Result<Calibration> {
-        let text = std::fs::read_to_string(path).with_context(|| {
-            format!(
-                "cannot read calibration {}; run `sudoku-agent calibrate --out {}` first",
-                path.display(),
+        Calibration::read(path).map_err(|e| {
+            anyhow::anyhow!(
+                "{e:#}; run `sudoku-agent calibrate --out {}` to write it",
                 path.display()
             )
-        })?;
+        })
+    }
+
+    /// Reads and validates a calibration file; an error names the file and what is wrong with
+    /// it, and leaves the remedy to the caller (a stored profile is learned again).
+    pub fn read(path: &Path) -> Result<Calibration> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read calibration {}", path.display()))?;
         let cal: Calibration = toml::from_str(&text).map_err(|e| {
             anyhow::anyhow!(
-                "calibration {} is not valid ({}); `sudoku-agent calibrate --out {}` writes it again",
+                "calibration {} is not valid ({})",
                 path.display(),
-                e.message(),
-                path.display()
+                e.message()
             )
         })?;
-        cal.validate().with_context(|| {
-            format!(
-                "calibration {} is not usable (`sudoku-agent calibrate --out {}` writes it again)",
-                path.display(),
-                path.display()
-            )
-        })?;
+        cal.validate()
+            .with_context(|| format!("calibration {} is not usable", path.display()))?;
         Ok(cal)
     }
 

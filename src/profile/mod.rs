@@ -169,9 +169,8 @@ impl Store {
         if !path.is_file() {
             bail!("no profile '{name}'; `sudoku-agent profiles list` shows the stored ones");
         }
-        let calibration = Calibration::load(&path)?;
-        let templates = Templates::load(&calibration.templates_dir(&path))
-            .with_context(|| format!("profile {name}"))?;
+        let calibration = Calibration::read(&path)?;
+        let templates = Templates::load(&calibration.templates_dir(&path))?;
         Ok(Profile {
             name: name.to_string(),
             calibration,

@@ -22,7 +22,7 @@ fn remember_order_in(store: &Store, source: &Source, order: InputOrder) -> Strin
     match source {
         Source::Profile(key) => {
             let saved = store.file(&key.name()).and_then(|path| {
-                let mut cal = Calibration::load(&path)?;
+                let mut cal = Calibration::read(&path)?;
                 cal.input_order = order;
                 cal.save(&path)?;
                 Ok(path)
