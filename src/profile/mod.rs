@@ -234,7 +234,8 @@ mod tests {
     use crate::geometry::Rect;
     use crate::profile::calibration::{FORMAT_VERSION, InputOrder, Thresholds};
 
-    fn calibration() -> Calibration {
+    /// A calibration for store tests (no keypad).
+    pub(super) fn calibration() -> Calibration {
         Calibration {
             format_version: FORMAT_VERSION,
             profile: "x".into(),
@@ -255,12 +256,14 @@ mod tests {
         }
     }
 
-    fn templates(fill: u8) -> Templates {
+    /// Nine templates, every pixel `fill`.
+    pub(super) fn templates(fill: u8) -> Templates {
         let patch = vec![fill; crate::vision::patch::PATCH_W * crate::vision::patch::PATCH_H];
         Templates::new(std::array::from_fn(|_| Some(patch.clone())))
     }
 
-    fn temp_store(name: &str) -> Store {
+    /// An empty store of its own under the temp dir.
+    pub(super) fn temp_store(name: &str) -> Store {
         let dir = std::env::temp_dir().join(format!(
             "sudoku-agent-profile-{name}-{}",
             std::process::id()

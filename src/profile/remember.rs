@@ -66,52 +66,23 @@ fn describe(order: InputOrder) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{Rect, Size};
+    use crate::geometry::Size;
     use crate::profile::ProfileKey;
-    use crate::profile::calibration::{FORMAT_VERSION, Thresholds};
-    use crate::vision::Templates;
+    use crate::profile::tests::{calibration, temp_store as store, templates};
 
-    fn calibration(order: InputOrder) -> Calibration {
+    fn ordered(order: InputOrder) -> Calibration {
         Calibration {
-            format_version: FORMAT_VERSION,
-            profile: "x".into(),
-            templates: "templates".into(),
             input_order: order,
-            screen: Size::new(720, 1280),
-            grid: Rect::new(10, 200, 700, 700),
-            keypad: None,
-            recognition: Thresholds {
-                min_score: 0.7,
-                min_margin: 0.05,
-                given_ink: [0, 0, 0],
-                entry_ink: None,
-                kind_distance: 60.0,
-                big_digit: None,
-            },
-            pacing: None,
+            ..calibration()
         }
-    }
-
-    fn store(name: &str) -> Store {
-        let dir = std::env::temp_dir().join(format!(
-            "sudoku-agent-remember-{name}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        Store::at(dir)
-    }
-
-    fn templates() -> Templates {
-        let patch = vec![7; crate::vision::patch::PATCH_W * crate::vision::patch::PATCH_H];
-        Templates::new(std::array::from_fn(|_| Some(patch.clone())))
     }
 
     #[test]
     fn a_re_learned_order_is_written_to_the_stored_profile_and_said_in_one_line() {
-        let store = store("profile");
+        let store = store("remember-profile");
         let key = ProfileKey::new(Some("com.one.sudoku".into()), Size::new(720, 1280));
         store
-            .save(&key, &calibration(InputOrder::NumberFirst), &templates())
+            .save(&key, &ordered(InputOrder::NumberFirst), &templates(7))
             .unwrap();
         let line = remember_order_in(&store, &Source::Profile(key.clone()), InputOrder::CellFirst);
         assert!(
@@ -123,15 +94,15 @@ mod tests {
         assert!(!line.contains('\n'), "{line}");
         let stored = store.find(&key).unwrap().unwrap();
         assert_eq!(stored.calibration.input_order, InputOrder::CellFirst);
-        assert_eq!(stored.templates, templates(), "the templates are kept");
+        assert_eq!(stored.templates, templates(7), "the templates are kept");
         std::fs::remove_dir_all(store.root()).unwrap();
     }
 
     #[test]
     fn a_calibration_file_is_left_alone_and_the_line_names_the_command_that_updates_it() {
-        let store = store("file");
+        let store = store("remember-file");
         let path = store.root().join("mine.toml");
-        calibration(InputOrder::NumberFirst).save(&path).unwrap();
+        ordered(InputOrder::NumberFirst).save(&path).unwrap();
         let before = std::fs::read(&path).unwrap();
         let line = remember_order_in(&store, &Source::File(path.clone()), InputOrder::CellFirst);
         assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -147,7 +118,7 @@ mod tests {
 
     #[test]
     fn a_profile_that_is_gone_is_not_saved_and_the_line_names_calibrate() {
-        let store = store("gone");
+        let store = store("remember-gone");
         let key = ProfileKey::new(Some("com.gone".into()), Size::new(720, 1280));
         let line = remember_order_in(&store, &Source::Profile(key), InputOrder::CellFirst);
         assert!(

@@ -5,31 +5,21 @@
 
 use crate::support::{self, agent};
 use std::path::Path;
-use sudoku_agent::geometry::Size;
 use sudoku_agent::plan::Move;
 use sudoku_agent::profile::calibration::{Calibration, InputOrder};
 use sudoku_agent::sudoku::{Board, SolveEvent, Strategy};
 use sudoku_agent::visualize::record::record_search;
-use sudoku_sim::{AppMove, EntryOrder, SimConfig, SimServer, Skin, SudokuApp, puzzles};
+use sudoku_sim::{AppMove, EntryOrder, SimServer, SudokuApp, puzzles};
 use support::adb_server::{self, AdbServer};
+use support::play_rig::{self as rig, SMALL_SIZE as SMALL};
 
-/// The smallest screen the simulator offers: vision in debug builds is slow on bigger ones.
-const SMALL: Size = Size::new(720, 1280);
 /// Kaggle row 2: 143 naive moves, a short replay.
 const EASY2: &str =
     "040100050107003960520008000000000017000906800803050620090060543600080700250097100";
 
 /// `skin` showing `puzzle`, served through `adb`.
 fn phone(adb: &AdbServer, skin: &str, puzzle: &str) -> SimServer<SudokuApp> {
-    let app = SudokuApp::new(
-        puzzles::parse(puzzles::named(puzzle).unwrap_or(puzzle)).unwrap(),
-        Skin::named(skin).unwrap(),
-        SMALL.into(),
-    )
-    .unwrap();
-    let sim = SimServer::start(app, SimConfig::default()).unwrap();
-    adb.connect_sim(&sim);
-    sim
+    rig::serve(rig::phone(skin, SMALL, puzzle), "instant", None, adb.addr())
 }
 
 /// `sudoku-agent ARGS -P PORT -s SERIAL` in `folder` with `config` as its config dir: code,
@@ -188,12 +178,7 @@ fn after_the_app_switches_to_cell_first_calibrate_probe_keeps_it_and_visualize_m
 #[test]
 fn from_a_screenshot_file_calibrate_writes_calibration_toml_here_and_says_how_to_use_it() {
     let config = support::temp_dir("cal-file-config");
-    let mut app = SudokuApp::new(
-        puzzles::parse(puzzles::named("easy").unwrap()).unwrap(),
-        Skin::named("light").unwrap(),
-        SMALL.into(),
-    )
-    .unwrap();
+    let mut app = rig::phone("light", SMALL, "easy");
     let png = support::temp_dir("cal-file-shot").join("screen.png");
     sudoku_sim::Screen::render(&mut app).save(&png).unwrap();
     let device = format!("file:{}", png.display());
