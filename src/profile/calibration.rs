@@ -253,12 +253,12 @@ impl Calibration {
         }
         if size == Size::new(self.screen.height, self.screen.width) {
             bail!(
-                "the screen is rotated ({size}, calibrated in {}); turn the phone back or re-run `sudoku-agent calibrate`",
+                "the screen is rotated ({size}, calibrated in {}); turn the phone back or re-run `sudoku-agent calibrate` (with --out FILE for a calibration file)",
                 self.screen
             );
         }
         bail!(
-            "the screen is {size} but the calibration was measured on {}; re-run `sudoku-agent calibrate` on this screen",
+            "the screen is {size} but the calibration was measured on {}; re-run `sudoku-agent calibrate` on this screen (with --out FILE for a calibration file)",
             self.screen
         )
     }

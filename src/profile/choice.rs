@@ -329,9 +329,15 @@ pub fn best_candidate(device: &mut dyn Device, candidates: &[Candidate]) -> Resu
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, rec, c)| (rec, c))
         .ok_or_else(|| {
+            let folder = candidates
+                .first()
+                .and_then(|c| c.path.parent())
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
             anyhow!(
-                "none of the {} calibrations reads this phone's screen: calibrate its app, or drop --calibration to learn it",
-                candidates.len()
+                "none of the {} calibrations reads this phone's screen: `sudoku-agent calibrate --probe --out {}` adds its app, or drop --calibration to use each app's profile",
+                candidates.len(),
+                folder.join("APP.toml").display()
             )
         })?;
     Ok(Chosen {
