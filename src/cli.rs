@@ -22,8 +22,10 @@ pub enum Command {
     /// Read the board from a screenshot: prints it as 81 characters and as a 9x9 grid
     /// (entries in parentheses); exit code 1 when it cannot be read exactly.
     Read(ReadArgs),
-    /// Measure an app on this screen: find the grid and keypad, cut digit templates, and write
-    /// calibration.toml, templates/<profile>/ and an overlay picture to check.
+    /// Measure the app on screen now: find the grid and keypad, cut digit templates (and, with
+    /// --probe, try the input order, erase and notes). On a phone it is stored as the app's
+    /// profile, the one play, visualize and read use next; with --out, or on a screenshot file,
+    /// a calibration file is written instead (for --calibration), with an overlay to check.
     Calibrate(CalibrateArgs),
     /// Solve a puzzle (or a list of puzzles) and print the solution, the steps and the time.
     Solve(SolveArgs),
@@ -257,14 +259,16 @@ pub struct CalibrateArgs {
     /// templates when the keypad cannot.
     #[arg(long, value_name = "81 CHARS")]
     pub givens: Option<String>,
-    /// Template folder name: templates go to templates/<profile>/ next to --out [default: the
-    /// name of --out without .toml, `default` for calibration.toml], so calibrations written to
-    /// different files keep their own templates.
+    /// Template folder name of a calibration file: templates go to templates/<profile>/ next to
+    /// --out [default: the name of --out without .toml, `default` for calibration.toml], so
+    /// calibrations written to different files keep their own templates. (A phone's profile is
+    /// named after its app and screen size.)
     #[arg(long, value_parser = parse_profile)]
     pub profile: Option<String>,
-    /// Where to write the calibration.
-    #[arg(long, value_name = "TOML", default_value = "calibration.toml")]
-    pub out: std::path::PathBuf,
+    /// Write a calibration file here (for --calibration) instead of storing the app's profile
+    /// [default: the profile on a phone; calibration.toml from --image or a file: device].
+    #[arg(long, value_name = "TOML")]
+    pub out: Option<std::path::PathBuf>,
     /// Centre of the erase button, as X,Y screen pixels.
     #[arg(long, value_name = "X,Y", value_parser = parse_point)]
     pub erase: Option<crate::geometry::Point>,
@@ -274,7 +278,8 @@ pub struct CalibrateArgs {
     /// How the app takes a digit: tap the cell then the digit, or the digit then the cell.
     #[arg(long, value_enum, default_value = "cell-first")]
     pub input_order: InputOrderArg,
-    /// Overlay picture path (default: next to --out, named <out>-overlay.png).
+    /// Overlay picture path [default: next to --out, named <out>-overlay.png; overlay.png in
+    /// the profile's folder].
     #[arg(long, value_name = "PNG")]
     pub overlay: Option<std::path::PathBuf>,
 }

@@ -1,20 +1,38 @@
-//! `calibrate`: measures the app on a screenshot (and, with `--probe`, by tapping the phone) and
-//! writes the calibration, its templates and an overlay.
+//! `calibrate`: measures the app on the screen (and, with `--probe`, by tapping the phone) and
+//! keeps what it found where the next run looks for it: on a phone, the stored profile of the
+//! app on screen (the one `play`, `visualize` and `read` pick); with `--out`, or from a
+//! screenshot file (no app to key a profile on), a calibration file for `--calibration`. An
+//! overlay picture shows what was found.
 
 use super::open::{load_screenshot, open_device};
 use crate::calibrate::{CalibrateOptions, Calibrated, LabelSource, calibrate_image};
 use crate::cli::{CalibrateArgs, InputOrderArg};
-use crate::device::Device;
+use crate::device::{Device, DeviceSpec};
 use crate::profile::calibration::InputOrder;
+use crate::profile::choice::DEFAULT_FILE;
+use crate::profile::{ProfileKey, Store};
 use anyhow::{Context, Result, bail};
 use image::RgbaImage;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// `calibrate`: measures the app on a screenshot and writes calibration, templates and overlay.
+/// Where calibrate keeps what it found.
+enum Target {
+    /// The profile of the app on the phone's screen now.
+    Profile(ProfileKey),
+    /// A calibration file, its templates in a folder next to it.
+    File(PathBuf),
+}
+
+/// `calibrate`: measures the app and stores it as its profile, or writes a calibration file.
 pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
     let (img, source, mut phone) = screen(&args)?;
+    let target = target(&args, &mut phone)?;
     let opts = CalibrateOptions {
-        profile: template_folder(&args),
+        profile: match &target {
+            Target::Profile(key) => key.name(),
+            Target::File(out) => template_folder(&args, out),
+        },
         givens: args
             .givens
             .as_deref()
@@ -44,23 +62,83 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
         );
         done.set_controls(&img, Some(found.erase), found.notes, found.input_order)?;
     }
-    done.calibration.save(&args.out)?;
-    let tdir = done.calibration.templates_dir(&args.out);
-    done.templates.save(&tdir)?;
-    let overlay = args.overlay.clone().unwrap_or_else(|| {
-        let stem = args
-            .out
-            .file_stem()
-            .map_or("calibration".into(), |s| s.to_string_lossy().into_owned());
-        args.out.with_file_name(format!("{stem}-overlay.png"))
-    });
+    print_summary(&done, args.probe)?;
+    match &target {
+        Target::Profile(key) => store_profile(&done, key, args.overlay.as_deref()),
+        Target::File(out) => write_file(&done, out, args.overlay.as_deref(), &args),
+    }
+}
+
+/// Where this run keeps what it finds: `--out` when given; else on a phone the profile of the
+/// app on its screen; else (`--image`, a `file:` device: no app to key a profile on)
+/// `calibration.toml` here, as before profiles existed.
+fn target(args: &CalibrateArgs, phone: &mut Phone) -> Result<Target> {
+    if let Some(out) = &args.out {
+        return Ok(Target::File(out.clone()));
+    }
+    let screenshot_file = matches!(args.device.device, DeviceSpec::File(_));
+    match phone {
+        Some(phone) if !screenshot_file => {
+            if let Some(name) = &args.profile {
+                bail!(
+                    "--profile {name} names the templates folder of a calibration file: add --out FILE to write one (a phone's profile is named after its app and screen size)"
+                );
+            }
+            ProfileKey::of(phone.as_mut()).map(Target::Profile)
+        }
+        _ => Ok(Target::File(PathBuf::from(DEFAULT_FILE))),
+    }
+}
+
+/// Stores what was found as the profile for `key` (replacing the one there), the overlay in its
+/// folder unless `overlay` says where.
+fn store_profile(done: &Calibrated, key: &ProfileKey, overlay: Option<&Path>) -> Result<ExitCode> {
+    let path = Store::open_default()?.save(key, &done.calibration, &done.templates)?;
+    let folder = path.parent().unwrap_or(Path::new("."));
+    let overlay = overlay.map_or_else(|| folder.join("overlay.png"), Path::to_path_buf);
     done.overlay
         .save(&overlay)
         .with_context(|| format!("cannot write overlay {}", overlay.display()))?;
-    print_summary(&done, args.probe)?;
-    outln!("wrote {}", args.out.display());
+    outln!(
+        "stored profile {} in {}: play, visualize and read use it next (--out FILE writes a calibration file instead)",
+        key.name(),
+        path.display()
+    );
+    outln!("wrote {}", overlay.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the calibration file `out`, its templates and the overlay.
+fn write_file(
+    done: &Calibrated,
+    out: &Path,
+    overlay: Option<&Path>,
+    args: &CalibrateArgs,
+) -> Result<ExitCode> {
+    done.calibration.save(out)?;
+    let tdir = done.calibration.templates_dir(out);
+    done.templates.save(&tdir)?;
+    let overlay = overlay.map_or_else(
+        || {
+            let stem = out
+                .file_stem()
+                .map_or("calibration".into(), |s| s.to_string_lossy().into_owned());
+            out.with_file_name(format!("{stem}-overlay.png"))
+        },
+        Path::to_path_buf,
+    );
+    done.overlay
+        .save(&overlay)
+        .with_context(|| format!("cannot write overlay {}", overlay.display()))?;
+    outln!("wrote {}", out.display());
     outln!("wrote {}/1.png..9.png", tdir.display());
     outln!("wrote {}", overlay.display());
+    if args.out.is_none() {
+        errln!(
+            "a screenshot has no app to store a profile for: `--calibration {}` uses this file (on a phone, calibrate stores the app's profile)",
+            out.display()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -114,12 +192,16 @@ fn print_summary(done: &Calibrated, probed: bool) -> Result<()> {
             if let Some(n) = k.notes {
                 outln!("notes: {},{}", n.x, n.y);
             }
+            let order = match cal.input_order {
+                InputOrder::CellFirst => "cell-first",
+                InputOrder::NumberFirst => "number-first",
+            };
             if probed {
-                let order = match cal.input_order {
-                    InputOrder::CellFirst => "cell-first",
-                    InputOrder::NumberFirst => "number-first",
-                };
                 outln!("input order: {order} (probed)");
+            } else {
+                outln!(
+                    "input order: {order} (as given, not tried: `sudoku-agent calibrate --probe` finds it on the phone)"
+                );
             }
         }
         None => outln!("keypad: not found (this calibration can read boards but not tap digits)"),
@@ -150,14 +232,14 @@ fn print_summary(done: &Calibrated, probed: bool) -> Result<()> {
     Ok(())
 }
 
-/// The template folder name: `--profile`, else the `--out` file's stem (`default` for the
-/// shipped `calibration.toml`), so a calibration written to `other.toml` never overwrites the
-/// templates of `calibration.toml`.
-fn template_folder(args: &CalibrateArgs) -> String {
+/// The template folder name of the calibration file `out`: `--profile`, else the file's stem
+/// (`default` for the shipped `calibration.toml`), so a calibration written to `other.toml`
+/// never overwrites the templates of `calibration.toml`.
+fn template_folder(args: &CalibrateArgs, out: &Path) -> String {
     if let Some(p) = &args.profile {
         return p.clone();
     }
-    match args.out.file_stem().and_then(|s| s.to_str()) {
+    match out.file_stem().and_then(|s| s.to_str()) {
         Some("calibration") | None => "default".to_string(),
         Some(stem) => stem.to_string(),
     }

@@ -10,6 +10,7 @@ use crate::cli::PlayArgs;
 use crate::device::adb::{AdbDevice, AdbServer, NO_DEVICE_HINT};
 use crate::play::{PlayOptions, play_from};
 use crate::profile::choice::{Candidate, best_candidate, candidates, profile_for};
+use crate::profile::remember_order;
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -180,7 +181,7 @@ fn play_one(
             pacing: chosen.calibration.pacing,
             ..options.clone()
         };
-        play_from(
+        let report = play_from(
             chosen.first,
             &mut device,
             &chosen.calibration,
@@ -188,7 +189,11 @@ fn play_one(
             &options,
             stop,
             &mut |_| {},
-        )
+        )?;
+        if let Some(order) = report.relearned_order {
+            errln!("{serial}: {}", remember_order(&chosen.source, order));
+        }
+        Ok(report)
     })();
     row.seconds = started.elapsed().as_secs_f64();
     match outcome {

@@ -8,6 +8,7 @@ use crate::plan::overlay::draw_plan;
 use crate::play::{Assessment, FirstRead, PlayOptions, PlayReport, Step, read_and_plan};
 use crate::profile::calibration::Calibration;
 use crate::profile::choice::profile_for;
+use crate::profile::remember_order;
 use crate::vision::Templates;
 use anyhow::{Context, Result};
 use image::RgbaImage;
@@ -81,6 +82,9 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
         );
     }
     let report = result?;
+    if let Some(order) = report.relearned_order {
+        errln!("{}", remember_order(&chosen.source, order));
+    }
     say_notes(&report.assessment);
     if let Some(screen) = &screen_for_dry_run {
         show_plan(screen, &report.assessment, &args.overlay)?;

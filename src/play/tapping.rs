@@ -385,7 +385,7 @@ impl Tapping<'_> {
         )?;
         let _ = writeln!(
             std::io::stderr(),
-            "the app now takes {}: re-learned from the first move, continuing (re-run calibrate to keep it)",
+            "the app now takes {}: re-learned from the first move, continuing",
             match learned.cal.input_order {
                 InputOrder::CellFirst => "the cell first, then the digit",
                 InputOrder::NumberFirst => "the digit first, then the cell",

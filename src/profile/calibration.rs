@@ -121,17 +121,25 @@ pub struct Calibration {
 }
 
 impl Calibration {
-    /// Reads and validates a calibration file.
+    /// Reads and validates a calibration file the user names; an error says which command
+    /// writes it.
     pub fn load(path: &Path) -> Result<Calibration> {
-        let text = std::fs::read_to_string(path).with_context(|| {
-            format!(
-                "cannot read calibration {}; run `sudoku-agent calibrate` first",
+        Calibration::read(path).map_err(|e| {
+            anyhow::anyhow!(
+                "{e:#}; run `sudoku-agent calibrate --out {}` to write it",
                 path.display()
             )
-        })?;
+        })
+    }
+
+    /// Reads and validates a calibration file; an error names the file and what is wrong with
+    /// it, and leaves the remedy to the caller (a stored profile is learned again).
+    pub fn read(path: &Path) -> Result<Calibration> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read calibration {}", path.display()))?;
         let cal: Calibration = toml::from_str(&text).map_err(|e| {
             anyhow::anyhow!(
-                "calibration {} is not valid ({}); re-run `sudoku-agent calibrate`",
+                "calibration {} is not valid ({})",
                 path.display(),
                 e.message()
             )
@@ -169,7 +177,7 @@ impl Calibration {
     pub fn validate(&self) -> Result<()> {
         ensure!(
             self.format_version == FORMAT_VERSION,
-            "format version {} is not {FORMAT_VERSION}; re-run `sudoku-agent calibrate`",
+            "format version {} is not {FORMAT_VERSION}",
             self.format_version
         );
         check_profile_name(&self.profile).map_err(|e| anyhow::anyhow!("profile: {e}"))?;
@@ -245,12 +253,12 @@ impl Calibration {
         }
         if size == Size::new(self.screen.height, self.screen.width) {
             bail!(
-                "the screen is rotated ({size}, calibrated in {}); turn the phone back or re-run `sudoku-agent calibrate`",
+                "the screen is rotated ({size}, calibrated in {}); turn the phone back or re-run `sudoku-agent calibrate` (with --out FILE for a calibration file)",
                 self.screen
             );
         }
         bail!(
-            "the screen is {size} but the calibration was measured on {}; re-run `sudoku-agent calibrate` on this screen",
+            "the screen is {size} but the calibration was measured on {}; re-run `sudoku-agent calibrate` on this screen (with --out FILE for a calibration file)",
             self.screen
         )
     }

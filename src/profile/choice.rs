@@ -27,8 +27,19 @@ pub struct Chosen {
     pub templates: Templates,
     /// The profile's name, or the calibration file's.
     pub name: String,
+    /// Where it came from, which is where what a run re-learns goes (see `remember`).
+    pub source: Source,
     /// The screenshot the choice was checked on and its read, for `play` to start from.
     pub first: Option<FirstRead>,
+}
+
+/// Where a chosen calibration came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// The stored profile of this app and screen size (found, fitted or learned now).
+    Profile(ProfileKey),
+    /// A calibration file the user named with `--calibration`.
+    File(PathBuf),
 }
 
 /// The calibration and templates to read and tap `device` with: `explicit` when given, else
@@ -36,8 +47,9 @@ pub struct Chosen {
 /// it went). A stored profile that no longer reads the screen (an app update moved the grid or
 /// the keypad, a theme changed the digits) is learned again, once, saying so in one line; one
 /// made on another screen size of the same app is fitted to this one when this screen's grid and
-/// keys allow (one line), else the app is learned at this size. A calibration file of another
-/// size is fitted the same way, or refused.
+/// keys allow (one line), else the app is learned at this size. A stored profile that cannot
+/// be loaded (a damaged file or template) is learned again the same way. A calibration file of
+/// another size is fitted the same way, or refused.
 pub fn profile_for(
     device: &mut dyn Device,
     explicit: Option<&Path>,
@@ -45,24 +57,22 @@ pub fn profile_for(
 ) -> Result<Chosen> {
     if let Some(path) = explicit {
         let (calibration, templates) = load_file(path)?;
-        return explicit_fitted(device, calibration, templates, file_name(path), say);
+        return explicit_fitted(device, calibration, templates, path, say);
     }
-    let package = device.foreground_app().unwrap_or_else(|e| {
-        log::warn!("cannot tell which app is on screen ({e:#}); using the screen size alone");
-        None
-    });
-    let screen = device
-        .screen_size()
-        .context("cannot read the screen size")?;
-    let key = ProfileKey::new(package, screen);
-    let name = key.name();
+    let key = ProfileKey::of(device)?;
+    let (name, screen) = (key.name(), key.screen);
     let store = Store::open_default()?;
     // Two phones of one app and size in `--all`: the second waits for the first to store the
     // profile, then uses it, instead of both probing and writing the same files.
     let lock = learning_lock(&name);
     let _learning = lock.lock().unwrap_or_else(|e| e.into_inner());
-    let why = match store.find(&key)? {
-        Some(profile) => {
+    let source = Source::Profile(key.clone());
+    let found = store
+        .find(&key)
+        .map_err(|e| format!("profile {name} cannot be loaded ({e:#}): learning it again"));
+    let why = match found {
+        Err(why) => why,
+        Ok(Some(profile)) => {
             let shot = Shot::take(device)?;
             match fit::check(&shot.image, &profile.calibration, &profile.templates) {
                 Verdict::Fits(rec) => {
@@ -72,6 +82,7 @@ pub fn profile_for(
                         calibration: profile.calibration,
                         templates: profile.templates,
                         name,
+                        source,
                     });
                 }
                 // Not the profile's fault (an ad, a menu): play says so itself.
@@ -81,6 +92,7 @@ pub fn profile_for(
                         calibration: profile.calibration,
                         templates: profile.templates,
                         name,
+                        source,
                         first: None,
                     });
                 }
@@ -89,7 +101,7 @@ pub fn profile_for(
                 }
             }
         }
-        None => match store.find_other_size(&key)? {
+        Ok(None) => match other_size(&store, &key) {
             Some(other) => {
                 let shot = Shot::take(device)?;
                 match fit::fit_to_screen(&shot.image, &other.calibration, &other.templates) {
@@ -105,6 +117,7 @@ pub fn profile_for(
                             calibration,
                             templates: other.templates,
                             name,
+                            source,
                         });
                     }
                     Err(why) => format!(
@@ -128,7 +141,17 @@ pub fn profile_for(
         calibration: learned.calibration,
         templates: learned.templates,
         name,
+        source,
         first: None,
+    })
+}
+
+/// A profile of the same app on another screen size to fit to this one; one that cannot be
+/// loaded is passed over (the app is learned at this size instead).
+fn other_size(store: &Store, key: &ProfileKey) -> Option<crate::profile::Profile> {
+    store.find_other_size(key).unwrap_or_else(|e| {
+        log::warn!("{e:#}; learning the app at this size");
+        None
     })
 }
 
@@ -140,9 +163,11 @@ fn explicit_fitted(
     device: &mut dyn Device,
     calibration: Calibration,
     templates: Templates,
-    name: String,
+    path: &Path,
     say: &dyn Fn(&str),
 ) -> Result<Chosen> {
+    let name = file_name(path);
+    let source = Source::File(path.to_path_buf());
     let shot = Shot::take(device)?;
     let size = Size::new(shot.image.width(), shot.image.height());
     if size != calibration.screen {
@@ -157,6 +182,7 @@ fn explicit_fitted(
                     calibration: fitted,
                     templates,
                     name,
+                    source,
                 });
             }
             // Unfitted, it still reads (`read` takes any size) but play refuses to tap with it.
@@ -166,6 +192,7 @@ fn explicit_fitted(
                     calibration,
                     templates,
                     name,
+                    source,
                     first: None,
                 });
             }
@@ -174,7 +201,8 @@ fn explicit_fitted(
     let first = match fit::check(&shot.image, &calibration, &templates) {
         Verdict::Fits(rec) => Some(shot.read(*rec)),
         Verdict::Stale(why) if why.starts_with("the keypad") => bail!(
-            "calibration {name} does not fit this screen ({why}); nothing was tapped: re-run `sudoku-agent calibrate`"
+            "calibration {name} does not fit this screen ({why}); nothing was tapped: `sudoku-agent calibrate --probe --out {}` measures it again, or drop --calibration to use the app's profile",
+            path.display()
         ),
         // Play refuses an unreadable or moved board itself, naming why.
         Verdict::Stale(_) | Verdict::Unreadable(_) => None,
@@ -183,6 +211,7 @@ fn explicit_fitted(
         calibration,
         templates,
         name,
+        source,
         first,
     })
 }
@@ -300,15 +329,22 @@ pub fn best_candidate(device: &mut dyn Device, candidates: &[Candidate]) -> Resu
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, rec, c)| (rec, c))
         .ok_or_else(|| {
+            let folder = candidates
+                .first()
+                .and_then(|c| c.path.parent())
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
             anyhow!(
-                "none of the {} calibrations reads this phone's screen: calibrate its app, or drop --calibration to learn it",
-                candidates.len()
+                "none of the {} calibrations reads this phone's screen: `sudoku-agent calibrate --probe --out {}` adds its app, or drop --calibration to use each app's profile",
+                candidates.len(),
+                folder.join("APP.toml").display()
             )
         })?;
     Ok(Chosen {
         calibration: chosen.cal.clone(),
         templates: chosen.templates.clone(),
         name: file_name(&chosen.path),
+        source: Source::File(chosen.path.clone()),
         // Play starts from this screenshot and its read: no second capture before the first tap.
         first: Some(shot.read(*rec)),
     })

@@ -4,13 +4,17 @@
 //! size: `profiles/<package>-<W>x<H>/profile.toml` and `templates/1.png..9.png` beside it, so two
 //! apps never share templates. `learn` makes one on the phone; `fit` checks one against the
 //! screen and carries one over from another screen size; `choice` is the rule every command
-//! uses to pick the calibration for a phone.
+//! uses to pick the calibration for a phone; `remember` writes back what a run re-learned.
 
 pub mod calibration;
 pub mod choice;
 pub mod fit;
 pub mod learn;
+pub mod remember;
 
+pub use remember::remember_order;
+
+use crate::device::Device;
 use crate::geometry::Size;
 use crate::profile::calibration::Calibration;
 use crate::vision::Templates;
@@ -51,6 +55,19 @@ impl ProfileKey {
             package: package.unwrap_or_else(|| "unknown-app".to_string()),
             screen,
         }
+    }
+
+    /// The key of the app on `device`'s screen now: its package (when the phone says) and the
+    /// screen size.
+    pub fn of(device: &mut dyn Device) -> Result<ProfileKey> {
+        let package = device.foreground_app().unwrap_or_else(|e| {
+            log::warn!("cannot tell which app is on screen ({e:#}); using the screen size alone");
+            None
+        });
+        let screen = device
+            .screen_size()
+            .context("cannot read the screen size")?;
+        Ok(ProfileKey::new(package, screen))
     }
 
     /// The profile's name, also its folder: `package-WxH`.
@@ -152,9 +169,8 @@ impl Store {
         if !path.is_file() {
             bail!("no profile '{name}'; `sudoku-agent profiles list` shows the stored ones");
         }
-        let calibration = Calibration::load(&path)?;
-        let templates = Templates::load(&calibration.templates_dir(&path))
-            .with_context(|| format!("profile {name}"))?;
+        let calibration = Calibration::read(&path)?;
+        let templates = Templates::load(&calibration.templates_dir(&path))?;
         Ok(Profile {
             name: name.to_string(),
             calibration,
@@ -218,7 +234,8 @@ mod tests {
     use crate::geometry::Rect;
     use crate::profile::calibration::{FORMAT_VERSION, InputOrder, Thresholds};
 
-    fn calibration() -> Calibration {
+    /// A calibration for store tests (no keypad).
+    pub(super) fn calibration() -> Calibration {
         Calibration {
             format_version: FORMAT_VERSION,
             profile: "x".into(),
@@ -239,12 +256,14 @@ mod tests {
         }
     }
 
-    fn templates(fill: u8) -> Templates {
+    /// Nine templates, every pixel `fill`.
+    pub(super) fn templates(fill: u8) -> Templates {
         let patch = vec![fill; crate::vision::patch::PATCH_W * crate::vision::patch::PATCH_H];
         Templates::new(std::array::from_fn(|_| Some(patch.clone())))
     }
 
-    fn temp_store(name: &str) -> Store {
+    /// An empty store of its own under the temp dir.
+    pub(super) fn temp_store(name: &str) -> Store {
         let dir = std::env::temp_dir().join(format!(
             "sudoku-agent-profile-{name}-{}",
             std::process::id()

@@ -235,7 +235,8 @@ fn unreadable_screens_exit_1_and_setup_problems_exit_2_with_one_line() {
     ]);
     assert_eq!(code, 2, "{stderr}");
     assert!(
-        stderr.contains("run `sudoku-agent calibrate` first"),
+        stderr.contains("run `sudoku-agent calibrate --out")
+            && stderr.contains("none.toml` to write it"),
         "{stderr}"
     );
 

@@ -136,6 +136,13 @@ impl SudokuApp {
         self.skin.input_order()
     }
 
+    /// Switches how the app takes a digit, as a player does in its settings: the look and the
+    /// package stay, a digit chosen for number-first entry is put down.
+    pub fn set_input_order(&mut self, order: EntryOrder) {
+        self.skin.input = order;
+        self.state.tool = None;
+    }
+
     /// Givens and entries together.
     pub fn board(&self) -> Board {
         self.state.board()
@@ -635,6 +642,37 @@ mod tests {
         tap_key(&mut nf, Key::Digit(3));
         tap_cell(&mut nf, c);
         assert_eq!(nf.notes(c), 1 << 3);
+    }
+
+    #[test]
+    fn an_app_switched_to_cell_first_in_its_settings_takes_the_cell_then_the_digit() {
+        let mut p = phone("numfirst", MEDIUM);
+        let s = solution(&p);
+        let (a, b) = (cell(0, 1), cell(0, 2));
+        tap_key(&mut p, Key::Digit(s.get(a).unwrap()));
+        p.set_input_order(EntryOrder::CellFirst);
+        assert_eq!(p.input_order(), EntryOrder::CellFirst);
+        tap_cell(&mut p, a);
+        assert!(
+            p.board().get(a).is_none(),
+            "the digit chosen before is put down"
+        );
+        tap_key(&mut p, Key::Digit(s.get(a).unwrap()));
+        tap_cell(&mut p, b);
+        tap_key(&mut p, Key::Digit(s.get(b).unwrap()));
+        assert_eq!(
+            p.moves(),
+            &[
+                AppMove::Set {
+                    cell: a,
+                    digit: s.get(a).unwrap()
+                },
+                AppMove::Set {
+                    cell: b,
+                    digit: s.get(b).unwrap()
+                },
+            ]
+        );
     }
 
     #[test]
