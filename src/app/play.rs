@@ -216,7 +216,12 @@ fn play_with_bar(
                 errln!("read from the screen:\n{}", a.recognition.board);
                 errln!(
                     "{}",
-                    plan_line(a.moves.len(), input, &pacing, &input_description)
+                    plan_line(
+                        (a.moves.len(), a.plan.taps.len()),
+                        input,
+                        &pacing,
+                        &input_description
+                    )
                 );
             }
             Step::Moves { done, total } => {
@@ -249,18 +254,20 @@ fn show_plan(screen: &RgbaImage, a: &Assessment, overlay: &Path) -> Result<()> {
     Ok(())
 }
 
-/// What is about to be tapped, said before the first tap: moves, taps (two per move: cell and
-/// digit), input method, and the time that takes at the method's cost per tap.
+/// What is about to be tapped, said before the first tap: moves, the plan's taps, input
+/// method, and the time that takes: the method's cost per tap, and a check (screenshot and
+/// read) every [`WATCH_TAPS`] taps plus the first and the last move's own.
 fn plan_line(
-    moves: usize,
+    (moves, taps): (usize, usize),
     input: crate::device::Input,
     pacing: &crate::device::Pacing,
     input_description: &str,
 ) -> String {
-    let taps = 2 * moves;
-    let estimate = input.tap_cost(pacing).saturating_mul(taps as u32);
+    let checks = taps.div_ceil(crate::play::WATCH_TAPS) + 2;
+    let estimate = input.tap_cost(pacing).saturating_mul(taps as u32)
+        + input.checkpoint_cost().saturating_mul(checks as u32);
     format!(
-        "tapping {moves} moves (about {taps} taps) via {input_description}, about {}",
+        "tapping {moves} moves ({taps} taps) via {input_description}, about {}",
         super::format::duration(estimate)
     )
 }
@@ -285,16 +292,16 @@ mod tests {
     #[test]
     fn the_plan_line_names_moves_method_and_estimate() {
         let line = plan_line(
-            51,
+            (51, 102),
             Input::Method(InputKind::Stream),
             &Pacing::NONE,
             "stream",
         );
         assert!(
-            line.starts_with("tapping 51 moves (about 102 taps) via stream, about"),
+            line.starts_with("tapping 51 moves (102 taps) via stream, about"),
             "{line}"
         );
-        // 102 taps at 50 ms each.
-        assert!(line.ends_with("about 5 seconds"), "{line}");
+        // 102 taps at 50 ms each, 13 + 2 checks at 0.6 s.
+        assert!(line.ends_with("about 14 seconds"), "{line}");
     }
 }

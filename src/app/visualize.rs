@@ -12,7 +12,8 @@ use crate::device::adb::AdbDevice;
 use crate::error::BoardProblem;
 use crate::plan::{Layout, Move, count_taps};
 use crate::profile::calibration::{Calibration, InputOrder};
-use crate::profile::choice::{DEFAULT_FILE, load_file, profile_for};
+use crate::profile::choice::{DEFAULT_FILE, Source, load_file, profile_for};
+use crate::profile::remember_order;
 use crate::sudoku::Board;
 use crate::sudoku::report::describe_conflicts;
 use crate::vision::{Recognition, Templates, read_board};
@@ -117,6 +118,9 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     if report.end_screen {
         outln!("solved (the app now shows its end screen after the last move)");
     }
+    if let Some(order) = report.relearned_order {
+        errln!("{}", remember_order(&ready.source, order));
+    }
     outln!("the search took {} steps", count(search.steps));
     Ok(ExitCode::SUCCESS)
 }
@@ -129,6 +133,8 @@ struct Ready {
     layout: Layout,
     /// The profile's name, or the calibration file's.
     profile: String,
+    /// Where the calibration came from: where a re-learned input order is saved.
+    source: Source,
     description: String,
     prepared: Prepared,
     moves: Vec<Move>,
@@ -209,6 +215,7 @@ fn prepare(
         templates,
         layout,
         profile: chosen.name,
+        source: chosen.source,
         description,
         steps_before: sets_before(&moves, start),
         moves,

@@ -14,7 +14,9 @@ use crate::sudoku::{Board, Cell, Outcome, SolveOptions, Strategy, solve_with};
 use crate::vision::{Recognition, Templates, read_board};
 use anyhow::{Context, Result};
 
+mod relearn;
 mod tapping;
+pub use relearn::{Learned, cell_centre, cell_side, relearn_order};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -320,6 +322,31 @@ fn plural_cells(n: usize) -> String {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
+}
+
+/// The board a check saw. A board that breaks the rules is still the board: the digits that
+/// break them in cells just changed are what landed there (the rest is as expected). Any other
+/// read error means something else is on screen.
+pub(crate) fn board_as_seen(
+    read: Result<Recognition, crate::vision::ReadError>,
+    expected: &Board,
+    changed: &[Cell],
+) -> Result<Board, crate::vision::ReadError> {
+    match read {
+        Ok(r) => Ok(r.board),
+        Err(crate::vision::ReadError::Conflict(pairs)) => {
+            let mut board = *expected;
+            for (a, b, digit) in pairs {
+                for cell in [a, b] {
+                    if changed.contains(&cell) && expected.get(cell) != Some(digit) {
+                        board.set(cell, Some(digit));
+                    }
+                }
+            }
+            Ok(board)
+        }
+        Err(other) => Err(other),
+    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,10 @@
 //! re-read (after the screen settles); a cover that comes and goes; the input order re-learned
 //! from the first move; the last move alone, and the end screen after it.
 
-use super::{PlayOptions, PlayReport, Step, Timings, assess_read, ms, plural_cells, show};
+use super::relearn::{cell_centre, cell_side, relearn_order};
+use super::{
+    PlayOptions, PlayReport, Step, Timings, assess_read, board_as_seen, ms, plural_cells, show,
+};
 use crate::cover;
 use crate::device::{Device, Pacing};
 use crate::error::BoardProblem;
@@ -378,7 +381,8 @@ impl Tapping<'_> {
     fn switch_order(&mut self, seen: &Board) -> Result<()> {
         let learned = relearn_order(
             self.device,
-            &self.run,
+            &self.run.cal,
+            (&self.run.base, self.run.moves[0]),
             seen,
             self.templates,
             settle(self.options),
@@ -455,21 +459,6 @@ pub const WATCH_MOVES: usize = WATCH_TAPS / 2;
 pub fn check_rows(cal: &Calibration) -> std::ops::Range<u32> {
     let margin = cal.grid.height / 18;
     cal.grid.y.saturating_sub(margin)..cal.grid.y + cal.grid.height + margin
-}
-
-/// The centre of `cell` on the calibrated grid.
-fn cell_centre(cal: &Calibration, cell: Cell) -> Point {
-    let g = cal.grid;
-    let (col, row) = (cell.col() as u32, cell.row() as u32);
-    Point::new(
-        g.x + (2 * col + 1) * g.width / 18,
-        g.y + (2 * row + 1) * g.height / 18,
-    )
-}
-
-/// Most of a cell's side, to compare frames in (leaving out the grid lines around it).
-fn cell_side(cal: &Calibration) -> u32 {
-    cal.grid.width / 11
 }
 
 /// How long the app may take to draw what was tapped, before a second look.
@@ -570,115 +559,6 @@ impl Run {
         self.taps_done = 0;
         self.verified = 0;
         Ok(())
-    }
-}
-
-/// What re-learning found: the calibration with the order that worked, and the board after it.
-struct Learned {
-    cal: Calibration,
-    board: Recognition,
-}
-
-/// The first move did not land: enter it again in the other input order. When the digit lands,
-/// that order is the app's; otherwise stop naming the likely cause.
-fn relearn_order(
-    device: &mut dyn Device,
-    run: &Run,
-    seen: &Board,
-    templates: &Templates,
-    min_wait: Duration,
-) -> Result<Learned> {
-    let first = run.moves[0];
-    let cell = first.cell();
-    let want = match first {
-        Move::Set { digit, .. } => Some(digit),
-        Move::Erase { .. } => None,
-    };
-    let after_first = seen.get(cell);
-    let mut cal = run.cal.clone();
-    cal.input_order = match cal.input_order {
-        InputOrder::CellFirst => InputOrder::NumberFirst,
-        InputOrder::NumberFirst => InputOrder::CellFirst,
-    };
-    let mut retry = Vec::new();
-    if after_first.is_some() {
-        retry.push(Move::Erase { cell });
-    }
-    if let Some(digit) = want {
-        retry.push(Move::Set { cell, digit });
-    }
-    let plan = plan::plan(&retry, &plan::layout(&cal)?)?;
-    let points: Vec<Point> = plan.taps.iter().map(|t| t.at).collect();
-    device
-        .tap_all(&points)
-        .context("the device stopped taking taps while re-learning the input order")?;
-    let mut expected = *seen;
-    expected.set(cell, want);
-    // The digit may fade in: decide on a settled screen (or one that shows it landed).
-    let mut frames = Settling::new(Instant::now(), min_wait);
-    let (centre, side) = (cell_centre(&cal, cell), cell_side(&cal));
-    let again = loop {
-        let shot = device.screenshot().context("cannot take a screenshot")?;
-        let again = board_as_seen(read_board(&shot, &cal, templates), &expected, &[cell]);
-        frames.add(shot);
-        let landed = matches!(&again, Ok(b) if b.get(cell) == want);
-        if landed || !frames.waiting(&[centre], side) {
-            break again;
-        }
-        std::thread::sleep(settling::STEP);
-    };
-    let shot = frames.latest().expect("a frame was added above");
-    let again_board = again.map_err(|e| {
-        BoardProblem(format!(
-            "the first move did not land, and after trying the other input order the board cannot be read ({e}); check the phone and re-run play"
-        ))
-    })?;
-    let now = again_board.get(cell);
-    if now == want {
-        let board = read_board(shot, &cal, templates)
-            .map_err(|e| BoardProblem(format!("cannot read the board: {e}")))?;
-        return Ok(Learned { cal, board });
-    }
-    let left = match now {
-        Some(d) if run.base.get(cell) != Some(d) => format!("; {cell} now shows {d}"),
-        _ => String::new(),
-    };
-    let cause = match (after_first, now, want) {
-        (Some(a), Some(b), Some(d)) if a == b => format!(
-            "the key calibrated for {d} entered {a} in both input orders: the keypad has changed; re-run `sudoku-agent calibrate`"
-        ),
-        (None, None, _) => "nothing landed in either input order: notes mode may be on (turn it off in the app), the app may be refusing digits (mistake limit reached or game over), or the keypad moved (re-run `sudoku-agent calibrate`)".to_string(),
-        _ => "the digit landed wrong in both input orders: the keypad or the app's input settings changed; re-run `sudoku-agent calibrate`".to_string(),
-    };
-    Err(BoardProblem(format!(
-        "the first move ({} in {cell}) did not land as planned; stopped after it{left}. Likely cause: {cause}",
-        show(want)
-    ))
-    .into())
-}
-
-/// The board a check saw. A board that breaks the rules is still the board: the digits that
-/// break them in cells just changed are what landed there (the rest is as expected). Any other
-/// read error means something else is on screen.
-fn board_as_seen(
-    read: Result<Recognition, crate::vision::ReadError>,
-    expected: &Board,
-    changed: &[Cell],
-) -> Result<Board, crate::vision::ReadError> {
-    match read {
-        Ok(r) => Ok(r.board),
-        Err(crate::vision::ReadError::Conflict(pairs)) => {
-            let mut board = *expected;
-            for (a, b, digit) in pairs {
-                for cell in [a, b] {
-                    if changed.contains(&cell) && expected.get(cell) != Some(digit) {
-                        board.set(cell, Some(digit));
-                    }
-                }
-            }
-            Ok(board)
-        }
-        Err(other) => Err(other),
     }
 }
 

@@ -9,8 +9,10 @@ use crate::device::{Device, Pacing};
 use crate::error::BoardProblem;
 use crate::geometry::Point;
 use crate::plan::{self, Layout, Move};
-use crate::profile::calibration::Calibration;
+use crate::play::{cell_centre, cell_side, relearn_order};
+use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::Board;
+use crate::vision::settling::{self, Settling};
 use crate::vision::{Templates, read_board};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
@@ -94,6 +96,9 @@ pub struct ReplayReport {
     /// The board the last checkpoint read.
     pub final_board: Board,
     pub elapsed: Duration,
+    /// The first move did not land in the calibrated input order and did in the other one: the
+    /// app's order now (to be saved to its profile).
+    pub relearned_order: Option<InputOrder>,
 }
 
 /// Progress as the replay goes: moves done so far.
@@ -136,6 +141,7 @@ pub fn replay_moves(
     let mut final_board = expected;
     let mut confirmed = start;
     let mut end_screen = false;
+    let mut relearned_order = None;
     // The first batch is sized from what was measured before the replay (else the input method's
     // known cost), later ones from the batches themselves.
     let per_move_guess = options
@@ -160,7 +166,9 @@ pub fn replay_moves(
             options.pacing.gap_ms
         };
         let took = send_batch(session, &points, (done, total), settle, options)?;
+        let sent_at = Instant::now();
         taps_sent += points.len();
+        let before = expected;
         expected = plan::apply(&expected, &moves[done..end]);
         let sent_now = end - done;
         done = end;
@@ -172,14 +180,37 @@ pub fn replay_moves(
         if done == next_check {
             // All but the last move were seen on the board: a screen that no longer shows it
             // after the last one is the app's end screen (most apps show a completion card).
-            final_board = match checkpoint(session, &expected, done, total) {
+            let look = Look {
+                expected: &expected,
+                sent_at,
+                done,
+                total,
+            };
+            final_board = match checkpoint(session, &look) {
                 Ok(board) => board,
+                Err(Mismatch::Board(seen)) if done == start + 1 && relearned_order.is_none() => {
+                    // The run's first move alone did not land: the app's input order may have
+                    // changed since it was learned. The same move in the other order, once.
+                    let learned = relearn_order(
+                        session.device,
+                        session.calibration,
+                        (&before, moves[start]),
+                        &seen,
+                        session.templates,
+                        settling::MIN_WAIT,
+                    )?;
+                    session.layout.order = learned.cal.input_order;
+                    relearned_order = Some(learned.cal.input_order);
+                    taps_sent += learned.taps;
+                    check_board(&expected, &learned.board.board, done, total)?;
+                    learned.board.board
+                }
                 Err(_) if done == total && confirmed + 1 >= total && covered(session) => {
                     end_screen = true;
                     final_board = expected;
                     break;
                 }
-                Err(e) => return Err(e),
+                Err(e) => return Err(e.into_error(&look)),
             };
             checkpoints += 1;
             confirmed = done;
@@ -187,7 +218,13 @@ pub fn replay_moves(
         }
     }
     if start == total {
-        final_board = checkpoint(session, &expected, done, total)?;
+        let look = Look {
+            expected: &expected,
+            sent_at: started,
+            done,
+            total,
+        };
+        final_board = checkpoint(session, &look).map_err(|e| e.into_error(&look))?;
         checkpoints += 1;
     }
     Ok(ReplayReport {
@@ -197,6 +234,7 @@ pub fn replay_moves(
         final_board,
         end_screen,
         elapsed: started.elapsed(),
+        relearned_order,
     })
 }
 
@@ -300,18 +338,72 @@ fn covered(session: &mut Session) -> bool {
     }
 }
 
-fn checkpoint(session: &mut Session, expected: &Board, done: usize, total: usize) -> Result<Board> {
-    let screen = session
-        .device
-        .screenshot_rows(crate::play::check_rows(session.calibration))
-        .with_context(|| format!("cannot take a screenshot at the checkpoint after {done} of {total} moves; reconnect the phone and continue with `sudoku-agent visualize --resume`"))?;
-    let seen = read_board(&screen, session.calibration, session.templates).map_err(|e| {
-        BoardProblem(format!(
-            "cannot read the board at the checkpoint after {done} of {total} moves ({e}); if the app ended the game (mistake limit) or shows a dialog, {ADVICE}"
-        ))
-    })?;
-    check_board(expected, &seen.board, done, total)?;
-    Ok(seen.board)
+/// A checkpoint: the board the replay should have made, when its last taps went out, and how
+/// far the replay is.
+struct Look<'a> {
+    expected: &'a Board,
+    sent_at: Instant,
+    done: usize,
+    total: usize,
+}
+
+/// Why a checkpoint failed: the screen could not be read, or it shows another board.
+enum Mismatch {
+    Unreadable(anyhow::Error),
+    Board(Board),
+}
+
+impl Mismatch {
+    fn into_error(self, look: &Look) -> anyhow::Error {
+        match self {
+            Mismatch::Unreadable(e) => e,
+            Mismatch::Board(seen) => {
+                match check_board(look.expected, &seen, look.done, look.total) {
+                    Err(e) => e,
+                    Ok(()) => anyhow::anyhow!(
+                        "checkpoint after {} of {} moves: the board changed while it was read; continue with `sudoku-agent visualize --resume`",
+                        look.done,
+                        look.total
+                    ),
+                }
+            }
+        }
+    }
+}
+
+/// Reads the grid's rows and compares them with the replayed board. A screen that differs is
+/// looked at again until it shows the board or its cells in question stopped changing (apps
+/// fade or pop digits in; see `vision::settling`), so no frame caught halfway fails a run.
+fn checkpoint(session: &mut Session, look: &Look) -> Result<Board, Mismatch> {
+    let (done, total) = (look.done, look.total);
+    let mut frames = Settling::new(look.sent_at, settling::MIN_WAIT);
+    let side = cell_side(session.calibration);
+    loop {
+        let screen = session
+            .device
+            .screenshot_rows(crate::play::check_rows(session.calibration))
+            .with_context(|| format!("cannot take a screenshot at the checkpoint after {done} of {total} moves; reconnect the phone and continue with `sudoku-agent visualize --resume`"))
+            .map_err(Mismatch::Unreadable)?;
+        let seen = read_board(&screen, session.calibration, session.templates).map_err(|e| {
+            Mismatch::Unreadable(BoardProblem(format!(
+                "cannot read the board at the checkpoint after {done} of {total} moves ({e}); if the app ended the game (mistake limit) or shows a dialog, {ADVICE}"
+            )).into())
+        })?;
+        frames.add(screen);
+        let around: Vec<Point> = look
+            .expected
+            .diff(&seen.board)
+            .into_iter()
+            .map(|c| cell_centre(session.calibration, c))
+            .collect();
+        if around.is_empty() {
+            return Ok(seen.board);
+        }
+        if !frames.waiting(&around, side) {
+            return Err(Mismatch::Board(seen.board));
+        }
+        std::thread::sleep(settling::STEP);
+    }
 }
 
 const ADVICE: &str = "turn off the app's mistake limit / auto-check (\"stop mistakes\") setting: a search must be allowed to place wrong digits; then start the puzzle again and re-run visualize";

@@ -176,6 +176,82 @@ fn after_the_app_switches_to_cell_first_calibrate_probe_keeps_it_and_visualize_m
 }
 
 #[test]
+fn without_calibrating_again_visualize_relearns_the_switched_order_from_its_first_move_and_saves_it()
+ {
+    let adb = adb_server::shared();
+    let (config, folder) = (
+        support::temp_dir("vis-switch-config"),
+        support::temp_dir("vis-switch-here"),
+    );
+    let sim = phone(&adb, "numfirst", EASY2);
+    let (code, out, err) = run_on(&adb, &sim, &folder, &config, &["calibrate", "--probe"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(stored(&sim, &config).1.input_order, InputOrder::NumberFirst);
+    // The player switches the app to cell-first and runs visualize straight away.
+    sim.with_screen(|p| p.set_input_order(EntryOrder::CellFirst));
+    let probed = sim.with_screen(|p| p.moves().len());
+    let state = folder.join("progress.json");
+    let (code, out, err) = run_on(
+        &adb,
+        &sim,
+        &folder,
+        &config,
+        &[
+            "visualize",
+            "--strategy",
+            "naive",
+            "--yes",
+            "--state",
+            state.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(sim.with_screen(|p| p.is_solved()), "{err}");
+    let search = record_search(
+        &Board::from(puzzles::parse(EASY2).unwrap()),
+        Strategy::Naive,
+        None,
+    )
+    .unwrap();
+    let textbook: Vec<Move> = search.events.iter().map(|&e| e.into()).collect();
+    let on_phone: Vec<AppMove> = sim.with_screen(|p| p.moves()[probed..].to_vec());
+    // At most one move differs from the search's: the first, in the stale order.
+    let as_move = |m: &AppMove| match *m {
+        AppMove::Set { cell, digit } => Some(Move::Set {
+            cell: cell.into(),
+            digit,
+        }),
+        AppMove::Erase { cell } => Some(Move::Erase { cell: cell.into() }),
+        AppMove::Rejected { .. } => None,
+    };
+    let extra = on_phone.len() - textbook.len().min(on_phone.len());
+    let tail: Vec<Option<Move>> = on_phone[on_phone.len() - textbook.len()..]
+        .iter()
+        .map(as_move)
+        .collect();
+    assert!(
+        tail.iter()
+            .zip(&textbook)
+            .all(|(a, b)| a.as_ref() == Some(b)),
+        "the replay ends with the search's moves"
+    );
+    eprintln!(
+        "stale order: {extra} moves before the search's own {} ({:?})",
+        textbook.len(),
+        &on_phone[..extra]
+    );
+    assert!(extra <= 2, "{:?}", &on_phone[..extra]);
+    let wrong = on_phone[..extra]
+        .iter()
+        .filter(|m| matches!(m, AppMove::Set { .. }))
+        .count();
+    assert!(wrong <= 1, "{:?}", &on_phone[..extra]);
+    // Saved: the next run starts cell-first.
+    assert_eq!(stored(&sim, &config).1.input_order, InputOrder::CellFirst);
+    assert!(err.contains("saved to profile"), "{err}");
+}
+
+#[test]
 fn from_a_screenshot_file_calibrate_writes_calibration_toml_here_and_says_how_to_use_it() {
     let config = support::temp_dir("cal-file-config");
     let mut app = rig::phone("light", SMALL, "easy");

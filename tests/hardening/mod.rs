@@ -171,7 +171,7 @@ fn play_says_the_plan_before_the_first_tap() {
     assert_eq!(rows, 9, "{err}");
     let plan = lines[plan.unwrap()];
     assert!(
-        plan.contains(" moves (about ") && plan.contains(" via "),
+        plan.contains(" moves (") && plan.contains(" taps) via "),
         "{err}"
     );
 }

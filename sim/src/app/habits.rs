@@ -53,8 +53,8 @@ impl SudokuApp {
     /// an exact frame of an animation. The handset moves it with the device clock instead.
     pub fn set_clock(&mut self, now: Duration) {
         self.clock = AppClock {
-            device: now,
-            wall: None,
+            base: now,
+            since: None,
         };
     }
 

@@ -21,23 +21,33 @@ use std::time::{Duration, Instant};
 /// How long the flash of an overlay shows (`flash` habit).
 const FLASH: Duration = Duration::from_millis(100);
 
-/// The app's time, which its animations and the flash overlay follow: the device clock the
-/// handset reports (`Screen::advance_clock`), or the wall-clock time since the app started when
-/// that is ahead. Through adb with a latency preset the virtual clock runs ahead of the wall (a
-/// raw screenshot costs 250 ms of it), so screenshots age animations as on a phone, exactly;
-/// with the `instant` preset or in-process, where no device time passes, the wall clock does,
-/// so a caller that sleeps sees animations end. Tests set it by hand (`SudokuApp::set_clock`).
+/// The app's time, which its animations and the flash overlay follow: it runs with the wall
+/// clock, and jumps ahead to the device clock the handset reports (`Screen::advance_clock`)
+/// whenever that is ahead. Through adb with a latency preset the virtual clock runs ahead of
+/// the wall (a raw screenshot costs 250 ms of it), so screenshots age animations as on a phone;
+/// with the `instant` preset or in-process, where little device time passes, the wall clock
+/// does, so a caller that sleeps sees animations end. (Once it only took the larger of the two:
+/// a device clock ahead of the wall then froze the app's time, and an animation with it.)
+/// Tests set it by hand (`SudokuApp::set_clock`).
 #[derive(Debug, Clone, Copy)]
 struct AppClock {
-    device: Duration,
-    /// `None`: set by hand, the wall clock is not looked at.
-    wall: Option<Instant>,
+    /// App time at `since`.
+    base: Duration,
+    /// When `base` was set; `None`: set by hand, the wall clock is not looked at.
+    since: Option<Instant>,
 }
 
 impl AppClock {
     fn now(&self) -> Duration {
-        let wall = self.wall.map_or(Duration::ZERO, |w| w.elapsed());
-        self.device.max(wall)
+        self.base + self.since.map_or(Duration::ZERO, |w| w.elapsed())
+    }
+
+    /// The device clock reads `device`: the app's time moves up to it if behind.
+    fn follow(&mut self, device: Duration) {
+        if device > self.now() {
+            self.base = device;
+            self.since = self.since.map(|_| Instant::now());
+        }
     }
 }
 
@@ -120,8 +130,8 @@ impl SudokuApp {
             ad_after: None,
             ad_shown: false,
             clock: AppClock {
-                device: Duration::ZERO,
-                wall: Some(Instant::now()),
+                base: Duration::ZERO,
+                since: Some(Instant::now()),
             },
             flash_until: None,
             drawn_moving: false,
@@ -449,7 +459,7 @@ impl Screen for SudokuApp {
 
     fn advance_clock(&mut self, now: Duration) -> bool {
         let moving_before = self.drawn_moving || self.changes_with_time();
-        self.clock.device = self.clock.device.max(now);
+        self.clock.follow(now);
         moving_before || self.changes_with_time()
     }
 

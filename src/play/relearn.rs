@@ -1,0 +1,120 @@
+//! Re-learning the input order from the first move of a run (`play` and `visualize`): when it
+//! did not land, the same move in the other order on the same cell, decided on a settled
+//! screen; and where on the grid a cell's pixels are watched while the screen settles.
+
+use super::{board_as_seen, show};
+use crate::device::Device;
+use crate::error::BoardProblem;
+use crate::geometry::Point;
+use crate::plan::{self, Move};
+use crate::profile::calibration::{Calibration, InputOrder};
+use crate::sudoku::{Board, Cell};
+use crate::vision::settling::{self, Settling};
+use crate::vision::{Recognition, Templates, read_board};
+use anyhow::{Context, Result};
+use std::time::{Duration, Instant};
+
+/// What re-learning found: the calibration with the order that worked, and the board after it.
+pub struct Learned {
+    pub cal: Calibration,
+    pub board: Recognition,
+    /// Taps the retry sent.
+    pub taps: usize,
+}
+
+/// The first move did not land: enter it again in the other input order. When the digit lands,
+/// that order is the app's; otherwise stop naming the likely cause.
+pub fn relearn_order(
+    device: &mut dyn Device,
+    cal: &Calibration,
+    (base, first): (&Board, Move),
+    seen: &Board,
+    templates: &Templates,
+    min_wait: Duration,
+) -> Result<Learned> {
+    let cell = first.cell();
+    let want = match first {
+        Move::Set { digit, .. } => Some(digit),
+        Move::Erase { .. } => None,
+    };
+    let after_first = seen.get(cell);
+    let mut cal = cal.clone();
+    cal.input_order = match cal.input_order {
+        InputOrder::CellFirst => InputOrder::NumberFirst,
+        InputOrder::NumberFirst => InputOrder::CellFirst,
+    };
+    let mut retry = Vec::new();
+    if after_first.is_some() {
+        retry.push(Move::Erase { cell });
+    }
+    if let Some(digit) = want {
+        retry.push(Move::Set { cell, digit });
+    }
+    let plan = plan::plan(&retry, &plan::layout(&cal)?)?;
+    let points: Vec<Point> = plan.taps.iter().map(|t| t.at).collect();
+    device
+        .tap_all(&points)
+        .context("the device stopped taking taps while re-learning the input order")?;
+    let mut expected = *seen;
+    expected.set(cell, want);
+    // The digit may fade in: decide on a settled screen (or one that shows it landed).
+    let mut frames = Settling::new(Instant::now(), min_wait);
+    let (centre, side) = (cell_centre(&cal, cell), cell_side(&cal));
+    let again = loop {
+        let shot = device.screenshot().context("cannot take a screenshot")?;
+        let again = board_as_seen(read_board(&shot, &cal, templates), &expected, &[cell]);
+        frames.add(shot);
+        let landed = matches!(&again, Ok(b) if b.get(cell) == want);
+        if landed || !frames.waiting(&[centre], side) {
+            break again;
+        }
+        std::thread::sleep(settling::STEP);
+    };
+    let shot = frames.latest().expect("a frame was added above");
+    let again_board = again.map_err(|e| {
+        BoardProblem(format!(
+            "the first move did not land, and after trying the other input order the board cannot be read ({e}); check the phone and re-run play"
+        ))
+    })?;
+    let now = again_board.get(cell);
+    if now == want {
+        let board = read_board(shot, &cal, templates)
+            .map_err(|e| BoardProblem(format!("cannot read the board: {e}")))?;
+        return Ok(Learned {
+            cal,
+            board,
+            taps: points.len(),
+        });
+    }
+    let left = match now {
+        Some(d) if base.get(cell) != Some(d) => format!("; {cell} now shows {d}"),
+        _ => String::new(),
+    };
+    let cause = match (after_first, now, want) {
+        (Some(a), Some(b), Some(d)) if a == b => format!(
+            "the key calibrated for {d} entered {a} in both input orders: the keypad has changed; re-run `sudoku-agent calibrate`"
+        ),
+        (None, None, _) => "nothing landed in either input order: notes mode may be on (turn it off in the app), the app may be refusing digits (mistake limit reached or game over), or the keypad moved (re-run `sudoku-agent calibrate`)".to_string(),
+        _ => "the digit landed wrong in both input orders: the keypad or the app's input settings changed; re-run `sudoku-agent calibrate`".to_string(),
+    };
+    Err(BoardProblem(format!(
+        "the first move ({} in {cell}) did not land as planned; stopped after it{left}. Likely cause: {cause}",
+        show(want)
+    ))
+    .into())
+}
+
+/// The centre of `cell` on the calibrated grid.
+pub fn cell_centre(cal: &Calibration, cell: Cell) -> Point {
+    let g = cal.grid;
+    let (col, row) = (cell.col() as u32, cell.row() as u32);
+    Point::new(
+        g.x + (2 * col + 1) * g.width / 18,
+        g.y + (2 * row + 1) * g.height / 18,
+    )
+}
+
+/// Most of a cell's side, to compare frames in (leaving out the grid lines around it).
+pub fn cell_side(cal: &Calibration) -> u32 {
+    cal.grid.width / 11
+}
