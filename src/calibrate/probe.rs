@@ -206,6 +206,8 @@ struct Session<'a> {
     templates: &'a Templates,
     first: Recognition,
     cell: Cell,
+    /// The digit the probe enters (the cell's solution).
+    digit: u8,
     /// The probe cell's digit at the last look (at first the one about to be tried), for the
     /// message when we stop.
     shown: Option<u8>,
@@ -232,10 +234,13 @@ impl Session<'_> {
     fn look(&mut self, after: &str) -> Result<(RgbaImage, Recognition)> {
         let (img, read) = self.settled()?;
         let rec = read.map_err(|e| {
-            BoardGone(format!(
-                "after {after} the board can no longer be read ({e}); the probe stopped{}: go back to the puzzle in the app and check it, then re-run or pass --erase and --input-order",
-                self.leftover()
-            ))
+            BoardGone {
+                message: format!(
+                    "after {after} the board can no longer be read ({e}); the probe stopped{}: go back to the puzzle in the app and check it, then re-run or pass --erase and --input-order",
+                    self.leftover()
+                ),
+                digit: self.digit,
+            }
         })?;
         let moved: Vec<String> = self
             .first
@@ -291,11 +296,15 @@ impl Session<'_> {
 /// The board left the screen during the probe (an ad, a dialog, the app left): the probe
 /// stopped without another tap.
 #[derive(Debug)]
-pub struct BoardGone(String);
+pub struct BoardGone {
+    message: String,
+    /// The digit the probe was entering: a number-first app may hold it selected still.
+    digit: u8,
+}
 
 impl std::fmt::Display for BoardGone {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -304,7 +313,9 @@ impl std::error::Error for BoardGone {}
 /// [`probe`], and when the board leaves the screen meanwhile (an ad, a dialog) waits up to
 /// `wait` for it to come back (never tapping) and probes again from the board as it is then, up
 /// to twice. The probe types only the cell's solution digit, so a probe cut short leaves no
-/// mistake behind, and the next probe picks another empty cell.
+/// mistake behind. The next probe picks an empty cell whose solution is the digit the last one
+/// used, where there is one: a number-first app may still hold that digit, and the next probe's
+/// first tap on a cell would enter it.
 pub fn probe_waiting(
     device: &mut dyn Device,
     cal: &Calibration,
@@ -312,10 +323,12 @@ pub fn probe_waiting(
     wait: std::time::Duration,
 ) -> Result<Probed> {
     let mut covers = 0;
+    let mut held = None;
     loop {
-        match probe(device, cal, templates) {
+        match probe_holding(device, cal, templates, held) {
             Err(e) if covers < 2 && e.downcast_ref::<BoardGone>().is_some() => {
                 covers += 1;
+                held = e.downcast_ref::<BoardGone>().map(|g| g.digit);
                 log::info!("probe interrupted: {e}");
                 let _ = writeln!(
                     std::io::stderr(),
@@ -332,22 +345,44 @@ pub fn probe_waiting(
 /// steps, each its own function: the buttons worth trying, the input order, erase (and the
 /// toggles met on the way), notes, and a last look that the board is as it was.
 pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) -> Result<Probed> {
+    probe_holding(device, cal, templates, None)
+}
+
+/// [`probe`] on a cell whose solution is `held` where there is one (the digit a number-first
+/// app may hold selected).
+fn probe_holding(
+    device: &mut dyn Device,
+    cal: &Calibration,
+    templates: &Templates,
+    held: Option<u8>,
+) -> Result<Probed> {
     let keypad = cal.keypad.as_ref().ok_or_else(|| {
         anyhow!("no keypad was found on this screen, so there is nothing to probe; pass --input-order and --erase")
     })?;
     let img = device.screenshot().context("cannot take a screenshot")?;
     let first = read_board(&img, cal, templates)
         .map_err(|e| anyhow!("cannot read the board before probing: {e}"))?;
-    let cell = Cell::all()
-        .find(|&c| first.board.get(c).is_none() && !first.readings[c.index()].notes)
+    let empty: Vec<Cell> = Cell::all()
+        .filter(|&c| first.board.get(c).is_none() && !first.readings[c.index()].notes)
+        .collect();
+    let givens = first.givens();
+    let cell = held
+        .and_then(|d| {
+            empty
+                .iter()
+                .copied()
+                .find(|&c| digit_for(&first.board, &givens, c) == Some(d))
+        })
+        .or_else(|| empty.first().copied())
         .ok_or_else(|| anyhow!("the board has no empty cell without notes to probe with"))?;
-    let digit = digit_for(&first.board, &first.givens(), cell)
+    let digit = digit_for(&first.board, &givens, cell)
         .ok_or_else(|| anyhow!("no digit fits {cell} by the rules; check the board"))?;
     let trial = Trial {
         cell,
         digit,
         at: first.grid.cell_rect(cell).center(),
         key: keypad.digits[digit as usize - 1],
+        held: held == Some(digit),
     };
     let (candidates, near) = candidate_buttons(&img, &first.grid, keypad);
     let side = first.grid.pitch() as u32;
@@ -358,6 +393,7 @@ pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) 
         templates,
         first,
         cell,
+        digit,
         shown: Some(digit),
         taps: 0,
         screenshots: 1,
@@ -405,6 +441,8 @@ struct Trial {
     digit: u8,
     at: Point,
     key: Point,
+    /// The app may hold `digit` selected already (see [`probe_waiting`]).
+    held: bool,
 }
 
 /// The taps that use `button` on the probe cell in the app's input order.
@@ -451,8 +489,20 @@ fn find_input_order(s: &mut Session, trial: Trial) -> Result<InputOrder> {
         digit,
         at,
         key,
+        held,
     } = trial;
-    s.tap(&[at, key])?;
+    if held {
+        // A number-first app may still hold the digit (a probe before this one was cut short):
+        // the cell alone then takes it, and tells the order without a key.
+        s.tap(&[at])?;
+        let (_, r) = s.look("tapping the cell")?;
+        if r.board.get(cell) == Some(digit) {
+            return Ok(InputOrder::NumberFirst);
+        }
+        s.tap(&[key])?;
+    } else {
+        s.tap(&[at, key])?;
+    }
     let (_, r) = s.look("tapping the cell and a digit")?;
     if r.board.get(cell) == Some(digit) {
         return Ok(InputOrder::CellFirst);

@@ -139,3 +139,48 @@ fn an_ad_mid_play_is_waited_out_and_the_board_finished_in_the_same_run() {
     assert_eq!(report.interruptions, 1);
     assert!(into_ad <= 8, "{into_ad} taps went into the ad");
 }
+
+#[test]
+fn an_ad_while_learning_the_app_is_waited_out_and_the_app_learned_and_solved_after_it() {
+    let adb = adb_server::shared();
+    for skin in ["light", "numfirst"] {
+        let mut phone = rig::phone(skin, SMALL_SIZE, "easy");
+        // The ad comes with the first digit placed: the probe's own.
+        phone.set_ad_after(Some(1));
+        let sim = rig::serve(phone, "instant", None, adb.addr());
+        let folder = crate::support::temp_dir("ad-learning");
+        let started = Instant::now();
+        let (code, err) = std::thread::scope(|s| {
+            let closer = s.spawn(|| {
+                // The user: sees the ad, closes it a second later.
+                while !sim.with_screen(|p| p.ad_shown()) {
+                    assert!(started.elapsed() < Duration::from_secs(60), "no ad came");
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                std::thread::sleep(Duration::from_secs(1));
+                sim.with_screen(|p| {
+                    let at = p.key_center(Key::AdClose);
+                    p.tap(at);
+                });
+            });
+            let (code, _, err) =
+                crate::support::outcome(crate::support::agent().current_dir(&folder).args([
+                    "play",
+                    "-P",
+                    &adb.port().to_string(),
+                    "-s",
+                    &sim.serial(),
+                ]));
+            closer.join().unwrap();
+            (code, err)
+        });
+        assert_eq!(code, 0, "{skin}: {err}");
+        assert!(err.contains("while learning the app"), "{skin}: {err}");
+        assert!(err.contains("the board is back"), "{skin}: {err}");
+        assert!(err.contains("learned "), "{skin}: {err}");
+        let (solved, mistakes) = sim.with_screen(|p| (p.is_solved(), p.mistakes()));
+        assert!(solved, "{skin}: {err}");
+        assert_eq!(mistakes, 0, "{skin}: {err}");
+        assert_eq!(wrong_digits(&sim, &solution_of(skin)), 0, "{skin}: {err}");
+    }
+}
