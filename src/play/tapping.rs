@@ -48,6 +48,8 @@ pub(super) fn tap_and_check(
         order_checked: false,
         whole_checks: false,
         missed: Vec::new(),
+        frame: None,
+        partial_checks: 0,
     };
     let total = run.moves.len();
     // Taps on the board need no wait for a frame after them; taps on keys do (`tap_waits`).
@@ -226,7 +228,7 @@ impl Tapping<'_> {
 
     /// A check's screenshot read: the grid's rows (or the whole screen once they failed).
     fn look(&mut self, expected: &Board, changed: &[Cell]) -> Result<Shown> {
-        let shot = self.run.check_shot(self.device)?;
+        let shot = self.run.check_shot(self.device, false)?;
         self.report.checks += 1;
         let read = read_board(&shot, &self.run.cal, self.templates);
         self.last_shot = Some((Instant::now(), shot));
@@ -358,7 +360,7 @@ impl Tapping<'_> {
     /// A check's screenshot (counted as a check).
     fn shot(&mut self) -> Result<image::RgbaImage> {
         self.report.checks += 1;
-        self.run.check_shot(self.device)
+        self.run.check_shot(self.device, true)
     }
 
     /// A check's screenshot read as a board; a screen with no board is an error here.
@@ -450,6 +452,10 @@ impl Tapping<'_> {
 /// this many taps before the agent notices. Whole moves only (one move may exceed it alone).
 pub const WATCH_TAPS: usize = 8;
 
+/// Every this many checks one fetches all the grid's rows (the others only the rows their
+/// batch changed).
+pub const FULL_CHECK_EVERY: usize = 4;
+
 /// Moves per checked batch in a cell-first app (two taps a move); a number-first app, with one
 /// tap a move while the digit stays, fits more moves in [`WATCH_TAPS`].
 pub const WATCH_MOVES: usize = WATCH_TAPS / 2;
@@ -485,17 +491,72 @@ struct Run {
     whole_checks: bool,
     /// Cells that took no digit once and were entered again (a second miss stops the run).
     missed: Vec<Cell>,
+    /// The grid's rows as the checks last saw them, kept current: a check fetches only the rows
+    /// of the cells its batch changed and lays them over this.
+    frame: Option<image::RgbaImage>,
+    /// Checks since the last that fetched all the grid's rows.
+    partial_checks: usize,
 }
 
 impl Run {
     /// A check's screenshot: the grid's rows only ([`check_rows`]), unless those once failed.
-    fn check_shot(&self, device: &mut dyn Device) -> Result<image::RgbaImage> {
+    /// Once the order is checked, most checks fetch only the rows of the cells their batch
+    /// changed (a fraction of the bytes, which is most of a screenshot's cost) laid over the
+    /// grid as last seen; every [`FULL_CHECK_EVERY`]th check, the checks before and after the
+    /// last move and `full` ones fetch all the grid's rows, so a digit that strayed elsewhere is
+    /// seen within a few checks, and all of them before the end.
+    fn check_shot(&mut self, device: &mut dyn Device, full: bool) -> Result<image::RgbaImage> {
         if self.whole_checks {
-            device.screenshot()
-        } else {
-            device.screenshot_rows(check_rows(&self.cal))
+            self.frame = None;
+            return device.screenshot().context("cannot take a screenshot");
         }
-        .context("cannot take a screenshot")
+        let all = check_rows(&self.cal);
+        let partial = !full
+            && self.order_checked
+            && self.partial_checks + 1 < FULL_CHECK_EVERY
+            && self.done + 1 < self.moves.len();
+        let rows = match (&self.frame, partial) {
+            (Some(_), true) => self.batch_rows().unwrap_or(all.clone()),
+            _ => all.clone(),
+        };
+        let shot = device
+            .screenshot_rows(rows.clone())
+            .context("cannot take a screenshot")?;
+        let shot = match self.frame.take() {
+            Some(mut frame) if rows != all && frame.dimensions() == shot.dimensions() => {
+                let width = frame.width();
+                for y in rows {
+                    for x in 0..width {
+                        frame.put_pixel(x, y, *shot.get_pixel(x, y));
+                    }
+                }
+                self.partial_checks += 1;
+                frame
+            }
+            _ => {
+                self.partial_checks = 0;
+                shot
+            }
+        };
+        self.frame = Some(shot.clone());
+        Ok(shot)
+    }
+
+    /// The screen rows of the cells the moves since the last verified one changed, with the
+    /// same margin as [`check_rows`].
+    fn batch_rows(&self) -> Option<std::ops::Range<u32>> {
+        let rows = self.moves[self.verified..self.done]
+            .iter()
+            .map(|m| m.cell().row() as u32);
+        let (top, bottom) = (rows.clone().min()?, rows.max()?);
+        let g = self.cal.grid;
+        let margin = g.height / 18;
+        let all = check_rows(&self.cal);
+        let start = (g.y + top * g.height / 9)
+            .saturating_sub(margin)
+            .max(all.start);
+        let end = (g.y + (bottom + 1) * g.height / 9 + margin).min(all.end);
+        Some(start..end)
     }
 
     /// Where the next checked batch ends: as many whole moves as fit in [`WATCH_TAPS`] taps
@@ -558,6 +619,7 @@ impl Run {
         self.done = 0;
         self.taps_done = 0;
         self.verified = 0;
+        self.frame = None;
         Ok(())
     }
 }

@@ -222,3 +222,68 @@ fn ctrl_c_stops_after_the_call_in_flight_and_says_how_to_finish() {
     // Whole moves only: three cells filled, none half-entered.
     assert_eq!(device.phone.phone().moves().len(), 3);
 }
+
+/// A phone whose rows-only screenshots hold just the rows asked for (the rest black, as a
+/// `screencap | tail | head` frame), recording each range.
+struct RowsOnly {
+    inner: Recorder,
+    fetched: Vec<std::ops::Range<u32>>,
+}
+
+impl Device for RowsOnly {
+    fn screenshot(&mut self) -> anyhow::Result<RgbaImage> {
+        self.inner.screenshot()
+    }
+    fn screenshot_rows(&mut self, rows: std::ops::Range<u32>) -> anyhow::Result<RgbaImage> {
+        self.fetched.push(rows.clone());
+        let mut img = self.inner.screenshot()?;
+        for (_, y, p) in img.enumerate_pixels_mut() {
+            if !rows.contains(&y) {
+                *p = image::Rgba([0, 0, 0, 255]);
+            }
+        }
+        Ok(img)
+    }
+    fn screen_size(&mut self) -> anyhow::Result<Size> {
+        self.inner.screen_size()
+    }
+    fn tap_all(&mut self, taps: &[Point]) -> anyhow::Result<()> {
+        self.inner.tap_all(taps)
+    }
+    fn input(&self) -> Input {
+        self.inner.input
+    }
+}
+
+#[test]
+fn most_checks_fetch_only_the_rows_their_batch_changed_and_the_checks_around_the_last_move_all_of_them()
+ {
+    let mut device = RowsOnly {
+        inner: recorder(Input::Method(InputKind::Inject)),
+        fetched: Vec::new(),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let report = play_on(&mut device, "light", None, &stop).unwrap();
+    assert!(device.inner.phone.phone().is_solved());
+    assert_eq!(report.interruptions, 0);
+    let (cal, _) = rig::calibration("light", SMALL_SIZE);
+    let all = sudoku_agent::play::check_rows(&cal);
+    let lens: Vec<usize> = device.fetched.iter().map(|r| r.len()).collect();
+    let partial = lens.iter().filter(|&&n| n < all.len()).count();
+    eprintln!(
+        "rows fetched per check: {lens:?} (all the grid's: {})",
+        all.len()
+    );
+    // The first check (the order) and the two around the last move see the whole grid.
+    assert_eq!(device.fetched[0], all);
+    assert!(
+        device.fetched[device.fetched.len() - 2..]
+            .iter()
+            .all(|r| *r == all)
+    );
+    // A batch of a cell-first app fills one or two rows: most checks fetch a fraction.
+    assert!(partial * 2 >= lens.len(), "{lens:?}");
+    // All in all, under 60% of the rows checks fetched before (the whole band every time).
+    let fetched: usize = lens.iter().sum();
+    assert!(fetched * 10 < lens.len() * all.len() * 6, "{lens:?}");
+}
