@@ -20,7 +20,8 @@
 //! Pacing is the device layer's default per method (tap/batch/stream: no hold or gap, 100 ms
 //! settle; evdev: 10 ms hold, 21 ms gap after a key that a cell tap follows, else 5 ms, 100 ms
 //! settle; inject: 21 ms after such a key, else none, 60 ms settle), the checks fetching only the
-//! grid's rows. Run: `cargo bench --bench play`;
+//! grid's rows (most of them only the rows their batch changed); the settle is waited only when
+//! a check's first look disagrees with the plan. Run: `cargo bench --bench play`;
 //! with `PLAY_BENCH_STAGES=1` it also prints the CPU of one screenshot and one read, and the
 //! stage timings of each run, on stderr.
 
@@ -41,10 +42,11 @@ const PUZZLE: &str =
 const SKIN: &str = "light";
 const PHONE_MODE: &str = "PLAY_BENCH_PHONE";
 
-/// Targets from issues 5 and 12 (device time, screenshots included).
+/// Targets from issues 5 and 12 (device time, screenshots included); issue 23 withdrew the
+/// injector's 1.5 s (checks every 8 taps are worth their time) for 4.0 s, from 5.07 s.
 const ANDROID9_EVDEV_TARGET: Duration = Duration::from_millis(2500);
 const ANDROID12_STREAM_TARGET: Duration = Duration::from_millis(7000);
-const ANDROID12_INJECT_TARGET: Duration = Duration::from_millis(1500);
+const ANDROID12_INJECT_TARGET: Duration = Duration::from_millis(4000);
 const HOST_CPU_TARGET: Duration = Duration::from_millis(100);
 
 fn main() {

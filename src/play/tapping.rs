@@ -135,14 +135,12 @@ impl Tapping<'_> {
             }
             let call_end = (self.run.done + self.per_call).min(upto);
             if let Some(p) = self.options.pacing.or_else(|| self.device.pacing()) {
-                // Settling is for the screenshot after the batch; between calls a tap is a tap.
-                self.device.set_pacing(if call_end == upto {
-                    p
-                } else {
-                    Pacing {
-                        settle_ms: p.gap_ms,
-                        ..p
-                    }
+                // No settle before a check's screenshot: most screens show the taps by the time
+                // it is taken, and one that does not is looked at again (`look_again`), which
+                // waits the settle only then. A tap is followed by the ordinary gap.
+                self.device.set_pacing(Pacing {
+                    settle_ms: p.gap_ms,
+                    ..p
                 });
             }
             let end = self.run.plan.move_ends[call_end - 1];
