@@ -216,12 +216,7 @@ fn play_with_bar(
                 errln!("read from the screen:\n{}", a.recognition.board);
                 errln!(
                     "{}",
-                    plan_line(
-                        (a.moves.len(), a.plan.taps.len()),
-                        input,
-                        &pacing,
-                        &input_description
-                    )
+                    plan_line(a.moves.len(), &a.plan, input, &pacing, &input_description)
                 );
             }
             Step::Moves { done, total } => {
@@ -255,16 +250,33 @@ fn show_plan(screen: &RgbaImage, a: &Assessment, overlay: &Path) -> Result<()> {
 }
 
 /// What is about to be tapped, said before the first tap: moves, the plan's taps, input
-/// method, and the time that takes: the method's cost per tap, and a check (screenshot and
-/// read) every [`WATCH_TAPS`] taps plus the first and the last move's own.
+/// method, and the time that takes: the method's cost and hold per tap, the pacing's gap after
+/// each key a cell tap follows (the wait for the app's click, which the device layer keeps only
+/// there), and a check (screenshot and read) every [`WATCH_TAPS`] taps plus the first and the
+/// last move's own.
 fn plan_line(
-    (moves, taps): (usize, usize),
+    moves: usize,
+    plan: &crate::plan::Plan,
     input: crate::device::Input,
     pacing: &crate::device::Pacing,
     input_description: &str,
 ) -> String {
+    use crate::plan::Target;
+    let taps = plan.taps.len();
+    let key_then_cell = plan
+        .taps
+        .windows(2)
+        .filter(|w| {
+            !matches!(w[0].target, Target::Cell(_)) && matches!(w[1].target, Target::Cell(_))
+        })
+        .count();
     let checks = taps.div_ceil(crate::play::WATCH_TAPS) + 2;
-    let estimate = input.tap_cost(pacing).saturating_mul(taps as u32)
+    let no_gap = crate::device::Pacing {
+        gap_ms: 0,
+        ..*pacing
+    };
+    let estimate = input.tap_cost(&no_gap).saturating_mul(taps as u32)
+        + Duration::from_millis(u64::from(pacing.gap_ms)).saturating_mul(key_then_cell as u32)
         + input.checkpoint_cost().saturating_mul(checks as u32);
     format!(
         "tapping {moves} moves ({taps} taps) via {input_description}, about {}",
@@ -288,11 +300,24 @@ fn tapping_bar(total: usize) -> indicatif::ProgressBar {
 mod tests {
     use super::*;
     use crate::device::{Input, InputKind, Pacing};
+    use crate::plan::Target;
 
     #[test]
     fn the_plan_line_names_moves_method_and_estimate() {
+        let cell = crate::sudoku::Cell::from_index(0).unwrap();
+        let tap = |target| crate::plan::Tap {
+            at: crate::geometry::Point::new(1, 1),
+            target,
+        };
+        let plan = crate::plan::Plan {
+            taps: (0..51)
+                .flat_map(|_| [tap(Target::Cell(cell)), tap(Target::Digit(1))])
+                .collect(),
+            move_ends: (0..51).map(|i| 2 * i + 1).collect(),
+        };
         let line = plan_line(
-            (51, 102),
+            51,
+            &plan,
             Input::Method(InputKind::Stream),
             &Pacing::NONE,
             "stream",
@@ -301,7 +326,7 @@ mod tests {
             line.starts_with("tapping 51 moves (102 taps) via stream, about"),
             "{line}"
         );
-        // 102 taps at 50 ms each, 13 + 2 checks at 0.6 s.
-        assert!(line.ends_with("about 14 seconds"), "{line}");
+        // 102 taps at 50 ms each, 13 + 2 checks at 0.15 s.
+        assert!(line.ends_with("about 7 seconds"), "{line}");
     }
 }

@@ -189,9 +189,9 @@ mod tests {
         let e = estimate(&moves, InputOrder::CellFirst, &fast, &paced);
         assert_eq!((e.taps, e.checkpoints), (600, 6));
         // A move: two taps of 2 ms and a 10 ms hold, the 21 ms gap after the key only (13.5 s),
-        // and six checkpoints of 0.6 s (after moves 1, 8, 64, 200, 299, 300).
+        // and six checkpoints of 0.15 s (after moves 1, 8, 64, 200, 299, 300).
         assert!(
-            e.total > Duration::from_millis(16_500) && e.total < Duration::from_millis(17_500),
+            e.total > Duration::from_millis(13_900) && e.total < Duration::from_millis(14_900),
             "{e:?}"
         );
         let gapped = estimate(&moves, InputOrder::CellFirst, &fast, &options(200));
