@@ -40,6 +40,35 @@ fn run_on(
     )
 }
 
+/// `visualize --strategy naive` on `sim` (state file in `folder`): code, stdout, stderr.
+fn visualize_naive(
+    adb: &AdbServer,
+    sim: &SimServer<SudokuApp>,
+    folder: &Path,
+    config: &Path,
+) -> (i32, String, String) {
+    let state = folder.join("progress.json");
+    let args = [
+        "visualize",
+        "--strategy",
+        "naive",
+        "--yes",
+        "--state",
+        state.to_str().unwrap(),
+    ];
+    run_on(adb, sim, folder, config, &args)
+}
+
+/// The naive search of EASY2, as the agent records it.
+fn easy2_search() -> sudoku_agent::visualize::record::Search {
+    record_search(
+        &Board::from(puzzles::parse(EASY2).unwrap()),
+        Strategy::Naive,
+        None,
+    )
+    .unwrap()
+}
+
 /// The stored profile of the app on `sim`'s screen, as `config` holds it.
 fn stored(sim: &SimServer<SudokuApp>, config: &Path) -> (String, Calibration) {
     let name = format!("{}-{SMALL}", sim.with_screen(|p| p.skin().package()));
@@ -113,29 +142,10 @@ fn after_the_app_switches_to_cell_first_calibrate_probe_keeps_it_and_visualize_m
     // The probes' own entries (each put back) come before the replay's in the app's log.
     let probed = sim.with_screen(|p| p.moves().len());
 
-    let state = folder.join("progress.json");
-    let (code, out, err) = run_on(
-        &adb,
-        &sim,
-        &folder,
-        &config,
-        &[
-            "visualize",
-            "--strategy",
-            "naive",
-            "--yes",
-            "--state",
-            state.to_str().unwrap(),
-        ],
-    );
+    let (code, out, err) = visualize_naive(&adb, &sim, &folder, &config);
     assert_eq!(code, 0, "{out}{err}");
     assert!(!err.contains("learn"), "the stored profile is used: {err}");
-    let search = record_search(
-        &Board::from(puzzles::parse(EASY2).unwrap()),
-        Strategy::Naive,
-        None,
-    )
-    .unwrap();
+    let search = easy2_search();
     let on_phone: Vec<Move> = sim.with_screen(|p| {
         p.moves()[probed..]
             .iter()
@@ -190,29 +200,10 @@ fn without_calibrating_again_visualize_relearns_the_switched_order_from_its_firs
     // The player switches the app to cell-first and runs visualize straight away.
     sim.with_screen(|p| p.set_input_order(EntryOrder::CellFirst));
     let probed = sim.with_screen(|p| p.moves().len());
-    let state = folder.join("progress.json");
-    let (code, out, err) = run_on(
-        &adb,
-        &sim,
-        &folder,
-        &config,
-        &[
-            "visualize",
-            "--strategy",
-            "naive",
-            "--yes",
-            "--state",
-            state.to_str().unwrap(),
-        ],
-    );
+    let (code, out, err) = visualize_naive(&adb, &sim, &folder, &config);
     assert_eq!(code, 0, "{out}{err}");
     assert!(sim.with_screen(|p| p.is_solved()), "{err}");
-    let search = record_search(
-        &Board::from(puzzles::parse(EASY2).unwrap()),
-        Strategy::Naive,
-        None,
-    )
-    .unwrap();
+    let search = easy2_search();
     let textbook: Vec<Move> = search.events.iter().map(|&e| e.into()).collect();
     let on_phone: Vec<AppMove> = sim.with_screen(|p| p.moves()[probed..].to_vec());
     // At most one move differs from the search's: the first, in the stale order.

@@ -4,11 +4,10 @@
 //! the board clear, and enters cells that took no digit once more. Nothing it types may be a
 //! digit the app counts as a mistake.
 
-use crate::support::{self, agent, outcome};
+use crate::support::adb_server;
+use crate::support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
 use sudoku_sim::habits::Habits;
 use sudoku_sim::{EntryOrder, Hit, Skin, SudokuApp};
-use support::adb_server;
-use support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
 
 #[test]
 fn a_flashing_overlay_that_swallows_a_tap_every_five_digits_costs_a_number_first_app_no_mistake() {
@@ -30,14 +29,7 @@ fn a_flashing_overlay_that_swallows_a_tap_every_five_digits_costs_a_number_first
             })
             .unwrap();
         let sim = rig::serve(phone, "instant", None, adb.addr());
-        let folder = support::temp_dir("flash-folder");
-        let (code, _, err) = outcome(agent().current_dir(&folder).args([
-            "play",
-            "-P",
-            &adb.port().to_string(),
-            "-s",
-            &sim.serial(),
-        ]));
+        let (code, err) = super::play_fresh(&adb, &sim);
         let (solved, mistakes, swallowed) = sim.with_screen(|p| {
             let swallowed = p.hits().iter().filter(|&&h| h == Hit::Flash).count();
             (p.is_solved(), p.mistakes(), swallowed)

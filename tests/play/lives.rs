@@ -6,8 +6,8 @@
 use crate::support::{self, agent, outcome};
 use sudoku_agent::geometry::Size;
 use sudoku_sim::habits::Habits;
-use sudoku_sim::{Cell, Screen, SimServer, SudokuApp};
-use support::adb_server::{self, AdbServer};
+use sudoku_sim::{Cell, Screen, SudokuApp};
+use support::adb_server;
 use support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
 
 /// `skin` at `size` showing the easy puzzle with a player's entries, two of them wrong (one
@@ -27,19 +27,6 @@ fn game_with_mistakes(skin: &str, size: Size) -> (SudokuApp, Vec<Cell>) {
     (phone, wrong)
 }
 
-/// `play` from empty config and working folders on the phone `sim`: exit code and stderr.
-fn play_fresh(adb: &AdbServer, sim: &SimServer<SudokuApp>) -> (i32, String) {
-    let folder = support::temp_dir("lives-folder");
-    let (code, _, err) = outcome(agent().current_dir(&folder).args([
-        "play",
-        "-P",
-        &adb.port().to_string(),
-        "-s",
-        &sim.serial(),
-    ]));
-    (code, err)
-}
-
 #[test]
 fn wrong_player_entries_are_corrected_and_no_new_mistake_is_counted_while_learning_and_playing() {
     let adb = adb_server::shared();
@@ -52,7 +39,7 @@ fn wrong_player_entries_are_corrected_and_no_new_mistake_is_counted_while_learni
         let (phone, wrong) = game_with_mistakes(skin, size);
         let counted = phone.mistakes();
         let sim = rig::serve(phone, "instant", None, adb.addr());
-        let (code, err) = play_fresh(&adb, &sim);
+        let (code, err) = super::play_fresh(&adb, &sim);
         let (solved, mistakes, left) =
             sim.with_screen(|p| (p.is_solved(), p.mistakes(), p.wrong_entries()));
         // Whatever else happens, the agent types no digit the app counts as a mistake.

@@ -6,3 +6,19 @@ mod fleet;
 mod lives;
 mod resilience;
 mod sim;
+
+use crate::support::{self, adb_server::AdbServer, agent, outcome};
+use sudoku_sim::{SimServer, SudokuApp};
+
+/// `play` from empty config and working folders on the phone `sim`: exit code and stderr.
+fn play_fresh(adb: &AdbServer, sim: &SimServer<SudokuApp>) -> (i32, String) {
+    let folder = support::temp_dir("play-folder");
+    let (code, _, err) = outcome(agent().current_dir(&folder).args([
+        "play",
+        "-P",
+        &adb.port().to_string(),
+        "-s",
+        &sim.serial(),
+    ]));
+    (code, err)
+}
