@@ -12,6 +12,20 @@ pub(super) const H_BRIGHT: u8 = 2;
 pub(super) const V_DARK: u8 = 4;
 pub(super) const V_BRIGHT: u8 = 8;
 
+/// Profile index of lines of either polarity ([`Ridges::add_either`]): some apps draw a grid
+/// whose lines are lighter than the cells in one place and darker in another (grey tiles on a
+/// black page, box lines lighter grey), so neither polarity alone sees all ten lines.
+pub(super) const EITHER: usize = 2;
+
+/// The (horizontal, vertical) ridge bits of a profile index: 0 dark, 1 bright, [`EITHER`] both.
+pub(super) fn bits_of(polarity: usize) -> (u8, u8) {
+    match polarity {
+        0 => (H_DARK, V_DARK),
+        1 => (H_BRIGHT, V_BRIGHT),
+        _ => (H_DARK | H_BRIGHT, V_DARK | V_BRIGHT),
+    }
+}
+
 /// Ridge masks of one screen region plus run-length profiles.
 pub(super) struct Ridges {
     pub(super) x0: u32,
@@ -21,10 +35,58 @@ pub(super) struct Ridges {
     /// Pixels within `d` of the region edge cannot be tested.
     pub(super) d: usize,
     pub(super) bits: Vec<u8>,
-    /// Per row: pixels in long horizontal runs, [dark, bright].
-    pub(super) rows: [Vec<f32>; 2],
-    /// Per column: pixels in long vertical runs, [dark, bright].
-    pub(super) cols: [Vec<f32>; 2],
+    /// Per row: pixels in long horizontal runs, [dark, bright, either] (either is empty until
+    /// [`Ridges::add_either`]).
+    pub(super) rows: [Vec<f32>; 3],
+    /// Per column: pixels in long vertical runs, [dark, bright, either].
+    pub(super) cols: [Vec<f32>; 3],
+    min_run: usize,
+}
+
+impl Ridges {
+    /// Fills the [`EITHER`] profiles: runs of ridge pixels of either polarity. Only searches
+    /// that found nothing in one polarity pay for it.
+    pub(super) fn add_either(&mut self) {
+        if !self.rows[EITHER].is_empty() {
+            return;
+        }
+        let (w, h, min_run) = (self.w, self.h, self.min_run);
+        let (hb, vb) = bits_of(EITHER);
+        let mut rows = vec![0f32; h];
+        let mut cols = vec![0f32; w];
+        let mut col_run = vec![0usize; w];
+        for (y, row) in self.bits.chunks_exact(w).enumerate() {
+            let mut run = 0usize;
+            for (x, &b) in row.iter().enumerate() {
+                if b & hb != 0 {
+                    run += 1;
+                } else {
+                    if run >= min_run {
+                        rows[y] += run as f32;
+                    }
+                    run = 0;
+                }
+                if b & vb != 0 {
+                    col_run[x] += 1;
+                } else {
+                    if col_run[x] >= min_run {
+                        cols[x] += col_run[x] as f32;
+                    }
+                    col_run[x] = 0;
+                }
+            }
+            if run >= min_run {
+                rows[y] += run as f32;
+            }
+        }
+        for (c, &run) in cols.iter_mut().zip(&col_run) {
+            if run >= min_run {
+                *c += run as f32;
+            }
+        }
+        self.rows[EITHER] = rows;
+        self.cols[EITHER] = cols;
+    }
 }
 
 pub(super) fn ridges(
@@ -37,8 +99,8 @@ pub(super) fn ridges(
     let (w, h) = (region.width as usize, region.height as usize);
     let lum = luma_region(img, region.x, region.y, region.width, region.height);
     let mut bits = vec![0u8; w * h];
-    let mut rows = [vec![0f32; h], vec![0f32; h]];
-    let mut cols = [vec![0f32; w], vec![0f32; w]];
+    let mut rows = [vec![0f32; h], vec![0f32; h], Vec::new()];
+    let mut cols = [vec![0f32; w], vec![0f32; w], Vec::new()];
     let mut col_run = [vec![0usize; w], vec![0usize; w]];
     for y in 0..h {
         if y >= d && y + d < h && w > 2 * d {
@@ -113,6 +175,7 @@ pub(super) fn ridges(
         bits,
         rows,
         cols,
+        min_run,
     }
 }
 
