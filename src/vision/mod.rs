@@ -14,7 +14,8 @@
 //! the grid is where the calibration has it, else `read_any`'s search with the calibration's
 //! grid and templates as hints, and never a board whose grid moved from where the calibration
 //! taps. `recognize::read_calibrated` (for `read`) also takes a calibration made at another
-//! screen size. `overlay` draws any read, refused ones included. `screen` holds the one
+//! screen size. `overlay` draws any read, refused ones included. `overrun` refuses a 9x9 whose lines run on into
+//! another grid (samurai). `screen` holds the one
 //! brightness formula and the colour distance every stage uses. Imports run one way: `screen`,
 //! `patch`, `ridges` at the bottom; `locate`, `cells`, `kinds`, `unlined`, `scan` above them;
 //! `recognize` and `overlay` on top.
@@ -26,6 +27,7 @@ pub mod keypad;
 pub mod kinds;
 pub mod locate;
 pub mod overlay;
+pub mod overrun;
 pub mod patch;
 pub mod recognize;
 mod ridges;
@@ -55,4 +57,8 @@ pub enum VisionError {
         "this looks like a killer sudoku (cage outlines inside {0} cells); only classic sudoku can be read"
     )]
     Killer(usize),
+    #[error(
+        "this looks like a samurai or other multi-grid sudoku (the grid's lines run on beyond its 9x9); only classic sudoku can be read"
+    )]
+    MultiGrid,
 }

@@ -117,11 +117,21 @@ impl ScreenCells {
     }
 }
 
-/// Finds the grid (near `hint` first when given) and classifies its cells.
+/// Finds the grid (near `hint` first when given) and classifies its cells. A grid whose lines
+/// run on beyond its 9x9 (a samurai puzzle) is refused with [`VisionError::MultiGrid`].
 pub fn find_grid_and_cells(
     img: &RgbaImage,
     hint: Option<Rect>,
 ) -> Result<ScreenCells, VisionError> {
+    let screen = find(img, hint)?;
+    if super::overrun::lines_run_on(img, &screen.grid) {
+        return Err(VisionError::MultiGrid);
+    }
+    Ok(screen)
+}
+
+/// [`find_grid_and_cells`] before the multi-grid check.
+fn find(img: &RgbaImage, hint: Option<Rect>) -> Result<ScreenCells, VisionError> {
     // A calibrated place is cheap to check: the lines near it, then the cells. A lattice a row
     // off the real grid (the hint a row out, or the app's grid moved by a row) still has
     // centred digits in its cells and its box lines on grid lines, but it lost a row of the
