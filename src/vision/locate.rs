@@ -6,7 +6,7 @@
 //! toolbars and text. Works on any resolution, light or dark theme, thin or thick lines.
 
 use super::VisionError;
-use super::ridges::{EITHER, Ridges, bits_of, coverage, ridges};
+use super::ridges::{EITHER, Ridges, STEPS, bits_of, coverage, ridges};
 use crate::geometry::Rect;
 use crate::sudoku::Cell;
 use image::RgbaImage;
@@ -74,7 +74,37 @@ pub fn locate_grid(img: &RgbaImage) -> Result<Grid, VisionError> {
     }
     let region = Rect::new(0, 0, w, h);
     // A grid spans at least ~45% of the short side and fits inside it.
-    search(img, region, (short / 20.0).max(9.0), short / 9.0 + 2.0)
+    let phases = [0..2, EITHER..EITHER + 1];
+    search(
+        img,
+        region,
+        (short / 20.0).max(9.0),
+        short / 9.0 + 2.0,
+        &phases,
+    )
+}
+
+/// [`locate_grid`] for boards of tiles or shaded cells where some of the ten lines each way are
+/// no line but a step between two shades (boxes told apart by shade, the board's edge against
+/// the page): a line may be a ridge of either polarity or a step. It proves less than lines
+/// alone, so callers check the cells before trusting it (as `scan` does).
+pub fn locate_grid_stepped(img: &RgbaImage) -> Result<Grid, VisionError> {
+    let (w, h) = img.dimensions();
+    let short = w.min(h) as f32;
+    if short < 90.0 {
+        return Err(VisionError::NoGrid(format!(
+            "the image is only {w}x{h} pixels"
+        )));
+    }
+    let region = Rect::new(0, 0, w, h);
+    let phases = [STEPS..STEPS + 1];
+    search(
+        img,
+        region,
+        (short / 20.0).max(9.0),
+        short / 9.0 + 2.0,
+        &phases,
+    )
 }
 
 /// Finds the grid close to where calibration saw it: each of the 20 lines is looked for only in
@@ -401,7 +431,15 @@ struct Search<'a> {
 /// (in the untestable strip at the image edge: [x start, x end, y start, y end]).
 type Checked = (f32, Grid, [bool; 4]);
 
-fn search(img: &RgbaImage, region: Rect, s_min: f32, s_max: f32) -> Result<Grid, VisionError> {
+/// The grid search over `region`, trying the profile indices of each phase in turn until one
+/// gives a grid.
+fn search(
+    img: &RgbaImage,
+    region: Rect,
+    s_min: f32,
+    s_max: f32,
+    phases: &[std::ops::Range<usize>],
+) -> Result<Grid, VisionError> {
     let (iw, ih) = img.dimensions();
     let short = iw.min(ih) as f32;
     let d = ((short / 120.0).round() as usize).clamp(2, 12);
@@ -411,12 +449,12 @@ fn search(img: &RgbaImage, region: Rect, s_min: f32, s_max: f32) -> Result<Grid,
     let mut best: Option<(f32, Grid)> = None;
     // Lines of one polarity first; a grid whose lines are lighter than its cells in places and
     // darker in others only when neither alone gives a grid.
-    for polarities in [0..2, EITHER..EITHER + 1] {
+    for polarities in phases.iter().cloned() {
         if best.is_some() {
             break;
         }
-        if polarities.start == EITHER {
-            rd.add_either();
+        for p in polarities.clone().filter(|&p| p >= EITHER) {
+            rd.add(p);
         }
         let search = Search {
             rd: &rd,

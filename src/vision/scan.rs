@@ -18,7 +18,7 @@ use super::cells::{CellInk, InkFeatures, check_not_killer, cut_cells_adaptive};
 use super::kinds::InkSplit;
 use super::locate::{
     Grid, grid_offset, grid_tolerance, half_size, locate_grid, locate_grid_candidates,
-    locate_grid_near, locate_grid_near_relaxed,
+    locate_grid_near, locate_grid_near_relaxed, locate_grid_stepped,
 };
 use super::screen::colour_distance;
 use crate::geometry::Rect;
@@ -205,6 +205,16 @@ fn find(img: &RgbaImage, hint: Option<Rect>) -> Result<ScreenCells, VisionError>
         let screen = ScreenCells::of(img, grid);
         if screen.plausible() {
             check_not_killer(&screen.cells)?;
+            return Ok(screen);
+        }
+    }
+    // Some lines are steps between shades (tiles whose boxes differ in shade): tried last, and
+    // trusted only with a digit like the board's own in each outer row and column (a lattice
+    // of steps a row off the board has an app bar's glyphs or nothing there).
+    if let Ok(grid) = locate_grid_stepped(search) {
+        let screen = ScreenCells::of(img, full(grid, false));
+        check_not_killer(&screen.cells)?;
+        if screen.plausible() && screen.edges_hold_digits() {
             return Ok(screen);
         }
     }
