@@ -364,7 +364,17 @@ fn segment(
         .iter()
         .map(|&v| ((v as i16 - bg) * sign) as f32)
         .collect();
-    let (labels, comps) = ink_components(&diff, amp, w, h);
+    // Faint cells (a digit in a colour close to its highlighted cell's, a dimmed screen) are
+    // still segmented, with a threshold relative to their own contrast; `finish` then takes only
+    // a big digit from them, never notes.
+    let (labels, comps) = if amp < FAINT_AMP {
+        (Vec::new(), Vec::new())
+    } else {
+        let floor = if amp >= INK_AMP { 30.0 } else { 0.0 };
+        let threshold = (amp as f32 * 0.45).max(floor);
+        let mask: Vec<bool> = diff.iter().map(|&d| d > threshold).collect();
+        components(&mask, w, h)
+    };
     CellSample {
         origin,
         stride,
@@ -379,54 +389,15 @@ fn segment(
     }
 }
 
-/// The ink components of one polarity's differences from the background. Faint cells (a
-/// digit in a colour close to its highlighted cell's, a dimmed screen) are still segmented,
-/// with a threshold relative to their own contrast; `finish` then takes only a big digit from
-/// them, never notes.
-fn ink_components(diff: &[f32], amp: i16, w: usize, h: usize) -> (Vec<u32>, Vec<Component>) {
-    if amp < FAINT_AMP {
-        return (Vec::new(), Vec::new());
-    }
-    let floor = if amp >= INK_AMP { 30.0 } else { 0.0 };
-    let threshold = (amp as f32 * 0.45).max(floor);
-    let mask: Vec<bool> = diff.iter().map(|&d| d > threshold).collect();
-    components(&mask, w, h)
-}
-
 impl CellSample {
     fn touches(&self, c: &Component) -> bool {
         c.x0 == 0 || c.y0 == 0 || c.x1 == self.w - 1 || c.y1 == self.h - 1
     }
 
-    /// Does `c` touch the cut on one side only, and there only at a few samples? The curve of
-    /// a digit drawn close to its cell's line (a tight font in a small cell) grazes the cut; a
-    /// line's remnant or a highlight's edge runs along it, a corner's arc reaches two sides.
-    fn grazes(&self, c: &Component) -> bool {
-        let (w, h) = (self.w, self.h);
-        let sides = [c.x0 == 0, c.y0 == 0, c.x1 == w - 1, c.y1 == h - 1];
-        if sides.iter().filter(|&&t| t).count() != 1 {
-            return false;
-        }
-        let on = |x: usize, y: usize| self.labels[y * w + x] == c.label;
-        let (contact, extent) = if sides[0] || sides[2] {
-            let x = if sides[0] { 0 } else { w - 1 };
-            ((c.y0..=c.y1).filter(|&y| on(x, y)).count(), c.height())
-        } else {
-            let y = if sides[1] { 0 } else { h - 1 };
-            ((c.x0..=c.x1).filter(|&x| on(x, y)).count(), c.width())
-        };
-        contact <= (extent / 4).max(2)
-    }
-
-    /// Is `c` clear of the cut (or only grazing it), as a big digit is?
-    fn stands_free(&self, c: &Component) -> bool {
-        !self.touches(c) || self.grazes(c)
-    }
-
     /// Could `c` be (part of) a big digit by its shape alone?
     fn digit_like(&self, c: &Component) -> bool {
         let (cw, ch) = (c.width() as f32, c.height() as f32);
-        self.stands_free(c) && cw <= self.pitch * 0.85 && cw >= 2.0 && ch >= cw * 0.5
+        !self.touches(c) && cw <= self.pitch * 0.85 && cw >= 2.0 && ch >= cw * 0.5
     }
 
     /// Height of the tallest free-standing mark, as a fraction of the cell.
@@ -509,11 +480,6 @@ impl CellSample {
         let mut big: Vec<&Component> = Vec::new();
         for c in &self.comps {
             let (cw, ch) = (c.width() as f32, c.height() as f32);
-            let tall = ch >= big_min && cw <= pitch * 0.85 && cw >= 2.0;
-            if tall && self.grazes(c) {
-                big.push(c);
-                continue;
-            }
             if self.touches(c) {
                 // Notes sit near the cell edge and may be clipped by the cut; lines and
                 // highlight edges that reach the cut are long, and the arc of a rounded grid

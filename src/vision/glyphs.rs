@@ -396,10 +396,9 @@ pub fn label_with(
             }
         }
     }
-    for (l, d) in labels.iter_mut().zip(&disputed) {
+    for (l, d) in labels.iter_mut().zip(disputed) {
         l.sure &= !d;
     }
-    sure_by_elimination(&mut labels, &groups, &disputed);
     // A patch unlike its group's mean (groups merged to fit nine digits) must also look like
     // the group's digit by itself.
     clusters
@@ -422,42 +421,6 @@ pub fn label_with(
             l
         })
         .collect()
-}
-
-/// The sudoku rule as a last source: a group the shapes leave unsure (an odd typeface, a
-/// handwriting font) whose best digit is the only one its cells can hold, since for every
-/// other digit one of its cells sees a cell surely read as that digit, is sure. Repeated while
-/// it settles more groups; a disputed group stays unsure.
-fn sure_by_elimination(labels: &mut [Label], groups: &[Vec<Cell>], disputed: &[bool]) {
-    loop {
-        let mut settled = false;
-        for g in 0..labels.len() {
-            if labels[g].sure || disputed[g] {
-                continue;
-            }
-            let seen_sure = |d: u8| {
-                groups
-                    .iter()
-                    .zip(labels.iter())
-                    .enumerate()
-                    .any(|(h, (cells, l))| {
-                        h != g
-                            && l.sure
-                            && l.digit == d
-                            && cells.iter().any(|e| groups[g].iter().any(|c| c.sees(*e)))
-                    })
-            };
-            let best = labels[g].digit;
-            if !seen_sure(best) && (1..=9).filter(|&d| d != best).all(seen_sure) {
-                log::debug!("group {g}: {best} by elimination");
-                labels[g].sure = true;
-                settled = true;
-            }
-        }
-        if !settled {
-            break;
-        }
-    }
 }
 
 #[cfg(test)]

@@ -65,6 +65,19 @@ impl Grid {
 
 /// Finds the sudoku grid anywhere on the screen.
 pub fn locate_grid(img: &RgbaImage) -> Result<Grid, VisionError> {
+    search_screen(img, &[0..2, EITHER..EITHER + 1])
+}
+
+/// [`locate_grid`] for boards of tiles or shaded cells where some of the ten lines each way are
+/// no line but a step between two shades (boxes told apart by shade, the board's edge against
+/// the page): a line may be a ridge of either polarity or a step. It proves less than lines
+/// alone, so callers check the cells before trusting it (as `scan` does).
+pub fn locate_grid_stepped(img: &RgbaImage) -> Result<Grid, VisionError> {
+    search_screen(img, &[STEPS..STEPS + 1])
+}
+
+/// The grid search over the whole screen with the profile phases `phases` (see [`search`]).
+fn search_screen(img: &RgbaImage, phases: &[std::ops::Range<usize>]) -> Result<Grid, VisionError> {
     let (w, h) = img.dimensions();
     let short = w.min(h) as f32;
     if short < 90.0 {
@@ -74,36 +87,12 @@ pub fn locate_grid(img: &RgbaImage) -> Result<Grid, VisionError> {
     }
     let region = Rect::new(0, 0, w, h);
     // A grid spans at least ~45% of the short side and fits inside it.
-    let phases = [0..2, EITHER..EITHER + 1];
     search(
         img,
         region,
         (short / 20.0).max(9.0),
         short / 9.0 + 2.0,
-        &phases,
-    )
-}
-
-/// [`locate_grid`] for boards of tiles or shaded cells where some of the ten lines each way are
-/// no line but a step between two shades (boxes told apart by shade, the board's edge against
-/// the page): a line may be a ridge of either polarity or a step. It proves less than lines
-/// alone, so callers check the cells before trusting it (as `scan` does).
-pub fn locate_grid_stepped(img: &RgbaImage) -> Result<Grid, VisionError> {
-    let (w, h) = img.dimensions();
-    let short = w.min(h) as f32;
-    if short < 90.0 {
-        return Err(VisionError::NoGrid(format!(
-            "the image is only {w}x{h} pixels"
-        )));
-    }
-    let region = Rect::new(0, 0, w, h);
-    let phases = [STEPS..STEPS + 1];
-    search(
-        img,
-        region,
-        (short / 20.0).max(9.0),
-        short / 9.0 + 2.0,
-        &phases,
+        phases,
     )
 }
 
