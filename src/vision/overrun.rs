@@ -14,8 +14,9 @@ const COVERED: f32 = 0.6;
 /// How much darker (or brighter) than the pixels either side a line is.
 const CONTRAST: i16 = 12;
 
-/// Do at least a box's worth of the grid's lines run on straight past one of its outer lines,
-/// for most of the next three cells?
+/// Do a box's worth of the grid's lines in a row run on straight past one of its outer lines,
+/// for most of the next three cells, with a line across them one cell out (the walls of the
+/// other grid's cells)?
 pub fn lines_run_on(img: &RgbaImage, grid: &Grid) -> bool {
     let (w, h) = (img.width() as i64, img.height() as i64);
     let p = grid.pitch();
@@ -61,6 +62,20 @@ pub fn lines_run_on(img: &RgbaImage, grid: &Grid) -> bool {
         let hits = samples.iter().filter(|&&k| ridge(horizontal, k, c)).count();
         hits as f32 / samples.len() as f32
     };
+    // A line across the stretch, parallel to the outer line one cell beyond it, between the
+    // lines `a` and `b` of the grid (the other grid's cells have their own walls there).
+    let wall = |horizontal: bool, at: f32, a: f32, b: f32| -> bool {
+        let (limit, span) = if horizontal { (w, h) } else { (h, w) };
+        let c = at.round() as i64;
+        if c - r - d < 0 || c + r + d >= span {
+            return false;
+        }
+        let (lo, hi) = (a.max(0.0) as i64, (b as i64).min(limit - 1));
+        let step = ((hi - lo) / 40).max(1);
+        let samples: Vec<i64> = (lo..=hi).step_by(step as usize).collect();
+        let hits = samples.iter().filter(|&&k| ridge(horizontal, k, c)).count();
+        !samples.is_empty() && hits as f32 >= COVERED * samples.len() as f32
+    };
     let sides = [
         (true, grid.ys, grid.xs[0], -1.0),
         (true, grid.ys, grid.xs[9], 1.0),
@@ -68,14 +83,20 @@ pub fn lines_run_on(img: &RgbaImage, grid: &Grid) -> bool {
         (false, grid.xs, grid.ys[9], 1.0),
     ];
     sides.into_iter().any(|(horizontal, lines, from, dir)| {
-        let running = lines
+        let running: Vec<bool> = lines
             .iter()
-            .filter(|&&at| covered(horizontal, at, from, dir) >= COVERED)
-            .count();
-        if running >= LINES {
-            log::debug!("{running} lines run on past the grid's outer line at {from:.0}");
-        }
-        running >= LINES
+            .map(|&at| covered(horizontal, at, from, dir) >= COVERED)
+            .collect();
+        // A box's worth of lines in a row, walled off one cell out: another grid's cells.
+        (0..=10 - LINES).any(|i| {
+            running[i..i + LINES].iter().all(|&r| r) && {
+                let walled = wall(!horizontal, from + dir * p, lines[i], lines[i + LINES - 1]);
+                if walled {
+                    log::debug!("lines {i}.. run on past the grid's outer line at {from:.0}");
+                }
+                walled
+            }
+        })
     })
 }
 
