@@ -65,7 +65,7 @@ impl Grid {
 
 /// Finds the sudoku grid anywhere on the screen.
 pub fn locate_grid(img: &RgbaImage) -> Result<Grid, VisionError> {
-    search_screen(img, &[0..2, EITHER..EITHER + 1])
+    search_screen(img, &[&[0, 1], &[EITHER]])
 }
 
 /// [`locate_grid`] for boards of tiles or shaded cells where some of the ten lines each way are
@@ -73,11 +73,11 @@ pub fn locate_grid(img: &RgbaImage) -> Result<Grid, VisionError> {
 /// the page): a line may be a ridge of either polarity or a step. It proves less than lines
 /// alone, so callers check the cells before trusting it (as `scan` does).
 pub fn locate_grid_stepped(img: &RgbaImage) -> Result<Grid, VisionError> {
-    search_screen(img, &[STEPS..STEPS + 1])
+    search_screen(img, &[&[STEPS]])
 }
 
 /// The grid search over the whole screen with the profile phases `phases` (see [`search`]).
-fn search_screen(img: &RgbaImage, phases: &[std::ops::Range<usize>]) -> Result<Grid, VisionError> {
+fn search_screen(img: &RgbaImage, phases: &[&[usize]]) -> Result<Grid, VisionError> {
     let (w, h) = img.dimensions();
     let short = w.min(h) as f32;
     if short < 90.0 {
@@ -427,7 +427,7 @@ fn search(
     region: Rect,
     s_min: f32,
     s_max: f32,
-    phases: &[std::ops::Range<usize>],
+    phases: &[&[usize]],
 ) -> Result<Grid, VisionError> {
     let (iw, ih) = img.dimensions();
     let short = iw.min(ih) as f32;
@@ -438,11 +438,11 @@ fn search(
     let mut best: Option<(f32, Grid)> = None;
     // Lines of one polarity first; a grid whose lines are lighter than its cells in places and
     // darker in others only when neither alone gives a grid.
-    for polarities in phases.iter().cloned() {
+    for &polarities in phases {
         if best.is_some() {
             break;
         }
-        for p in polarities.clone().filter(|&p| p >= EITHER) {
+        for &p in polarities.iter().filter(|&&p| p >= EITHER) {
             rd.add(p);
         }
         let search = Search {
@@ -453,7 +453,7 @@ fn search(
             edge_y: (region.y == 0, region.bottom() == ih),
             size: (iw, ih),
         };
-        for polarity in polarities {
+        for &polarity in polarities {
             for (lx, ly) in search.likeliest_pairs(polarity, (s_min, s_max)) {
                 let Some(checked) = search.evaluate(polarity, &lx, &ly) else {
                     continue;
