@@ -159,7 +159,7 @@ fn sample_cell_every(img: &RgbaImage, rect: Rect, pitch: f32, stride: u32) -> Op
 
 /// Cleans all 81 cells, deciding from the whole screen how tall a big digit is: the big digits
 /// of one screen share one font size, so the tallest marks found in many cells give it, and a
-/// mark well below that height is a pencil note. This reads small digits (down to ~15% of a
+/// mark well below that height is a pencil note. This reads small digits (down to ~12% of a
 /// cell, as in apps that draw digits in discs) that the fixed 30% rule drops, and never makes
 /// the rule stricter than that. Returns each cell's ink and, for digit cells, its features.
 pub fn cut_cells_adaptive(
@@ -217,8 +217,12 @@ fn big_digit_min(samples: &[Option<CellSample>]) -> f32 {
     let Some(&h) = tallest.get(16) else {
         return BIG_MIN;
     };
-    (0.7 * h).clamp(0.12, BIG_MIN)
+    (0.7 * h).clamp(SMALLEST_BIG, BIG_MIN)
 }
+
+/// The least height (fraction of a cell) a big digit is ever taken from: tablets draw digits
+/// an eighth of their large cells tall, thin lines around them.
+const SMALLEST_BIG: f32 = 0.08;
 
 /// What tells one digit's ink from another's on the same screen, so that givens and player
 /// entries can be told apart by clustering (see `super::kinds`).

@@ -369,6 +369,17 @@ pub fn label_with(
         share_digits(&scores, &mut by_ref, &groups);
         for (g, l) in labels.iter_mut().enumerate() {
             let d = by_ref.digit[g];
+            log::debug!(
+                "group {g} ({} cells): bank {} ({:.2}, margin {:.2}), {} {} ({:.2}, margin {:.2})",
+                groups[g].len(),
+                l.digit,
+                l.score,
+                l.margin,
+                r.name,
+                d,
+                scores[g][d as usize - 1],
+                by_ref.margin[g]
+            );
             if d == l.digit {
                 // Two independent sources agree: a clear reference makes up for a weak bank.
                 l.sure |= scores[g][d as usize - 1] >= MIN_SCORE && by_ref.margin[g] >= MIN_MARGIN;

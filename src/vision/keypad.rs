@@ -421,6 +421,11 @@ pub fn order_keypad(glyphs: &[Glyph]) -> Option<[Glyph; 9]> {
                     .iter()
                     .enumerate()
                     .all(|(d, &x)| x as usize == d + 1);
+                log::debug!(
+                    "keypad window: digits {:?} margins {:.2?}",
+                    a.digit,
+                    a.margin
+                );
                 if !(clear && agrees) {
                     continue;
                 }

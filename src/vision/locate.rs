@@ -6,7 +6,7 @@
 //! toolbars and text. Works on any resolution, light or dark theme, thin or thick lines.
 
 use super::VisionError;
-use super::ridges::{H_BRIGHT, H_DARK, Ridges, V_BRIGHT, V_DARK, coverage, ridges};
+use super::ridges::{EITHER, Ridges, STEPS, bits_of, coverage, ridges};
 use crate::geometry::Rect;
 use crate::sudoku::Cell;
 use image::RgbaImage;
@@ -65,6 +65,19 @@ impl Grid {
 
 /// Finds the sudoku grid anywhere on the screen.
 pub fn locate_grid(img: &RgbaImage) -> Result<Grid, VisionError> {
+    search_screen(img, &[&[0, 1], &[EITHER]])
+}
+
+/// [`locate_grid`] for boards of tiles or shaded cells where some of the ten lines each way are
+/// no line but a step between two shades (boxes told apart by shade, the board's edge against
+/// the page): a line may be a ridge of either polarity or a step. It proves less than lines
+/// alone, so callers check the cells before trusting it (as `scan` does).
+pub fn locate_grid_stepped(img: &RgbaImage) -> Result<Grid, VisionError> {
+    search_screen(img, &[&[STEPS]])
+}
+
+/// The grid search over the whole screen with the profile phases `phases` (see [`search`]).
+fn search_screen(img: &RgbaImage, phases: &[&[usize]]) -> Result<Grid, VisionError> {
     let (w, h) = img.dimensions();
     let short = w.min(h) as f32;
     if short < 90.0 {
@@ -74,7 +87,13 @@ pub fn locate_grid(img: &RgbaImage) -> Result<Grid, VisionError> {
     }
     let region = Rect::new(0, 0, w, h);
     // A grid spans at least ~45% of the short side and fits inside it.
-    search(img, region, (short / 20.0).max(9.0), short / 9.0 + 2.0)
+    search(
+        img,
+        region,
+        (short / 20.0).max(9.0),
+        short / 9.0 + 2.0,
+        phases,
+    )
 }
 
 /// Finds the grid close to where calibration saw it: each of the 20 lines is looked for only in
@@ -401,30 +420,48 @@ struct Search<'a> {
 /// (in the untestable strip at the image edge: [x start, x end, y start, y end]).
 type Checked = (f32, Grid, [bool; 4]);
 
-fn search(img: &RgbaImage, region: Rect, s_min: f32, s_max: f32) -> Result<Grid, VisionError> {
+/// The grid search over `region`, trying the profile indices of each phase in turn until one
+/// gives a grid.
+fn search(
+    img: &RgbaImage,
+    region: Rect,
+    s_min: f32,
+    s_max: f32,
+    phases: &[&[usize]],
+) -> Result<Grid, VisionError> {
     let (iw, ih) = img.dimensions();
     let short = iw.min(ih) as f32;
     let d = ((short / 120.0).round() as usize).clamp(2, 12);
     let r = ((short / 400.0).round() as usize).clamp(2, 5);
     let min_run = ((short / 60.0) as usize).max(5);
-    let rd = ridges(img, region, d, 12, min_run);
-    let search = Search {
-        rd: &rd,
-        d,
-        r,
-        edge_x: (region.x == 0, region.right() == iw),
-        edge_y: (region.y == 0, region.bottom() == ih),
-        size: (iw, ih),
-    };
+    let mut rd = ridges(img, region, d, 12, min_run);
     let mut best: Option<(f32, Grid)> = None;
-    for polarity in 0..2 {
-        for (lx, ly) in search.likeliest_pairs(polarity, (s_min, s_max)) {
-            let Some(checked) = search.evaluate(polarity, &lx, &ly) else {
-                continue;
-            };
-            let (score, grid) = search.one_cell_in(polarity, &lx, &ly, checked);
-            if best.as_ref().is_none_or(|(b, _)| score > *b + 1e-3) {
-                best = Some((score, grid));
+    // Lines of one polarity first; a grid whose lines are lighter than its cells in places and
+    // darker in others only when neither alone gives a grid.
+    for &polarities in phases {
+        if best.is_some() {
+            break;
+        }
+        for &p in polarities.iter().filter(|&&p| p >= EITHER) {
+            rd.add(p);
+        }
+        let search = Search {
+            rd: &rd,
+            d,
+            r,
+            edge_x: (region.x == 0, region.right() == iw),
+            edge_y: (region.y == 0, region.bottom() == ih),
+            size: (iw, ih),
+        };
+        for &polarity in polarities {
+            for (lx, ly) in search.likeliest_pairs(polarity, (s_min, s_max)) {
+                let Some(checked) = search.evaluate(polarity, &lx, &ly) else {
+                    continue;
+                };
+                let (score, grid) = search.one_cell_in(polarity, &lx, &ly, checked);
+                if best.as_ref().is_none_or(|(b, _)| score > *b + 1e-3) {
+                    best = Some((score, grid));
+                }
             }
         }
     }
@@ -454,11 +491,7 @@ impl Search<'_> {
     /// there.
     fn evaluate(&self, polarity: usize, lx: &Lattice, ly: &Lattice) -> Option<Checked> {
         let (rd, r) = (self.rd, self.r);
-        let (hbit, vbit) = if polarity == 0 {
-            (H_DARK, V_DARK)
-        } else {
-            (H_BRIGHT, V_BRIGHT)
-        };
+        let (hbit, vbit) = bits_of(polarity);
         let xs = refine(lx, &rd.cols[polarity], r, self.d);
         let ys = refine(ly, &rd.rows[polarity], r, self.d);
         let cov_h: Vec<f32> = ys
@@ -648,11 +681,7 @@ pub fn locate_grid_candidates(img: &RgbaImage) -> Vec<Grid> {
     let gap = ((short / 60.0) as usize).max(r * 2);
     let mut found: Vec<(f32, Grid)> = Vec::new();
     for polarity in 0..2 {
-        let (hbit, vbit) = if polarity == 0 {
-            (H_DARK, V_DARK)
-        } else {
-            (H_BRIGHT, V_BRIGHT)
-        };
+        let (hbit, vbit) = bits_of(polarity);
         // Pairs of strong lines one box apart, each covering most of a 3-box span; the
         // heaviest (thickest, most complete) pairs first, since box lines are drawn boldest.
         let pairs = |prof: &[f32]| -> Vec<(usize, usize)> {

@@ -9,15 +9,17 @@
 //! givens from entries by how each screen draws them, and `glyphs` labels the digits of one
 //! screen jointly from `bank`, the embedded digit glyphs of many free typefaces
 //! (`recognize::read_any`). `unlined` finds grids whose lines are not all drawn (no outer
-//! border, or cells told apart by shading alone) once the line search has failed.
-//! `recognize::read_board` is the one reader of a calibrated app: the fast calibrated path when
-//! the grid is where the calibration has it, else `read_any`'s search with the calibration's
-//! grid and templates as hints, and never a board whose grid moved from where the calibration
-//! taps. `recognize::read_calibrated` (for `read`) also takes a calibration made at another
-//! screen size. `overlay` draws any read, refused ones included. `screen` holds the one
-//! brightness formula and the colour distance every stage uses. Imports run one way: `screen`,
-//! `patch`, `ridges` at the bottom; `locate`, `cells`, `kinds`, `unlined`, `scan` above them;
-//! `recognize` and `overlay` on top.
+//! border, or cells told apart by shading alone) once the line search has failed;
+//! `locate::locate_grid_stepped` last of all takes a step between two shades for a line (tiles
+//! whose boxes differ in shade). `overrun` refuses a 9x9 whose lines run on into another grid
+//! (samurai and other multi-grid puzzles). `recognize::read_board` is the one reader of a
+//! calibrated app: the fast calibrated path when the grid is where the calibration has it, else
+//! `read_any`'s search with the calibration's grid and templates as hints, and never a board
+//! whose grid moved from where the calibration taps. `recognize::read_calibrated` (for `read`)
+//! also takes a calibration made at another screen size. `overlay` draws any read, refused ones
+//! included. `screen` holds the one brightness formula and the colour distance every stage
+//! uses. Imports run one way: `screen`, `patch`, `ridges` at the bottom; `locate`, `cells`,
+//! `kinds`, `unlined`, `overrun`, `scan` above them; `recognize` and `overlay` on top.
 
 pub mod bank;
 pub mod cells;
@@ -26,6 +28,7 @@ pub mod keypad;
 pub mod kinds;
 pub mod locate;
 pub mod overlay;
+pub mod overrun;
 pub mod patch;
 pub mod recognize;
 mod ridges;
@@ -56,4 +59,8 @@ pub enum VisionError {
         "this looks like a killer sudoku (cage outlines inside {0} cells); only classic sudoku can be read"
     )]
     Killer(usize),
+    #[error(
+        "this looks like a samurai or other multi-grid sudoku (the grid's lines run on beyond its 9x9); only classic sudoku can be read"
+    )]
+    MultiGrid,
 }

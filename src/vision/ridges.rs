@@ -11,6 +11,29 @@ pub(super) const H_DARK: u8 = 1;
 pub(super) const H_BRIGHT: u8 = 2;
 pub(super) const V_DARK: u8 = 4;
 pub(super) const V_BRIGHT: u8 = 8;
+/// A step in brightness across the pixel (the two sides `d` away differ clearly): where two
+/// shades of cells or tiles meet with no line drawn between them.
+pub(super) const H_STEP: u8 = 16;
+pub(super) const V_STEP: u8 = 32;
+
+/// Profile index of lines of either polarity ([`Ridges::add_either`]): some apps draw a grid
+/// whose lines are lighter than the cells in one place and darker in another (grey tiles on a
+/// black page, box lines lighter grey), so neither polarity alone sees all ten lines.
+pub(super) const EITHER: usize = 2;
+/// Profile index of lines of either polarity or steps between shades ([`Ridges::add`]): a
+/// board of tiles whose boxes differ in shade, where a box's edge is a step, not a line.
+pub(super) const STEPS: usize = 3;
+
+/// The (horizontal, vertical) ridge bits of a profile index: 0 dark, 1 bright, [`EITHER`]
+/// both, [`STEPS`] both or a step.
+pub(super) fn bits_of(polarity: usize) -> (u8, u8) {
+    match polarity {
+        0 => (H_DARK, V_DARK),
+        1 => (H_BRIGHT, V_BRIGHT),
+        EITHER => (H_DARK | H_BRIGHT, V_DARK | V_BRIGHT),
+        _ => (H_DARK | H_BRIGHT | H_STEP, V_DARK | V_BRIGHT | V_STEP),
+    }
+}
 
 /// Ridge masks of one screen region plus run-length profiles.
 pub(super) struct Ridges {
@@ -21,10 +44,58 @@ pub(super) struct Ridges {
     /// Pixels within `d` of the region edge cannot be tested.
     pub(super) d: usize,
     pub(super) bits: Vec<u8>,
-    /// Per row: pixels in long horizontal runs, [dark, bright].
-    pub(super) rows: [Vec<f32>; 2],
-    /// Per column: pixels in long vertical runs, [dark, bright].
-    pub(super) cols: [Vec<f32>; 2],
+    /// Per row: pixels in long horizontal runs, [dark, bright, either, steps] (the last two
+    /// empty until [`Ridges::add`]).
+    pub(super) rows: [Vec<f32>; 4],
+    /// Per column: pixels in long vertical runs, [dark, bright, either, steps].
+    pub(super) cols: [Vec<f32>; 4],
+    min_run: usize,
+}
+
+impl Ridges {
+    /// Fills the profiles of `polarity` ([`EITHER`] or [`STEPS`]): runs of pixels with any of
+    /// its bits. Only searches that found nothing with fewer bits pay for it.
+    pub(super) fn add(&mut self, polarity: usize) {
+        if !self.rows[polarity].is_empty() {
+            return;
+        }
+        let (w, h, min_run) = (self.w, self.h, self.min_run);
+        let (hb, vb) = bits_of(polarity);
+        let mut rows = vec![0f32; h];
+        let mut cols = vec![0f32; w];
+        let mut col_run = vec![0usize; w];
+        for (y, row) in self.bits.chunks_exact(w).enumerate() {
+            let mut run = 0usize;
+            for (x, &b) in row.iter().enumerate() {
+                if b & hb != 0 {
+                    run += 1;
+                } else {
+                    if run >= min_run {
+                        rows[y] += run as f32;
+                    }
+                    run = 0;
+                }
+                if b & vb != 0 {
+                    col_run[x] += 1;
+                } else {
+                    if col_run[x] >= min_run {
+                        cols[x] += col_run[x] as f32;
+                    }
+                    col_run[x] = 0;
+                }
+            }
+            if run >= min_run {
+                rows[y] += run as f32;
+            }
+        }
+        for (c, &run) in cols.iter_mut().zip(&col_run) {
+            if run >= min_run {
+                *c += run as f32;
+            }
+        }
+        self.rows[polarity] = rows;
+        self.cols[polarity] = cols;
+    }
 }
 
 pub(super) fn ridges(
@@ -37,8 +108,8 @@ pub(super) fn ridges(
     let (w, h) = (region.width as usize, region.height as usize);
     let lum = luma_region(img, region.x, region.y, region.width, region.height);
     let mut bits = vec![0u8; w * h];
-    let mut rows = [vec![0f32; h], vec![0f32; h]];
-    let mut cols = [vec![0f32; w], vec![0f32; w]];
+    let mut rows = [vec![0f32; h], vec![0f32; h], Vec::new(), Vec::new()];
+    let mut cols = [vec![0f32; w], vec![0f32; w], Vec::new(), Vec::new()];
     let mut col_run = [vec![0usize; w], vec![0usize; w]];
     for y in 0..h {
         if y >= d && y + d < h && w > 2 * d {
@@ -62,6 +133,12 @@ pub(super) fn ridges(
                 }
                 if v - l.max(r) > contrast {
                     b |= V_BRIGHT;
+                }
+                if (u - n).abs() > contrast {
+                    b |= H_STEP;
+                }
+                if (l - r).abs() > contrast {
+                    b |= V_STEP;
                 }
                 out[x] = b;
             }
@@ -113,6 +190,7 @@ pub(super) fn ridges(
         bits,
         rows,
         cols,
+        min_run,
     }
 }
 

@@ -18,7 +18,7 @@ use super::cells::{CellInk, InkFeatures, check_not_killer, cut_cells_adaptive};
 use super::kinds::InkSplit;
 use super::locate::{
     Grid, grid_offset, grid_tolerance, half_size, locate_grid, locate_grid_candidates,
-    locate_grid_near, locate_grid_near_relaxed,
+    locate_grid_near, locate_grid_near_relaxed, locate_grid_stepped,
 };
 use super::screen::colour_distance;
 use crate::geometry::Rect;
@@ -117,10 +117,31 @@ impl ScreenCells {
     }
 }
 
-/// Finds the grid (near `hint` first when given) and classifies its cells.
+/// Finds the grid (near `hint` first when given) and classifies its cells. A lattice whose
+/// lines run on beyond its 9x9 is passed over (a lattice a cell off the board sees the board's
+/// own lines run on); when nothing else is found, that is a samurai or other multi-grid puzzle,
+/// refused with [`VisionError::MultiGrid`].
 pub fn find_grid_and_cells(
     img: &RgbaImage,
     hint: Option<Rect>,
+) -> Result<ScreenCells, VisionError> {
+    let mut ran_on = false;
+    let mut stands_alone = |screen: &ScreenCells| {
+        let runs = super::overrun::lines_run_on(img, &screen.grid);
+        ran_on |= runs;
+        !runs
+    };
+    match find(img, hint, &mut stands_alone) {
+        Err(VisionError::NoGrid(_)) if ran_on => Err(VisionError::MultiGrid),
+        found => found,
+    }
+}
+
+/// [`find_grid_and_cells`]: the first plausible lattice that `alone` accepts.
+fn find(
+    img: &RgbaImage,
+    hint: Option<Rect>,
+    alone: &mut dyn FnMut(&ScreenCells) -> bool,
 ) -> Result<ScreenCells, VisionError> {
     // A calibrated place is cheap to check: the lines near it, then the cells. A lattice a row
     // off the real grid (the hint a row out, or the app's grid moved by a row) still has
@@ -134,7 +155,7 @@ pub fn find_grid_and_cells(
     {
         let screen = ScreenCells::of(img, grid);
         check_not_killer(&screen.cells)?;
-        if screen.plausible() && screen.fits(h) && screen.edges_hold_digits() {
+        if screen.plausible() && screen.fits(h) && screen.edges_hold_digits() && alone(&screen) {
             return Ok(screen);
         }
     }
@@ -175,7 +196,7 @@ pub fn find_grid_and_cells(
     if let Ok(grid) = locate_grid(search) {
         let screen = ScreenCells::of(img, full(grid, true));
         check_not_killer(&screen.cells)?;
-        if screen.plausible() {
+        if screen.plausible() && alone(&screen) {
             return Ok(screen);
         }
         first_error = Some(VisionError::NoGrid(format!(
@@ -186,15 +207,25 @@ pub fn find_grid_and_cells(
     for grid in locate_grid_candidates(search) {
         let screen = ScreenCells::of(img, full(grid, false));
         check_not_killer(&screen.cells)?;
-        if screen.plausible() {
+        if screen.plausible() && alone(&screen) {
             return Ok(screen);
         }
     }
     // No lines to find: cells told apart by shading alone.
     if let Some(grid) = super::unlined::locate_shaded(img) {
         let screen = ScreenCells::of(img, grid);
-        if screen.plausible() {
+        if screen.plausible() && alone(&screen) {
             check_not_killer(&screen.cells)?;
+            return Ok(screen);
+        }
+    }
+    // Some lines are steps between shades (tiles whose boxes differ in shade): tried last, and
+    // trusted only with a digit like the board's own in each outer row and column (a lattice
+    // of steps a row off the board has an app bar's glyphs or nothing there).
+    if let Ok(grid) = locate_grid_stepped(search) {
+        let screen = ScreenCells::of(img, full(grid, false));
+        check_not_killer(&screen.cells)?;
+        if screen.plausible() && screen.edges_hold_digits() && alone(&screen) {
             return Ok(screen);
         }
     }
