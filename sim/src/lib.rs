@@ -39,12 +39,14 @@ pub use board::{Board, Cell};
 pub use geometry::{Point, Rect, Size};
 pub use skins::{EntryOrder, Skin};
 
-/// Screen sizes the simulated phone offers (portrait): a 720p phone, a common 1080x2340 one and
-/// a 1440x3200 flagship.
-pub const SUPPORTED_SIZES: [Size; 3] = [
+/// Screen sizes the simulated phone offers (portrait): a 720p phone, a common 1080x2340 one, a
+/// 1440x3200 flagship, and a 320x640 screenshot scaled down from a 1:2 phone (boards about
+/// 300 px wide and smaller, as in screenshots passed around at low resolution).
+pub const SUPPORTED_SIZES: [Size; 4] = [
     Size::new(720, 1280),
     Size::new(1080, 2340),
     Size::new(1440, 3200),
+    Size::new(320, 640),
 ];
 
 /// The seam between the device layer (fake adbd: shell, clock, touch decoding) and the app it

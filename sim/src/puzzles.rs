@@ -63,6 +63,56 @@ pub fn parse(text: &str) -> Option<Board> {
     (n == 81).then(|| Board::from_cells(cells)).flatten()
 }
 
+/// The same puzzle moved so that one digit's givens stand in both far corners (r1c1 and r9c9):
+/// rows and columns are reordered (bands and stacks among themselves, rows inside a band and
+/// columns inside a stack), moves that keep every rule and the solution's uniqueness. `None`
+/// when no digit has two givens in different bands and stacks.
+pub fn with_corners_alike(puzzle: &Board) -> Option<Board> {
+    let givens: Vec<(Cell, u8)> = Cell::all()
+        .filter_map(|c| puzzle.get(c).map(|d| (c, d)))
+        .collect();
+    let (a, b) = givens.iter().find_map(|&(a, d)| {
+        givens
+            .iter()
+            .find(|&&(b, e)| e == d && a.row() / 3 != b.row() / 3 && a.col() / 3 != b.col() / 3)
+            .map(|&(b, _)| (a, b))
+    })?;
+    let rows = first_and_last(a.row(), b.row());
+    let cols = first_and_last(a.col(), b.col());
+    let mut out = Board::empty();
+    for cell in Cell::all() {
+        let from = Cell::new(rows[cell.row()], cols[cell.col()])?;
+        out.set(cell, puzzle.get(from));
+    }
+    Some(out)
+}
+
+/// An order of the nine lines (rows or columns) that keeps bands whole and puts line `first`
+/// first and line `last` (in another band) last: `order[new] = old`.
+fn first_and_last(first: usize, last: usize) -> [usize; 9] {
+    let (fb, lb) = (first / 3, last / 3);
+    let middle = 3 - fb - lb;
+    let band = |b: usize, lead: Option<usize>, tail: Option<usize>| {
+        let mut lines: Vec<usize> = (3 * b..3 * b + 3)
+            .filter(|&l| Some(l) != lead && Some(l) != tail)
+            .collect();
+        if let Some(l) = lead {
+            lines.insert(0, l);
+        }
+        if let Some(l) = tail {
+            lines.push(l);
+        }
+        lines
+    };
+    let order: Vec<usize> = [
+        band(fb, Some(first), None),
+        band(middle, None, None),
+        band(lb, None, Some(last)),
+    ]
+    .concat();
+    order.try_into().expect("three bands of three lines")
+}
+
 /// What the app knows about its puzzle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Answer {
@@ -175,6 +225,26 @@ impl Search {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moving_a_puzzle_to_alike_corners_keeps_its_digits_and_its_one_solution() {
+        for (name, text) in builtin() {
+            let puzzle = parse(text).unwrap();
+            let moved = with_corners_alike(&puzzle).unwrap_or_else(|| panic!("{name}"));
+            let corner = |r, c| moved.get(Cell::new(r, c).unwrap());
+            assert!(corner(0, 0).is_some(), "{name}");
+            assert_eq!(corner(0, 0), corner(8, 8), "{name}");
+            let count = |b: &Board| b.cells().iter().filter(|&&d| d > 0).count();
+            assert_eq!(count(&moved), count(&puzzle), "{name}");
+            assert_eq!(
+                analyse(&moved).is_ok_and(|a| matches!(a, Answer::Unique(_))),
+                analyse(&puzzle).is_ok_and(|a| matches!(a, Answer::Unique(_))),
+                "{name}"
+            );
+        }
+        let lone = parse(&format!("1{}", "0".repeat(80))).unwrap();
+        assert_eq!(with_corners_alike(&lone), None);
+    }
 
     #[test]
     fn every_builtin_puzzle_parses_and_has_a_solution() {

@@ -70,6 +70,28 @@ impl std::fmt::Debug for SudokuApp {
     }
 }
 
+/// A given whose digit stands in the most of the grid's four corner cells (the first such digit
+/// in reading order on a tie), outside the corners when that digit has a given there too, so
+/// that selecting it highlights the corners; `None` when no corner holds a given.
+fn corner_digit_cell(givens: &Board) -> Option<Cell> {
+    let corners: Vec<Cell> = [(0, 0), (0, 8), (8, 0), (8, 8)]
+        .iter()
+        .filter_map(|&(r, c)| Cell::new(r, c))
+        .collect();
+    let in_corners = |d: u8| corners.iter().filter(|&&c| givens.get(c) == Some(d)).count();
+    let digit = corners
+        .iter()
+        .filter_map(|&c| givens.get(c))
+        .fold(None, |best: Option<u8>, d| match best {
+            Some(b) if in_corners(b) >= in_corners(d) => Some(b),
+            _ => Some(d),
+        })?;
+    let holding = || Cell::all().filter(move |&c| givens.get(c) == Some(digit));
+    holding()
+        .find(|c| !corners.contains(c))
+        .or_else(|| holding().next())
+}
+
 impl SudokuApp {
     /// A phone showing `puzzle` (its digits become the givens) in `skin` at `size`. Fails on a
     /// size the simulator does not offer and on a puzzle with conflicts or no solution.
@@ -88,6 +110,11 @@ impl SudokuApp {
             )
         })?;
         let layout = AppLayout::new(&skin, size);
+        let selected = skin
+            .style
+            .opens_on_corner_digit
+            .then(|| corner_digit_cell(&puzzle))
+            .flatten();
         Ok(SudokuApp {
             renderer: Renderer::new(&skin, &layout),
             skin,
@@ -97,7 +124,7 @@ impl SudokuApp {
                 givens: puzzle,
                 entries: Board::empty(),
                 notes: [0; 81],
-                selected: None,
+                selected,
                 tool: None,
                 notes_mode: false,
                 mistakes: 0,
