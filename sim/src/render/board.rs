@@ -144,7 +144,8 @@ impl Frame<'_> {
         let r = self.dp(st.corner_dp) - self.l.lines[0].1 as f32;
         let (top, bottom) = (cell.row() == 0, cell.row() == 8);
         let (left, right) = (cell.col() == 0, cell.col() == 8);
-        [top && left, top && right, bottom && right, bottom && left].map(|at| if at { r } else { 0.0 })
+        [top && left, top && right, bottom && right, bottom && left]
+            .map(|at| if at { r } else { 0.0 })
     }
 
     /// Paints `cell`'s background, following its rounded corners (a tile's, or the card's at

@@ -56,15 +56,30 @@ impl Shape {
             [(x, y1 - bl), (x, y + tl)],
         ];
         let mut cubics = vec![
-            [(x1 - tr, y), (x1 - tr + k(tr), y), (x1, y + tr - k(tr)), (x1, y + tr)],
+            [
+                (x1 - tr, y),
+                (x1 - tr + k(tr), y),
+                (x1, y + tr - k(tr)),
+                (x1, y + tr),
+            ],
             [
                 (x1, y1 - br),
                 (x1, y1 - br + k(br)),
                 (x1 - br + k(br), y1),
                 (x1 - br, y1),
             ],
-            [(x + bl, y1), (x + bl - k(bl), y1), (x, y1 - bl + k(bl)), (x, y1 - bl)],
-            [(x, y + tl), (x, y + tl - k(tl)), (x + tl - k(tl), y), (x + tl, y)],
+            [
+                (x + bl, y1),
+                (x + bl - k(bl), y1),
+                (x, y1 - bl + k(bl)),
+                (x, y1 - bl),
+            ],
+            [
+                (x, y + tl),
+                (x, y + tl - k(tl)),
+                (x + tl - k(tl), y),
+                (x + tl, y),
+            ],
         ];
         // A square corner has no curve.
         cubics.retain(|c| c[0] != c[3]);
