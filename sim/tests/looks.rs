@@ -253,14 +253,14 @@ fn a_samurai_screen_draws_five_overlapping_grids_whose_lines_run_on_past_each_ni
             .count()
     };
     let givens = *s.givens();
-    for r in 0..SPAN {
-        for c in 0..SPAN {
+    for (r, row) in givens.iter().enumerate() {
+        for (c, &d) in row.iter().enumerate() {
             if !in_a_grid(r, c) {
                 assert_eq!(cell_bg(r, c), bg, "({r}, {c}) lies outside the grids");
-                assert_eq!(givens[r][c], 0);
+                assert_eq!(d, 0);
             } else {
                 assert_ne!(cell_bg(r, c), bg, "({r}, {c})");
-                assert_eq!(ink(r, c) > 0, givens[r][c] > 0, "({r}, {c})");
+                assert_eq!(ink(r, c) > 0, d > 0, "({r}, {c})");
             }
         }
     }

@@ -108,13 +108,10 @@ impl Frame<'_> {
             }
         }
         let em = pitch * st.digit_em;
-        for r in 0..SPAN {
-            for col in 0..SPAN {
-                if givens[r][col] > 0 {
-                    let (cx, cy) = centre(cell(r, col));
-                    let text = givens[r][col].to_string();
-                    self.glyphs_centered(self.skin.given_face, em, &text, cx, cy, c.given);
-                }
+        for (r, row) in givens.iter().enumerate() {
+            for (col, &d) in row.iter().enumerate().filter(|(_, d)| **d > 0) {
+                let (cx, cy) = centre(cell(r, col));
+                self.glyphs_centered(self.skin.given_face, em, &d.to_string(), cx, cy, c.given);
             }
         }
     }
