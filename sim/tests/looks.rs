@@ -4,7 +4,7 @@
 //! new boards landing in the cells drawn there.
 
 use image::{Rgba, RgbaImage};
-use sudoku_sim::samurai::{GRIDS, SPAN, in_a_grid};
+use sudoku_sim::puzzles::{GRIDS, SPAN, in_a_grid};
 use sudoku_sim::{
     Board, Cell, EntryOrder, Hit, Key, Point, Rect, SUPPORTED_SIZES, SamuraiScreen, Screen, Size,
     Skin, SudokuApp, puzzles,

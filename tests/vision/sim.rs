@@ -1,11 +1,13 @@
 //! The simulated phone, seen only through its pixels: each skin at a screen size is calibrated
 //! once (keypad labels) and then read in busy states (entries, notes, a selected cell with
 //! row/column/box highlights, and a same-number highlight), with that calibration and with none,
-//! digits and given/entry kinds alike. The quick test covers every skin and every size (each
-//! skin at one size) with two puzzles, to keep debug test time down; the full sweep (every skin
-//! at every size, 20 random puzzles each) is `#[ignore]`d here (`cargo test --release --test tests
-//! vision::sim -- --ignored`) and also run by `cargo bench --bench vision`, which prints a table;
-//! `VISION_SWEEP_ONLY=discs@720x1280` (a skin, a size, or both) keeps those rows of it.
+//! digits and given/entry kinds alike. The quick test covers every skin at one of the three phone
+//! sizes in turn and every skin on the scaled-down 320x640 screen, with two puzzles, to keep
+//! debug test time down; the full sweep (every skin at every size, 20 random puzzles each) is
+//! `#[ignore]`d here (`cargo test --release --test tests vision::sim -- --ignored`) and also run
+//! by `cargo bench --bench vision`, which prints a table; `VISION_SWEEP_ONLY=discs@720x1280` (a
+//! skin, a size, or both) keeps those rows of it. Beside the sweep: a same-number highlight on
+//! givens in both corner cells (every skin and size), and samurai screens, which must be refused.
 
 use crate::support::sim_sweep::{random_puzzles, sweep};
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};

@@ -98,9 +98,16 @@ impl Frame<'_> {
                 fill_rect(self.img, self.l.cell_rect(cell), shade);
             }
         }
+        self.full_lines(|_| true);
+    }
+
+    /// The grid lines that `keep` keeps (by index, 0..=9), across the whole grid: thin lines
+    /// first, box lines over them.
+    fn full_lines(&mut self, keep: impl Fn(usize) -> bool) {
+        let (c, g) = (self.skin.colors, self.l.grid);
         for thick in [false, true] {
             for (i, &(start, width)) in self.l.lines.iter().enumerate() {
-                if (i % 3 == 0) != thick {
+                if (i % 3 == 0) != thick || !keep(i) {
                     continue;
                 }
                 let color = if thick { c.thick_line } else { c.thin_line };
@@ -191,20 +198,7 @@ impl Frame<'_> {
             .rounded(x + t, y + t, w - 2.0 * t, h - 2.0 * t, rad - t, false)
             .fill(self.img, c.grid_bg);
         let segmented = self.skin.style.segmented;
-        for thick in [false, true] {
-            for (i, &(start, width)) in self.l.lines.iter().enumerate() {
-                if i == 0 || i == 9 || (i % 3 == 0) != thick || (segmented && !thick) {
-                    continue;
-                }
-                let color = if thick { c.thick_line } else { c.thin_line };
-                fill_rect(
-                    self.img,
-                    Rect::new(g.x + start, g.y, width, g.height),
-                    color,
-                );
-                fill_rect(self.img, Rect::new(g.x, g.y + start, g.width, width), color);
-            }
-        }
+        self.full_lines(|i| i != 0 && i != 9 && !(segmented && i % 3 != 0));
         if !segmented {
             return;
         }

@@ -4,7 +4,7 @@
 use super::paint::*;
 use super::*;
 use crate::board::Board;
-use crate::samurai::{GRIDS, SPAN, in_a_grid};
+use crate::puzzles::{GRIDS, SPAN, in_a_grid};
 
 /// The whole frame of a samurai screen showing `givens` (21x21, 0 for none).
 pub(crate) fn render_multigrid(
