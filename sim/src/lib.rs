@@ -4,7 +4,8 @@
 //! It has two halves. The app: its model (`model`: state, keys, hits, moves), its rules
 //! (`app`: [`SudokuApp`], which turns taps into moves), its screen layout (`layout`), a renderer
 //! with real fonts at real phone resolutions (`render`) and a set of skins (`skins`); layout and
-//! renderer read the model and nothing above it. The device:
+//! renderer read the model and nothing above it. Beside the app, a screen to refuse: a samurai
+//! puzzle of five overlapping grids (`samurai`, [`SamuraiScreen`]). The device:
 //! a fake adbd on 127.0.0.1 (`adbd`, `server`) with a phone shell (`shell`), touch decoding of
 //! `input tap`, motion events and raw `/dev/input` writes (`touch`), a virtual clock with a
 //! latency model (`latency`, `handset`), switchable faults (`faults`) and the habits of real
@@ -32,19 +33,23 @@ mod layout;
 mod model;
 pub mod puzzles;
 mod render;
+pub mod samurai;
 pub mod skins;
 
 pub use app::{AppMove, Hit, Key, SudokuApp};
 pub use board::{Board, Cell};
 pub use geometry::{Point, Rect, Size};
+pub use samurai::SamuraiScreen;
 pub use skins::{EntryOrder, Skin};
 
-/// Screen sizes the simulated phone offers (portrait): a 720p phone, a common 1080x2340 one and
-/// a 1440x3200 flagship.
-pub const SUPPORTED_SIZES: [Size; 3] = [
+/// Screen sizes the simulated phone offers (portrait): a 720p phone, a common 1080x2340 one, a
+/// 1440x3200 flagship, and a 320x640 screenshot scaled down from a 1:2 phone (boards about
+/// 300 px wide and smaller, as in screenshots passed around at low resolution).
+pub const SUPPORTED_SIZES: [Size; 4] = [
     Size::new(720, 1280),
     Size::new(1080, 2340),
     Size::new(1440, 3200),
+    Size::new(320, 640),
 ];
 
 /// The seam between the device layer (fake adbd: shell, clock, touch decoding) and the app it

@@ -87,6 +87,28 @@ pub(crate) struct GameState {
 }
 
 impl GameState {
+    /// A fresh game on `givens`: no entries, notes, selection or tool, no time played.
+    pub fn new(givens: Board) -> GameState {
+        GameState {
+            givens,
+            entries: Board::empty(),
+            notes: [0; 81],
+            selected: None,
+            tool: None,
+            notes_mode: false,
+            mistakes: 0,
+            mistake_limit: None,
+            popup: false,
+            ad: false,
+            elapsed: Duration::ZERO,
+            habits: Habits::default(),
+            wrong: [false; 81],
+            entered_at: [Duration::ZERO; 81],
+            now: Duration::ZERO,
+            flash: false,
+        }
+    }
+
     /// Givens and entries together.
     pub fn board(&self) -> Board {
         let mut b = self.givens;

@@ -1,6 +1,8 @@
 //! Puzzles the simulated phone ships with, and the small backtracker the app uses to judge
 //! digits (real apps know their answer). The project's observable solver lives in `sudoku`; this
-//! one only has to be correct and quick, so the simulator does not depend on it.
+//! one only has to be correct and quick, so the simulator does not depend on it. Also: moving a
+//! puzzle so one digit's givens stand in two corners, and the shape and givens of a samurai
+//! puzzle (five overlapping grids) for the screen the agent must refuse.
 
 use crate::board::{Board, Cell};
 
@@ -61,6 +63,102 @@ pub fn parse(text: &str) -> Option<Board> {
         n += 1;
     }
     (n == 81).then(|| Board::from_cells(cells)).flatten()
+}
+
+/// The same puzzle moved so that one digit's givens stand in both far corners (r1c1 and r9c9):
+/// rows and columns are reordered (bands and stacks among themselves, rows inside a band and
+/// columns inside a stack), moves that keep every rule and the solution's uniqueness. `None`
+/// when no digit has two givens in different bands and stacks.
+pub fn with_corners_alike(puzzle: &Board) -> Option<Board> {
+    let givens: Vec<(Cell, u8)> = Cell::all()
+        .filter_map(|c| puzzle.get(c).map(|d| (c, d)))
+        .collect();
+    let (a, b) = givens.iter().find_map(|&(a, d)| {
+        givens
+            .iter()
+            .find(|&&(b, e)| e == d && a.row() / 3 != b.row() / 3 && a.col() / 3 != b.col() / 3)
+            .map(|&(b, _)| (a, b))
+    })?;
+    let rows = first_and_last(a.row(), b.row());
+    let cols = first_and_last(a.col(), b.col());
+    let mut out = Board::empty();
+    for cell in Cell::all() {
+        let from = Cell::new(rows[cell.row()], cols[cell.col()])?;
+        out.set(cell, puzzle.get(from));
+    }
+    Some(out)
+}
+
+/// An order of the nine lines (rows or columns) that keeps bands whole and puts line `first`
+/// first and line `last` (in another band) last: `order[new] = old`.
+fn first_and_last(first: usize, last: usize) -> [usize; 9] {
+    let (fb, lb) = (first / 3, last / 3);
+    let middle = 3 - fb - lb;
+    let band = |b: usize, lead: Option<usize>, tail: Option<usize>| {
+        let mut lines: Vec<usize> = (3 * b..3 * b + 3)
+            .filter(|&l| Some(l) != lead && Some(l) != tail)
+            .collect();
+        if let Some(l) = lead {
+            lines.insert(0, l);
+        }
+        if let Some(l) = tail {
+            lines.push(l);
+        }
+        lines
+    };
+    let order: Vec<usize> = [
+        band(fb, Some(first), None),
+        band(middle, None, None),
+        band(lb, None, Some(last)),
+    ]
+    .concat();
+    order.try_into().expect("three bands of three lines")
+}
+
+// A samurai puzzle: five 9x9 grids overlapping at their corner boxes.
+
+/// Cells across (and down) a samurai puzzle.
+pub const SPAN: usize = 21;
+
+/// Top-left cells (row, column) of the five 9x9 grids: four corners and the centre.
+pub const GRIDS: [(usize, usize); 5] = [(0, 0), (0, 12), (12, 0), (12, 12), (6, 6)];
+
+/// Whether cell (row, col) of the 21x21 square belongs to one of the five grids.
+pub fn in_a_grid(row: usize, col: usize) -> bool {
+    GRIDS
+        .iter()
+        .any(|&(r, c)| (r..r + 9).contains(&row) && (c..c + 9).contains(&col))
+}
+
+/// A valid samurai solution thinned to about a third of its cells, symmetric about the centre.
+/// The solution is one pattern over the whole square, `(3 (r mod 3) + r div 3 + c) mod 9`,
+/// which is a sudoku in any 9x9 window starting on a box boundary (the five grids start on
+/// rows and columns 0, 6 and 12), with its digits relabelled by the seed.
+pub(crate) fn samurai_givens(seed: u64) -> [[u8; SPAN]; SPAN] {
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    let mut labels: Vec<u8> = (1..=9).collect();
+    for i in (1..9).rev() {
+        labels.swap(i, (next() % (i as u64 + 1)) as usize);
+    }
+    let mut givens = [[0u8; SPAN]; SPAN];
+    for r in 0..SPAN {
+        for c in 0..SPAN {
+            let (mr, mc) = (SPAN - 1 - r, SPAN - 1 - c);
+            if (r, c) > (mr, mc) || !in_a_grid(r, c) || next() % 100 >= 36 {
+                continue;
+            }
+            for (r, c) in [(r, c), (mr, mc)] {
+                givens[r][c] = labels[(3 * (r % 3) + r / 3 + c) % 9];
+            }
+        }
+    }
+    givens
 }
 
 /// What the app knows about its puzzle.
@@ -177,6 +275,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn moving_a_puzzle_to_alike_corners_keeps_its_digits_and_its_one_solution() {
+        for (name, text) in builtin() {
+            let puzzle = parse(text).unwrap();
+            let moved = with_corners_alike(&puzzle).unwrap_or_else(|| panic!("{name}"));
+            let corner = |r, c| moved.get(Cell::new(r, c).unwrap());
+            assert!(corner(0, 0).is_some(), "{name}");
+            assert_eq!(corner(0, 0), corner(8, 8), "{name}");
+            let count = |b: &Board| b.cells().iter().filter(|&&d| d > 0).count();
+            assert_eq!(count(&moved), count(&puzzle), "{name}");
+            assert_eq!(
+                analyse(&moved).is_ok_and(|a| matches!(a, Answer::Unique(_))),
+                analyse(&puzzle).is_ok_and(|a| matches!(a, Answer::Unique(_))),
+                "{name}"
+            );
+        }
+        let lone = parse(&format!("1{}", "0".repeat(80))).unwrap();
+        assert_eq!(with_corners_alike(&lone), None);
+    }
+
+    #[test]
     fn every_builtin_puzzle_parses_and_has_a_solution() {
         for (name, text) in builtin() {
             let board = parse(text).unwrap_or_else(|| panic!("{name} does not parse"));
@@ -232,5 +350,37 @@ mod tests {
         assert!(parse(&"0".repeat(80)).is_none());
         assert!(parse(&"0".repeat(82)).is_none());
         assert!(parse(&format!("x{}", "0".repeat(80))).is_none());
+    }
+
+    #[test]
+    fn every_grid_of_the_samurai_givens_keeps_the_rules() {
+        let g = samurai_givens(7);
+        for &(r0, c0) in &GRIDS {
+            for i in 0..9 {
+                let row: Vec<u8> = (0..9).map(|j| g[r0 + i][c0 + j]).collect();
+                let col: Vec<u8> = (0..9).map(|j| g[r0 + j][c0 + i]).collect();
+                let bx: Vec<u8> = (0..9)
+                    .map(|j| g[r0 + 3 * (i / 3) + j / 3][c0 + 3 * (i % 3) + j % 3])
+                    .collect();
+                for unit in [row, col, bx] {
+                    let mut seen = [false; 10];
+                    for d in unit.into_iter().filter(|&d| d > 0) {
+                        assert!(!seen[d as usize], "grid at {r0},{c0}: {d} twice");
+                        seen[d as usize] = true;
+                    }
+                }
+            }
+        }
+        let filled = (0..SPAN * SPAN)
+            .filter(|i| g[i / SPAN][i % SPAN] > 0)
+            .count();
+        let cells = (0..SPAN * SPAN)
+            .filter(|i| in_a_grid(i / SPAN, i % SPAN))
+            .count();
+        assert_eq!(cells, 369);
+        assert!((90..=170).contains(&filled), "{filled} givens");
+        assert!(
+            (0..SPAN * SPAN).all(|i| in_a_grid(i / SPAN, i % SPAN) || g[i / SPAN][i % SPAN] == 0)
+        );
     }
 }

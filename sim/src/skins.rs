@@ -90,6 +90,14 @@ pub(super) struct Style {
     pub notes_badge: bool,
     /// Colour of the keypad's remaining-count counters.
     pub counter_fg: Rgba<u8>,
+    /// Corner radius, dp, of cells drawn as separate tiles (0: cells meet at lines). With
+    /// tiles no line is drawn: the lines' widths (`thin_dp`, `thick_dp`) are gaps showing the
+    /// screen background, and `alt_box_bg` tells the boxes apart (as Flutter apps draw it).
+    pub tile_dp: f32,
+    /// The app opens with a given selected whose digit stands in the most corner cells (one
+    /// outside the corners when there is one), so that its same-number highlight reaches into
+    /// the grid's corners, as an app restoring a game where the player left it does.
+    pub opens_on_corner_digit: bool,
 }
 
 /// The plain look of the first skins: lines all round, digits at two thirds of the cell.
@@ -108,6 +116,8 @@ const CLASSIC: Style = Style {
     panel: None,
     notes_badge: true,
     counter_fg: rgb(0x808080),
+    tile_dp: 0.0,
+    opens_on_corner_digit: false,
 };
 
 /// Every colour a skin paints with.
@@ -178,7 +188,7 @@ const fn rgb(hex: u32) -> Rgba<u8> {
 }
 
 const NAMES: &[&str] = &[
-    "light", "dark", "thick", "numfirst", "wood", "edge", "discs", "shaded",
+    "light", "dark", "thick", "numfirst", "wood", "edge", "discs", "shaded", "tiles", "card",
 ];
 
 impl Default for Skin {
@@ -200,6 +210,8 @@ impl Skin {
             "edge" => Some(Skin::edge()),
             "discs" => Some(Skin::discs()),
             "shaded" => Some(Skin::shaded()),
+            "tiles" => Some(Skin::tiles()),
+            "card" => Some(Skin::card()),
             _ => None,
         }
     }
@@ -675,6 +687,127 @@ impl Skin {
                 accent: rgb(0x3A9AD9),
                 banner_bg: rgb(0x33363C),
                 banner_fg: rgb(0xF6CB45),
+            },
+        }
+    }
+
+    /// A Flutter-style dark app: the board is 81 separate rounded tiles with gaps between them
+    /// and no line anywhere, the boxes told apart by alternating tile shades; number-first, with
+    /// a 2x5 keypad of rounded dark keys.
+    fn tiles() -> Skin {
+        Skin {
+            name: "tiles",
+            app_title: "Sudoku Tiles",
+            package: "app.sim.sudoku.tiles",
+            level: "Medium",
+            input: EntryOrder::NumberFirst,
+            keypad: KeypadShape::Grid2x5,
+            nav: NavBar::Gesture,
+            ui_face: Face::RobotoRegular,
+            title_face: Face::RobotoMedium,
+            given_face: Face::RobotoMedium,
+            entry_face: Face::RobotoLight,
+            key_face: Face::RobotoMedium,
+            thin_dp: 3.0,
+            thick_dp: 3.0,
+            radius_dp: 10.0,
+            ad_banner: false,
+            mistakes_label: "Mistakes",
+            wood: false,
+            style: Style {
+                outer_border: false,
+                digit_em: 0.6,
+                tile_dp: 6.0,
+                notes_badge: false,
+                ..CLASSIC
+            },
+            colors: Palette {
+                background: rgb(0x121417),
+                status_bg: rgb(0x121417),
+                status_fg: rgb(0xE4E6EA),
+                appbar_bg: rgb(0x121417),
+                appbar_fg: rgb(0xE4E6EA),
+                info_fg: rgb(0x8E96A3),
+                grid_bg: rgb(0x2A2F37),
+                alt_box_bg: Some(rgb(0x3A414D)),
+                thin_line: rgb(0x121417),
+                thick_line: rgb(0x121417),
+                given: rgb(0xF1F3F5),
+                entry: rgb(0x6FCBA4),
+                note: rgb(0x9AA3AE),
+                selected: rgb(0x4F6FA3),
+                peer: rgb(0x303846),
+                same_digit: rgb(0x44546E),
+                key_bg: Some(rgb(0x2A2F37)),
+                key_border: None,
+                key_fg: rgb(0xE4E6EA),
+                key_active_bg: rgb(0x6FCBA4),
+                key_active_fg: rgb(0x121417),
+                tool_fg: rgb(0xB3BAC5),
+                accent: rgb(0x6FCBA4),
+                banner_bg: rgb(0x2E6B52),
+                banner_fg: rgb(0xF1F3F5),
+            },
+        }
+    }
+
+    /// A dark app with the board on a card with rounded corners and no outer line, full thin
+    /// lines inside, and a same-number highlight that tints every cell holding the selected
+    /// digit, the card's corner cells included (their tint follows the rounded corner). It opens
+    /// on a digit that stands in the corners, when one does.
+    fn card() -> Skin {
+        Skin {
+            name: "card",
+            app_title: "Sudoku",
+            package: "app.sim.sudoku.card",
+            level: "Expert",
+            input: EntryOrder::CellFirst,
+            keypad: KeypadShape::Row9,
+            ui_face: Face::RobotoRegular,
+            title_face: Face::RobotoMedium,
+            given_face: Face::RobotoMedium,
+            entry_face: Face::RobotoRegular,
+            key_face: Face::RobotoRegular,
+            thin_dp: 0.8,
+            thick_dp: 1.6,
+            radius_dp: 14.0,
+            ad_banner: false,
+            nav: NavBar::Gesture,
+            mistakes_label: "Errors",
+            wood: false,
+            style: Style {
+                outer_border: false,
+                corner_dp: 18.0,
+                digit_em: 0.62,
+                opens_on_corner_digit: true,
+                ..CLASSIC
+            },
+            colors: Palette {
+                background: rgb(0x0D1014),
+                status_bg: rgb(0x0D1014),
+                status_fg: rgb(0xE8EAED),
+                appbar_bg: rgb(0x0D1014),
+                appbar_fg: rgb(0xE8EAED),
+                info_fg: rgb(0x8B93A1),
+                grid_bg: rgb(0x1E232B),
+                alt_box_bg: None,
+                thin_line: rgb(0x323843),
+                thick_line: rgb(0x687386),
+                given: rgb(0xE8EAED),
+                entry: rgb(0x82B1FF),
+                note: rgb(0x8B93A1),
+                selected: rgb(0x3B5B93),
+                peer: rgb(0x262C37),
+                same_digit: rgb(0x344A70),
+                key_bg: Some(rgb(0x1E232B)),
+                key_border: None,
+                key_fg: rgb(0xE8EAED),
+                key_active_bg: rgb(0x3B5B93),
+                key_active_fg: rgb(0xFFFFFF),
+                tool_fg: rgb(0xA9B0BC),
+                accent: rgb(0x82B1FF),
+                banner_bg: rgb(0x2B4A7E),
+                banner_fg: rgb(0xE8EAED),
             },
         }
     }

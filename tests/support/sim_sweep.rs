@@ -85,6 +85,9 @@ pub struct Sweep {
     pub kind_hidden: usize,
     /// Boards showing at least as many entries as givens.
     pub entries_lead: usize,
+    /// Of `wrong` and `free_wrong`, the boards the reader refused (an error, never a board).
+    pub refused: usize,
+    pub free_refused: usize,
 }
 
 /// Calibrates `skin` at `size` on the first puzzle, then reads every puzzle (the first one too)
@@ -104,6 +107,8 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
         min_margin: 1.0,
         kind_hidden: 0,
         entries_lead: 0,
+        refused: 0,
+        free_refused: 0,
     };
     let mut phone = SudokuApp::new(puzzles[0].0.into(), skin.clone(), size.into()).unwrap();
     let fresh = phone.render();
@@ -117,6 +122,7 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
     ) {
         Ok(d) => d,
         Err(e) => {
+            result.refused += 1;
             result.wrong.push(format!("calibrate: {e:#}"));
             return result;
         }
@@ -211,9 +217,12 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
                     ));
                 }
             }
-            Err(e) => result
-                .free_wrong
-                .push(format!("puzzle {k} without calibration: {e}")),
+            Err(e) => {
+                result.free_refused += 1;
+                result
+                    .free_wrong
+                    .push(format!("puzzle {k} without calibration: {e}"))
+            }
         }
         let t = Instant::now();
         let read = read_board(&shot, &done.calibration, &done.templates);
@@ -221,6 +230,7 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
         let rec = match read {
             Ok(r) => r,
             Err(e) => {
+                result.refused += 1;
                 result.wrong.push(format!("puzzle {k}: {e}"));
                 continue;
             }

@@ -10,8 +10,7 @@ use super::render::Renderer;
 use super::skins::{EntryOrder, Skin};
 use super::{SUPPORTED_SIZES, Screen};
 use crate::board::{Board, Cell};
-use crate::geometry::{Point, Size};
-use crate::habits::Habits;
+use crate::geometry::{Point, Rect, Size};
 use anyhow::{Context, Result, bail};
 
 mod habits;
@@ -83,17 +82,50 @@ impl std::fmt::Debug for SudokuApp {
     }
 }
 
+/// Fails on a screen size the simulated phone does not offer.
+pub(crate) fn check_size(size: Size) -> Result<()> {
+    if !SUPPORTED_SIZES.contains(&size) {
+        let offered: Vec<String> = SUPPORTED_SIZES.iter().map(|s| s.to_string()).collect();
+        bail!(
+            "the simulated phone has no {size} screen; pick one of {}",
+            offered.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// A given whose digit stands in the most of the grid's four corner cells (the first such digit
+/// in reading order on a tie), outside the corners when that digit has a given there too, so
+/// that selecting it highlights the corners; `None` when no corner holds a given.
+fn corner_digit_cell(givens: &Board) -> Option<Cell> {
+    let corners: Vec<Cell> = [(0, 0), (0, 8), (8, 0), (8, 8)]
+        .iter()
+        .filter_map(|&(r, c)| Cell::new(r, c))
+        .collect();
+    let in_corners = |d: u8| {
+        corners
+            .iter()
+            .filter(|&&c| givens.get(c) == Some(d))
+            .count()
+    };
+    let digit = corners.iter().filter_map(|&c| givens.get(c)).fold(
+        None,
+        |best: Option<u8>, d| match best {
+            Some(b) if in_corners(b) >= in_corners(d) => Some(b),
+            _ => Some(d),
+        },
+    )?;
+    let holding = || Cell::all().filter(move |&c| givens.get(c) == Some(digit));
+    holding()
+        .find(|c| !corners.contains(c))
+        .or_else(|| holding().next())
+}
+
 impl SudokuApp {
     /// A phone showing `puzzle` (its digits become the givens) in `skin` at `size`. Fails on a
     /// size the simulator does not offer and on a puzzle with conflicts or no solution.
     pub fn new(puzzle: Board, skin: Skin, size: Size) -> Result<SudokuApp> {
-        if !SUPPORTED_SIZES.contains(&size) {
-            let offered: Vec<String> = SUPPORTED_SIZES.iter().map(|s| s.to_string()).collect();
-            bail!(
-                "the simulated phone has no {size} screen; pick one of {}",
-                offered.join(", ")
-            );
-        }
+        check_size(size)?;
         let answer = puzzles::analyse(&puzzle).with_context(|| {
             format!(
                 "the simulated phone cannot show puzzle {}",
@@ -101,28 +133,19 @@ impl SudokuApp {
             )
         })?;
         let layout = AppLayout::new(&skin, size);
+        let selected = skin
+            .style
+            .opens_on_corner_digit
+            .then(|| corner_digit_cell(&puzzle))
+            .flatten();
         Ok(SudokuApp {
             renderer: Renderer::new(&skin, &layout),
             skin,
             layout,
             answer,
             state: GameState {
-                givens: puzzle,
-                entries: Board::empty(),
-                notes: [0; 81],
-                selected: None,
-                tool: None,
-                notes_mode: false,
-                mistakes: 0,
-                mistake_limit: None,
-                popup: false,
-                ad: false,
-                elapsed: Duration::ZERO,
-                habits: Habits::default(),
-                wrong: [false; 81],
-                entered_at: [Duration::ZERO; 81],
-                now: Duration::ZERO,
-                flash: false,
+                selected,
+                ..GameState::new(puzzle)
             },
             taps: Vec::new(),
             hits: Vec::new(),
@@ -233,6 +256,17 @@ impl SudokuApp {
     /// The centre of `cell` on screen.
     pub fn cell_center(&self, cell: Cell) -> Point {
         self.layout.cell_rect(cell).center()
+    }
+
+    /// The inside of `cell` on screen, between its lines (or the gaps around a tile).
+    pub fn cell_rect(&self, cell: Cell) -> Rect {
+        self.layout.cell_rect(cell)
+    }
+
+    /// The whole grid on screen, outer lines included; taps in it go to the cell whose ninth
+    /// of it (across and down) they fall in.
+    pub fn grid_rect(&self) -> Rect {
+        self.layout.grid
     }
 
     /// The centre of `key` on screen.

@@ -77,6 +77,12 @@ impl Frame<'_> {
         if let Some(p) = self.l.panel {
             fill_rect(self.img, p, st.panel.unwrap_or(c.background));
         }
+        if st.tile_dp > 0.0 {
+            for cell in Cell::all() {
+                self.fill_cell(cell, self.tile(cell));
+            }
+            return;
+        }
         if st.corner_dp > 0.0 {
             self.rounded_grid();
             return;
@@ -92,9 +98,16 @@ impl Frame<'_> {
                 fill_rect(self.img, self.l.cell_rect(cell), shade);
             }
         }
+        self.full_lines(|_| true);
+    }
+
+    /// The grid lines that `keep` keeps (by index, 0..=9), across the whole grid: thin lines
+    /// first, box lines over them.
+    fn full_lines(&mut self, keep: impl Fn(usize) -> bool) {
+        let (c, g) = (self.skin.colors, self.l.grid);
         for thick in [false, true] {
             for (i, &(start, width)) in self.l.lines.iter().enumerate() {
-                if (i % 3 == 0) != thick {
+                if (i % 3 == 0) != thick || !keep(i) {
                     continue;
                 }
                 let color = if thick { c.thick_line } else { c.thin_line };
@@ -115,8 +128,60 @@ impl Frame<'_> {
         Some(shades[2 * odd_box + (cell.row() + cell.col()) % 2])
     }
 
-    /// A grid in a rounded card: the outer line follows the rounded corners, box lines run
-    /// through, and thin lines are broken where lines cross (Saku style).
+    /// The unhighlighted colour of `cell`'s tile: boxes alternate between two shades.
+    fn tile(&self, cell: Cell) -> Rgba<u8> {
+        let c = self.skin.colors;
+        match c.alt_box_bg {
+            Some(alt) if cell.box_index() % 2 == 1 => alt,
+            _ => c.grid_bg,
+        }
+    }
+
+    /// Corner radii (top left, top right, bottom right, bottom left) of `cell`'s background:
+    /// every corner of a tile, or the one corner a cell shares with a rounded card.
+    fn cell_radii(&self, cell: Cell) -> [f32; 4] {
+        let st = self.skin.style;
+        if st.tile_dp > 0.0 {
+            return [self.dp(st.tile_dp); 4];
+        }
+        if st.corner_dp <= 0.0 {
+            return [0.0; 4];
+        }
+        // The card's inner edge is inside its outer line, so is its corner's radius.
+        let r = self.dp(st.corner_dp) - self.l.lines[0].1 as f32;
+        let (top, bottom) = (cell.row() == 0, cell.row() == 8);
+        let (left, right) = (cell.col() == 0, cell.col() == 8);
+        [top && left, top && right, bottom && right, bottom && left]
+            .map(|at| if at { r } else { 0.0 })
+    }
+
+    /// Paints `cell`'s background, following its rounded corners (a tile's, or the card's at
+    /// the grid's corners) with the screen background outside them.
+    pub(super) fn fill_cell(&mut self, cell: Cell, color: Rgba<u8>) {
+        let r = self.l.cell_rect(cell);
+        let radii = self.cell_radii(cell);
+        if radii == [0.0; 4] {
+            fill_rect(self.img, r, color);
+            return;
+        }
+        // Repainted from what lies outside the corner up (the screen, or the card's outer
+        // line), so a rounded edge drawn before leaves no fringe.
+        let c = self.skin.colors;
+        let outside = if self.skin.style.tile_dp == 0.0 && self.l.lines[0].1 > 0 {
+            c.thick_line
+        } else {
+            c.background
+        };
+        fill_rect(self.img, r, outside);
+        let (x, y, w, h) = (r.x as f32, r.y as f32, r.width as f32, r.height as f32);
+        Shape::new()
+            .rounded_each(x, y, w, h, radii, false)
+            .fill(self.img, color);
+    }
+
+    /// A grid in a rounded card: the outer line (when the skin has one) follows the rounded
+    /// corners, box lines run through, and thin lines run through too or, `segmented`, are
+    /// broken where lines cross (Saku style).
     fn rounded_grid(&mut self) {
         let c = self.skin.colors;
         let g = self.l.grid;
@@ -124,26 +189,18 @@ impl Frame<'_> {
         let rad = self.dp(self.skin.style.corner_dp);
         let (_, t) = self.l.lines[0];
         let t = t as f32;
-        Shape::new()
-            .rounded(x, y, w, h, rad, false)
-            .fill(self.img, c.thick_line);
+        if t > 0.0 {
+            Shape::new()
+                .rounded(x, y, w, h, rad, false)
+                .fill(self.img, c.thick_line);
+        }
         Shape::new()
             .rounded(x + t, y + t, w - 2.0 * t, h - 2.0 * t, rad - t, false)
             .fill(self.img, c.grid_bg);
-        for (i, &(start, width)) in self.l.lines.iter().enumerate() {
-            if i % 3 != 0 || i == 0 || i == 9 {
-                continue;
-            }
-            fill_rect(
-                self.img,
-                Rect::new(g.x + start, g.y, width, g.height),
-                c.thick_line,
-            );
-            fill_rect(
-                self.img,
-                Rect::new(g.x, g.y + start, g.width, width),
-                c.thick_line,
-            );
+        let segmented = self.skin.style.segmented;
+        self.full_lines(|i| i != 0 && i != 9 && !(segmented && i % 3 != 0));
+        if !segmented {
+            return;
         }
         // Thin lines: one stroke per cell side, a sixth of the cell short at each end.
         for cell in Cell::all() {
@@ -186,7 +243,7 @@ impl Frame<'_> {
                 None
             };
             if let Some(color) = color {
-                fill_rect(self.img, self.l.cell_rect(cell), color);
+                self.fill_cell(cell, color);
             }
         }
     }

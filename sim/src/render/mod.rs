@@ -12,6 +12,7 @@ mod board;
 mod chrome;
 mod controls;
 mod dialogs;
+mod multigrid;
 mod paint;
 mod text;
 
@@ -24,6 +25,7 @@ use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use ab_glyph_rasterizer::{Rasterizer, point};
 use image::{Rgba, RgbaImage};
 use imageproc::drawing::draw_text_mut;
+pub(crate) use multigrid::render_multigrid;
 use paint::rgba;
 use std::f32::consts::FRAC_1_SQRT_2;
 use std::sync::LazyLock;
@@ -93,6 +95,18 @@ struct Frame<'a> {
 }
 
 fn draw_background(skin: &Skin, l: &AppLayout) -> RgbaImage {
+    let mut img = draw_frame_chrome(skin, l);
+    Frame {
+        img: &mut img,
+        skin,
+        l,
+    }
+    .grid_static();
+    img
+}
+
+/// The backdrop and the bars around the app (status, app bar, navigation, ad banner).
+fn draw_frame_chrome(skin: &Skin, l: &AppLayout) -> RgbaImage {
     let c = &skin.colors;
     let (w, h) = (l.size.width, l.size.height);
     let pixels = if skin.wood {
@@ -108,7 +122,6 @@ fn draw_background(skin: &Skin, l: &AppLayout) -> RgbaImage {
     };
     f.status_bar_static();
     f.app_bar();
-    f.grid_static();
     f.nav_bar();
     if let Some(ad) = l.ad {
         f.ad_banner(ad);
@@ -121,10 +134,14 @@ impl Frame<'_> {
         v * self.l.dp
     }
 
-    pub(super) fn draw_state(&mut self, state: &GameState) {
-        let secs = state.elapsed.as_secs();
-        self.status_clock(secs);
+    /// What changes outside the board: the status bar's clock and the info row.
+    fn draw_chrome_state(&mut self, state: &GameState) {
+        self.status_clock(state.elapsed.as_secs());
         self.info_row(state);
+    }
+
+    pub(super) fn draw_state(&mut self, state: &GameState) {
+        self.draw_chrome_state(state);
         self.cell_backgrounds(state);
         self.cell_contents(state);
         let c = self.skin.colors;

@@ -31,35 +31,58 @@ impl Shape {
     }
 
     /// A rectangle with rounded corners; `reverse` draws it counter-clockwise (a hole).
-    pub(super) fn rounded(
+    pub(super) fn rounded(self, x: f32, y: f32, w: f32, h: f32, r: f32, reverse: bool) -> Shape {
+        self.rounded_each(x, y, w, h, [r; 4], reverse)
+    }
+
+    /// A rectangle whose corners have radii `[top left, top right, bottom right, bottom left]`
+    /// (0: square); `reverse` draws it counter-clockwise (a hole).
+    pub(super) fn rounded_each(
         mut self,
         x: f32,
         y: f32,
         w: f32,
         h: f32,
-        r: f32,
+        radii: [f32; 4],
         reverse: bool,
     ) -> Shape {
-        let r = r.min(w / 2.0).min(h / 2.0);
-        let k = r * KAPPA;
+        let [tl, tr, br, bl] = radii.map(|r| r.min(w / 2.0).min(h / 2.0).max(0.0));
+        let k = |r: f32| r * KAPPA;
         let (x1, y1) = (x + w, y + h);
         let mut lines = vec![
-            [(x + r, y), (x1 - r, y)],
-            [(x1, y + r), (x1, y1 - r)],
-            [(x1 - r, y1), (x + r, y1)],
-            [(x, y1 - r), (x, y + r)],
+            [(x + tl, y), (x1 - tr, y)],
+            [(x1, y + tr), (x1, y1 - br)],
+            [(x1 - br, y1), (x + bl, y1)],
+            [(x, y1 - bl), (x, y + tl)],
         ];
         let mut cubics = vec![
-            [(x1 - r, y), (x1 - r + k, y), (x1, y + r - k), (x1, y + r)],
             [
-                (x1, y1 - r),
-                (x1, y1 - r + k),
-                (x1 - r + k, y1),
-                (x1 - r, y1),
+                (x1 - tr, y),
+                (x1 - tr + k(tr), y),
+                (x1, y + tr - k(tr)),
+                (x1, y + tr),
             ],
-            [(x + r, y1), (x + r - k, y1), (x, y1 - r + k), (x, y1 - r)],
-            [(x, y + r), (x, y + r - k), (x + r - k, y), (x + r, y)],
+            [
+                (x1, y1 - br),
+                (x1, y1 - br + k(br)),
+                (x1 - br + k(br), y1),
+                (x1 - br, y1),
+            ],
+            [
+                (x + bl, y1),
+                (x + bl - k(bl), y1),
+                (x, y1 - bl + k(bl)),
+                (x, y1 - bl),
+            ],
+            [
+                (x, y + tl),
+                (x, y + tl - k(tl)),
+                (x + tl - k(tl), y),
+                (x + tl, y),
+            ],
         ];
+        // A square corner has no curve.
+        cubics.retain(|c| c[0] != c[3]);
         if reverse {
             lines.iter_mut().for_each(|l| l.reverse());
             cubics.iter_mut().for_each(|c| c.reverse());
