@@ -124,7 +124,8 @@ pub struct SimPhoneArgs {
     /// android10, android12 or android14 (reported at the end next to the host time).
     #[arg(long, value_name = "PRESET", default_value = "instant")]
     pub sim_latency: String,
-    /// With --device sim: its screen size (720x1280, 1080x2340, 1440x3200).
+    /// With --device sim: its screen size (720x1280, 1080x2340, 1440x3200, or a scaled-down
+    /// 320x640).
     #[arg(long, value_name = "WxH", default_value = "1080x2340")]
     pub sim_size: crate::geometry::Size,
     /// With --device sim: faults and app habits to switch on, comma-separated: popup,
@@ -390,10 +391,11 @@ pub struct SimArgs {
     pub puzzle: String,
     /// The app's look: light, dark, thick (3x3 keypad), numfirst (number-first input), wood,
     /// edge (grid edge to edge, bare digits and an icon column), discs (small digits in discs,
-    /// keys with counters) or shaded (no grid lines, cells told apart by shading).
+    /// keys with counters), shaded (no grid lines, cells told apart by shading), tiles (rounded
+    /// tiles with gaps, no lines, number-first) or card (a board on a rounded card, dark).
     #[arg(long, default_value = "light")]
     pub skin: String,
-    /// Screen size in pixels: 720x1280, 1080x2340 or 1440x3200.
+    /// Screen size in pixels: 720x1280, 1080x2340, 1440x3200 or a scaled-down 320x640.
     #[arg(long, default_value = "1080x2340")]
     pub size: crate::geometry::Size,
     /// What device work costs on the virtual clock: instant (nothing; /dev/input writable),
