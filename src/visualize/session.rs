@@ -180,30 +180,15 @@ pub fn replay_moves(
         if done == next_check {
             // All but the last move were seen on the board: a screen that no longer shows it
             // after the last one is the app's end screen (most apps show a completion card).
-            let look = Look {
-                expected: &expected,
-                sent_at,
-                done,
-                total,
-            };
+            let look = Look::new(&expected, sent_at, done, total);
             final_board = match checkpoint(session, &look) {
                 Ok(board) => board,
                 Err(Mismatch::Board(seen)) if done == start + 1 && relearned_order.is_none() => {
-                    // The run's first move alone did not land: the app's input order may have
-                    // changed since it was learned. The same move in the other order, once.
-                    let learned = relearn_order(
-                        session.device,
-                        session.calibration,
-                        (&before, moves[start]),
-                        &seen,
-                        session.templates,
-                        settling::MIN_WAIT,
-                    )?;
-                    session.layout.order = learned.cal.input_order;
-                    relearned_order = Some(learned.cal.input_order);
-                    taps_sent += learned.taps;
-                    check_board(&expected, &learned.board.board, done, total)?;
-                    learned.board.board
+                    let (board, order, taps) =
+                        relearn_first_move(session, (&before, moves[start]), &seen, &look)?;
+                    relearned_order = Some(order);
+                    taps_sent += taps;
+                    board
                 }
                 Err(_) if done == total && confirmed + 1 >= total && covered(session) => {
                     end_screen = true;
@@ -218,12 +203,7 @@ pub fn replay_moves(
         }
     }
     if start == total {
-        let look = Look {
-            expected: &expected,
-            sent_at: started,
-            done,
-            total,
-        };
+        let look = Look::new(&expected, started, done, total);
         final_board = checkpoint(session, &look).map_err(|e| e.into_error(&look))?;
         checkpoints += 1;
     }
@@ -338,6 +318,28 @@ fn covered(session: &mut Session) -> bool {
     }
 }
 
+/// The run's first move alone did not land: the app's input order may have changed since it
+/// was learned. The same move in the other order, once; the replay goes on in the order that
+/// worked. Returns the board now, that order and the taps the retry sent.
+fn relearn_first_move(
+    session: &mut Session,
+    before_and_first: (&Board, Move),
+    seen: &Board,
+    look: &Look,
+) -> Result<(Board, InputOrder, usize)> {
+    let learned = relearn_order(
+        session.device,
+        session.calibration,
+        before_and_first,
+        seen,
+        session.templates,
+        settling::MIN_WAIT,
+    )?;
+    session.layout.order = learned.cal.input_order;
+    check_board(look.expected, &learned.board.board, look.done, look.total)?;
+    Ok((learned.board.board, learned.cal.input_order, learned.taps))
+}
+
 /// A checkpoint: the board the replay should have made, when its last taps went out, and how
 /// far the replay is.
 struct Look<'a> {
@@ -351,6 +353,17 @@ struct Look<'a> {
 enum Mismatch {
     Unreadable(anyhow::Error),
     Board(Board),
+}
+
+impl<'a> Look<'a> {
+    fn new(expected: &'a Board, sent_at: Instant, done: usize, total: usize) -> Look<'a> {
+        Look {
+            expected,
+            sent_at,
+            done,
+            total,
+        }
+    }
 }
 
 impl Mismatch {

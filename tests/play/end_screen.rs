@@ -7,7 +7,7 @@ use crate::support::{self, agent, outcome};
 use std::time::{Duration, Instant};
 use sudoku_agent::geometry::Size;
 use sudoku_sim::habits::{Animation, AnimationStyle, Habits};
-use sudoku_sim::{EntryOrder, SimServer, Skin, SudokuApp};
+use sudoku_sim::{EntryOrder, SimServer, SudokuApp};
 use support::adb_server::{self, AdbServer};
 use support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
 
@@ -61,7 +61,7 @@ fn animated_phone(
 fn an_end_card_after_the_last_digit_is_a_success_on_every_skin_with_digits_fading_or_popping_in() {
     let adb = adb_server::shared();
     let mut orders = Vec::new();
-    for (i, &skin) in Skin::names().iter().enumerate() {
+    for (i, skin) in rig::playable_skins().enumerate() {
         // Every pair of size and animation on two skins (a run at 1080x2340 in a debug build
         // costs most of a minute on a loaded machine: one size per skin).
         let size = [SMALL_SIZE, PHONE_SIZE][i % 2];

