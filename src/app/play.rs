@@ -197,12 +197,20 @@ fn play_with_bar(
     // The bar appears once the plan is known (a bar made before showed a full "0/0 moves"), and
     // the plan is said before the first tap: moves, input method, estimated time.
     let mut bar: Option<indicatif::ProgressBar> = None;
-    let input = device.input();
     let input_description = device.input_description();
     let pacing = cal
         .pacing
         .or_else(|| device.pacing())
         .unwrap_or(crate::device::Pacing::NONE);
+    let costs = PlanCosts {
+        // The gap is counted apart: the device keeps it only after keys.
+        per_tap: device.tap_cost(&crate::device::Pacing {
+            gap_ms: 0,
+            ..pacing
+        }),
+        gap: Duration::from_millis(u64::from(pacing.gap_ms)),
+        check: device.input().checkpoint_cost(),
+    };
     let result = crate::play::play_from(
         first,
         device,
@@ -216,7 +224,7 @@ fn play_with_bar(
                 errln!("read from the screen:\n{}", a.recognition.board);
                 errln!(
                     "{}",
-                    plan_line(a.moves.len(), &a.plan, input, &pacing, &input_description)
+                    plan_line(&a.moves, &a.plan, &costs, &input_description)
                 );
             }
             Step::Moves { done, total } => {
@@ -249,16 +257,24 @@ fn show_plan(screen: &RgbaImage, a: &Assessment, overlay: &Path) -> Result<()> {
     Ok(())
 }
 
+/// What the plan line counts a tap, a gap and a check at.
+struct PlanCosts {
+    /// A tap on this device, hold included, gap not ([`crate::device::Device::tap_cost`]).
+    per_tap: Duration,
+    /// The pacing's gap, kept only after a key that a cell tap follows (the wait for the app's
+    /// click).
+    gap: Duration,
+    /// A check's screenshot and read.
+    check: Duration,
+}
+
 /// What is about to be tapped, said before the first tap: moves, the plan's taps, input
-/// method, and the time that takes: the method's cost and hold per tap, the pacing's gap after
-/// each key a cell tap follows (the wait for the app's click, which the device layer keeps only
-/// there), and a check (screenshot and read) every [`WATCH_TAPS`] taps plus the first and the
-/// last move's own.
+/// method, and the time that takes: each tap's cost, the gap after each key a cell tap follows,
+/// and the checks the run makes when every move lands ([`crate::play::planned_checks`]).
 fn plan_line(
-    moves: usize,
+    moves: &[crate::plan::Move],
     plan: &crate::plan::Plan,
-    input: crate::device::Input,
-    pacing: &crate::device::Pacing,
+    costs: &PlanCosts,
     input_description: &str,
 ) -> String {
     use crate::plan::Target;
@@ -270,16 +286,13 @@ fn plan_line(
             !matches!(w[0].target, Target::Cell(_)) && matches!(w[1].target, Target::Cell(_))
         })
         .count();
-    let checks = taps.div_ceil(crate::play::WATCH_TAPS) + 2;
-    let no_gap = crate::device::Pacing {
-        gap_ms: 0,
-        ..*pacing
-    };
-    let estimate = input.tap_cost(&no_gap).saturating_mul(taps as u32)
-        + Duration::from_millis(u64::from(pacing.gap_ms)).saturating_mul(key_then_cell as u32)
-        + input.checkpoint_cost().saturating_mul(checks as u32);
+    let checks = crate::play::planned_checks(moves, plan);
+    let estimate = costs.per_tap.saturating_mul(taps as u32)
+        + costs.gap.saturating_mul(key_then_cell as u32)
+        + costs.check.saturating_mul(checks as u32);
     format!(
-        "tapping {moves} moves ({taps} taps) via {input_description}, about {}",
+        "tapping {} moves ({taps} taps) via {input_description}, about {}",
+        moves.len(),
         super::format::duration(estimate)
     )
 }
@@ -315,18 +328,21 @@ mod tests {
                 .collect(),
             move_ends: (0..51).map(|i| 2 * i + 1).collect(),
         };
-        let line = plan_line(
-            51,
-            &plan,
-            Input::Method(InputKind::Stream),
-            &Pacing::NONE,
-            "stream",
-        );
+        let moves = vec![crate::plan::Move::Set { cell, digit: 1 }; 51];
+        let stream = Input::Method(InputKind::Stream);
+        let costs = PlanCosts {
+            per_tap: stream.tap_cost(&Pacing::NONE),
+            gap: Duration::ZERO,
+            check: stream.checkpoint_cost(),
+        };
+        let line = plan_line(&moves, &plan, &costs, "stream");
         assert!(
             line.starts_with("tapping 51 moves (102 taps) via stream, about"),
             "{line}"
         );
-        // 102 taps at 50 ms each, 13 + 2 checks at 0.15 s.
+        // 102 taps at 50 ms each; checks at 0.15 s: the first move alone, 13 batches of four
+        // moves of one digit, the last move alone.
+        assert_eq!(crate::play::planned_checks(&moves, &plan), 15);
         assert!(line.ends_with("about 7 seconds"), "{line}");
     }
 }

@@ -326,7 +326,7 @@ fn estimate_replay(
 ) -> Result<Estimate> {
     let input = session.device.input();
     let input_order = session.calibration.input_order;
-    let known = Costs::known(input, &options.pacing);
+    let known = Costs::known(input, session.device.tap_cost(&options.pacing));
     let guess = estimate(moves, input_order, &known, options);
     let measured = if input.kind().is_some()
         && session.device.shows_taps()
@@ -528,6 +528,9 @@ fn replay_one(
             )
         })?;
         let _ = std::fs::remove_file(&state_file);
+        if let Some(order) = report.relearned_order {
+            errln!("{serial}: {}", remember_order(&ready.source, order));
+        }
         Ok(report)
     })();
     row.seconds = started.elapsed().as_secs_f64();

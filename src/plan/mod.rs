@@ -139,9 +139,10 @@ pub fn moves_to_fill(screen: &Board, solution: &Board) -> (Vec<Move>, Vec<Cell>)
     (moves, wrong)
 }
 
-/// Reorders fill moves for number-first apps so each digit is selected once: erases first, then
-/// placements grouped by digit. Only for moves that do not depend on each other's order (filling a
-/// known solution), never for a replayed search.
+/// Reorders fill moves so each digit's moves come together: erases first, then placements
+/// grouped by digit (a number-first app selects each digit once; see `play::assess_read` for
+/// cell-first). Only for moves that do not depend on each other's order (filling a known
+/// solution), never for a replayed search.
 pub fn group_by_digit(moves: &[Move]) -> Vec<Move> {
     let mut out: Vec<Move> = moves
         .iter()

@@ -20,7 +20,7 @@ pub use relearn::{Learned, cell_centre, cell_side, relearn_order};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-pub use tapping::{WATCH_MOVES, WATCH_TAPS, check_rows};
+pub use tapping::{WATCH_MOVES, WATCH_TAPS, check_rows, planned_checks};
 
 /// What the user asked for.
 #[derive(Debug, Clone, Default)]
@@ -148,10 +148,11 @@ pub fn assess_read(
         .into());
     }
     let layout = plan::layout(cal)?;
-    let moves = match layout.order {
-        InputOrder::CellFirst => moves,
-        InputOrder::NumberFirst => plan::group_by_digit(&moves),
-    };
+    // Grouped by digit in both orders: a number-first app selects each digit once, and in a
+    // cell-first app a cell tap lost under an overlay makes the key that follows land in the
+    // cell selected before, harmless only when that cell takes the same digit. The checked
+    // batches break where the digit changes (`tapping::Run::watched_batch_end`).
+    let moves = plan::group_by_digit(&moves);
     let plan = plan::plan(&moves, &layout).with_context(|| {
         format!(
             "wrong entries at {} must be erased",

@@ -557,40 +557,9 @@ impl Run {
         Some(start..end)
     }
 
-    /// Where the next checked batch ends: as many whole moves as fit in [`WATCH_TAPS`] taps
-    /// (at least one). The last move goes alone, after a check of all the others: most apps
-    /// cover the solved board with an end card at once, so it is the one move no check can see.
-    ///
-    /// A tap on a key that changes the app's tool (number-first: a new digit) opens a batch, right
-    /// after a check saw the board clear: a key tap lost under an overlay that flashed would
-    /// make every cell after it take the old digit, a wrong one.
+    /// Where the next checked batch ends ([`batch_end`]).
     fn watched_batch_end(&self) -> usize {
-        let mut end = self.done + 1;
-        while end < self.moves.len()
-            && self.plan.move_ends[end] < self.taps_done + WATCH_TAPS
-            && !self.opens_with_key(end)
-        {
-            end += 1;
-        }
-        let end = end.min(self.moves.len());
-        if end == self.moves.len() && end - self.done > 1 {
-            end - 1
-        } else {
-            end
-        }
-    }
-
-    /// Move `i`'s first tap is on a key (a digit or erase), not on its cell.
-    fn opens_with_key(&self, i: usize) -> bool {
-        let first = if i == 0 {
-            0
-        } else {
-            self.plan.move_ends[i - 1] + 1
-        };
-        matches!(
-            self.plan.taps.get(first).map(|t| t.target),
-            Some(plan::Target::Digit(_) | plan::Target::Erase)
-        )
+        batch_end(&self.moves, &self.plan, self.done, self.taps_done)
     }
 
     /// Every cell that differs from the plan shows nothing where a digit was planned, and
@@ -622,6 +591,52 @@ impl Run {
     }
 }
 
+/// Where the checked batch that starts at move `done` (tap `taps_done`) of `plan` ends: as many
+/// whole moves as fit in [`WATCH_TAPS`] taps (at least one). The last move goes alone, after a
+/// check of all the others: most apps cover the solved board with an end card at once, so it is
+/// the one move no check can see.
+///
+/// A move whose key differs from the one before (a new digit, or erase) opens a batch, right
+/// after a check saw the board clear. Within a batch a lost tap then does no harm: in a
+/// number-first app a key tap lost under an overlay that flashed would make the cells after it
+/// take the old digit, and in a cell-first app a lost cell tap makes the key that follows land
+/// in the cell selected before, which already holds that digit.
+fn batch_end(moves: &[Move], plan: &Plan, done: usize, taps_done: usize) -> usize {
+    let key = |m: &Move| match *m {
+        Move::Set { digit, .. } => Some(digit),
+        Move::Erase { .. } => None,
+    };
+    let mut end = done + 1;
+    while end < moves.len()
+        && plan.move_ends[end] < taps_done + WATCH_TAPS
+        && key(&moves[end]) == key(&moves[end - 1])
+    {
+        end += 1;
+    }
+    let end = end.min(moves.len());
+    if end == moves.len() && end - done > 1 {
+        end - 1
+    } else {
+        end
+    }
+}
+
+/// How many checks tapping `moves` by `plan` takes when every move lands: the first move alone
+/// (it proves the input order), then one a batch ([`batch_end`]).
+pub fn planned_checks(moves: &[Move], plan: &Plan) -> usize {
+    let (mut done, mut checks) = (0, 0);
+    while done < moves.len() {
+        let upto = if done == 0 {
+            1
+        } else {
+            batch_end(moves, plan, done, plan.move_ends[done - 1] + 1)
+        };
+        done = upto;
+        checks += 1;
+    }
+    checks
+}
+
 /// The message for a checked batch that did not land, after the first move had.
 fn late_mismatch(expected: &Board, seen: &Board, differ: &[Cell]) -> String {
     let detail = differ
@@ -644,4 +659,84 @@ fn late_mismatch(expected: &Board, seen: &Board, differ: &[Cell]) -> String {
         "digits landed where they should not: the keypad layout changed or a key was mis-tapped; re-run `sudoku-agent calibrate`"
     };
     format!("stopped: {detail}. Likely cause: {cause}; fix it on the phone and re-run play")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{InputOrder, targets};
+
+    fn set(index: usize, digit: u8) -> Move {
+        Move::Set {
+            cell: Cell::from_index(index).unwrap(),
+            digit,
+        }
+    }
+
+    /// A plan with only the targets filled in (the points do not matter to batching).
+    fn plan_of(moves: &[Move], order: InputOrder) -> Plan {
+        let (targets, move_ends) = targets(moves, order);
+        Plan {
+            taps: targets
+                .into_iter()
+                .map(|target| plan::Tap {
+                    at: Point::new(0, 0),
+                    target,
+                })
+                .collect(),
+            move_ends,
+        }
+    }
+
+    /// The moves per batch of a whole run in which every move lands.
+    fn batch_sizes(moves: &[Move], order: InputOrder) -> Vec<usize> {
+        let plan = plan_of(moves, order);
+        let mut sizes = vec![1];
+        let mut done = 1;
+        while done < moves.len() {
+            let end = batch_end(moves, &plan, done, plan.move_ends[done - 1] + 1);
+            sizes.push(end - done);
+            done = end;
+        }
+        assert_eq!(sizes.len(), planned_checks(moves, &plan));
+        sizes
+    }
+
+    #[test]
+    fn a_cell_first_batch_holds_one_digits_moves_four_at_most_and_the_last_move_goes_alone() {
+        // Three 1s, six 2s, two 3s.
+        let digits = [1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3];
+        let moves: Vec<Move> = digits.iter().enumerate().map(|(i, &d)| set(i, d)).collect();
+        assert_eq!(
+            batch_sizes(&moves, InputOrder::CellFirst),
+            [1, 2, 4, 2, 1, 1]
+        );
+    }
+
+    #[test]
+    fn a_number_first_batch_starts_with_its_key_and_holds_up_to_eight_taps() {
+        let digits = [1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3];
+        let moves: Vec<Move> = digits.iter().enumerate().map(|(i, &d)| set(i, d)).collect();
+        // 1 | 1 1 | key 2 + seven 2s | 2 2 | key 3 + 3 | 3
+        assert_eq!(
+            batch_sizes(&moves, InputOrder::NumberFirst),
+            [1, 2, 7, 2, 1, 1]
+        );
+    }
+
+    #[test]
+    fn erasing_is_a_key_of_its_own_so_erases_and_digits_never_share_a_batch() {
+        let moves = [
+            set(0, 4),
+            Move::Erase {
+                cell: Cell::from_index(1).unwrap(),
+            },
+            Move::Erase {
+                cell: Cell::from_index(2).unwrap(),
+            },
+            set(1, 4),
+            set(2, 4),
+        ];
+        assert_eq!(batch_sizes(&moves, InputOrder::CellFirst), [1, 2, 1, 1]);
+    }
 }

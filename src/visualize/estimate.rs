@@ -32,9 +32,10 @@ impl Costs {
     /// The input method's known figures (notes/android-input.md). They are what phones of its
     /// kind were reported to take; a slow phone or a slow link takes several times longer,
     /// hence `measure`.
-    pub fn known(input: Input, pacing: &Pacing) -> Costs {
+    /// `per_tap` is the device's own figure ([`crate::device::Device::tap_cost`]).
+    pub fn known(input: Input, per_tap: Duration) -> Costs {
         Costs {
-            per_tap: input.tap_cost(pacing),
+            per_tap,
             per_call: Duration::ZERO,
             checkpoint: input.checkpoint_cost(),
             measured: false,
@@ -181,7 +182,7 @@ mod tests {
         let moves = vec![Move::Set { cell: c, digit: 1 }; 300];
         let evdev = Input::Method(InputKind::Evdev);
         let stream = Input::Method(InputKind::Stream);
-        let fast = Costs::known(evdev, &evdev.fastest_pacing());
+        let fast = Costs::known(evdev, evdev.tap_cost(&evdev.fastest_pacing()));
         let paced = ReplayOptions {
             pacing: evdev.fastest_pacing(),
             ..options(200)
@@ -196,7 +197,7 @@ mod tests {
         );
         let gapped = estimate(&moves, InputOrder::CellFirst, &fast, &options(200));
         assert_eq!(gapped.total - e.total, Duration::from_millis(21 * 300));
-        let stream_costs = Costs::known(stream, &stream.fastest_pacing());
+        let stream_costs = Costs::known(stream, stream.tap_cost(&stream.fastest_pacing()));
         let s = estimate(&moves, InputOrder::CellFirst, &stream_costs, &options(200));
         // The taps alone (both pay the same six checkpoints) take over twice as long.
         let tapping = |x: &Estimate, c: &Costs| x.total - c.checkpoint * x.checkpoints as u32;

@@ -64,7 +64,7 @@ pub fn measure(
     // As many taps as one replay batch at the input method's known cost (two taps a move),
     // each given tapped once: a warm-up (starts whatever the first call starts), one alone,
     // then the batch.
-    let known = session.device.input().tap_cost(&options.pacing);
+    let known = session.device.tap_cost(&options.pacing);
     let batch_taps = (2 * moves_per_batch(options, known * 2)).clamp(2, givens.len() - 2);
     // As between replay batches: the pacing's gap (the injector's wait for the app's click)
     // follows each call's last tap, so the next call's first touch cannot overtake that click.

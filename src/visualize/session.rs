@@ -146,7 +146,7 @@ pub fn replay_moves(
     // known cost), later ones from the batches themselves.
     let per_move_guess = options
         .first_per_move
-        .unwrap_or_else(|| session.device.input().tap_cost(&options.pacing) * 2);
+        .unwrap_or_else(|| session.device.tap_cost(&options.pacing) * 2);
     let mut batch = moves_per_batch(options, per_move_guess);
     while done < total {
         if stop.load(Ordering::SeqCst) {

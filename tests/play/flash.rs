@@ -1,8 +1,10 @@
 //! An overlay that flashes (a toast, an ad closed at once, a "streak" card) and swallows the
 //! one tap that comes while it shows. In a number-first app a lost key tap would make every
 //! cell after it take the old digit: `play` taps a new digit's key only right after a check saw
-//! the board clear, and enters cells that took no digit once more. Nothing it types may be a
-//! digit the app counts as a mistake.
+//! the board clear, and enters cells that took no digit once more. In a cell-first app a lost
+//! cell tap would make the key after it land in the cell selected before: the moves go digit by
+//! digit, and a new digit starts right after a check. Nothing it types may be a digit the app
+//! counts as a mistake.
 
 use crate::support::adb_server;
 use crate::support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
@@ -10,13 +12,18 @@ use sudoku_sim::habits::Habits;
 use sudoku_sim::{EntryOrder, Hit, Skin, SudokuApp};
 
 #[test]
-fn a_flashing_overlay_that_swallows_a_tap_every_five_digits_costs_a_number_first_app_no_mistake() {
+fn a_flashing_overlay_that_swallows_a_tap_every_five_digits_costs_no_mistake_in_either_input_order()
+{
     let adb = adb_server::shared();
-    let number_first: Vec<&str> = rig::playable_skins()
-        .filter(|&s| Skin::named(s).unwrap().input_order() == EntryOrder::NumberFirst)
-        .collect();
-    assert!(!number_first.is_empty());
-    for (i, &skin) in number_first.iter().enumerate() {
+    let order = |s: &str| Skin::named(s).unwrap().input_order();
+    let number_first = rig::playable_skins().filter(|&s| order(s) == EntryOrder::NumberFirst);
+    // Every number-first skin, and two cell-first ones (one at each size).
+    let cell_first = rig::playable_skins()
+        .filter(|&s| order(s) == EntryOrder::CellFirst)
+        .take(2);
+    let skins: Vec<&str> = number_first.chain(cell_first).collect();
+    assert!(skins.len() >= 3, "{skins:?}");
+    for (i, &skin) in skins.iter().enumerate() {
         let size = [SMALL_SIZE, PHONE_SIZE][i % 2];
         let mut phone: SudokuApp = rig::phone(skin, size, "easy");
         phone

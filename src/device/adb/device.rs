@@ -366,6 +366,10 @@ impl Device for AdbDevice {
         crate::device::Input::Method(self.method.kind())
     }
 
+    fn tap_cost(&self, pacing: &Pacing) -> std::time::Duration {
+        self.input().tap_cost_on(pacing, Some(self.info.sdk))
+    }
+
     fn input_description(&self) -> String {
         description(&self.method, self.evdev_writer, self.injector.as_ref())
     }
