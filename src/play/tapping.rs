@@ -45,6 +45,7 @@ pub(super) fn tap_and_check(
         done: 0,
         taps_done: 0,
         verified: 0,
+        checked: 0,
         order_checked: false,
         whole_checks: false,
         missed: Vec::new(),
@@ -77,6 +78,7 @@ pub(super) fn tap_and_check(
         } else {
             tapping.run.done + 1
         };
+        tapping.run.checked = tapping.run.done;
         tapping.send(upto, progress)?;
         if !tapping.device.shows_taps() {
             // A screenshot file never changes: checking it between moves proves nothing, and
@@ -199,9 +201,19 @@ impl Tapping<'_> {
                 return Ok(None);
             }
         };
-        if expected.diff(&seen).is_empty() {
+        let differ = expected.diff(&seen);
+        if differ.is_empty() {
             self.run.order_checked = true;
             self.run.verified = self.run.done;
+            return Ok(Some(seen));
+        }
+        if let Some(upto) = self.run.still_drawn(&expected, &seen, &differ) {
+            log::debug!(
+                "check after move {}: {} not drawn yet, seen at the next check",
+                self.run.done,
+                plural_cells(differ.len())
+            );
+            self.run.verified = upto;
             return Ok(Some(seen));
         }
         self.look_again(&expected, &changed)
@@ -482,6 +494,8 @@ struct Run {
     taps_done: usize,
     /// Moves of the plan seen on the board by a check.
     verified: usize,
+    /// Moves done when the batch being sent or checked started.
+    checked: usize,
     /// A move of this run has landed as planned in the current input order.
     order_checked: bool,
     /// Checks look at whole screens: the grid's rows alone once did not read where the whole
@@ -570,6 +584,22 @@ impl Run {
         })
     }
 
+    /// Moves verified when cells of the batch just sent show nothing yet and nothing else is
+    /// amiss ([`blank_in_batch`]); `None` where the run must not go on unverified: the input
+    /// order not proven yet, or only the last move left (after it the board may be gone).
+    fn still_drawn(&self, expected: &Board, seen: &Board, differ: &[Cell]) -> Option<usize> {
+        if !self.order_checked || self.done + 1 >= self.moves.len() {
+            return None;
+        }
+        let first_blank = blank_in_batch(
+            &self.moves[self.verified..self.done],
+            self.checked - self.verified,
+            (expected, seen, differ),
+            &self.missed,
+        )?;
+        Some(self.verified + first_blank)
+    }
+
     /// The board is gone right after the last move, and every move before it was seen on the
     /// board: the app shows its end screen.
     fn ended(&self) -> bool {
@@ -619,6 +649,35 @@ fn batch_end(moves: &[Move], plan: &Plan, done: usize, taps_done: usize) -> usiz
     } else {
         end
     }
+}
+
+/// Cells of the batch just sent that show nothing yet, and nothing else amiss: the app may
+/// still be drawing them (digits that fade or pop in), or their taps were lost. Rather than wait
+/// for the screen to settle, the run goes on and the next check looks at them again (waiting
+/// then if they are still blank; a lost tap is entered again). `unverified`: the moves since the
+/// last verified one, of which those from `batch_start` on are the batch just sent. Returns the
+/// index in `unverified` of the first move whose cell differs; `None` when a cell shows a wrong
+/// digit, was blank at an earlier check too, or missed before.
+///
+/// The next batch cannot harm a blank cell: it starts with a cell tap (cell-first) or with its
+/// digit's key (number-first), so no key of it lands there unless its own first tap is lost too.
+fn blank_in_batch(
+    unverified: &[Move],
+    batch_start: usize,
+    (expected, seen, differ): (&Board, &Board, &[Cell]),
+    missed: &[Cell],
+) -> Option<usize> {
+    let batch = &unverified[batch_start..];
+    let blank = |c: &Cell| {
+        seen.get(*c).is_none()
+            && expected.get(*c).is_some()
+            && !missed.contains(c)
+            && batch.iter().any(|m| m.cell() == *c)
+    };
+    if !differ.iter().all(blank) {
+        return None;
+    }
+    unverified.iter().position(|m| differ.contains(&m.cell()))
 }
 
 /// How many checks tapping `moves` by `plan` takes when every move lands: the first move alone
@@ -738,5 +797,56 @@ mod tests {
             set(2, 4),
         ];
         assert_eq!(batch_sizes(&moves, InputOrder::CellFirst), [1, 2, 1, 1]);
+    }
+
+    /// The board `moves` make from empty, with the cells `blank` left out.
+    fn board_without(moves: &[Move], blank: &[usize]) -> Board {
+        let mut board = plan::apply(&Board::empty(), moves);
+        for &i in blank {
+            board.set(Cell::from_index(i).unwrap(), None);
+        }
+        board
+    }
+
+    #[test]
+    fn blank_cells_of_the_batch_just_sent_are_looked_at_again_at_the_next_check() {
+        // Moves 0-1 were verified before; 2-3 the batch before this one; 4-7 this batch.
+        let moves: Vec<Move> = (0..8).map(|i| set(i, 5)).collect();
+        let expected = plan::apply(&Board::empty(), &moves);
+        let unverified = &moves[2..];
+        let seen = board_without(&moves, &[6, 7]);
+        let differ = expected.diff(&seen);
+        assert_eq!(
+            blank_in_batch(unverified, 2, (&expected, &seen, &differ), &[]),
+            Some(4),
+            "moves 2-5 verified, 6 and 7 looked at next time"
+        );
+        // A cell missed before is not waited for twice.
+        let missed = [Cell::from_index(7).unwrap()];
+        assert_eq!(
+            blank_in_batch(unverified, 2, (&expected, &seen, &differ), &missed),
+            None
+        );
+    }
+
+    #[test]
+    fn a_cell_still_blank_from_an_earlier_batch_or_a_wrong_digit_is_no_reason_to_go_on() {
+        let moves: Vec<Move> = (0..8).map(|i| set(i, 5)).collect();
+        let expected = plan::apply(&Board::empty(), &moves);
+        // Cell 3 belongs to the batch before this one.
+        let seen = board_without(&moves, &[3, 7]);
+        let differ = expected.diff(&seen);
+        assert_eq!(
+            blank_in_batch(&moves[2..], 2, (&expected, &seen, &differ), &[]),
+            None
+        );
+        // A digit where the plan has another.
+        let mut seen = board_without(&moves, &[]);
+        seen.set(Cell::from_index(6).unwrap(), Some(4));
+        let differ = expected.diff(&seen);
+        assert_eq!(
+            blank_in_batch(&moves[2..], 2, (&expected, &seen, &differ), &[]),
+            None
+        );
     }
 }

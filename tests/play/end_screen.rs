@@ -61,11 +61,12 @@ fn animated_phone(
 fn an_end_card_after_the_last_digit_is_a_success_on_every_skin_with_digits_fading_or_popping_in() {
     let adb = adb_server::shared();
     let mut orders = Vec::new();
-    for (i, skin) in rig::playable_skins().enumerate() {
-        // Every pair of size and animation on two skins (a run at 1080x2340 in a debug build
-        // costs most of a minute on a loaded machine: one size per skin).
-        let size = [SMALL_SIZE, PHONE_SIZE][i % 2];
-        let style = [AnimationStyle::Fade, AnimationStyle::Pop][(i / 2) % 2];
+    let runs = rig::playable_skins()
+        .enumerate()
+        .flat_map(|(i, skin)| [(i, skin, SMALL_SIZE), (i + 1, skin, PHONE_SIZE)]);
+    for (i, skin, size) in runs {
+        // Every skin at both sizes, fading at one and popping at the other.
+        let style = [AnimationStyle::Fade, AnimationStyle::Pop][i % 2];
         let phone = animated_phone(skin, size, true, Some(style));
         let sim = rig::serve(phone, "instant", None, adb.addr());
         let (code, json, err, secs) = play_fresh(&adb, &sim);
