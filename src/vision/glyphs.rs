@@ -52,7 +52,8 @@ pub(crate) fn mean_patch(patches: &[&[u8]]) -> Vec<u8> {
 /// Groups patches by shape: each joins the most alike group when it matches it well and sees
 /// none of its cells (two cells in one row, column or box never hold the same digit), else
 /// starts a new group. Then, while there are more than nine groups, the two most alike groups
-/// that never see each other merge (one digit drawn in two weights).
+/// that never see each other merge (one digit drawn in two weights; see [`best_merge`] for a
+/// player's mistake drawn in another weight).
 pub fn cluster(patches: &[&[u8]], cells: &[Cell]) -> Clusters {
     let mut of: Vec<usize> = Vec::with_capacity(patches.len());
     let mut members: Vec<Vec<usize>> = Vec::new();
@@ -86,20 +87,9 @@ pub fn cluster(patches: &[&[u8]], cells: &[Cell]) -> Clusters {
         }
     }
     while centroids.len() > 9 {
-        let k = centroids.len();
-        let mut best: Option<(f32, usize, usize)> = None;
-        for a in 0..k {
-            for b in a + 1..k {
-                let clash = members[a]
-                    .iter()
-                    .any(|&i| members[b].iter().any(|&j| cells[i].sees(cells[j])));
-                let s = ncc(&centroids[a], &centroids[b]);
-                if !clash && best.is_none_or(|(bs, _, _)| s > bs) {
-                    best = Some((s, a, b));
-                }
-            }
-        }
-        let Some((_, a, b)) = best else { break };
+        let Some((a, b)) = best_merge(&members, &centroids, cells) else {
+            break;
+        };
         let moved = members.remove(b);
         members[a].extend(moved);
         centroids.remove(b);
@@ -113,6 +103,57 @@ pub fn cluster(patches: &[&[u8]], cells: &[Cell]) -> Clusters {
         }
     }
     Clusters { of, centroids }
+}
+
+/// A player's mistake repeats a digit its row, column or box already holds, and is often drawn
+/// in another weight than the givens: its group sees the given's group in a cell or two.
+const MISTAKE_CLASHES: usize = 2;
+/// Two groups that see each other are this alike at least to be one digit and a mistake.
+const MISTAKE_ALIKE: f32 = 0.6;
+/// ... and this much more alike than any two groups that never see each other.
+const MISTAKE_LEAD: f32 = 0.2;
+
+/// The two groups to merge next (indices, `a < b`): the most alike that never see each other,
+/// unless two that see each other in at most [`MISTAKE_CLASHES`] pairs of cells are clearly
+/// more alike ([`MISTAKE_ALIKE`], [`MISTAKE_LEAD`]): one digit drawn in two weights, one of
+/// its cells a player's mistake. Such a merge must still pass the reader's checks: each patch
+/// unlike its group's mean looks like the group's digit by itself, and a clash between two
+/// givens is refused.
+fn best_merge(
+    members: &[Vec<usize>],
+    centroids: &[Vec<u8>],
+    cells: &[Cell],
+) -> Option<(usize, usize)> {
+    let k = centroids.len();
+    let mut apart: Option<(f32, usize, usize)> = None;
+    let mut clashing: Option<(f32, usize, usize)> = None;
+    for a in 0..k {
+        for b in a + 1..k {
+            let clashes = members[a]
+                .iter()
+                .map(|&i| {
+                    members[b]
+                        .iter()
+                        .filter(|&&j| cells[i].sees(cells[j]))
+                        .count()
+                })
+                .sum::<usize>();
+            let s = ncc(&centroids[a], &centroids[b]);
+            let slot = match clashes {
+                0 => &mut apart,
+                n if n <= MISTAKE_CLASHES => &mut clashing,
+                _ => continue,
+            };
+            if slot.is_none_or(|(bs, _, _)| s > bs) {
+                *slot = Some((s, a, b));
+            }
+        }
+    }
+    let lead = |s: f32| apart.is_none_or(|(bs, _, _)| s >= bs + MISTAKE_LEAD);
+    match clashing {
+        Some((s, a, b)) if s >= MISTAKE_ALIKE && lead(s) => Some((a, b)),
+        _ => apart.map(|(_, a, b)| (a, b)),
+    }
 }
 
 /// How well each group looks like each digit: `scores[group][digit - 1]`.
@@ -460,5 +501,26 @@ mod tests {
         // An identical glyph in the same row is one digit twice (a player's mistake).
         let patches: Vec<&[u8]> = vec![&a, &b, &a, &a];
         assert_eq!(cluster(&patches, &cells).of, vec![0, 1, 0, 0]);
+    }
+
+    #[test]
+    fn a_players_mistake_in_another_weight_merges_with_the_digit_it_repeats_and_only_then() {
+        let bar =
+            |w: usize| -> Vec<u8> { (0..768).map(|i| if i % 24 < w { 255 } else { 0 }).collect() };
+        let other: Vec<u8> = (0..768)
+            .map(|i| if i / 24 < 10 { 255 } else { 0 })
+            .collect();
+        let c = |r, k| Cell::new(r, k).unwrap();
+        // Group 0: a bold digit in r1c1; group 1: the same digit drawn thinner in r1c6, the
+        // player's mistake repeating it in its row; group 2: another digit in r5c5.
+        let centroids = vec![bar(8), bar(6), other];
+        let cells = [c(0, 0), c(0, 5), c(4, 4)];
+        let members = vec![vec![0], vec![1], vec![2]];
+        assert!(ncc(&centroids[0], &centroids[1]) >= MISTAKE_ALIKE);
+        assert_eq!(best_merge(&members, &centroids, &cells), Some((0, 1)));
+        // Three clashes are no mistake: the two groups are two digits.
+        let cells = [c(0, 0), c(0, 5), c(4, 4), c(1, 1), c(2, 2), c(1, 5)];
+        let members = vec![vec![0, 4], vec![1, 3, 5], vec![2]];
+        assert_eq!(best_merge(&members, &centroids, &cells), Some((0, 2)));
     }
 }
