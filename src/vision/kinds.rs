@@ -6,13 +6,14 @@
 //! larger group, is a same-number highlight (the app marks every 5 when a 5 is selected): its
 //! cells are [`DigitKind::Unknown`], since the highlight hides how they were drawn, unless it
 //! kept their ink and that ink is one kind's only (it just put a tint or a disc under them); a
-//! lone digit on a disc of its own in another group's ink is judged the same way. Of the
-//! remaining groups one holds the givens, the others are entries ([`givens_group`]): the only
-//! group big enough for a puzzle's givens (17 or more, counting the digits a highlight hides),
-//! else the group the drawing marks as givens (on a disc or a tinted cell, a bolder stroke, the
-//! theme's neutral ink beside an accent colour), whatever the sizes: late in a game the entries
-//! outnumber the givens. When every digit is drawn alike, or nothing says which style is the
-//! givens', the split is [`InkSplit::Indistinguishable`] and no guess is made.
+//! lone digit on a disc of its own in another group's ink, or drawn the other way round from
+//! the screen's digits (the selected cell), is judged the same way. Of the remaining
+//! groups one holds the givens, the others are entries ([`givens_group`]): the only group big
+//! enough for a puzzle's givens (17 or more, counting the digits a highlight hides), else the
+//! group the drawing marks as givens (on a disc or a tinted cell, a bolder stroke, the theme's
+//! neutral ink beside an accent colour or a faint grey), whatever the sizes: late in a game the
+//! entries outnumber the givens. When every digit is drawn alike, or nothing says which style
+//! is the givens', the split is [`InkSplit::Indistinguishable`] and no guess is made.
 //! [`calibrated_kinds`] does the same for the calibrated reader, with the calibration's stored
 //! colours deciding where the screen still draws them (a finished board, where entries outnumber
 //! givens), the screen's own split where the theme changed, and the screen's own rule among
@@ -49,10 +50,13 @@ const SAME_STROKE: f32 = 1.3;
 const SAME_GLYPH: f32 = 0.85;
 
 fn alike(a: &InkFeatures, b: &InkFeatures) -> bool {
+    // A "disc" in the colour of the other digit's own cell is no mark one can see: the cell's
+    // corners differed (a tile's gap, a grid cut a little wide), not what lies under the digit.
     let discs = match (a.disc, b.disc) {
         (None, None) => true,
         (Some(x), Some(y)) => colour_distance(x, y) <= SAME_COLOUR,
-        _ => false,
+        (Some(x), None) => colour_distance(x, b.background) <= SAME_TINT,
+        (None, Some(y)) => colour_distance(y, a.background) <= SAME_TINT,
     };
     discs && colour_distance(a.ink, b.ink) <= SAME_COLOUR
 }
@@ -123,6 +127,9 @@ const MIN_GIVENS: usize = 17;
 const NEUTRAL_CHROMA: i32 = 60;
 /// An accent ink is at least this much more chromatic than the neutral one.
 const ACCENT_GAP: i32 = 60;
+/// Two neutral inks on one paper whose contrasts differ by this much brightness are a strong and
+/// a faint ink.
+const FAINT_LUMA: f32 = 60.0;
 /// Cells tinted under one group differ from the other group's cells by this much brightness.
 const TINT_LUMA: f32 = 8.0;
 
@@ -175,10 +182,10 @@ fn drawn(g: &[usize], features: &[Option<InkFeatures>]) -> Drawn {
 /// What the drawing says of two groups of digits: `Some(true)` when `a` is drawn as givens
 /// beside `b`, `Some(false)` the reverse, `None` when the cues are silent or disagree. Apps mark
 /// their givens, each in its own way: a disc under them (Saku, SUD<3KU), a tinted cell (Open
-/// Sudoku, shaded apps), a bolder stroke (Privacy Friendly Sudoku), or the theme's neutral ink
-/// with entries in an accent colour (Sudoku.com, Material Sudoku). Open Sudoku draws its givens
-/// in slate blue and its entries black, on untinted cells: there the ink and the tint disagree
-/// and nothing is said.
+/// Sudoku, shaded apps), a bolder stroke (Privacy Friendly Sudoku), the theme's neutral ink
+/// with entries in an accent colour (Sudoku.com, Material Sudoku), or a strong neutral ink with
+/// entries in a faint grey. Open Sudoku draws its givens in slate blue and its entries black,
+/// on untinted cells: there the ink and the tint disagree and nothing is said.
 fn looks_given(a: &Drawn, b: &Drawn) -> Option<bool> {
     let disc = (a.on_discs != b.on_discs).then_some(a.on_discs);
     // The paper is the theme's extreme (white, or near black); a tint moves a cell towards the
@@ -207,7 +214,19 @@ fn looks_given(a: &Drawn, b: &Drawn) -> Option<bool> {
     } else {
         None
     };
-    let votes: Vec<bool> = [disc, tint, stroke, ink].into_iter().flatten().collect();
+    // Two neutral inks on one paper: the fainter one (grey beside black, or beside white on a
+    // dark theme) is the player's; the givens stand out most.
+    let same_paper = !a.on_discs
+        && !b.on_discs
+        && (a.cell_luma - b.cell_luma).abs() < TINT_LUMA
+        && a.chroma.max(b.chroma) <= NEUTRAL_CHROMA;
+    let contrast = |d: &Drawn| (d.ink_luma - d.cell_luma).abs();
+    let faint = (same_paper && (contrast(a) - contrast(b)).abs() >= FAINT_LUMA)
+        .then(|| contrast(a) > contrast(b));
+    let votes: Vec<bool> = [disc, tint, stroke, ink, faint]
+        .into_iter()
+        .flatten()
+        .collect();
     let first = *votes.first()?;
     votes.iter().all(|&v| v == first).then_some(first)
 }
@@ -352,6 +371,8 @@ pub fn calibrated_kinds(
     kinds
 }
 
+/// A digit stands out from its cell, lighter or darker, by this much brightness.
+const POLARITY_LUMA: f32 = 40.0;
 /// Two digits sit on one cell tint when their backgrounds are this close (RGB distance).
 const SAME_TINT: f64 = 20.0;
 
@@ -404,10 +425,6 @@ impl InkSplit {
     /// Splits the digits of one screen (`cells` and `features` row by row, as returned by
     /// [`super::cells::cut_cells_adaptive`]).
     pub fn of(cells: &[CellInk], features: &[Option<InkFeatures>]) -> InkSplit {
-        let groups = style_groups(features);
-        if groups.len() <= 1 {
-            return InkSplit::Indistinguishable;
-        }
         // One glyph: every patch linked to the first through patches that correlate well. Small
         // digits sampled at different sub-pixel phases can fall short of each other directly
         // and still both match a third.
@@ -427,6 +444,10 @@ impl InkSplit {
             }
             rest.is_empty()
         };
+        let groups = style_groups(features);
+        if groups.len() <= 1 {
+            return InkSplit::Indistinguishable;
+        }
         let inks: Vec<[u8; 3]> = groups.iter().map(|g| group_ink(g, features)).collect();
         // A lone digit on a disc of its own in another group's ink may be that group's digit
         // under a highlight (the selected digit, shown once) as well as an entry: it is judged
@@ -438,12 +459,37 @@ impl InkSplit {
                 && (0..groups.len())
                     .any(|m| m != n && colour_distance(inks[m], inks[n]) <= SAME_COLOUR)
         };
-        let highlight: Vec<bool> = (0..groups.len())
-            .map(|n| (groups[n].len() >= 2 && one_glyph(&groups[n])) || restyled(n))
-            .collect();
         let largest = (0..groups.len())
             .max_by_key(|&g| (groups[g].len(), std::cmp::Reverse(g)))
             .unwrap_or(0);
+        // A lone digit drawn the other way round from the screen's digits (dark on a light
+        // tint where they are light on a dark paper, or the reverse) is the selected cell in the
+        // app's selection colours: they hide its kind.
+        let polarity = |f: &InkFeatures| {
+            let (ink, paper) = (luma(f.ink), luma(f.background));
+            ((ink - paper).abs() >= POLARITY_LUMA).then_some(ink > paper)
+        };
+        let screen_polarity = groups[largest]
+            .iter()
+            .filter_map(|&i| polarity(features[i].as_ref()?))
+            .fold((0usize, 0usize), |(l, d), light| {
+                (l + light as usize, d + !light as usize)
+            });
+        let inverted = |n: usize| {
+            let light = match screen_polarity {
+                (l, 0) if l > 0 => true,
+                (0, d) if d > 0 => false,
+                _ => return false,
+            };
+            groups[n].len() == 1
+                && features[groups[n][0]]
+                    .as_ref()
+                    .and_then(polarity)
+                    .is_some_and(|p| p != light)
+        };
+        let highlight: Vec<bool> = (0..groups.len())
+            .map(|n| (groups[n].len() >= 2 && one_glyph(&groups[n])) || restyled(n) || inverted(n))
+            .collect();
         // The largest group is never a highlight (a screen with one digit everywhere is not a
         // game); the others are candidates unless they look like one.
         let candidates: Vec<usize> = (0..groups.len())

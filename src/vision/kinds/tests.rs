@@ -304,12 +304,12 @@ fn a_disc_a_tinted_cell_or_a_bolder_stroke_marks_outnumbered_givens() {
 
 #[test]
 fn two_styles_that_could_both_be_the_givens_with_no_cue_or_clashing_cues_are_unknown() {
-    // Two neutral inks alike in all else; then Open Sudoku's look: slate givens on tinted
+    // Two accent inks alike in all else; then Open Sudoku's look: slate givens on tinted
     // cells, black entries on white ones (the tint says one thing, the inks the other).
     let cases = [
         (
-            feat_on([150; 3], [20; 3], 0.12),
-            feat_on([235; 3], [20; 3], 0.12),
+            feat_on([33, 150, 243], [20; 3], 0.12),
+            feat_on([230, 120, 30], [20; 3], 0.12),
         ),
         (
             feat_on([65, 109, 133], [208, 252, 248], 0.12),
@@ -422,4 +422,49 @@ fn clashing_digits_drawn_alike_or_in_a_same_number_highlight_name_no_entry() {
     let other = (0..30).find(|i| digits[*i] == Some(2)).unwrap();
     digits[other] = Some(1);
     assert_eq!(mistaken_entry(0, other, &digits, &features), None);
+}
+
+#[test]
+fn of_two_neutral_inks_on_one_paper_the_faint_one_is_the_entries_even_when_they_lead() {
+    // Black givens and grey entries on white; white givens and grey entries on a dark theme.
+    for (given, entry, paper) in [([6; 3], [130; 3], [253; 3]), ([235; 3], [150; 3], [20; 3])] {
+        let s = late_game(feat_on(given, paper, 0.12), feat_on(entry, paper, 0.12), 45);
+        let (cells, features) = screen(&s);
+        let split = InkSplit::of(&cells, &features);
+        assert_eq!(split.kind(0), Some(DigitKind::Given), "{given:?}");
+        assert_eq!(split.kind(1), Some(DigitKind::Entry), "{given:?}");
+    }
+}
+
+#[test]
+fn a_disc_in_the_colour_of_the_other_digits_cells_is_no_mark() {
+    // Tiles: every digit white on a black tile; in some cells the cut reached the grey gap
+    // around the tile, so the black under the digit differs from the cell's corners there.
+    let black = [1; 3];
+    let mut s: Vec<_> = (0..20)
+        .map(|i| (i * 4, i % 9, feat_on([247; 3], black, 0.2)))
+        .collect();
+    for i in [1, 2, 3, 5, 6] {
+        s.push((i, i % 9, feat([246; 3], Some(black), 0.2)));
+    }
+    let (cells, features) = screen(&s);
+    assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+}
+
+#[test]
+fn a_lone_digit_drawn_the_other_way_round_is_the_selection_and_hides_its_kind() {
+    // Dark theme: light givens on a dark paper, light-blue entries; the selected given drawn
+    // dark on a light tint. An entry drawn like the others stays an entry.
+    let paper = [63, 71, 87];
+    let mut s = late_game(
+        feat_on([216, 224, 243], paper, 0.12),
+        feat_on([130, 190, 255], paper, 0.12),
+        5,
+    );
+    s.push((7, 8, feat_on([59, 41, 67], [213, 189, 222], 0.12)));
+    let (cells, features) = screen(&s);
+    let split = InkSplit::of(&cells, &features);
+    assert_eq!(split.kind(0), Some(DigitKind::Given));
+    assert_eq!(split.kind(1), Some(DigitKind::Entry));
+    assert_eq!(split.kind(7), Some(DigitKind::Unknown));
 }
