@@ -7,7 +7,8 @@
 //! cells are [`DigitKind::Unknown`], since the highlight hides how they were drawn, unless it
 //! kept their ink and that ink is one kind's only (it just put a tint or a disc under them); a
 //! lone digit on a disc of its own in another group's ink, or drawn the other way round from
-//! the screen's digits (the selected cell), is judged the same way. Of the remaining
+//! the screen's digits (the selected cell), is judged the same way. Digits of one ink whose
+//! cells take two tints, the fewer scattered as entries are, are two groups. Of the remaining
 //! groups one holds the givens, the others are entries ([`givens_group`]): the only group big
 //! enough for a puzzle's givens (17 or more, counting the digits a highlight hides), else the
 //! group the drawing marks as givens (on a disc or a tinted cell, a bolder stroke, the theme's
@@ -22,6 +23,7 @@
 use super::cells::{CellInk, InkFeatures};
 use super::patch::ncc;
 use super::screen::colour_distance;
+use crate::sudoku::Cell;
 
 /// What a big digit is, by how it is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,7 +60,22 @@ fn alike(a: &InkFeatures, b: &InkFeatures) -> bool {
         (Some(x), None) => colour_distance(x, b.background) <= SAME_TINT,
         (None, Some(y)) => colour_distance(y, a.background) <= SAME_TINT,
     };
-    discs && colour_distance(a.ink, b.ink) <= SAME_COLOUR
+    discs && (colour_distance(a.ink, b.ink) <= SAME_COLOUR || same_grey(a.ink, b.ink))
+}
+
+/// Two greys (or blacks, or whites) this close in brightness are one ink: a thin digit's ink
+/// measured through JPEG blur reads a little lighter than its neighbours', and no app draws two
+/// kinds in greys this close.
+const SAME_GREY_LUMA: f32 = 40.0;
+/// An ink with at most this chroma (RGB max minus min) is a grey.
+const GREY_CHROMA: i32 = 24;
+
+fn same_grey(a: [u8; 3], b: [u8; 3]) -> bool {
+    let chroma =
+        |c: [u8; 3]| *c.iter().max().unwrap_or(&0) as i32 - *c.iter().min().unwrap_or(&0) as i32;
+    chroma(a) <= GREY_CHROMA
+        && chroma(b) <= GREY_CHROMA
+        && (luma(a) - luma(b)).abs() < SAME_GREY_LUMA
 }
 
 /// Splits one colour group in two by stroke thickness when the strokes fall in two clearly
@@ -118,6 +135,79 @@ fn style_groups(features: &[Option<InkFeatures>]) -> Vec<Vec<usize>> {
             None => vec![g],
         })
         .collect()
+}
+
+/// Splits one group of digits drawn alike by the tint of their cells, when the tint marks a kind
+/// (Open Sudoku and GNOME Sudoku put their givens on grey cells, entries on white ones): the
+/// cells fall in two tints far apart, each tight, and the fewer (two or more) are scattered as
+/// entries are, never two in one row, column or box. A tint the app puts for another reason is
+/// not taken: the selected cell's row and column (every digit of the group there in the tint),
+/// with its box and at most one other digit or one glyph beside, a same-number highlight (one
+/// glyph), or shaded boxes (no box holds both tints).
+fn split_by_tint(
+    group: &[usize],
+    features: &[Option<InkFeatures>],
+    one_glyph: &dyn Fn(&[usize]) -> bool,
+) -> Option<[Vec<usize>; 2]> {
+    let mut tints: Vec<(f32, usize)> = group
+        .iter()
+        .filter_map(|&i| Some((luma(features[i]?.background), i)))
+        .collect();
+    if tints.len() < 5 {
+        return None;
+    }
+    tints.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let k = (1..tints.len())
+        .max_by(|&a, &b| (tints[a].0 - tints[a - 1].0).total_cmp(&(tints[b].0 - tints[b - 1].0)))?;
+    let (lo, hi) = tints.split_at(k);
+    let gap = hi[0].0 - lo[lo.len() - 1].0;
+    let spread = |v: &[(f32, usize)]| v[v.len() - 1].0 - v[0].0;
+    if gap < TINT_LUMA || spread(lo).max(spread(hi)) * 2.0 >= gap {
+        return None;
+    }
+    let ids = |v: &[(f32, usize)]| -> Vec<usize> { v.iter().map(|p| p.1).collect() };
+    let (most, few) = if lo.len() >= hi.len() {
+        (ids(lo), ids(hi))
+    } else {
+        (ids(hi), ids(lo))
+    };
+    let cell = |i: usize| Cell::new(i / 9, i % 9);
+    let sees = |a: usize, b: usize| match (cell(a), cell(b)) {
+        (Some(x), Some(y)) => x.sees(y),
+        _ => false,
+    };
+    let scattered = few.len() >= 2
+        && few
+            .iter()
+            .all(|&a| few.iter().all(|&b| a == b || !sees(a, b)));
+    if !scattered || one_glyph(&few) {
+        return None;
+    }
+    // The selected cell `c` tints its row and column (every digit of the group there is in the
+    // tint), often its box too, and maybe every cell of its digit.
+    let selection = (0..81).any(|c| {
+        let line = |i: usize| i / 9 == c / 9 || i % 9 == c % 9;
+        most.iter().all(|&i| !line(i)) && {
+            let rest: Vec<usize> = few
+                .iter()
+                .copied()
+                .filter(|&i| i != c && !sees(i, c))
+                .collect();
+            rest.len() <= 1 || one_glyph(&rest)
+        }
+    });
+    let box_of = |i: usize| (i / 27, (i % 9) / 3);
+    let boxes_pure = few
+        .iter()
+        .all(|&a| most.iter().all(|&b| box_of(a) != box_of(b)));
+    let split = !selection && !boxes_pure;
+    if split {
+        log::debug!(
+            "kinds: {} digits of one ink on another tint: {few:?}",
+            few.len()
+        );
+    }
+    split.then_some([most, few])
 }
 
 /// The fewest givens of a puzzle with one solution: a smaller group cannot be the givens.
@@ -444,7 +534,13 @@ impl InkSplit {
             }
             rest.is_empty()
         };
-        let groups = style_groups(features);
+        let groups: Vec<Vec<usize>> = style_groups(features)
+            .into_iter()
+            .flat_map(|g| match split_by_tint(&g, features, &one_glyph) {
+                Some([most, few]) => vec![most, few],
+                None => vec![g],
+            })
+            .collect();
         if groups.len() <= 1 {
             return InkSplit::Indistinguishable;
         }

@@ -468,3 +468,74 @@ fn a_lone_digit_drawn_the_other_way_round_is_the_selection_and_hides_its_kind() 
     assert_eq!(split.kind(1), Some(DigitKind::Entry));
     assert_eq!(split.kind(7), Some(DigitKind::Unknown));
 }
+
+/// A full board's worth of digits in one ink (every cell but those in `empty`), on `tint(i)`.
+fn one_ink(tint: impl Fn(usize) -> [u8; 3], empty: &[usize]) -> Vec<(usize, usize, InkFeatures)> {
+    (0..81)
+        .filter(|i| i % 2 == 0 && !empty.contains(i))
+        .map(|i| (i, i % 7, feat_on([5; 3], tint(i), 0.12)))
+        .collect()
+}
+
+#[test]
+fn entries_on_white_cells_among_givens_on_grey_ones_in_one_ink_are_entries() {
+    // Open Sudoku's original look: givens on grey cells, the player's few entries on white.
+    let entries = [0, 40, 70];
+    let s = one_ink(
+        |i| {
+            if entries.contains(&i) {
+                [247; 3]
+            } else {
+                [199; 3]
+            }
+        },
+        &[],
+    );
+    let (cells, features) = screen(&s);
+    let split = InkSplit::of(&cells, &features);
+    for i in entries {
+        assert_eq!(split.kind(i), Some(DigitKind::Entry), "{}", split.summary());
+    }
+    assert_eq!(split.kind(2), Some(DigitKind::Given));
+}
+
+#[test]
+fn a_selected_cells_row_and_column_or_shaded_boxes_tint_no_kind() {
+    // The selected r5c5 tints its row and column; then every other box shaded.
+    let selection = |i: usize| -> [u8; 3] {
+        if i / 9 == 4 || i % 9 == 4 {
+            [220, 230, 250]
+        } else {
+            [255; 3]
+        }
+    };
+    let boxes = |i: usize| -> [u8; 3] {
+        if ((i / 27) + (i % 9) / 3).is_multiple_of(2) {
+            [200; 3]
+        } else {
+            [255; 3]
+        }
+    };
+    // Row 5 and column 5 hold one digit each, in r5c1 and r1c5: scattered as entries are, but
+    // the selection explains their tint.
+    let lines: Vec<usize> = (0..81)
+        .filter(|&i| (i / 9 == 4 || i % 9 == 4) && i != 36 && i != 4)
+        .collect();
+    for (tint, empty) in [
+        (&selection as &dyn Fn(usize) -> [u8; 3], &lines[..]),
+        (&boxes, &[]),
+    ] {
+        let (cells, features) = screen(&one_ink(tint, empty));
+        assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+    }
+}
+
+#[test]
+fn a_black_digit_read_a_little_grey_through_jpeg_blur_is_drawn_like_the_others() {
+    let mut s: Vec<_> = (0..20)
+        .map(|i| (i * 4, i % 9, feat_on([2; 3], [236; 3], 0.15)))
+        .collect();
+    s.push((1, 1, feat_on([33; 3], [236; 3], 0.15)));
+    let (cells, features) = screen(&s);
+    assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+}
