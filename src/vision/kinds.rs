@@ -511,29 +511,34 @@ pub fn mistaken_entry(
     verdict
 }
 
+/// Whether the digits of `g` (indices into `cells`) show one glyph: every patch linked to the
+/// first through patches that correlate well. Small digits sampled at different sub-pixel
+/// phases can fall short of each other directly and still both match a third.
+fn one_glyph(cells: &[CellInk], g: &[usize]) -> bool {
+    let patch = |i: usize| cells[i].digit.as_ref().map(|d| d.pixels.as_slice());
+    let same = |a: usize, b: usize| match (patch(a), patch(b)) {
+        (Some(a), Some(b)) => ncc(a, b) >= SAME_GLYPH,
+        _ => false,
+    };
+    let Some((&first, others)) = g.split_first() else {
+        return false;
+    };
+    let mut linked = vec![first];
+    let mut rest: Vec<usize> = others.to_vec();
+    while let Some(k) = rest
+        .iter()
+        .position(|&i| linked.iter().any(|&j| same(i, j)))
+    {
+        linked.push(rest.swap_remove(k));
+    }
+    rest.is_empty()
+}
+
 impl InkSplit {
     /// Splits the digits of one screen (`cells` and `features` row by row, as returned by
     /// [`super::cells::cut_cells_adaptive`]).
     pub fn of(cells: &[CellInk], features: &[Option<InkFeatures>]) -> InkSplit {
-        // One glyph: every patch linked to the first through patches that correlate well. Small
-        // digits sampled at different sub-pixel phases can fall short of each other directly
-        // and still both match a third.
-        let one_glyph = |g: &[usize]| {
-            let patch = |i: usize| cells[i].digit.as_ref().map(|d| d.pixels.as_slice());
-            let same = |a: usize, b: usize| match (patch(a), patch(b)) {
-                (Some(a), Some(b)) => ncc(a, b) >= SAME_GLYPH,
-                _ => false,
-            };
-            let mut linked = vec![g[0]];
-            let mut rest: Vec<usize> = g[1..].to_vec();
-            while let Some(k) = rest
-                .iter()
-                .position(|&i| linked.iter().any(|&j| same(i, j)))
-            {
-                linked.push(rest.swap_remove(k));
-            }
-            rest.is_empty()
-        };
+        let one_glyph = |g: &[usize]| one_glyph(cells, g);
         let groups: Vec<Vec<usize>> = style_groups(features)
             .into_iter()
             .flat_map(|g| match split_by_tint(&g, features, &one_glyph) {
