@@ -52,8 +52,9 @@ pub(crate) fn mean_patch(patches: &[&[u8]]) -> Vec<u8> {
 /// Groups patches by shape: each joins the most alike group when it matches it well and sees
 /// none of its cells (two cells in one row, column or box never hold the same digit), else
 /// starts a new group. Then, while there are more than nine groups, the two most alike groups
-/// that never see each other merge (one digit drawn in two weights).
-pub fn cluster(patches: &[&[u8]], cells: &[Cell]) -> Clusters {
+/// that never see each other merge (one digit drawn in two weights; see [`best_merge`] for a
+/// player's mistake drawn in another weight).
+pub fn cluster(bank: &Bank, patches: &[&[u8]], cells: &[Cell]) -> Clusters {
     let mut of: Vec<usize> = Vec::with_capacity(patches.len());
     let mut members: Vec<Vec<usize>> = Vec::new();
     let mut centroids: Vec<Vec<u8>> = Vec::new();
@@ -86,20 +87,9 @@ pub fn cluster(patches: &[&[u8]], cells: &[Cell]) -> Clusters {
         }
     }
     while centroids.len() > 9 {
-        let k = centroids.len();
-        let mut best: Option<(f32, usize, usize)> = None;
-        for a in 0..k {
-            for b in a + 1..k {
-                let clash = members[a]
-                    .iter()
-                    .any(|&i| members[b].iter().any(|&j| cells[i].sees(cells[j])));
-                let s = ncc(&centroids[a], &centroids[b]);
-                if !clash && best.is_none_or(|(bs, _, _)| s > bs) {
-                    best = Some((s, a, b));
-                }
-            }
-        }
-        let Some((_, a, b)) = best else { break };
+        let Some((a, b)) = best_merge(bank, &members, &centroids, cells) else {
+            break;
+        };
         let moved = members.remove(b);
         members[a].extend(moved);
         centroids.remove(b);
@@ -113,6 +103,76 @@ pub fn cluster(patches: &[&[u8]], cells: &[Cell]) -> Clusters {
         }
     }
     Clusters { of, centroids }
+}
+
+/// A player's mistake repeats a digit its row, column or box already holds, and is often drawn
+/// in another weight than the givens: its group sees the given's group in a cell or two.
+const MISTAKE_CLASHES: usize = 2;
+/// Two groups that see each other are this alike at least to be one digit and a mistake.
+const MISTAKE_ALIKE: f32 = 0.6;
+/// ... and this much more alike than any two groups that never see each other.
+const MISTAKE_LEAD: f32 = 0.2;
+
+/// The digit the bank clearly reads a patch as (score and margin), if any.
+fn clear_digit(bank: &Bank, patch: &[u8]) -> Option<usize> {
+    let s = bank.best_per_digit(&feature(patch));
+    let best = (0..9).max_by(|&a, &b| s[a].total_cmp(&s[b]))?;
+    let second = (0..9)
+        .filter(|&d| d != best)
+        .map(|d| s[d])
+        .fold(f32::NEG_INFINITY, f32::max);
+    (s[best] >= MIN_SCORE && s[best] - second >= MIN_MARGIN).then_some(best)
+}
+
+/// The two groups to merge next (indices, `a < b`): the most alike that never see each other,
+/// unless two that see each other in at most [`MISTAKE_CLASHES`] pairs of cells are clearly
+/// more alike ([`MISTAKE_ALIKE`], [`MISTAKE_LEAD`]) and the bank clearly reads both as one
+/// digit: that digit drawn in two weights, one of its cells a player's mistake. Alikeness alone
+/// is not enough: two digits of one typeface (a 5 and a 6) can be as alike as one digit in two.
+fn best_merge(
+    bank: &Bank,
+    members: &[Vec<usize>],
+    centroids: &[Vec<u8>],
+    cells: &[Cell],
+) -> Option<(usize, usize)> {
+    let k = centroids.len();
+    let mut apart: Option<(f32, usize, usize)> = None;
+    let mut clashing: Vec<(f32, usize, usize)> = Vec::new();
+    for a in 0..k {
+        for b in a + 1..k {
+            let clashes = members[a]
+                .iter()
+                .map(|&i| {
+                    members[b]
+                        .iter()
+                        .filter(|&&j| cells[i].sees(cells[j]))
+                        .count()
+                })
+                .sum::<usize>();
+            let s = ncc(&centroids[a], &centroids[b]);
+            match clashes {
+                0 if apart.is_none_or(|(bs, _, _)| s > bs) => apart = Some((s, a, b)),
+                0 => {}
+                n if n <= MISTAKE_CLASHES => clashing.push((s, a, b)),
+                _ => {}
+            }
+        }
+    }
+    let floor = apart.map_or(MISTAKE_ALIKE, |(bs, _, _)| {
+        (bs + MISTAKE_LEAD).max(MISTAKE_ALIKE)
+    });
+    clashing.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let mistake = clashing
+        .iter()
+        .take_while(|&&(s, _, _)| s >= floor)
+        .find(|&&(_, a, b)| {
+            let da = clear_digit(bank, &centroids[a]);
+            da.is_some() && da == clear_digit(bank, &centroids[b])
+        });
+    match mistake {
+        Some(&(_, a, b)) => Some((a, b)),
+        None => apart.map(|(_, a, b)| (a, b)),
+    }
 }
 
 /// How well each group looks like each digit: `scores[group][digit - 1]`.
@@ -330,7 +390,7 @@ pub fn label_with(
     cells: &[Cell],
     references: &[Reference],
 ) -> Vec<Label> {
-    let clusters = cluster(patches, cells);
+    let clusters = cluster(bank, patches, cells);
     let groups: Vec<Vec<Cell>> = (0..clusters.len())
         .map(|k| clusters.members(k).map(|i| cells[i]).collect())
         .collect();
@@ -456,9 +516,68 @@ mod tests {
         let patches: Vec<&[u8]> = vec![&a, &b, &alike, &a];
         // The third patch shares row 0 with the first: it cannot be the same digit.
         let cells = [c(0, 0), c(4, 4), c(0, 5), c(8, 8)];
-        assert_eq!(cluster(&patches, &cells).of, vec![0, 1, 2, 0]);
+        assert_eq!(cluster(bank(), &patches, &cells).of, vec![0, 1, 2, 0]);
         // An identical glyph in the same row is one digit twice (a player's mistake).
         let patches: Vec<&[u8]> = vec![&a, &b, &a, &a];
-        assert_eq!(cluster(&patches, &cells).of, vec![0, 1, 0, 0]);
+        assert_eq!(cluster(bank(), &patches, &cells).of, vec![0, 1, 0, 0]);
+    }
+
+    /// Digit `digit` as the embedded bank's typeface `face` draws it (an ink-strength patch).
+    fn drawn(face: usize, digit: usize) -> Vec<u8> {
+        use crate::vision::patch::{PATCH_H, PATCH_W};
+        let png = include_bytes!("../../assets/glyph-bank.png");
+        let img = image::load_from_memory(png).unwrap().to_luma8();
+        (0..PATCH_H)
+            .flat_map(|y| (0..PATCH_W).map(move |x| (x, y)))
+            .map(|(x, y)| {
+                img.get_pixel(
+                    ((digit - 1) * PATCH_W + x) as u32,
+                    (face * PATCH_H + y) as u32,
+                )[0]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_players_mistake_in_another_weight_merges_with_the_digit_it_repeats_and_only_then() {
+        let c = |r, k| Cell::new(r, k).unwrap();
+        // Group 0: a 2 in r1c1; group 1: the 2 drawn thinner in r1c6, the player's mistake
+        // repeating it in its row; group 2: a 7 in r5c5.
+        let two = drawn(0, 2);
+        let thin: Vec<u8> = two.iter().map(|&v| if v < 200 { 0 } else { v }).collect();
+        let centroids = vec![two.clone(), thin, drawn(0, 7)];
+        let cells = [c(0, 0), c(0, 5), c(4, 4)];
+        let members = vec![vec![0], vec![1], vec![2]];
+        assert!(ncc(&centroids[0], &centroids[1]) >= MISTAKE_ALIKE);
+        assert_eq!(
+            best_merge(bank(), &members, &centroids, &cells),
+            Some((0, 1))
+        );
+        // Three clashes are no mistake: the two groups are two digits.
+        let cells = [c(0, 0), c(0, 5), c(4, 4), c(1, 1), c(2, 2), c(1, 5)];
+        let members = vec![vec![0, 4], vec![1, 3, 5], vec![2]];
+        assert_eq!(
+            best_merge(bank(), &members, &centroids, &cells),
+            Some((0, 2))
+        );
+        // The two most alike digits of the typeface, as alike as a mistake, are two digits.
+        let (a, b) = (1..=9)
+            .flat_map(|a| (a + 1..=9).map(move |b| (a, b)))
+            .max_by(|x, y| {
+                let s = |p: &(usize, usize)| ncc(&drawn(0, p.0), &drawn(0, p.1));
+                s(x).total_cmp(&s(y))
+            })
+            .unwrap();
+        let centroids = vec![drawn(0, a), drawn(0, b), drawn(0, 1 + (b % 9))];
+        let cells = [c(0, 0), c(0, 5), c(4, 4)];
+        let members = vec![vec![0], vec![1], vec![2]];
+        assert!(
+            ncc(&centroids[0], &centroids[1]) >= MISTAKE_ALIKE,
+            "{a} {b}"
+        );
+        assert_ne!(
+            best_merge(bank(), &members, &centroids, &cells),
+            Some((0, 1))
+        );
     }
 }

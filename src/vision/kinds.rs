@@ -6,13 +6,15 @@
 //! larger group, is a same-number highlight (the app marks every 5 when a 5 is selected): its
 //! cells are [`DigitKind::Unknown`], since the highlight hides how they were drawn, unless it
 //! kept their ink and that ink is one kind's only (it just put a tint or a disc under them); a
-//! lone digit on a disc of its own in another group's ink is judged the same way. Of the
-//! remaining groups one holds the givens, the others are entries ([`givens_group`]): the only
-//! group big enough for a puzzle's givens (17 or more, counting the digits a highlight hides),
-//! else the group the drawing marks as givens (on a disc or a tinted cell, a bolder stroke, the
-//! theme's neutral ink beside an accent colour), whatever the sizes: late in a game the entries
-//! outnumber the givens. When every digit is drawn alike, or nothing says which style is the
-//! givens', the split is [`InkSplit::Indistinguishable`] and no guess is made.
+//! lone digit on a disc of its own in another group's ink, or drawn the other way round from
+//! the screen's digits (the selected cell), is judged the same way. Digits of one ink whose
+//! cells take two tints, the fewer scattered as entries are, are two groups. Of the remaining
+//! groups one holds the givens, the others are entries ([`givens_group`]): the only group big
+//! enough for a puzzle's givens (17 or more, counting the digits a highlight hides), else the
+//! group the drawing marks as givens (on a disc or a tinted cell, a bolder stroke, the theme's
+//! neutral ink beside an accent colour or a faint grey), whatever the sizes: late in a game the
+//! entries outnumber the givens. When every digit is drawn alike, or nothing says which style
+//! is the givens', the split is [`InkSplit::Indistinguishable`] and no guess is made.
 //! [`calibrated_kinds`] does the same for the calibrated reader, with the calibration's stored
 //! colours deciding where the screen still draws them (a finished board, where entries outnumber
 //! givens), the screen's own split where the theme changed, and the screen's own rule among
@@ -21,6 +23,7 @@
 use super::cells::{CellInk, InkFeatures};
 use super::patch::ncc;
 use super::screen::colour_distance;
+use crate::sudoku::Cell;
 
 /// What a big digit is, by how it is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,12 +52,30 @@ const SAME_STROKE: f32 = 1.3;
 const SAME_GLYPH: f32 = 0.85;
 
 fn alike(a: &InkFeatures, b: &InkFeatures) -> bool {
+    // A "disc" in the colour of the other digit's own cell is no mark one can see: the cell's
+    // corners differed (a tile's gap, a grid cut a little wide), not what lies under the digit.
     let discs = match (a.disc, b.disc) {
         (None, None) => true,
         (Some(x), Some(y)) => colour_distance(x, y) <= SAME_COLOUR,
-        _ => false,
+        (Some(x), None) => colour_distance(x, b.background) <= SAME_TINT,
+        (None, Some(y)) => colour_distance(y, a.background) <= SAME_TINT,
     };
-    discs && colour_distance(a.ink, b.ink) <= SAME_COLOUR
+    discs && (colour_distance(a.ink, b.ink) <= SAME_COLOUR || same_grey(a.ink, b.ink))
+}
+
+/// Two greys (or blacks, or whites) this close in brightness are one ink: a thin digit's ink
+/// measured through JPEG blur reads a little lighter than its neighbours', and no app draws two
+/// kinds in greys this close.
+const SAME_GREY_LUMA: f32 = 40.0;
+/// An ink with at most this chroma (RGB max minus min) is a grey.
+const GREY_CHROMA: i32 = 24;
+
+fn same_grey(a: [u8; 3], b: [u8; 3]) -> bool {
+    let chroma =
+        |c: [u8; 3]| *c.iter().max().unwrap_or(&0) as i32 - *c.iter().min().unwrap_or(&0) as i32;
+    chroma(a) <= GREY_CHROMA
+        && chroma(b) <= GREY_CHROMA
+        && (luma(a) - luma(b)).abs() < SAME_GREY_LUMA
 }
 
 /// Splits one colour group in two by stroke thickness when the strokes fall in two clearly
@@ -116,6 +137,79 @@ fn style_groups(features: &[Option<InkFeatures>]) -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// Splits one group of digits drawn alike by the tint of their cells, when the tint marks a kind
+/// (Open Sudoku and GNOME Sudoku put their givens on grey cells, entries on white ones): the
+/// cells fall in two tints far apart, each tight, and the fewer (two or more) are scattered as
+/// entries are, never two in one row, column or box. A tint the app puts for another reason is
+/// not taken: the selected cell's row and column (every digit of the group there in the tint),
+/// with its box and at most one other digit or one glyph beside, a same-number highlight (one
+/// glyph), or shaded boxes (no box holds both tints).
+fn split_by_tint(
+    group: &[usize],
+    features: &[Option<InkFeatures>],
+    one_glyph: &dyn Fn(&[usize]) -> bool,
+) -> Option<[Vec<usize>; 2]> {
+    let mut tints: Vec<(f32, usize)> = group
+        .iter()
+        .filter_map(|&i| Some((luma(features[i]?.background), i)))
+        .collect();
+    if tints.len() < 5 {
+        return None;
+    }
+    tints.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let k = (1..tints.len())
+        .max_by(|&a, &b| (tints[a].0 - tints[a - 1].0).total_cmp(&(tints[b].0 - tints[b - 1].0)))?;
+    let (lo, hi) = tints.split_at(k);
+    let gap = hi[0].0 - lo[lo.len() - 1].0;
+    let spread = |v: &[(f32, usize)]| v[v.len() - 1].0 - v[0].0;
+    if gap < TINT_LUMA || spread(lo).max(spread(hi)) * 2.0 >= gap {
+        return None;
+    }
+    let ids = |v: &[(f32, usize)]| -> Vec<usize> { v.iter().map(|p| p.1).collect() };
+    let (most, few) = if lo.len() >= hi.len() {
+        (ids(lo), ids(hi))
+    } else {
+        (ids(hi), ids(lo))
+    };
+    let cell = |i: usize| Cell::new(i / 9, i % 9);
+    let sees = |a: usize, b: usize| match (cell(a), cell(b)) {
+        (Some(x), Some(y)) => x.sees(y),
+        _ => false,
+    };
+    let scattered = few.len() >= 2
+        && few
+            .iter()
+            .all(|&a| few.iter().all(|&b| a == b || !sees(a, b)));
+    if !scattered || one_glyph(&few) {
+        return None;
+    }
+    // The selected cell `c` tints its row and column (every digit of the group there is in the
+    // tint), often its box too, and maybe every cell of its digit.
+    let selection = (0..81).any(|c| {
+        let line = |i: usize| i / 9 == c / 9 || i % 9 == c % 9;
+        most.iter().all(|&i| !line(i)) && {
+            let rest: Vec<usize> = few
+                .iter()
+                .copied()
+                .filter(|&i| i != c && !sees(i, c))
+                .collect();
+            rest.len() <= 1 || one_glyph(&rest)
+        }
+    });
+    let box_of = |i: usize| (i / 27, (i % 9) / 3);
+    let boxes_pure = few
+        .iter()
+        .all(|&a| most.iter().all(|&b| box_of(a) != box_of(b)));
+    let split = !selection && !boxes_pure;
+    if split {
+        log::debug!(
+            "kinds: {} digits of one ink on another tint: {few:?}",
+            few.len()
+        );
+    }
+    split.then_some([most, few])
+}
+
 /// The fewest givens of a puzzle with one solution: a smaller group cannot be the givens.
 const MIN_GIVENS: usize = 17;
 /// Below this chroma (RGB max minus min) an ink is the theme's neutral text colour (a navy as
@@ -123,6 +217,9 @@ const MIN_GIVENS: usize = 17;
 const NEUTRAL_CHROMA: i32 = 60;
 /// An accent ink is at least this much more chromatic than the neutral one.
 const ACCENT_GAP: i32 = 60;
+/// Two neutral inks on one paper whose contrasts differ by this much brightness are a strong and
+/// a faint ink.
+const FAINT_LUMA: f32 = 60.0;
 /// Cells tinted under one group differ from the other group's cells by this much brightness.
 const TINT_LUMA: f32 = 8.0;
 
@@ -175,10 +272,10 @@ fn drawn(g: &[usize], features: &[Option<InkFeatures>]) -> Drawn {
 /// What the drawing says of two groups of digits: `Some(true)` when `a` is drawn as givens
 /// beside `b`, `Some(false)` the reverse, `None` when the cues are silent or disagree. Apps mark
 /// their givens, each in its own way: a disc under them (Saku, SUD<3KU), a tinted cell (Open
-/// Sudoku, shaded apps), a bolder stroke (Privacy Friendly Sudoku), or the theme's neutral ink
-/// with entries in an accent colour (Sudoku.com, Material Sudoku). Open Sudoku draws its givens
-/// in slate blue and its entries black, on untinted cells: there the ink and the tint disagree
-/// and nothing is said.
+/// Sudoku, shaded apps), a bolder stroke (Privacy Friendly Sudoku), the theme's neutral ink
+/// with entries in an accent colour (Sudoku.com, Material Sudoku), or a strong neutral ink with
+/// entries in a faint grey. Open Sudoku draws its givens in slate blue and its entries black,
+/// on untinted cells: there the ink and the tint disagree and nothing is said.
 fn looks_given(a: &Drawn, b: &Drawn) -> Option<bool> {
     let disc = (a.on_discs != b.on_discs).then_some(a.on_discs);
     // The paper is the theme's extreme (white, or near black); a tint moves a cell towards the
@@ -207,7 +304,19 @@ fn looks_given(a: &Drawn, b: &Drawn) -> Option<bool> {
     } else {
         None
     };
-    let votes: Vec<bool> = [disc, tint, stroke, ink].into_iter().flatten().collect();
+    // Two neutral inks on one paper: the fainter one (grey beside black, or beside white on a
+    // dark theme) is the player's; the givens stand out most.
+    let same_paper = !a.on_discs
+        && !b.on_discs
+        && (a.cell_luma - b.cell_luma).abs() < TINT_LUMA
+        && a.chroma.max(b.chroma) <= NEUTRAL_CHROMA;
+    let contrast = |d: &Drawn| (d.ink_luma - d.cell_luma).abs();
+    let faint = (same_paper && (contrast(a) - contrast(b)).abs() >= FAINT_LUMA)
+        .then(|| contrast(a) > contrast(b));
+    let votes: Vec<bool> = [disc, tint, stroke, ink, faint]
+        .into_iter()
+        .flatten()
+        .collect();
     let first = *votes.first()?;
     votes.iter().all(|&v| v == first).then_some(first)
 }
@@ -352,6 +461,8 @@ pub fn calibrated_kinds(
     kinds
 }
 
+/// A digit stands out from its cell, lighter or darker, by this much brightness.
+const POLARITY_LUMA: f32 = 40.0;
 /// Two digits sit on one cell tint when their backgrounds are this close (RGB distance).
 const SAME_TINT: f64 = 20.0;
 
@@ -400,33 +511,44 @@ pub fn mistaken_entry(
     verdict
 }
 
+/// Whether the digits of `g` (indices into `cells`) show one glyph: every patch linked to the
+/// first through patches that correlate well. Small digits sampled at different sub-pixel
+/// phases can fall short of each other directly and still both match a third.
+fn one_glyph(cells: &[CellInk], g: &[usize]) -> bool {
+    let patch = |i: usize| cells[i].digit.as_ref().map(|d| d.pixels.as_slice());
+    let same = |a: usize, b: usize| match (patch(a), patch(b)) {
+        (Some(a), Some(b)) => ncc(a, b) >= SAME_GLYPH,
+        _ => false,
+    };
+    let Some((&first, others)) = g.split_first() else {
+        return false;
+    };
+    let mut linked = vec![first];
+    let mut rest: Vec<usize> = others.to_vec();
+    while let Some(k) = rest
+        .iter()
+        .position(|&i| linked.iter().any(|&j| same(i, j)))
+    {
+        linked.push(rest.swap_remove(k));
+    }
+    rest.is_empty()
+}
+
 impl InkSplit {
     /// Splits the digits of one screen (`cells` and `features` row by row, as returned by
     /// [`super::cells::cut_cells_adaptive`]).
     pub fn of(cells: &[CellInk], features: &[Option<InkFeatures>]) -> InkSplit {
-        let groups = style_groups(features);
+        let one_glyph = |g: &[usize]| one_glyph(cells, g);
+        let groups: Vec<Vec<usize>> = style_groups(features)
+            .into_iter()
+            .flat_map(|g| match split_by_tint(&g, features, &one_glyph) {
+                Some([most, few]) => vec![most, few],
+                None => vec![g],
+            })
+            .collect();
         if groups.len() <= 1 {
             return InkSplit::Indistinguishable;
         }
-        // One glyph: every patch linked to the first through patches that correlate well. Small
-        // digits sampled at different sub-pixel phases can fall short of each other directly
-        // and still both match a third.
-        let one_glyph = |g: &[usize]| {
-            let patch = |i: usize| cells[i].digit.as_ref().map(|d| d.pixels.as_slice());
-            let same = |a: usize, b: usize| match (patch(a), patch(b)) {
-                (Some(a), Some(b)) => ncc(a, b) >= SAME_GLYPH,
-                _ => false,
-            };
-            let mut linked = vec![g[0]];
-            let mut rest: Vec<usize> = g[1..].to_vec();
-            while let Some(k) = rest
-                .iter()
-                .position(|&i| linked.iter().any(|&j| same(i, j)))
-            {
-                linked.push(rest.swap_remove(k));
-            }
-            rest.is_empty()
-        };
         let inks: Vec<[u8; 3]> = groups.iter().map(|g| group_ink(g, features)).collect();
         // A lone digit on a disc of its own in another group's ink may be that group's digit
         // under a highlight (the selected digit, shown once) as well as an entry: it is judged
@@ -438,12 +560,37 @@ impl InkSplit {
                 && (0..groups.len())
                     .any(|m| m != n && colour_distance(inks[m], inks[n]) <= SAME_COLOUR)
         };
-        let highlight: Vec<bool> = (0..groups.len())
-            .map(|n| (groups[n].len() >= 2 && one_glyph(&groups[n])) || restyled(n))
-            .collect();
         let largest = (0..groups.len())
             .max_by_key(|&g| (groups[g].len(), std::cmp::Reverse(g)))
             .unwrap_or(0);
+        // A lone digit drawn the other way round from the screen's digits (dark on a light
+        // tint where they are light on a dark paper, or the reverse) is the selected cell in the
+        // app's selection colours: they hide its kind.
+        let polarity = |f: &InkFeatures| {
+            let (ink, paper) = (luma(f.ink), luma(f.background));
+            ((ink - paper).abs() >= POLARITY_LUMA).then_some(ink > paper)
+        };
+        let screen_polarity = groups[largest]
+            .iter()
+            .filter_map(|&i| polarity(features[i].as_ref()?))
+            .fold((0usize, 0usize), |(l, d), light| {
+                (l + light as usize, d + !light as usize)
+            });
+        let inverted = |n: usize| {
+            let light = match screen_polarity {
+                (l, 0) if l > 0 => true,
+                (0, d) if d > 0 => false,
+                _ => return false,
+            };
+            groups[n].len() == 1
+                && features[groups[n][0]]
+                    .as_ref()
+                    .and_then(polarity)
+                    .is_some_and(|p| p != light)
+        };
+        let highlight: Vec<bool> = (0..groups.len())
+            .map(|n| (groups[n].len() >= 2 && one_glyph(&groups[n])) || restyled(n) || inverted(n))
+            .collect();
         // The largest group is never a highlight (a screen with one digit everywhere is not a
         // game); the others are candidates unless they look like one.
         let candidates: Vec<usize> = (0..groups.len())

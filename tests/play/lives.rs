@@ -30,7 +30,6 @@ fn game_with_mistakes(skin: &str, size: Size) -> (SudokuApp, Vec<Cell>) {
 #[test]
 fn wrong_player_entries_are_corrected_and_no_new_mistake_is_counted_while_learning_and_playing() {
     let adb = adb_server::shared();
-    let mut solved_runs = 0;
     for (skin, size) in [
         ("light", SMALL_SIZE),
         ("numfirst", SMALL_SIZE),
@@ -47,15 +46,7 @@ fn wrong_player_entries_are_corrected_and_no_new_mistake_is_counted_while_learni
             mistakes, counted,
             "{skin} {size}: the app counted no mistake of ours: {err}"
         );
-        if code != 0 {
-            // A board the reader cannot read yet (red entries on some skins: the one-reader
-            // issue) must end in one clear error, nothing left half done.
-            let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
-            assert_eq!(errors.len(), 1, "{skin} {size}: {err}");
-            assert_eq!(left, wrong, "{skin} {size}: nothing was changed: {err}");
-            eprintln!("{skin} {size}: not played: {}", errors[0]);
-            continue;
-        }
+        assert_eq!(code, 0, "{skin} {size}: {err}");
         assert!(solved, "{skin} {size}: {err}");
         assert!(left.is_empty(), "{skin} {size}: {left:?}");
         // One line names the corrected cells.
@@ -69,11 +60,7 @@ fn wrong_player_entries_are_corrected_and_no_new_mistake_is_counted_while_learni
             "{skin} {size}: {wrong:?} in one line: {err}"
         );
         eprintln!("{skin} {size}: {}", named[0]);
-        solved_runs += 1;
     }
-    // Both light runs are solved today; the number-first skin's red entries are refused by the
-    // reader while learning (see the closing note of issue 23).
-    assert!(solved_runs >= 2, "{solved_runs} of 3 solved");
 }
 
 #[test]

@@ -118,9 +118,8 @@ const EXACT: usize = 59;
 
 /// Given/entry kinds, wherever a MANIFEST's givens mask says which digit is which: prints each
 /// screenshot's digits whose kind differs from its mask letter. Issue 24 wants every kind right;
-/// today a few screenshots still differ (entries in a grey beside black givens and red
-/// mistakes, a selected given drawn in the highlight's colour), so the count of screenshots
-/// with every kind right may only grow.
+/// today one screenshot still differs by a cell (a lone entry in the givens' ink, on a lighter
+/// cell), so the count of screenshots with every kind right may only grow.
 #[test]
 fn the_kinds_of_the_digits_read_match_the_manifests_givens_mask_on_most_screenshots() {
     let Some(shots) = screenshots() else { return };
@@ -162,7 +161,7 @@ fn the_kinds_of_the_digits_read_match_the_manifests_givens_mask_on_most_screensh
 
 /// Screenshots with a givens mask whose every kind was read right when the test was written
 /// (of 16): raise it as the reader improves.
-const RIGHT_KINDS: usize = 10;
+const RIGHT_KINDS: usize = 15;
 
 /// Unseen typefaces: for each screen, the bank loses the quarter of its typefaces that look most
 /// like the screen's digits (the app's own font and its near relatives), and the labels must

@@ -224,3 +224,49 @@ fn highlighted_givens_in_both_corner_cells_are_read_in_every_skin() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn a_game_with_a_players_wrong_entries_in_red_is_read_with_its_entries_marked_in_every_skin() {
+    // The app counts mistakes and keeps the player's two wrong digits in red, one repeating a
+    // given it sees: the board is returned as shown, the wrong digits as entries and the clash
+    // listed, for play to correct. Each skin at one phone size in turn and on the small screen.
+    use sudoku_agent::vision::CellKind;
+    use sudoku_sim::habits::Habits;
+    let mut failures = Vec::new();
+    for (i, name) in Skin::names().iter().enumerate() {
+        for size in [SUPPORTED_SIZES[i % 3], SMALL] {
+            let board = parse(named("easy").unwrap()).unwrap();
+            let mut phone = SudokuApp::new(board, Skin::named(name).unwrap(), size).unwrap();
+            let habits = Habits {
+                lives: Some(3),
+                wrong_start: true,
+                ..Habits::default()
+            };
+            phone.set_habits(habits).unwrap();
+            let want: Board = phone.board().into();
+            let read = read_any(&phone.render(), Hints::default());
+            let problem = match &read {
+                Err(e) => Some(format!("refused: {e}")),
+                Ok(r) if r.board != want => Some(format!("WRONG {}", r.board.to_line())),
+                Ok(r) => {
+                    let kinds_wrong: Vec<String> = phone
+                        .wrong_entries()
+                        .into_iter()
+                        .filter(|c| r.readings[c.index()].kind != CellKind::Entry)
+                        .map(|c| c.to_string())
+                        .collect();
+                    if !kinds_wrong.is_empty() {
+                        Some(format!("wrong entries not marked: {kinds_wrong:?}"))
+                    } else if r.clashes.is_empty() {
+                        Some("the clash is not listed".into())
+                    } else {
+                        None
+                    }
+                }
+            };
+            eprintln!("wrong entries {name} {size}: {problem:?}");
+            failures.extend(problem.map(|p| format!("{name} {size}: {p}")));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -304,12 +304,12 @@ fn a_disc_a_tinted_cell_or_a_bolder_stroke_marks_outnumbered_givens() {
 
 #[test]
 fn two_styles_that_could_both_be_the_givens_with_no_cue_or_clashing_cues_are_unknown() {
-    // Two neutral inks alike in all else; then Open Sudoku's look: slate givens on tinted
+    // Two accent inks alike in all else; then Open Sudoku's look: slate givens on tinted
     // cells, black entries on white ones (the tint says one thing, the inks the other).
     let cases = [
         (
-            feat_on([150; 3], [20; 3], 0.12),
-            feat_on([235; 3], [20; 3], 0.12),
+            feat_on([33, 150, 243], [20; 3], 0.12),
+            feat_on([230, 120, 30], [20; 3], 0.12),
         ),
         (
             feat_on([65, 109, 133], [208, 252, 248], 0.12),
@@ -422,4 +422,120 @@ fn clashing_digits_drawn_alike_or_in_a_same_number_highlight_name_no_entry() {
     let other = (0..30).find(|i| digits[*i] == Some(2)).unwrap();
     digits[other] = Some(1);
     assert_eq!(mistaken_entry(0, other, &digits, &features), None);
+}
+
+#[test]
+fn of_two_neutral_inks_on_one_paper_the_faint_one_is_the_entries_even_when_they_lead() {
+    // Black givens and grey entries on white; white givens and grey entries on a dark theme.
+    for (given, entry, paper) in [([6; 3], [130; 3], [253; 3]), ([235; 3], [150; 3], [20; 3])] {
+        let s = late_game(feat_on(given, paper, 0.12), feat_on(entry, paper, 0.12), 45);
+        let (cells, features) = screen(&s);
+        let split = InkSplit::of(&cells, &features);
+        assert_eq!(split.kind(0), Some(DigitKind::Given), "{given:?}");
+        assert_eq!(split.kind(1), Some(DigitKind::Entry), "{given:?}");
+    }
+}
+
+#[test]
+fn a_disc_in_the_colour_of_the_other_digits_cells_is_no_mark() {
+    // Tiles: every digit white on a black tile; in some cells the cut reached the grey gap
+    // around the tile, so the black under the digit differs from the cell's corners there.
+    let black = [1; 3];
+    let mut s: Vec<_> = (0..20)
+        .map(|i| (i * 4, i % 9, feat_on([247; 3], black, 0.2)))
+        .collect();
+    for i in [1, 2, 3, 5, 6] {
+        s.push((i, i % 9, feat([246; 3], Some(black), 0.2)));
+    }
+    let (cells, features) = screen(&s);
+    assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+}
+
+#[test]
+fn a_lone_digit_drawn_the_other_way_round_is_the_selection_and_hides_its_kind() {
+    // Dark theme: light givens on a dark paper, light-blue entries; the selected given drawn
+    // dark on a light tint. An entry drawn like the others stays an entry.
+    let paper = [63, 71, 87];
+    let mut s = late_game(
+        feat_on([216, 224, 243], paper, 0.12),
+        feat_on([130, 190, 255], paper, 0.12),
+        5,
+    );
+    s.push((7, 8, feat_on([59, 41, 67], [213, 189, 222], 0.12)));
+    let (cells, features) = screen(&s);
+    let split = InkSplit::of(&cells, &features);
+    assert_eq!(split.kind(0), Some(DigitKind::Given));
+    assert_eq!(split.kind(1), Some(DigitKind::Entry));
+    assert_eq!(split.kind(7), Some(DigitKind::Unknown));
+}
+
+/// A full board's worth of digits in one ink (every cell but those in `empty`), on `tint(i)`.
+fn one_ink(tint: impl Fn(usize) -> [u8; 3], empty: &[usize]) -> Vec<(usize, usize, InkFeatures)> {
+    (0..81)
+        .filter(|i| i % 2 == 0 && !empty.contains(i))
+        .map(|i| (i, i % 7, feat_on([5; 3], tint(i), 0.12)))
+        .collect()
+}
+
+#[test]
+fn entries_on_white_cells_among_givens_on_grey_ones_in_one_ink_are_entries() {
+    // Open Sudoku's original look: givens on grey cells, the player's few entries on white.
+    let entries = [0, 40, 70];
+    let s = one_ink(
+        |i| {
+            if entries.contains(&i) {
+                [247; 3]
+            } else {
+                [199; 3]
+            }
+        },
+        &[],
+    );
+    let (cells, features) = screen(&s);
+    let split = InkSplit::of(&cells, &features);
+    for i in entries {
+        assert_eq!(split.kind(i), Some(DigitKind::Entry), "{}", split.summary());
+    }
+    assert_eq!(split.kind(2), Some(DigitKind::Given));
+}
+
+#[test]
+fn a_selected_cells_row_and_column_or_shaded_boxes_tint_no_kind() {
+    // The selected r5c5 tints its row and column; then every other box shaded.
+    let selection = |i: usize| -> [u8; 3] {
+        if i / 9 == 4 || i % 9 == 4 {
+            [220, 230, 250]
+        } else {
+            [255; 3]
+        }
+    };
+    let boxes = |i: usize| -> [u8; 3] {
+        if ((i / 27) + (i % 9) / 3).is_multiple_of(2) {
+            [200; 3]
+        } else {
+            [255; 3]
+        }
+    };
+    // Row 5 and column 5 hold one digit each, in r5c1 and r1c5: scattered as entries are, but
+    // the selection explains their tint.
+    let lines: Vec<usize> = (0..81)
+        .filter(|&i| (i / 9 == 4 || i % 9 == 4) && i != 36 && i != 4)
+        .collect();
+    for (tint, empty) in [
+        (&selection as &dyn Fn(usize) -> [u8; 3], &lines[..]),
+        (&boxes, &[]),
+    ] {
+        let (cells, features) = screen(&one_ink(tint, empty));
+        assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+    }
+}
+
+#[test]
+fn a_black_digit_read_a_little_grey_through_jpeg_blur_is_drawn_like_the_others() {
+    let mut s: Vec<_> = (0..20)
+        .map(|i| (i * 4, i % 9, feat_on([2; 3], [236; 3], 0.15)))
+        .collect();
+    s.push((1, 1, feat_on([33; 3], [236; 3], 0.15)));
+    let (cells, features) = screen(&s);
+    assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
 }
