@@ -30,11 +30,11 @@ fn game_with_mistakes(skin: &str, size: Size) -> (SudokuApp, Vec<Cell>) {
 #[test]
 fn wrong_player_entries_are_corrected_and_no_new_mistake_is_counted_while_learning_and_playing() {
     let adb = adb_server::shared();
-    for (skin, size) in [
-        ("light", SMALL_SIZE),
-        ("numfirst", SMALL_SIZE),
-        ("light", PHONE_SIZE),
-    ] {
+    // Every skin the agent plays, in both input orders, the sizes taking turns.
+    let runs = rig::playable_skins()
+        .enumerate()
+        .map(|(i, skin)| (skin, [SMALL_SIZE, PHONE_SIZE][i % 2]));
+    for (skin, size) in runs {
         let (phone, wrong) = game_with_mistakes(skin, size);
         let counted = phone.mistakes();
         let sim = rig::serve(phone, "instant", None, adb.addr());
