@@ -561,10 +561,11 @@ fn visualize_gif(args: &VisualizeArgs, path: &Path, max_steps: Option<u64>) -> R
                 .unwrap_or(Path::new(DEFAULT_FILE));
             let (cal, templates) = load_file(file)?;
             let img = load_screenshot(image)?;
-            vision::read(&img, Some(&cal.hints(&templates)))
+            let rec = vision::read(&img, Some(&cal.hints(&templates)))
                 .result
-                .map_err(|e| BoardProblem(format!("cannot read {}: {e}", image.display())))?
-                .givens()
+                .map_err(|e| BoardProblem(format!("cannot read {}: {e}", image.display())))?;
+            outln!("read {}: {}", image.display(), rec.board.to_line());
+            rec.givens()
         }
         (None, None) => {
             bail!("--gif needs the puzzle: pass --puzzle 81CHARS or --image SCREENSHOT.png")
