@@ -19,7 +19,9 @@
 //! the line search has failed; `locate::locate_grid_stepped` last of all takes a step between
 //! two shades for a line (tiles whose boxes differ in shade). `overrun` refuses a 9x9 whose
 //! lines run on into another grid (samurai and other multi-grid puzzles). `overlay` draws any
-//! read, refused ones included. `screen` holds the one brightness formula and the colour
+//! read, refused ones included. `screen` holds the one brightness formula, the [`Screen`] that
+//! a read makes once and hands every stage (its brightness plane, converted a row at a time as
+//! stages want rows, and a half-size screen made lazily for the grid search), and the colour
 //! distance every stage uses. Imports run one way: `screen`, `patch`, `ridges`, `hints` at the
 //! bottom; `locate`, `cells`, `kinds`, `unlined`, `overrun`, `scan` above them; `recognize`,
 //! then `reader` and `overlay` on top.
@@ -52,6 +54,7 @@ pub use locate::{
 pub use reader::{Seen, read};
 pub use recognize::{CellKind, ReadError, Reading, Recognition};
 pub use scan::{ScreenCells, find_grid_and_cells};
+pub use screen::Screen;
 pub use templates::Templates;
 
 /// Why a screenshot could not be turned into a grid.

@@ -7,16 +7,17 @@
 //! templates), then the full search with the profile's grid and templates as hints; either way
 //! the grid must be where the profile taps ([`ReadError::Moved`] otherwise). On another screen
 //! size only the templates help (a scaled rectangle can sit a few pixels off). With no place,
-//! the full search ([`find_grid_and_cells`]) and the glyph bank.
+//! the full search ([`super::find_grid_and_cells`]) and the glyph bank.
 
 use super::cells::cut_cells_with_features;
 use super::hints::{Hints, Place, frame_mismatch};
 use super::kinds::InkSplit;
-use super::locate::{Grid, grid_offset, grid_tolerance, locate_grid_near};
+use super::locate::{Grid, grid_offset, grid_tolerance, near};
 use super::recognize::{
     MIN_CLUES, ReadError, Recognition, read_cells, read_screen, with_calibrated_kinds,
 };
-use super::scan::{ScreenCells, find_grid_and_cells};
+use super::scan::{ScreenCells, find_grid_and_cells_on};
+use super::screen::Screen;
 use super::templates::Templates;
 use crate::geometry::Size;
 use image::RgbaImage;
@@ -43,6 +44,8 @@ impl Seen {
 /// the evidence is not clear: never a silently wrong board, and with a profile's place never a
 /// board whose grid is not where the profile taps.
 pub fn read(img: &RgbaImage, hints: Option<&Hints>) -> Seen {
+    // One brightness plane (and a half-size one) for every stage of this read.
+    let img = &Screen::new(img);
     let hints = hints.copied().unwrap_or_default();
     let size = Size::new(img.width(), img.height());
     match hints.place {
@@ -58,8 +61,8 @@ pub fn read(img: &RgbaImage, hints: Option<&Hints>) -> Seen {
 /// The full search: finds the grid (near `hints.grid` first), groups the big digits by shape
 /// and labels the groups jointly from the glyph bank, checked against the keypad (when one is
 /// found and no templates are given) and the hints.
-fn read_anywhere(img: &RgbaImage, hints: Hints) -> Seen {
-    match find_grid_and_cells(img, hints.grid) {
+fn read_anywhere(img: &Screen, hints: Hints) -> Seen {
+    match find_grid_and_cells_on(img, hints.grid) {
         Ok(screen) => Seen {
             result: read_screen(img, &screen, hints),
             screen: Some(screen),
@@ -73,12 +76,12 @@ fn read_anywhere(img: &RgbaImage, hints: Hints) -> Seen {
 /// cut does not see) the full search, with the profile's rectangle as a hint (it is this
 /// screen's own, so a lattice found there must match it; see `scan::find_grid_and_cells`) and
 /// its templates as the second source, the kinds told as the calibrated reader tells them.
-fn read_at_place(img: &RgbaImage, place: Place, hints: Hints) -> Seen {
+fn read_at_place(img: &Screen, place: Place, hints: Hints) -> Seen {
     // Only a grid with all its lines is read the fast way. One without (edge to edge, shading
     // only) is left to the search, which checks the cells it cuts: the unlined grid found near
     // the calibrated one cut a real screen (Good Sudoku, notes in every empty cell) off by a
     // few pixels, and the fixed cut read 28 of its 35 digits as a board.
-    let (fast_screen, fast) = match (hints.templates, locate_grid_near(img, place.grid)) {
+    let (fast_screen, fast) = match (hints.templates, near(img, place.grid, true)) {
         (Some(templates), Ok(grid)) => read_fast(img, grid, templates, place),
         (None, _) => (None, Err(ReadError::WrongScreen("no templates".into()))),
         (_, Err(e)) => (None, Err(e.into())),
@@ -131,7 +134,7 @@ fn read_at_place(img: &RgbaImage, place: Place, hints: Hints) -> Seen {
 /// The calibrated path on a located grid: cells cut at the profile's digit size, each matched
 /// against its templates, the kinds by its inks, with the rule check.
 fn read_fast(
-    img: &RgbaImage,
+    img: &Screen,
     grid: Grid,
     templates: &Templates,
     place: Place,
@@ -153,7 +156,7 @@ fn read_fast(
 /// the second source, no grid hint (a scaled rectangle can sit a few pixels off, and the full
 /// search has read every real screenshot exactly). A refusal that names no cells says the size
 /// differs (`frame`) and why the search refused.
-fn read_resized(img: &RgbaImage, frame: String, hints: Hints) -> Seen {
+fn read_resized(img: &Screen, frame: String, hints: Hints) -> Seen {
     let seen = read_anywhere(
         img,
         Hints {

@@ -17,6 +17,7 @@ use super::kinds::{DigitKind, StoredInks, calibrated_kinds, mistaken_entry};
 use super::locate::Grid;
 pub use super::locate::{grid_offset, grid_tolerance};
 use super::scan::{ScreenCells, find_grid_and_cells};
+use super::screen::Screen;
 pub use super::screen::colour_distance;
 use super::templates::Templates;
 use super::{VisionError, locate};
@@ -219,7 +220,8 @@ pub fn read_grid(
     templates: &Templates,
     th: &Thresholds,
 ) -> Result<Recognition, ReadError> {
-    let (inks, features) = cut_cells_with_features(img, &grid, th.big_digit.map(|h| h as f32));
+    let screen = Screen::new(img);
+    let (inks, features) = cut_cells_with_features(&screen, &grid, th.big_digit.map(|h| h as f32));
     read_cells(&inks, &features, grid, templates, th)
 }
 
@@ -308,7 +310,7 @@ fn read_inks_with(
 /// groups the big digits by shape and labels the groups jointly, checked against the
 /// calibration's templates, the user's `--givens` or the keypad, whichever is given or found.
 pub(super) fn read_screen(
-    img: &RgbaImage,
+    img: &Screen,
     screen: &ScreenCells,
     hints: Hints,
 ) -> Result<Recognition, ReadError> {
@@ -346,7 +348,7 @@ pub(super) fn read_screen(
 /// calibration's templates, the user's `--givens` (the mean patch of each digit they name),
 /// and the keypad (when no templates are given and one is found in a verified order).
 fn references(
-    img: &RgbaImage,
+    img: &Screen,
     grid: &Grid,
     hints: Hints,
     digit_cells: &[Cell],
@@ -376,7 +378,7 @@ fn references(
         });
     }
     let keys = if hints.templates.is_none() {
-        keypad::verified_keypad(img, grid)
+        keypad::verified_keypad_on(img, grid)
     } else {
         None
     };
