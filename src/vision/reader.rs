@@ -9,12 +9,11 @@
 //! size only the templates help (a scaled rectangle can sit a few pixels off). With no place,
 //! the full search ([`super::find_grid_and_cells`]) and the glyph bank.
 
-use super::cells::cut_cells_with_features;
 use super::hints::{Hints, Place, frame_mismatch};
-use super::kinds::InkSplit;
 use super::locate::{Grid, grid_offset, grid_tolerance, near};
 use super::recognize::{
-    MIN_CLUES, ReadError, Recognition, read_cells, read_screen, with_calibrated_kinds,
+    MIN_CLUES, ReadError, Recognition, calibrated_cells, read_cells, read_screen,
+    with_calibrated_kinds,
 };
 use super::scan::{ScreenCells, find_grid_and_cells_on};
 use super::screen::Screen;
@@ -139,16 +138,8 @@ fn read_fast(
     templates: &Templates,
     place: Place,
 ) -> (Option<ScreenCells>, Result<Recognition, ReadError>) {
-    let th = place.thresholds;
-    let (cells, features) = cut_cells_with_features(img, &grid, th.big_digit.map(|h| h as f32));
-    let result = read_cells(&cells, &features, grid.clone(), templates, th);
-    let split = InkSplit::of(&cells, &features);
-    let screen = ScreenCells {
-        grid,
-        cells,
-        features,
-        split,
-    };
+    let screen = calibrated_cells(img, grid, place.thresholds);
+    let result = read_cells(&screen, templates, place.thresholds);
     (Some(screen), result)
 }
 

@@ -220,20 +220,27 @@ pub fn read_grid(
     templates: &Templates,
     th: &Thresholds,
 ) -> Result<Recognition, ReadError> {
-    let screen = Screen::new(img);
-    let (inks, features) = cut_cells_with_features(&screen, &grid, th.big_digit.map(|h| h as f32));
-    read_cells(&inks, &features, grid, templates, th)
+    read_cells(
+        &calibrated_cells(&Screen::new(img), grid, th),
+        templates,
+        th,
+    )
 }
 
-/// The cut cells of a located grid matched against `templates`, with the rule check.
+/// The cells of a located grid cut the calibrated way (at the calibration's digit size).
+pub(super) fn calibrated_cells(img: &Screen, grid: Grid, th: &Thresholds) -> ScreenCells {
+    let (cells, features) = cut_cells_with_features(img, &grid, th.big_digit.map(|h| h as f32));
+    ScreenCells::new(grid, cells, features)
+}
+
+/// The calibrated cells of a located grid matched against `templates`, with the rule check.
 pub(super) fn read_cells(
-    inks: &[CellInk],
-    features: &[Option<InkFeatures>],
-    grid: Grid,
+    screen: &ScreenCells,
     templates: &Templates,
     th: &Thresholds,
 ) -> Result<Recognition, ReadError> {
-    let mut rec = read_inks_with(inks, features, grid, templates, th)?;
+    let features = &screen.features;
+    let mut rec = read_inks_with(&screen.cells, features, screen.grid.clone(), templates, th)?;
     settle_clashes(&mut rec, features)?;
     Ok(rec)
 }

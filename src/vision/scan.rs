@@ -44,6 +44,15 @@ impl ScreenCells {
     /// [`ScreenCells::of`] on a screen whose brightness plane the caller shares.
     pub(crate) fn on(img: &Screen, grid: Grid) -> ScreenCells {
         let (cells, features) = cut_cells_adaptive_on(img, &grid);
+        ScreenCells::new(grid, cells, features)
+    }
+
+    /// Cells already cut, with this screen's given/entry split.
+    pub(crate) fn new(
+        grid: Grid,
+        cells: Vec<CellInk>,
+        features: Vec<Option<InkFeatures>>,
+    ) -> ScreenCells {
         let split = InkSplit::of(&cells, &features);
         ScreenCells {
             grid,
