@@ -206,7 +206,9 @@ fn run_one(
         let t = process_cpu();
         let shot = device.screenshot().unwrap();
         let t1 = process_cpu();
-        sudoku_agent::vision::read_board(&shot, cal, templates).unwrap();
+        sudoku_agent::vision::read(&shot, Some(&cal.hints(templates)))
+            .result
+            .unwrap();
         let t2 = process_cpu();
         eprintln!(
             "{preset} {}: one screenshot {:.1} ms CPU (decode included), one read {:.1} ms CPU",

@@ -5,7 +5,8 @@
 use crate::device::Device;
 use crate::error::BoardProblem;
 use crate::profile::calibration::Calibration;
-use crate::vision::{Recognition, Templates, read_board};
+use crate::vision;
+use crate::vision::{Recognition, Templates};
 use anyhow::{Context, Result, bail};
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,7 +37,7 @@ pub fn wait_for_board(
             bail!("stopped by the user while waiting for the board; re-run {rerun} to finish it");
         }
         let shot = device.screenshot().context("cannot take a screenshot")?;
-        if let Ok(rec) = read_board(&shot, cal, templates) {
+        if let Ok(rec) = vision::read(&shot, Some(&cal.hints(templates))).result {
             let _ = writeln!(
                 std::io::stderr(),
                 "the board is back; continuing from it as it is now"

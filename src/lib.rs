@@ -2,9 +2,10 @@
 //!
 //! ```text
 //! Device::screenshot() -> RgbaImage
-//!   -> vision::locate_grid            -> Grid (pixel rect of the 81 cells)
-//!   -> vision::read_board(&img, &Calibration, &Templates)
-//!                                     -> Recognition { board, readings[81], clashes }
+//!   -> vision::read(&img, Some(&calibration.hints(&templates)))   (None: no calibration)
+//!                                     -> Seen { screen: grid and cells seen,
+//!                                               result: Recognition { board, readings[81],
+//!                                                                     grid, clashes } }
 //!   -> sudoku::solve_with(&board, SolveOptions, &mut observer)
 //!                                     -> Outcome::Solved { board } | NoSolution | Multiple | Stopped
 //!        observer receives SolveEvent::Set { cell, digit } / Cancel { cell } as the search runs
@@ -15,7 +16,10 @@
 //!                                      device's typed `Input` decides batching and pacing)
 //!   -> screenshot again, read again, Board::diff: verified or a clear error
 //! ```
-//! Only the two ends touch the outside world; every stage between is a pure function. `play`
+//! `vision::read` is the only way from pixels to a board: `read`, `play`, `visualize`,
+//! `calibrate`'s check and profile learning and fitting all call it; vision depends on geometry
+//! and the board type only (a calibration hands it `Hints`). Only the two ends touch the outside
+//! world; every stage between is a pure function. `play`
 //! and `visualize` are the two workflows over these stages; `app` (one file per subcommand) wires
 //! them to the command line and is the one place that picks a device; stages report errors
 //! through `error`, never through `app`.

@@ -4,7 +4,8 @@ use super::open::{load_screenshot, open_device};
 use crate::cli::ReadArgs;
 use crate::error::BoardProblem;
 use crate::profile::choice::{DEFAULT_FILE, load_file, profile_for};
-use crate::vision::{CellKind, Hints, overlay, read_any_seen, read_calibrated};
+use crate::vision;
+use crate::vision::{CellKind, overlay};
 use anyhow::{Context, Result};
 use std::path::Path;
 use std::process::ExitCode;
@@ -45,10 +46,11 @@ pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
             )
         }
     };
-    let seen = match &calibration {
-        Some((cal, templates)) => read_calibrated(&img, cal, templates),
-        None => read_any_seen(&img, Hints::default()),
-    };
+    // `read` taps nothing: a calibration of another screen size still lends its templates.
+    let hints = calibration
+        .as_ref()
+        .map(|(cal, templates)| cal.hints(templates).any_size());
+    let seen = vision::read(&img, hints.as_ref());
     // The overlay is written whatever the outcome: a refused read is when it helps most.
     if let Some(path) = &args.overlay {
         overlay::draw_seen(&img, &seen)

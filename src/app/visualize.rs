@@ -16,7 +16,8 @@ use crate::profile::choice::{DEFAULT_FILE, Source, load_file, profile_for};
 use crate::profile::remember_order;
 use crate::sudoku::Board;
 use crate::sudoku::report::describe_conflicts;
-use crate::vision::{Recognition, Templates, read_board};
+use crate::vision;
+use crate::vision::{Recognition, Templates};
 use crate::visualize::estimate::{Costs, Estimate, estimate, pacing_for};
 use crate::visualize::gif::{GifOptions, sampled_steps, search_gif};
 use crate::visualize::measure::measure;
@@ -168,9 +169,11 @@ fn prepare(
         Some(first) => first.recognition,
         None => {
             let screen = device.screenshot().context("cannot take a screenshot")?;
-            read_board(&screen, &cal, &templates).map_err(|e| {
-                BoardProblem(format!("cannot read the board, nothing was tapped: {e}"))
-            })?
+            vision::read(&screen, Some(&cal.hints(&templates)))
+                .result
+                .map_err(|e| {
+                    BoardProblem(format!("cannot read the board, nothing was tapped: {e}"))
+                })?
         }
     };
     let (prepared, mut state) = search(args, &recognition, state_file, &description)?;
@@ -561,9 +564,11 @@ fn visualize_gif(args: &VisualizeArgs, path: &Path, max_steps: Option<u64>) -> R
                 .unwrap_or(Path::new(DEFAULT_FILE));
             let (cal, templates) = load_file(file)?;
             let img = load_screenshot(image)?;
-            read_board(&img, &cal, &templates)
-                .map_err(|e| BoardProblem(format!("cannot read {}: {e}", image.display())))?
-                .givens()
+            let rec = vision::read(&img, Some(&cal.hints(&templates)))
+                .result
+                .map_err(|e| BoardProblem(format!("cannot read {}: {e}", image.display())))?;
+            outln!("read {}: {}", image.display(), rec.board.to_line());
+            rec.givens()
         }
         (None, None) => {
             bail!("--gif needs the puzzle: pass --puzzle 81CHARS or --image SCREENSHOT.png")

@@ -8,9 +8,10 @@ use crate::device::Device;
 use crate::geometry::Point;
 use crate::profile::calibration::{Calibration, InputOrder, Keypad};
 use crate::sudoku::{Board, Cell};
+use crate::vision;
 use crate::vision::keypad::{Glyph, glyphs_outside};
 use crate::vision::settling::{self, Settling};
-use crate::vision::{Grid, Recognition, Templates, read_board};
+use crate::vision::{Grid, Recognition, Templates};
 use anyhow::{Context, Result, anyhow, bail};
 use image::RgbaImage;
 use std::io::Write as _;
@@ -285,7 +286,7 @@ impl Session<'_> {
             frames.add(img);
             if !frames.waiting(&[centre], side) {
                 let img = frames.into_latest().expect("a frame was added above");
-                let read = read_board(&img, self.cal, self.templates);
+                let read = vision::read(&img, Some(&self.cal.hints(self.templates))).result;
                 return Ok((img, read));
             }
             std::thread::sleep(settling::STEP);
@@ -360,7 +361,8 @@ fn probe_holding(
         anyhow!("no keypad was found on this screen, so there is nothing to probe; pass --input-order and --erase")
     })?;
     let img = device.screenshot().context("cannot take a screenshot")?;
-    let first = read_board(&img, cal, templates)
+    let first = vision::read(&img, Some(&cal.hints(templates)))
+        .result
         .map_err(|e| anyhow!("cannot read the board before probing: {e}"))?;
     let empty: Vec<Cell> = Cell::all()
         .filter(|&c| first.board.get(c).is_none() && !first.readings[c.index()].notes)

@@ -7,11 +7,14 @@
 use crate::geometry::{Point, Rect, Size};
 use crate::profile::calibration::{Calibration, FORMAT_VERSION, InputOrder, Keypad, Thresholds};
 use crate::sudoku::{Board, Cell};
+use crate::vision;
 use crate::vision::glyphs::{Reference, label};
 use crate::vision::keypad::{Glyph, find_keypad, glyphs_outside, order_keypad};
 use crate::vision::patch::{PATCH_H, PATCH_W};
 use crate::vision::recognize::{colour_distance, locate_and_cut, read_inks, rule_conflicts};
-use crate::vision::{CellInk, Grid, ScreenCells, Templates, find_grid_and_cells, overlay};
+use crate::vision::{
+    CellInk, Grid, ReadError, ScreenCells, Templates, find_grid_and_cells, overlay,
+};
 use anyhow::{Result, anyhow, bail};
 use image::RgbaImage;
 
@@ -345,12 +348,11 @@ fn finish(
     calibration.validate()?;
 
     // The templates must read their own screen back exactly.
-    let check = read_inks(inks, grid.clone(), &templates, &calibration.recognition)
-        .map_err(|e| anyhow!("the new templates do not read the calibration screen back: {e}"))?;
-    if check.board != board {
+    let check = read_back(img, inks, &grid, &calibration, &templates)?;
+    if check != board {
         bail!(
             "the new templates read {} instead of {}; pass --givens to label the digits",
-            check.board.to_line(),
+            check.to_line(),
             board.to_line()
         );
     }
@@ -370,6 +372,28 @@ fn finish(
         keys,
         conflicts,
     })
+}
+
+/// The board the new calibration reads on its own screen, through the one reader
+/// ([`vision::read`], as every later read will). Where that reader refuses without naming a
+/// doubtful cell (a player's mistake clashing with a given drawn alike, or a board too sparse
+/// for a sudoku), the cells the templates were cut from, read as the templates see them: the
+/// templates are still good.
+fn read_back(
+    img: &RgbaImage,
+    inks: &[CellInk],
+    grid: &Grid,
+    calibration: &Calibration,
+    templates: &Templates,
+) -> Result<Board> {
+    let refused = |e| anyhow!("the new templates do not read the calibration screen back: {e}");
+    match vision::read(img, Some(&calibration.hints(templates))).result {
+        Ok(rec) => Ok(rec.board),
+        Err(e @ ReadError::Unsure(_)) => Err(refused(e)),
+        Err(_) => read_inks(inks, grid.clone(), templates, &calibration.recognition)
+            .map(|rec| rec.board)
+            .map_err(refused),
+    }
 }
 
 /// The templates: the mean patch of each digit on the board, the keypad's glyph for a digit

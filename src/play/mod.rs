@@ -11,7 +11,8 @@ use crate::error::BoardProblem;
 use crate::plan::{self, Move, Plan};
 use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::{Board, Cell, Outcome, SolveOptions, Strategy, solve_with};
-use crate::vision::{Recognition, Templates, read_board};
+use crate::vision;
+use crate::vision::{Recognition, Templates};
 use anyhow::{Context, Result};
 
 mod relearn;
@@ -115,7 +116,8 @@ pub fn assess(
     timings: &mut Timings,
 ) -> Result<Assessment> {
     let started = Instant::now();
-    let recognition = read_board(screen, cal, templates)
+    let recognition = vision::read(screen, Some(&cal.hints(templates)))
+        .result
         .map_err(|e| BoardProblem(format!("cannot read the board, nothing was tapped: {e}")))?;
     timings.read_ms = ms(started.elapsed());
     assess_read(recognition, cal, options, timings)
@@ -288,7 +290,8 @@ fn confirm_unchanged(
     assessment: &Assessment,
 ) -> Result<()> {
     let again = device.screenshot().context("cannot take a screenshot")?;
-    let now = read_board(&again, cal, templates)
+    let now = vision::read(&again, Some(&cal.hints(templates)))
+        .result
         .map_err(|e| BoardProblem(format!("the screen changed, nothing was tapped: {e}")))?;
     let differ = assessment.recognition.board.diff(&now.board);
     if !differ.is_empty() {

@@ -9,8 +9,9 @@ use crate::geometry::Point;
 use crate::plan::{self, Move};
 use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::{Board, Cell};
+use crate::vision;
 use crate::vision::settling::{self, Settling};
-use crate::vision::{Recognition, Templates, read_board};
+use crate::vision::{Recognition, Templates};
 use anyhow::{Context, Result};
 use std::time::{Duration, Instant};
 
@@ -62,7 +63,11 @@ pub fn relearn_order(
     let (centre, side) = (cell_centre(&cal, cell), cell_side(&cal));
     let again = loop {
         let shot = device.screenshot().context("cannot take a screenshot")?;
-        let again = board_as_seen(read_board(&shot, &cal, templates), &expected, &[cell]);
+        let again = board_as_seen(
+            vision::read(&shot, Some(&cal.hints(templates))).result,
+            &expected,
+            &[cell],
+        );
         frames.add(shot);
         let landed = matches!(&again, Ok(b) if b.get(cell) == want);
         if landed || !frames.waiting(&[centre], side) {
@@ -78,7 +83,8 @@ pub fn relearn_order(
     })?;
     let now = again_board.get(cell);
     if now == want {
-        let board = read_board(shot, &cal, templates)
+        let board = vision::read(shot, Some(&cal.hints(templates)))
+            .result
             .map_err(|e| BoardProblem(format!("cannot read the board: {e}")))?;
         return Ok(Learned {
             cal,

@@ -13,8 +13,9 @@ use crate::geometry::Point;
 use crate::plan::{self, Move, Plan};
 use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::{Board, Cell};
+use crate::vision;
 use crate::vision::settling::{self, Settling};
-use crate::vision::{Recognition, Templates, read_board};
+use crate::vision::{Recognition, Templates};
 use anyhow::{Context, Result, anyhow};
 use std::io::Write as _;
 use std::sync::Arc;
@@ -229,7 +230,7 @@ impl Tapping<'_> {
             .context("cannot take a screenshot")?;
         self.report.checks += 1;
         Ok(board_as_seen(
-            read_board(&shot, &self.run.cal, self.templates),
+            vision::read(&shot, Some(&self.run.cal.hints(self.templates))).result,
             expected,
             changed,
         )
@@ -240,7 +241,7 @@ impl Tapping<'_> {
     fn look(&mut self, expected: &Board, changed: &[Cell]) -> Result<Shown> {
         let shot = self.run.check_shot(self.device, false)?;
         self.report.checks += 1;
-        let read = read_board(&shot, &self.run.cal, self.templates);
+        let read = vision::read(&shot, Some(&self.run.cal.hints(self.templates))).result;
         self.last_shot = Some((Instant::now(), shot));
         match board_as_seen(read, expected, changed) {
             Ok(seen) => Ok(Shown::Board(seen)),
@@ -296,7 +297,7 @@ impl Tapping<'_> {
             .screenshot()
             .context("cannot take a screenshot")?;
         self.report.checks += 1;
-        let read = read_board(&shot, &self.run.cal, self.templates);
+        let read = vision::read(&shot, Some(&self.run.cal.hints(self.templates))).result;
         self.last_shot = Some((Instant::now(), shot));
         Ok(read)
     }
@@ -381,7 +382,7 @@ impl Tapping<'_> {
         changed: &[Cell],
     ) -> Result<Board> {
         board_as_seen(
-            read_board(shot, &self.run.cal, self.templates),
+            vision::read(shot, Some(&self.run.cal.hints(self.templates))).result,
             expected,
             changed,
         )
@@ -425,9 +426,13 @@ impl Tapping<'_> {
         let seen = match last_seen {
             Some(seen) => seen,
             None => {
-                read_board(&self.device.screenshot()?, &self.run.cal, self.templates)
-                    .map_err(|e| BoardProblem(format!("cannot read the board back: {e}")))?
-                    .board
+                vision::read(
+                    &self.device.screenshot()?,
+                    Some(&self.run.cal.hints(self.templates)),
+                )
+                .result
+                .map_err(|e| BoardProblem(format!("cannot read the board back: {e}")))?
+                .board
             }
         };
         report.final_board = Some(seen);

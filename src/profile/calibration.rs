@@ -4,6 +4,8 @@
 
 use crate::device::Pacing;
 use crate::geometry::{Point, Rect, Size};
+use crate::vision::Templates;
+use crate::vision::hints::{Hints, Place, frame_mismatch};
 use anyhow::{Context, Result, bail, ensure};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -76,26 +78,8 @@ pub struct Keypad {
     pub notes: Option<Point>,
 }
 
-/// Where the digit templates live and how they are matched.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Thresholds {
-    /// Lowest correlation accepted for a digit.
-    pub min_score: f64,
-    /// Lowest lead of the best digit over the runner-up.
-    pub min_margin: f64,
-    /// Ink colour of the givens seen at calibration.
-    pub given_ink: [u8; 3],
-    /// Ink colour of player entries, when calibration saw some.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub entry_ink: Option<[u8; 3]>,
-    /// Digits farther than this (RGB distance) from `given_ink` are player entries.
-    pub kind_distance: f64,
-    /// Shortest big digit as a fraction of the cell, for apps that draw small digits (in
-    /// discs, say); absent means the usual 0.3.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub big_digit: Option<f64>,
-}
+/// How digits are matched (`[recognition]`): vision's own type, handed to it with the grid.
+pub use crate::vision::Thresholds;
 
 // Unknown keys are refused rather than ignored: a misspelt `min_scor` would otherwise leave the
 // default in force without a word.
@@ -248,19 +232,24 @@ impl Calibration {
 
     /// Refuses a screen of another size or orientation than the one calibrated.
     pub fn check_frame(&self, size: Size) -> Result<()> {
-        if size == self.screen {
-            return Ok(());
+        match frame_mismatch(size, self.screen) {
+            Some(why) => bail!("{why}"),
+            None => Ok(()),
         }
-        if size == Size::new(self.screen.height, self.screen.width) {
-            bail!(
-                "the screen is rotated ({size}, calibrated in {}); turn the phone back or re-run `sudoku-agent calibrate` (with --out FILE for a calibration file)",
-                self.screen
-            );
+    }
+
+    /// What the reader is told of this calibration (`vision::read`): its templates, and its grid
+    /// place and thresholds, which make the read fast and pin the grid to where it taps.
+    pub fn hints<'a>(&'a self, templates: &'a Templates) -> Hints<'a> {
+        Hints {
+            templates: Some(templates),
+            place: Some(Place {
+                screen: self.screen,
+                grid: self.grid,
+                thresholds: &self.recognition,
+            }),
+            ..Hints::default()
         }
-        bail!(
-            "the screen is {size} but the calibration was measured on {}; re-run `sudoku-agent calibrate` on this screen (with --out FILE for a calibration file)",
-            self.screen
-        )
     }
 }
 

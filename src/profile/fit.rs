@@ -8,11 +8,10 @@
 use crate::geometry::{Point, Size};
 use crate::profile::calibration::{Calibration, Keypad};
 use crate::sudoku::Cell;
+use crate::vision;
 use crate::vision::keypad::find_keys;
 use crate::vision::recognize::{grid_offset, grid_tolerance};
-use crate::vision::{
-    Grid, Hints, ReadError, Recognition, ScreenCells, Templates, read_any, read_board,
-};
+use crate::vision::{Grid, Hints, ReadError, Recognition, ScreenCells, Templates};
 use image::RgbaImage;
 
 /// What one screenshot says about a profile.
@@ -28,7 +27,7 @@ pub enum Verdict {
 
 /// Checks `cal` on `screen`, a screenshot of its own size.
 pub fn check(screen: &RgbaImage, cal: &Calibration, templates: &Templates) -> Verdict {
-    match read_board(screen, cal, templates) {
+    match vision::read(screen, Some(&cal.hints(templates))).result {
         Ok(rec) => match templates_differ(screen, &rec, templates, cal)
             .or_else(|| keypad_moved(screen, &rec.grid, cal, templates))
         {
@@ -41,7 +40,7 @@ pub fn check(screen: &RgbaImage, cal: &Calibration, templates: &Templates) -> Ve
         )),
         // A board the reader without calibration reads: the profile's templates or digit size
         // no longer see this app's digits.
-        Err(e) => match read_any(screen, Hints::default()) {
+        Err(e) => match vision::read(screen, None).result {
             Ok(_) => Verdict::Stale(e.to_string()),
             Err(_) => Verdict::Unreadable(e.to_string()),
         },
@@ -129,7 +128,9 @@ pub fn fit_to_screen(
         templates: Some(templates),
         ..Hints::default()
     };
-    let rec = read_any(screen, hints).map_err(|e| format!("its digits do not read here: {e}"))?;
+    let rec = vision::read(screen, Some(&hints))
+        .result
+        .map_err(|e| format!("its digits do not read here: {e}"))?;
     if let Some(why) = templates_differ(screen, &rec, templates, cal) {
         return Err(why);
     }
@@ -163,7 +164,8 @@ pub fn fit_to_screen(
         notes: old.notes.map(inside).transpose()?,
     });
     fitted.validate().map_err(|e| format!("{e:#}"))?;
-    let again = read_board(screen, &fitted, templates)
+    let again = vision::read(screen, Some(&fitted.hints(templates)))
+        .result
         .map_err(|e| format!("fitted, it does not read this board: {e}"))?;
     if again.board != rec.board
         || grid_offset(&again.grid, fitted.grid) > grid_tolerance(fitted.grid)

@@ -8,7 +8,8 @@ use crate::calibrate::probe::{Probed, probe_waiting};
 use crate::calibrate::{CalibrateOptions, Calibrated, calibrate_image, calibrate_read};
 use crate::device::Device;
 use crate::profile::calibration::{Calibration, InputOrder};
-use crate::vision::{Hints, Templates, read_any_seen, read_board};
+use crate::vision;
+use crate::vision::Templates;
 use anyhow::{Context, Result, anyhow, bail};
 use image::RgbaImage;
 
@@ -50,10 +51,11 @@ pub fn learn(device: &mut dyn Device) -> Result<Learned> {
 /// back), calibrate's own search and labelling are tried.
 pub fn calibrate_screen(screen: &RgbaImage) -> Result<Calibrated> {
     let opts = CalibrateOptions::default();
-    let seen = read_any_seen(screen, Hints::default());
+    let seen = vision::read(screen, None);
     let through_reader = match (&seen.screen, &seen.result) {
         (Some(cells), Ok(read)) => calibrate_read(screen, cells, read, &opts).and_then(|done| {
-            let again = read_board(screen, &done.calibration, &done.templates)
+            let again = vision::read(screen, Some(&done.calibration.hints(&done.templates)))
+                .result
                 .map_err(|e| anyhow!("its templates do not read the screen back: {e}"))?;
             if again.board != read.board {
                 bail!(

@@ -7,7 +7,7 @@
 use super::VisionError;
 use super::locate::Grid;
 use super::patch::{Component, components, ink_span, normalise_span};
-use super::screen::{colour_distance, luma_region};
+use super::screen::{Screen, colour_distance};
 use crate::geometry::Rect;
 use crate::sudoku::Cell;
 use image::RgbaImage;
@@ -34,9 +34,13 @@ pub struct CellInk {
 
 /// Cleans all 81 cells of `grid`, row by row, with the fixed big-digit height (30% of a cell).
 pub fn cut_cells(img: &RgbaImage, grid: &Grid) -> Vec<CellInk> {
+    cut_cells_on(&Screen::new(img), grid)
+}
+
+fn cut_cells_on(img: &Screen, grid: &Grid) -> Vec<CellInk> {
     let pitch = grid.pitch();
     Cell::all()
-        .map(|c| cut_cell(img, grid.cell_rect(c), pitch))
+        .map(|c| cut_cell_on(img, grid.cell_rect(c), pitch))
         .collect()
 }
 
@@ -44,8 +48,9 @@ pub fn cut_cells(img: &RgbaImage, grid: &Grid) -> Vec<CellInk> {
 /// of a cell tall are big digits (as [`big_digit_height`] measured on the app's screen), looked
 /// at finely enough to keep their shape.
 pub fn cut_cells_sized(img: &RgbaImage, grid: &Grid, big_min: f32) -> Vec<CellInk> {
+    let img = &Screen::new(img);
     if big_min >= BIG_MIN {
-        return cut_cells(img, grid);
+        return cut_cells_on(img, grid);
     }
     let pitch = grid.pitch();
     let stride = ((pitch / 50.0).floor() as u32).max(1);
@@ -63,7 +68,7 @@ pub fn cut_cells_sized(img: &RgbaImage, grid: &Grid, big_min: f32) -> Vec<CellIn
 /// [`cut_cells`] (`big_min` `None`) or [`cut_cells_sized`], keeping each digit's ink features
 /// (the calibrated reader tells givens from entries by them, as the screen draws them).
 pub(crate) fn cut_cells_with_features(
-    img: &RgbaImage,
+    img: &Screen,
     grid: &Grid,
     big_min: Option<f32>,
 ) -> (Vec<CellInk>, Vec<Option<InkFeatures>>) {
@@ -86,6 +91,7 @@ pub(crate) fn cut_cells_with_features(
 /// How tall (fraction of a cell) a mark must be to count as a big digit on this screen: the
 /// usual 30%, or less when the screen's digits are small (see [`cut_cells_adaptive`]).
 pub fn big_digit_height(img: &RgbaImage, grid: &Grid) -> f32 {
+    let img = &Screen::new(img);
     let pitch = grid.pitch();
     let samples: Vec<Option<CellSample>> = Cell::all()
         .map(|c| sample_cell(img, grid.cell_rect(c), pitch))
@@ -95,6 +101,10 @@ pub fn big_digit_height(img: &RgbaImage, grid: &Grid) -> f32 {
 
 /// Cleans one cell whose rectangle between line centres is `rect`.
 pub fn cut_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> CellInk {
+    cut_cell_on(&Screen::new(img), rect, pitch)
+}
+
+fn cut_cell_on(img: &Screen, rect: Rect, pitch: f32) -> CellInk {
     match sample_cell(img, rect, pitch) {
         Some(sample) => sample.finish(img, BIG_MIN).0,
         None => CellInk::default(),
@@ -121,14 +131,14 @@ pub(crate) struct CellSample {
 }
 
 /// Samples and segments one cell; `None` when it is too small or off the screen.
-pub(crate) fn sample_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> Option<CellSample> {
+pub(crate) fn sample_cell(img: &Screen, rect: Rect, pitch: f32) -> Option<CellSample> {
     // Big cells are looked at every `stride` pixels: a digit 50 px tall holds all the detail the
     // 24x32 patch keeps, and reading stays fast at 1440x3200.
     sample_cell_every(img, rect, pitch, ((pitch / 50.0).floor() as u32).max(1))
 }
 
 /// [`sample_cell`] looking at every `stride`-th pixel.
-fn sample_cell_every(img: &RgbaImage, rect: Rect, pitch: f32, stride: u32) -> Option<CellSample> {
+fn sample_cell_every(img: &Screen, rect: Rect, pitch: f32, stride: u32) -> Option<CellSample> {
     // The dash band starts just inside the lines; the digit is looked for further in.
     let outer = (pitch * 0.025).round() as u32 + 1;
     let inner = (pitch * 0.07).round() as u32 + 1;
@@ -164,6 +174,14 @@ fn sample_cell_every(img: &RgbaImage, rect: Rect, pitch: f32, stride: u32) -> Op
 /// the rule stricter than that. Returns each cell's ink and, for digit cells, its features.
 pub fn cut_cells_adaptive(
     img: &RgbaImage,
+    grid: &Grid,
+) -> (Vec<CellInk>, Vec<Option<InkFeatures>>) {
+    cut_cells_adaptive_on(&Screen::new(img), grid)
+}
+
+/// [`cut_cells_adaptive`] on a screen whose brightness plane the caller shares.
+pub(crate) fn cut_cells_adaptive_on(
+    img: &Screen,
     grid: &Grid,
 ) -> (Vec<CellInk>, Vec<Option<InkFeatures>>) {
     let pitch = grid.pitch();
@@ -248,24 +266,18 @@ pub struct InkFeatures {
 }
 
 /// Brightness of every `stride`-th pixel of a `size` rectangle at `origin`, row-major.
-fn luma_sampled(img: &RgbaImage, origin: (u32, u32), size: (u32, u32), stride: u32) -> Vec<u8> {
+fn luma_sampled(img: &Screen, origin: (u32, u32), size: (u32, u32), stride: u32) -> Vec<u8> {
     if stride == 1 {
-        return luma_region(img, origin.0, origin.1, size.0, size.1);
+        return img.luma_region(origin.0, origin.1, size.0, size.1);
     }
-    let raw = img.as_raw();
-    let row_len = img.width() as usize * 4;
     let (w, h) = (
         size.0.div_ceil(stride) as usize,
         size.1.div_ceil(stride) as usize,
     );
     let mut out = Vec::with_capacity(w * h);
     for j in 0..h {
-        let y = origin.1 as usize + j * stride as usize;
-        let row = &raw[y * row_len..(y + 1) * row_len];
-        out.extend((0..w).map(|i| {
-            let p = &row[(origin.0 as usize + i * stride as usize) * 4..];
-            ((p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8) as u8
-        }));
+        let row = img.row(origin.1 + (j as u32) * stride);
+        out.extend((0..w).map(|i| row[origin.0 as usize + i * stride as usize]));
     }
     out
 }

@@ -4,6 +4,7 @@
 
 use super::locate::Grid;
 use super::patch::{Component, PATCH_H, PATCH_W, components, normalise};
+use super::screen::Screen;
 use super::templates::{Templates, unit_vector};
 use crate::geometry::{Point, Rect};
 use image::RgbaImage;
@@ -25,13 +26,13 @@ impl Glyph {
 
 /// All plausible digit-sized glyphs outside the grid, in both polarities.
 pub fn glyphs_outside(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
-    glyphs_outside_sampled(img, grid, 1)
+    glyphs_outside_sampled(&Screen::new(img), grid, 1)
 }
 
 /// [`glyphs_outside`] looked for in `s` x `s` blocks, for reading: keys stay tens of samples
 /// tall on large screens, the whole-screen passes cost a quarter or less, and boxes are exact
 /// to `s` pixels (calibrate, which records key centres, looks at every pixel).
-fn glyphs_outside_sampled(img: &RgbaImage, grid: &Grid, s: usize) -> Vec<Glyph> {
+fn glyphs_outside_sampled(img: &Screen, grid: &Grid, s: usize) -> Vec<Glyph> {
     let (w, h) = (img.width() as usize / s, img.height() as usize / s);
     let pitch = grid.pitch() / s as f32;
     let lum = block_luma(img, s);
@@ -142,21 +143,18 @@ fn glyphs_outside_sampled(img: &RgbaImage, grid: &Grid, s: usize) -> Vec<Glyph> 
 }
 
 /// Mean brightness of each `s` x `s` block of `img`, row-major (the screen at 1/s size).
-fn block_luma(img: &RgbaImage, s: usize) -> Vec<u8> {
+fn block_luma(img: &Screen, s: usize) -> Vec<u8> {
     let (iw, ih) = (img.width() as usize, img.height() as usize);
     if s == 1 {
-        return super::screen::luma_region(img, 0, 0, iw as u32, ih as u32);
+        return img.luma_region(0, 0, iw as u32, ih as u32);
     }
     let (w, h) = (iw / s, ih / s);
-    let raw = img.as_raw();
     let mut sums = vec![0u32; w];
-    let mut row_luma = vec![0u8; w * s];
     let mut out = Vec::with_capacity(w * h);
     for by in 0..h {
         sums.iter_mut().for_each(|v| *v = 0);
         for y in by * s..(by + 1) * s {
-            // The row's brightness first (vectorised), then one block's s values at a time.
-            super::screen::luma_row(&raw[y * iw * 4..(y * iw + w * s) * 4], &mut row_luma);
+            let row_luma = &img.row(y as u32)[..w * s];
             if s == 2 {
                 for (sum, pair) in sums.iter_mut().zip(row_luma.chunks_exact(2)) {
                     *sum += pair[0] as u32 + pair[1] as u32;
@@ -320,6 +318,7 @@ fn reading_orders(glyphs: &[&Glyph]) -> Vec<Vec<usize>> {
 /// an app's own digit `templates` as the labelled shapes: how a stored profile's keypad is
 /// checked against the screen (an app update can move the keypad and nothing else).
 pub fn find_keys(img: &RgbaImage, grid: &Grid, templates: &Templates) -> Option<[Point; 9]> {
+    let img = &Screen::new(img);
     let refs: Vec<Option<Vec<u8>>> = (1..=9)
         .map(|d| templates.get(d).map(<[u8]>::to_vec))
         .collect();
@@ -333,6 +332,11 @@ pub fn find_keys(img: &RgbaImage, grid: &Grid, templates: &Templates) -> Option<
 /// on that order: the keypad's layout (read by rows or by columns) and the glyph bank's joint
 /// labelling of the nine glyphs. A keypad in any other order (or none) gives `None`.
 pub fn verified_keypad(img: &RgbaImage, grid: &Grid) -> Option<[Vec<u8>; 9]> {
+    verified_keypad_on(&Screen::new(img), grid)
+}
+
+/// [`verified_keypad`] on a screen whose brightness plane the caller shares.
+pub(crate) fn verified_keypad_on(img: &Screen, grid: &Grid) -> Option<[Vec<u8>; 9]> {
     let s = ((grid.pitch() / 40.0) as usize).max(1);
     order_keypad(&glyphs_outside_sampled(img, grid, s)).map(|keys| keys.map(|g| g.patch))
 }

@@ -7,6 +7,7 @@
 
 use super::VisionError;
 use super::ridges::{EITHER, Ridges, STEPS, bits_of, coverage, ridges};
+use super::screen::Screen;
 use crate::geometry::Rect;
 use crate::sudoku::Cell;
 use image::RgbaImage;
@@ -65,6 +66,11 @@ impl Grid {
 
 /// Finds the sudoku grid anywhere on the screen.
 pub fn locate_grid(img: &RgbaImage) -> Result<Grid, VisionError> {
+    locate_grid_on(&Screen::new(img))
+}
+
+/// [`locate_grid`] on a screen whose brightness plane the caller shares.
+pub(crate) fn locate_grid_on(img: &Screen) -> Result<Grid, VisionError> {
     search_screen(img, &[&[0, 1], &[EITHER]])
 }
 
@@ -73,11 +79,16 @@ pub fn locate_grid(img: &RgbaImage) -> Result<Grid, VisionError> {
 /// the page): a line may be a ridge of either polarity or a step. It proves less than lines
 /// alone, so callers check the cells before trusting it (as `scan` does).
 pub fn locate_grid_stepped(img: &RgbaImage) -> Result<Grid, VisionError> {
+    locate_grid_stepped_on(&Screen::new(img))
+}
+
+/// [`locate_grid_stepped`] on a screen whose brightness plane the caller shares.
+pub(crate) fn locate_grid_stepped_on(img: &Screen) -> Result<Grid, VisionError> {
     search_screen(img, &[&[STEPS]])
 }
 
 /// The grid search over the whole screen with the profile phases `phases` (see [`search`]).
-fn search_screen(img: &RgbaImage, phases: &[&[usize]]) -> Result<Grid, VisionError> {
+fn search_screen(img: &Screen, phases: &[&[usize]]) -> Result<Grid, VisionError> {
     let (w, h) = img.dimensions();
     let short = w.min(h) as f32;
     if short < 90.0 {
@@ -100,17 +111,19 @@ fn search_screen(img: &RgbaImage, phases: &[&[usize]]) -> Result<Grid, VisionErr
 /// a narrow band around its calibrated place (fast: a read costs a few hundred thousand pixel
 /// tests), and refused when the lines are not there (a popup, another screen, a moved grid).
 pub fn locate_grid_near(img: &RgbaImage, expected: Rect) -> Result<Grid, VisionError> {
-    near(img, expected, true)
+    near(&Screen::new(img), expected, true)
 }
 
 /// [`locate_grid_near`] that also accepts a grid whose outer lines are missing (edge to edge,
 /// no border, a bar over a line): only the inner box lines 3 and 6 must be there. It proves
 /// less, so callers check the cells before trusting it (as `scan` does).
 pub fn locate_grid_near_relaxed(img: &RgbaImage, expected: Rect) -> Result<Grid, VisionError> {
-    near(img, expected, false)
+    near(&Screen::new(img), expected, false)
 }
 
-fn near(img: &RgbaImage, expected: Rect, strict: bool) -> Result<Grid, VisionError> {
+/// [`locate_grid_near`] (`strict`) or [`locate_grid_near_relaxed`] on a screen whose brightness
+/// plane the caller shares.
+pub(crate) fn near(img: &Screen, expected: Rect, strict: bool) -> Result<Grid, VisionError> {
     let (iw, ih) = img.dimensions();
     if !expected.fits_in(crate::geometry::Size::new(iw, ih)) {
         return Err(VisionError::NoGrid(
@@ -121,12 +134,7 @@ fn near(img: &RgbaImage, expected: Rect, strict: bool) -> Result<Grid, VisionErr
     let d = ((short / 120.0).round() as i64).clamp(2, 12);
     let pitch = (expected.width + expected.height) as f32 / 18.0;
     let band = ((pitch * 0.12).round() as i64).max(3);
-    let raw = img.as_raw();
-    let stride = iw as usize * 4;
-    let luma = |x: i64, y: i64| {
-        let i = y as usize * stride + x as usize * 4;
-        ((raw[i] as u32 * 77 + raw[i + 1] as u32 * 150 + raw[i + 2] as u32 * 29) >> 8) as i16
-    };
+    let luma = |x: i64, y: i64| img.row(y as u32)[x as usize] as i16;
     // One line, both polarities: (position, coverage) of the best spot in its band.
     let find = |vertical: bool, at: f32, from: u32, to: u32| -> [(f32, f32); 2] {
         let limit = if vertical { iw } else { ih } as i64;
@@ -423,7 +431,7 @@ type Checked = (f32, Grid, [bool; 4]);
 /// The grid search over `region`, trying the profile indices of each phase in turn until one
 /// gives a grid.
 fn search(
-    img: &RgbaImage,
+    img: &Screen,
     region: Rect,
     s_min: f32,
     s_max: f32,
@@ -583,30 +591,6 @@ impl Search<'_> {
     }
 }
 
-/// The screen at half size (each pixel the mean of a 2x2 block): a 1 px line keeps half its
-/// contrast, and a full grid search costs a quarter.
-pub(crate) fn half_size(img: &RgbaImage) -> RgbaImage {
-    let (w, h) = (img.width() / 2, img.height() / 2);
-    let raw = img.as_raw();
-    let stride = img.width() as usize * 4;
-    let mut out = vec![0u8; w as usize * h as usize * 4];
-    // Each pair of rows summed first, then pairs of pixels: two passes the compiler vectorises.
-    let mut pair = vec![0u16; w as usize * 8];
-    for (y, dst) in out.chunks_exact_mut(w as usize * 4).enumerate() {
-        let top = &raw[2 * y * stride..2 * y * stride + w as usize * 8];
-        let bottom = &raw[(2 * y + 1) * stride..(2 * y + 1) * stride + w as usize * 8];
-        for ((p, &t), &b) in pair.iter_mut().zip(top).zip(bottom) {
-            *p = t as u16 + b as u16;
-        }
-        for (d, v) in dst.chunks_exact_mut(4).zip(pair.chunks_exact(8)) {
-            for k in 0..4 {
-                d[k] = ((v[k] + v[4 + k] + 2) / 4) as u8;
-            }
-        }
-    }
-    RgbaImage::from_raw(w, h, out).expect("buffer sized to the image")
-}
-
 impl Grid {
     /// This grid, found on a screen scaled down by `factor` (2 for [`half_size`]), in the
     /// coordinates of the full screen.
@@ -666,6 +650,11 @@ fn boxes_stand_out(lines: &[f32; 10], profile: &[f32], r: usize) -> bool {
 /// allowed to be absent. Callers should check the cells (digits centred in cells) before
 /// trusting a candidate, since fewer lines are required than by [`locate_grid`].
 pub fn locate_grid_candidates(img: &RgbaImage) -> Vec<Grid> {
+    locate_grid_candidates_on(&Screen::new(img))
+}
+
+/// [`locate_grid_candidates`] on a screen whose brightness plane the caller shares.
+pub(crate) fn locate_grid_candidates_on(img: &Screen) -> Vec<Grid> {
     let (iw, ih) = img.dimensions();
     let short = iw.min(ih) as f32;
     if short < 90.0 {

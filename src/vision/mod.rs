@@ -1,35 +1,42 @@
-//! Reading a screenshot: locate the 9x9 grid, cut and clean each cell, and classify its digit by
-//! template matching against digits cut from the app's own screen.
+//! Reading a screenshot: locate the 9x9 grid, cut and clean each cell, and label its digit,
+//! either from the glyphs of many typefaces or by template matching against digits cut from the
+//! app's own screen.
 //!
 //! Everything here is a pure function of pixels: nothing knows which app (or which simulated
-//! skin) drew the screen. `locate` finds the grid lines, `cells` turns each cell into a
-//! normalised ink patch, `templates` stores the reference digits, `recognize` classifies and
-//! checks, and `keypad` finds the digit buttons (and confirms their order). With no calibration,
-//! `scan::find_grid_and_cells` finds the grid (outer lines optional) and the cells, `kinds` tells
-//! givens from entries by how each screen draws them, and `glyphs` labels the digits of one
-//! screen jointly from `bank`, the embedded digit glyphs of many free typefaces
-//! (`recognize::read_any`). `unlined` finds grids whose lines are not all drawn (no outer
-//! border, or cells told apart by shading alone) once the line search has failed;
-//! `locate::locate_grid_stepped` last of all takes a step between two shades for a line (tiles
-//! whose boxes differ in shade). `overrun` refuses a 9x9 whose lines run on into another grid
-//! (samurai and other multi-grid puzzles). `recognize::read_board` is the one reader of a
-//! calibrated app: the fast calibrated path when the grid is where the calibration has it, else
-//! `read_any`'s search with the calibration's grid and templates as hints, and never a board
-//! whose grid moved from where the calibration taps. `recognize::read_calibrated` (for `read`)
-//! also takes a calibration made at another screen size. `overlay` draws any read, refused ones
-//! included. `screen` holds the one brightness formula and the colour distance every stage
-//! uses. Imports run one way: `screen`, `patch`, `ridges` at the bottom; `locate`, `cells`,
-//! `kinds`, `unlined`, `overrun`, `scan` above them; `recognize` and `overlay` on top.
+//! skin) drew the screen, nor what a profile is: callers hand it [`Hints`] (templates, a grid
+//! place, [`Thresholds`]). [`read`] (`reader`) is the one way from pixels to a board; every
+//! command, calibrate, profile learning and fitting call it. With a profile's place on a screen
+//! of its size it reads the calibrated way first (`recognize::read_grid`: the grid's lines near
+//! the profile's, cells cut at its digit size, matched against its templates) and never
+//! returns a board whose grid moved from where the profile taps; otherwise, and as its
+//! fallback, the full search: `scan::find_grid_and_cells` finds the grid (outer lines optional)
+//! and the cells, `kinds` tells givens from entries by how each screen draws them, and
+//! `glyphs` labels the digits of one screen jointly from `bank`, the embedded digit glyphs of
+//! many free typefaces, checked against the keypad or the templates. `locate` finds grid
+//! lines, `cells` turns each cell into a normalised ink patch, `templates` stores the reference
+//! digits, `keypad` finds the digit buttons (and confirms their order). `unlined` finds grids
+//! whose lines are not all drawn (no outer border, or cells told apart by shading alone) once
+//! the line search has failed; `locate::locate_grid_stepped` last of all takes a step between
+//! two shades for a line (tiles whose boxes differ in shade). `overrun` refuses a 9x9 whose
+//! lines run on into another grid (samurai and other multi-grid puzzles). `overlay` draws any
+//! read, refused ones included. `screen` holds the one brightness formula, the [`Screen`] that
+//! a read makes once and hands every stage (its brightness plane, converted a row at a time as
+//! stages want rows, and a half-size screen made lazily for the grid search), and the colour
+//! distance every stage uses. Imports run one way: `screen`, `patch`, `ridges`, `hints` at the
+//! bottom; `locate`, `cells`, `kinds`, `unlined`, `overrun`, `scan` above them; `recognize`,
+//! then `reader` and `overlay` on top.
 
 pub mod bank;
 pub mod cells;
 pub mod glyphs;
+pub mod hints;
 pub mod keypad;
 pub mod kinds;
 pub mod locate;
 pub mod overlay;
 pub mod overrun;
 pub mod patch;
+mod reader;
 pub mod recognize;
 mod ridges;
 pub mod scan;
@@ -39,15 +46,15 @@ pub mod templates;
 pub mod unlined;
 
 pub use cells::{CellInk, DigitPatch, InkFeatures, cut_cells, cut_cells_adaptive};
+pub use hints::{Hints, Place, Thresholds};
 pub use kinds::{DigitKind, InkSplit};
 pub use locate::{
     Grid, locate_grid, locate_grid_candidates, locate_grid_near, locate_grid_near_relaxed,
 };
-pub use recognize::{
-    CellKind, Hints, ReadError, Reading, Recognition, Seen, read_any, read_any_seen, read_board,
-    read_calibrated,
-};
+pub use reader::{Seen, read};
+pub use recognize::{CellKind, ReadError, Reading, Recognition};
 pub use scan::{ScreenCells, find_grid_and_cells};
+pub use screen::Screen;
 pub use templates::Templates;
 
 /// Why a screenshot could not be turned into a grid.

@@ -3,7 +3,8 @@
 
 use super::kinds::DigitKind;
 use super::locate::Grid;
-use super::recognize::{CellKind, ReadError, Recognition, Seen};
+use super::reader::Seen;
+use super::recognize::{CellKind, ReadError, Recognition};
 use super::scan::ScreenCells;
 use crate::geometry::Point;
 use crate::sudoku::Cell;
@@ -195,7 +196,7 @@ pub fn draw_cells(
 /// cross: the two best candidates (`4/9`) of an unsure cell, `=5` for a cell in a clash.
 pub fn refused_cells(err: &ReadError) -> Vec<(usize, String)> {
     match err {
-        ReadError::Unsure(doubts) | ReadError::Ambiguous(doubts) => doubts
+        ReadError::Unsure(doubts) => doubts
             .iter()
             .map(|d| (d.cell.index(), format!("{}/{}", d.best.0, d.second.0)))
             .collect(),

@@ -4,8 +4,7 @@
 //! killer sudoku is. A classic board's lines stop at its outer border.
 
 use super::locate::Grid;
-use super::screen::luma_row;
-use image::RgbaImage;
+use super::screen::Screen;
 
 /// How many lines of one side (a box's four) must continue for the grid to run on.
 const LINES: usize = 4;
@@ -17,18 +16,12 @@ const CONTRAST: i16 = 12;
 /// Do a box's worth of the grid's lines in a row run on straight past one of its outer lines,
 /// for most of the next three cells, with a line across them one cell out (the walls of the
 /// other grid's cells)?
-pub fn lines_run_on(img: &RgbaImage, grid: &Grid) -> bool {
+pub fn lines_run_on(img: &Screen, grid: &Grid) -> bool {
     let (w, h) = (img.width() as i64, img.height() as i64);
     let p = grid.pitch();
     let d = ((p / 8.0).round() as i64).clamp(2, 12);
     let r = ((p / 40.0).round() as i64).clamp(1, 3);
-    let raw = img.as_raw();
-    let luma = |x: i64, y: i64| {
-        let i = (y * w + x) as usize * 4;
-        let mut v = [0u8];
-        luma_row(&raw[i..i + 4], &mut v);
-        v[0] as i16
-    };
+    let luma = |x: i64, y: i64| img.row(y as u32)[x as usize] as i16;
     // Is there a line across the point `along` of a line at `across` (horizontal lines when
     // `horizontal`), within `r` of it?
     let ridge = |horizontal: bool, along: i64, across: i64| {
@@ -104,7 +97,7 @@ pub fn lines_run_on(img: &RgbaImage, grid: &Grid) -> bool {
 mod tests {
     use super::*;
     use crate::geometry::Rect;
-    use image::Rgba;
+    use image::{Rgba, RgbaImage};
 
     /// Draws a 9x9 grid of 30 px cells at (`x0`, `y0`): box lines 3 px, others 1 px.
     fn draw_grid(img: &mut RgbaImage, x0: u32, y0: u32) {
@@ -125,12 +118,12 @@ mod tests {
         let mut img = RgbaImage::from_pixel(600, 700, Rgba([250, 250, 250, 255]));
         draw_grid(&mut img, 40, 100);
         let first = Grid::from_rect(Rect::new(40, 100, 270, 270));
-        assert!(!lines_run_on(&img, &first));
+        assert!(!lines_run_on(&Screen::new(&img), &first));
         // A second grid sharing the first one's bottom-right box, as in a samurai puzzle.
         draw_grid(&mut img, 220, 280);
         let second = Grid::from_rect(Rect::new(220, 280, 270, 270));
-        assert!(lines_run_on(&img, &first));
-        assert!(lines_run_on(&img, &second));
+        assert!(lines_run_on(&Screen::new(&img), &first));
+        assert!(lines_run_on(&Screen::new(&img), &second));
     }
 
     #[test]
@@ -143,7 +136,7 @@ mod tests {
         }
         draw_grid(&mut img, 10, 100);
         assert!(!lines_run_on(
-            &img,
+            &Screen::new(&img),
             &Grid::from_rect(Rect::new(10, 100, 270, 270))
         ));
     }

@@ -2,23 +2,26 @@
 //! cross-correlation and kept only when the best score and its margin over the runner-up clear
 //! the calibrated thresholds; the ink colour tells givens from player entries. A board that is
 //! unsure anywhere, or breaks a rule, is an error naming the cells: never a silently wrong board.
-//! `read_any` reads with no calibration at all (digits labelled by `glyphs`).
+//! A located grid's cells are read either way: matched against a calibration's templates
+//! ([`read_grid`], the fast path of `reader::read`), or labelled jointly from the glyph bank
+//! (`read_screen`, digits labelled by `glyphs`). `reader::read` chooses between them.
 
 use super::cells::{
     CellInk, InkFeatures, big_digit_height, check_not_killer, cut_cells_sized,
     cut_cells_with_features,
 };
 use super::glyphs::{Label, Reference, label, mean_patch};
+use super::hints::{Hints, Thresholds};
 use super::keypad;
 use super::kinds::{DigitKind, StoredInks, calibrated_kinds, mistaken_entry};
-use super::locate::{Grid, locate_grid_near};
+use super::locate::Grid;
 pub use super::locate::{grid_offset, grid_tolerance};
 use super::scan::{ScreenCells, find_grid_and_cells};
+use super::screen::Screen;
 pub use super::screen::colour_distance;
 use super::templates::Templates;
 use super::{VisionError, locate};
-use crate::geometry::{Rect, Size};
-use crate::profile::calibration::{Calibration, Thresholds};
+use crate::geometry::Rect;
 use crate::sudoku::{Board, Cell};
 use image::RgbaImage;
 use serde::Serialize;
@@ -55,7 +58,7 @@ pub struct Recognition {
     pub grid: Grid,
     /// Pairs of cells sharing a row, column or box that hold the same digit, with that digit,
     /// as [`rule_conflicts`] lists them. The board is shown as it is on the screen: after the
-    /// rule check of [`read_board`] or [`read_any`], at least one cell of each pair is a player's
+    /// rule check of [`super::read`], at least one cell of each pair is a player's
     /// [`CellKind::Entry`] (a mistake the app shows), never two givens.
     pub clashes: Vec<(Cell, Cell, u8)>,
 }
@@ -90,11 +93,10 @@ pub enum ReadError {
     WrongScreen(String),
     #[error("the grid is {by:.0} px from where the calibration has it ({}x{} at {},{}): the app's layout or the screen changed, so its cells and keys are not where they would be tapped; re-learn it (`sudoku-agent profiles remove NAME`) or re-run `sudoku-agent calibrate`", .expected.width, .expected.height, .expected.x, .expected.y)]
     Moved { by: f32, expected: Rect },
-    #[error("unsure about {}: {}; re-run `sudoku-agent calibrate` on a screen of this app", plural(.0.len()), describe_doubts(.0))]
-    Ambiguous(Vec<Doubt>),
     #[error("the board as read breaks the rules: {}; check the screen or re-run `sudoku-agent calibrate`", describe_conflicts(.0))]
     Conflict(Vec<(Cell, Cell, u8)>),
-    #[error("unsure which digit is in {}: {}; run `sudoku-agent calibrate` on this screen (with --givens if it cannot label them)", plural(.0.len()), describe_candidates(.0))]
+    /// Cells whose digit is not clear, each with its two best candidates and their scores.
+    #[error("unsure which digit is in {}: {}; run `sudoku-agent calibrate` on this screen of the app (with --givens if it cannot label them)", plural(.0.len()), describe_doubts(.0))]
     Unsure(Vec<Doubt>),
 }
 
@@ -110,17 +112,10 @@ fn describe_doubts(d: &[Doubt]) -> String {
     d.iter()
         .map(|d| {
             format!(
-                "{} ({} {:.2} or {} {:.2})",
-                d.cell, d.best.0, d.best.1, d.second.0, d.second.1
+                "{} ({} or {} at {:.2} and {:.2})",
+                d.cell, d.best.0, d.second.0, d.best.1, d.second.1
             )
         })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn describe_candidates(d: &[Doubt]) -> String {
-    d.iter()
-        .map(|d| format!("{} ({} or {})", d.cell, d.best.0, d.second.0))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -145,70 +140,12 @@ pub fn rule_conflicts(board: &Board) -> Vec<(Cell, Cell, u8)> {
 /// fewer digits missed some.
 pub const MIN_CLUES: usize = 17;
 
-/// Reads the board on `img`, a screenshot of the calibrated screen: the one reader of a
-/// calibrated app (play, visualize, the fleet, the probe, the profile check).
-///
-/// The fast calibrated path first: all ten lines each way near where the calibration has them,
-/// cells cut at its digit size, matched against its templates; a board of 17 digits or more from
-/// there is the read. Otherwise (an edge-to-edge or unlined grid, digits the fixed cut does not
-/// see) the reader without calibration finds the grid, with the calibrated rectangle as
-/// a hint (it is this screen's own, so a lattice found there must match it; see
-/// `scan::find_grid_and_cells`), and labels the digits with the calibration's templates as its
-/// second source. Either way the grid must be where the calibration taps: one that moved more than
-/// [`grid_tolerance`] is [`ReadError::Moved`], never a board (the profile is stale or the
-/// screen changed, and a tap there would land elsewhere).
-pub fn read_board(
-    img: &RgbaImage,
-    cal: &Calibration,
-    templates: &Templates,
-) -> Result<Recognition, ReadError> {
-    cal.check_frame(Size::new(img.width(), img.height()))
-        .map_err(|e| ReadError::WrongScreen(e.to_string()))?;
-    // Only a grid with all its lines is read the fast way. One without (edge to edge, shading
-    // only) is left to the reader's search, which checks the cells it cuts: the unlined grid
-    // found near the calibrated one cut a real screen (Good Sudoku, notes in every empty cell)
-    // off by a few pixels, and the fixed cut read 28 of its 35 digits as a board.
-    let fast = locate_grid_near(img, cal.grid)
-        .map_err(ReadError::from)
-        .and_then(|grid| read_grid(img, grid, templates, &cal.recognition));
-    let fast = match fast {
-        Ok(rec) if rec.board.filled_count() >= MIN_CLUES => return at_calibrated_place(rec, cal),
-        Ok(rec) => ReadError::WrongScreen(format!(
-            "only {} digits seen where the calibration puts the grid, too few for a sudoku",
-            rec.board.filled_count()
-        )),
-        Err(e) => e,
-    };
-    let hints = Hints {
-        templates: Some(templates),
-        grid: Some(cal.grid),
-        ..Hints::default()
-    };
-    let seen = read_any_seen(img, hints);
-    match (seen.result, fast) {
-        (Ok(rec), _) => {
-            let rec = match seen.screen {
-                Some(screen) => with_calibrated_kinds(rec, &screen, &cal.recognition)?,
-                None => rec,
-            };
-            at_calibrated_place(rec, cal)
-        }
-        // Cells a reader named are the reason: the templates' doubts or clashes where the
-        // calibration has the grid first. (A clash the fixed ink rule calls one between givens
-        // can be a player's mistaken entry, which the reader without calibration tells apart by
-        // this screen's inks, and reads as the board it is: play then corrects it.)
-        (Err(_), fast @ (ReadError::Ambiguous(_) | ReadError::Conflict(_))) => Err(fast),
-        (Err(e @ (ReadError::Unsure(_) | ReadError::Conflict(_))), _) => Err(e),
-        (Err(_), fast) => Err(fast),
-    }
-}
-
 /// `rec` with each digit's kind (given or entry) told as the calibrated reader tells it
 /// ([`calibrated_kinds`]): the inks measured on this app where the screen still draws them (one
 /// screen's own inks can leave the two apart, as on shaded cells), the screen's own split where
 /// the theme changed, and a digit a same-number highlight recoloured counted as a given.
 /// The kinds changed, the clashes are checked again ([`settle_clashes`]).
-fn with_calibrated_kinds(
+pub(super) fn with_calibrated_kinds(
     mut rec: Recognition,
     screen: &ScreenCells,
     th: &Thresholds,
@@ -275,18 +212,6 @@ fn set_calibrated_kinds(
     }
 }
 
-/// `rec`, when its grid is where `cal` taps; else [`ReadError::Moved`].
-fn at_calibrated_place(rec: Recognition, cal: &Calibration) -> Result<Recognition, ReadError> {
-    let by = grid_offset(&rec.grid, cal.grid);
-    if by > grid_tolerance(cal.grid) {
-        return Err(ReadError::Moved {
-            by,
-            expected: cal.grid,
-        });
-    }
-    Ok(rec)
-}
-
 /// Reads the cells of an already located grid, with the rule check ([`settle_clashes`]): a
 /// player's clashing entries are returned in `clashes`, clashing givens refused.
 pub fn read_grid(
@@ -295,9 +220,28 @@ pub fn read_grid(
     templates: &Templates,
     th: &Thresholds,
 ) -> Result<Recognition, ReadError> {
-    let (inks, features) = cut_cells_with_features(img, &grid, th.big_digit.map(|h| h as f32));
-    let mut rec = read_inks_with(&inks, &features, grid, templates, th)?;
-    settle_clashes(&mut rec, &features)?;
+    read_cells(
+        &calibrated_cells(&Screen::new(img), grid, th),
+        templates,
+        th,
+    )
+}
+
+/// The cells of a located grid cut the calibrated way (at the calibration's digit size).
+pub(super) fn calibrated_cells(img: &Screen, grid: Grid, th: &Thresholds) -> ScreenCells {
+    let (cells, features) = cut_cells_with_features(img, &grid, th.big_digit.map(|h| h as f32));
+    ScreenCells::new(grid, cells, features)
+}
+
+/// The calibrated cells of a located grid matched against `templates`, with the rule check.
+pub(super) fn read_cells(
+    screen: &ScreenCells,
+    templates: &Templates,
+    th: &Thresholds,
+) -> Result<Recognition, ReadError> {
+    let features = &screen.features;
+    let mut rec = read_inks_with(&screen.cells, features, screen.grid.clone(), templates, th)?;
+    settle_clashes(&mut rec, features)?;
     Ok(rec)
 }
 
@@ -331,7 +275,7 @@ pub fn read_inks(
 /// [`read_inks`] with each digit's ink features, by which the screen's givens and entries are
 /// told apart ([`calibrated_kinds`]): the stored colours where this screen still draws them,
 /// the screen's own split where the theme changed; a digit whose kind a same-number highlight
-/// hides counts as a given, as [`read_any`] counts it.
+/// hides counts as a given, as the glyph-bank reader counts it.
 fn read_inks_with(
     inks: &[CellInk],
     features: &[Option<InkFeatures>],
@@ -358,7 +302,7 @@ fn read_inks_with(
         });
     }
     if !doubts.is_empty() {
-        return Err(ReadError::Ambiguous(doubts));
+        return Err(ReadError::Unsure(doubts));
     }
     set_calibrated_kinds(&mut readings, inks, features, th);
     Ok(Recognition {
@@ -369,90 +313,11 @@ fn read_inks_with(
     })
 }
 
-/// What the reader may use besides the screenshot; all optional.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Hints<'a> {
-    /// The board's digits as the user typed them (`--givens`): they override the shapes.
-    pub givens: Option<&'a Board>,
-    /// The app's own digit templates from a calibration: a further source of evidence, which
-    /// takes the keypad's place as the second source (the keypad is then not looked for).
-    pub templates: Option<&'a Templates>,
-    /// Where a calibration saw the grid, in this screenshot's pixels: tried first, never
-    /// required.
-    pub grid: Option<Rect>,
-}
-
-/// A read together with what it saw on the way (the grid and its cells, when a grid was
-/// found), so that a picture can show why a read was refused.
-#[derive(Debug, Clone)]
-pub struct Seen {
-    pub screen: Option<ScreenCells>,
-    pub result: Result<Recognition, ReadError>,
-}
-
-/// Reads the board on any app's screenshot with no calibration: finds the grid, groups the big
-/// digits by shape and labels the groups jointly from the embedded glyph bank, checked against
-/// the keypad (when one is found) and the hints. Refuses, naming the cells and their two best
-/// candidates, whenever the evidence is not clear.
-pub fn read_any(img: &RgbaImage, hints: Hints) -> Result<Recognition, ReadError> {
-    read_any_seen(img, hints).result
-}
-
-/// [`read_any`], keeping the grid and cells it found.
-pub fn read_any_seen(img: &RgbaImage, hints: Hints) -> Seen {
-    match find_grid_and_cells(img, hints.grid) {
-        Ok(screen) => Seen {
-            result: read_screen(img, &screen, hints),
-            screen: Some(screen),
-        },
-        Err(e) => Seen {
-            screen: None,
-            result: Err(e.into()),
-        },
-    }
-}
-
-/// Reads with a calibration, on its own screen size or any other (`read`, which taps nothing):
-/// [`read_board`] on the screen size it was made on, else the reader that needs no calibration
-/// with the calibration's templates as its second source, keeping what it saw for the overlay.
-/// When both refuse, the calibrated reader's reason is given (it knows where the grid should be).
-///
-/// On another screen size the calibration's grid is not passed on as a hint: a scaled rectangle
-/// can sit a few pixels off, and the full search has read every real screenshot exactly.
-pub fn read_calibrated(img: &RgbaImage, cal: &Calibration, templates: &Templates) -> Seen {
-    let size = Size::new(img.width(), img.height());
-    let frame = cal.check_frame(size).map_err(|e| e.to_string());
-    let first = frame.is_ok().then(|| read_board(img, cal, templates));
-    if let Some(Ok(rec)) = first {
-        return Seen {
-            screen: None,
-            result: Ok(rec),
-        };
-    }
-    let hints = Hints {
-        templates: Some(templates),
-        ..Hints::default()
-    };
-    let seen = read_any_seen(img, hints);
-    let result = match (first, frame, seen.result) {
-        (_, _, Ok(rec)) => Ok(rec),
-        // Cells the reader named are the reason.
-        (_, _, Err(e @ (ReadError::Unsure(_) | ReadError::Conflict(_)))) => Err(e),
-        (Some(Err(e)), _, Err(_)) => Err(e),
-        (_, Err(frame), Err(e)) => Err(ReadError::WrongScreen(format!(
-            "{frame} (read without it: {e})"
-        ))),
-        (_, Ok(()), Err(e)) => Err(e),
-    };
-    Seen {
-        screen: seen.screen,
-        result,
-    }
-}
-
-/// Labels the digits of a located grid's cells (the body of [`read_any`]).
-fn read_screen(
-    img: &RgbaImage,
+/// Labels the digits of a located grid's cells from the glyph bank (the full search's read):
+/// groups the big digits by shape and labels the groups jointly, checked against the
+/// calibration's templates, the user's `--givens` or the keypad, whichever is given or found.
+pub(super) fn read_screen(
+    img: &Screen,
     screen: &ScreenCells,
     hints: Hints,
 ) -> Result<Recognition, ReadError> {
@@ -490,7 +355,7 @@ fn read_screen(
 /// calibration's templates, the user's `--givens` (the mean patch of each digit they name),
 /// and the keypad (when no templates are given and one is found in a verified order).
 fn references(
-    img: &RgbaImage,
+    img: &Screen,
     grid: &Grid,
     hints: Hints,
     digit_cells: &[Cell],
@@ -520,7 +385,7 @@ fn references(
         });
     }
     let keys = if hints.templates.is_none() {
-        keypad::verified_keypad(img, grid)
+        keypad::verified_keypad_on(img, grid)
     } else {
         None
     };

@@ -3,9 +3,8 @@
 //! vertically; per row and column, how many such pixels run far along it; and how much of one
 //! line is present between two points ([`coverage`]).
 
-use super::screen::luma_region;
+use super::screen::Screen;
 use crate::geometry::Rect;
-use image::RgbaImage;
 
 pub(super) const H_DARK: u8 = 1;
 pub(super) const H_BRIGHT: u8 = 2;
@@ -99,14 +98,14 @@ impl Ridges {
 }
 
 pub(super) fn ridges(
-    img: &RgbaImage,
+    img: &Screen,
     region: Rect,
     d: usize,
     contrast: i16,
     min_run: usize,
 ) -> Ridges {
     let (w, h) = (region.width as usize, region.height as usize);
-    let lum = luma_region(img, region.x, region.y, region.width, region.height);
+    let lum = img.luma_region(region.x, region.y, region.width, region.height);
     let mut bits = vec![0u8; w * h];
     let mut rows = [vec![0f32; h], vec![0f32; h], Vec::new(), Vec::new()];
     let mut cols = [vec![0f32; w], vec![0f32; w], Vec::new(), Vec::new()];

@@ -9,18 +9,18 @@
 //! required (a different screen size or a moved grid falls back to the full search). Killer
 //! sudoku is refused with [`VisionError::Killer`].
 //!
-//! The grid is looked for strictly first (all ten lines each way, [`locate_grid`]); when that
+//! The grid is looked for strictly first (all ten lines each way, [`super::locate_grid`]); when that
 //! fails, lattices fixed by the inner box lines alone are tried ([`locate_grid_candidates`]),
 //! and one is accepted only when the cells agree: enough big digits, each centred in its cell.
 
 use super::VisionError;
-use super::cells::{CellInk, InkFeatures, check_not_killer, cut_cells_adaptive};
+use super::cells::{CellInk, InkFeatures, check_not_killer, cut_cells_adaptive_on};
 use super::kinds::InkSplit;
 use super::locate::{
-    Grid, grid_offset, grid_tolerance, half_size, locate_grid, locate_grid_candidates,
-    locate_grid_near, locate_grid_near_relaxed, locate_grid_stepped,
+    Grid, grid_offset, grid_tolerance, locate_grid_candidates_on, locate_grid_on,
+    locate_grid_stepped_on, near,
 };
-use super::screen::colour_distance;
+use super::screen::{Screen, colour_distance};
 use crate::geometry::Rect;
 use crate::sudoku::Cell;
 use image::RgbaImage;
@@ -36,8 +36,23 @@ pub struct ScreenCells {
 }
 
 impl ScreenCells {
-    pub(crate) fn of(img: &RgbaImage, grid: Grid) -> ScreenCells {
-        let (cells, features) = cut_cells_adaptive(img, &grid);
+    /// The cells of `grid` on `img`, cut as the search cuts them.
+    pub fn of(img: &RgbaImage, grid: Grid) -> ScreenCells {
+        ScreenCells::on(&Screen::new(img), grid)
+    }
+
+    /// [`ScreenCells::of`] on a screen whose brightness plane the caller shares.
+    pub(crate) fn on(img: &Screen, grid: Grid) -> ScreenCells {
+        let (cells, features) = cut_cells_adaptive_on(img, &grid);
+        ScreenCells::new(grid, cells, features)
+    }
+
+    /// Cells already cut, with this screen's given/entry split.
+    pub(crate) fn new(
+        grid: Grid,
+        cells: Vec<CellInk>,
+        features: Vec<Option<InkFeatures>>,
+    ) -> ScreenCells {
         let split = InkSplit::of(&cells, &features);
         ScreenCells {
             grid,
@@ -125,6 +140,14 @@ pub fn find_grid_and_cells(
     img: &RgbaImage,
     hint: Option<Rect>,
 ) -> Result<ScreenCells, VisionError> {
+    find_grid_and_cells_on(&Screen::new(img), hint)
+}
+
+/// [`find_grid_and_cells`] on a screen whose brightness planes the caller shares.
+pub(crate) fn find_grid_and_cells_on(
+    img: &Screen,
+    hint: Option<Rect>,
+) -> Result<ScreenCells, VisionError> {
     let mut ran_on = false;
     let mut stands_alone = |screen: &ScreenCells| {
         let runs = super::overrun::lines_run_on(img, &screen.grid);
@@ -139,7 +162,7 @@ pub fn find_grid_and_cells(
 
 /// [`find_grid_and_cells`]: the first plausible lattice that `alone` accepts.
 fn find(
-    img: &RgbaImage,
+    img: &Screen,
     hint: Option<Rect>,
     alone: &mut dyn FnMut(&ScreenCells) -> bool,
 ) -> Result<ScreenCells, VisionError> {
@@ -151,9 +174,9 @@ fn find(
     // board: empty, or an app bar's icons and title). A board whose own outer row is empty is
     // left to the full search below, which proves more.
     if let Some(h) = hint
-        && let Ok(grid) = locate_grid_near_relaxed(img, h)
+        && let Ok(grid) = near(img, h, false)
     {
-        let screen = ScreenCells::of(img, grid);
+        let screen = ScreenCells::on(img, grid);
         check_not_killer(&screen.cells)?;
         if screen.plausible() && screen.fits(h) && screen.edges_hold_digits() && alone(&screen) {
             return Ok(screen);
@@ -161,18 +184,14 @@ fn find(
     }
     // Big screens are searched at half size, then each line is re-found at full size.
     let short = img.width().min(img.height());
-    let small = (short >= 1000).then(|| half_size(img));
-    let search = small.as_ref().unwrap_or(img);
+    let small = (short >= 1000).then(|| img.half());
+    let search = small.unwrap_or(img);
     let full = |g: Grid, strict: bool| -> Grid {
         if small.is_none() {
             return g;
         }
         let g = g.scaled_up(2.0, img.dimensions());
-        let refound = if strict {
-            locate_grid_near(img, g.rect())
-        } else {
-            locate_grid_near_relaxed(img, g.rect())
-        };
+        let refound = near(img, g.rect(), strict);
         // Each line moves to where it is seen at full size, if that is within a pixel or two
         // of the half-size estimate (a line too faint to see stays where it was estimated).
         let Ok(r) = refound else { return g };
@@ -193,8 +212,8 @@ fn find(
         }
     };
     let mut first_error = None;
-    if let Ok(grid) = locate_grid(search) {
-        let screen = ScreenCells::of(img, full(grid, true));
+    if let Ok(grid) = locate_grid_on(search) {
+        let screen = ScreenCells::on(img, full(grid, true));
         check_not_killer(&screen.cells)?;
         if screen.plausible() && alone(&screen) {
             return Ok(screen);
@@ -204,8 +223,8 @@ fn find(
             screen.digits()
         )));
     }
-    for grid in locate_grid_candidates(search) {
-        let screen = ScreenCells::of(img, full(grid, false));
+    for grid in locate_grid_candidates_on(search) {
+        let screen = ScreenCells::on(img, full(grid, false));
         check_not_killer(&screen.cells)?;
         if screen.plausible() && alone(&screen) {
             return Ok(screen);
@@ -213,7 +232,7 @@ fn find(
     }
     // No lines to find: cells told apart by shading alone.
     if let Some(grid) = super::unlined::locate_shaded(img) {
-        let screen = ScreenCells::of(img, grid);
+        let screen = ScreenCells::on(img, grid);
         if screen.plausible() && alone(&screen) {
             check_not_killer(&screen.cells)?;
             return Ok(screen);
@@ -222,8 +241,8 @@ fn find(
     // Some lines are steps between shades (tiles whose boxes differ in shade): tried last, and
     // trusted only with a digit like the board's own in each outer row and column (a lattice
     // of steps a row off the board has an app bar's glyphs or nothing there).
-    if let Ok(grid) = locate_grid_stepped(search) {
-        let screen = ScreenCells::of(img, full(grid, false));
+    if let Ok(grid) = locate_grid_stepped_on(search) {
+        let screen = ScreenCells::on(img, full(grid, false));
         check_not_killer(&screen.cells)?;
         if screen.plausible() && screen.edges_hold_digits() && alone(&screen) {
             return Ok(screen);

@@ -4,8 +4,8 @@
 //! becomes a line the usual search ([`super::locate`]) finds. Used only after the line search
 //! failed, and a grid found this way is trusted only when its cells look like a sudoku.
 
-use super::locate::{Grid, half_size, locate_grid};
-use super::screen::luma_region;
+use super::locate::{Grid, locate_grid};
+use super::screen::Screen;
 use crate::geometry::Rect;
 use image::RgbaImage;
 
@@ -16,7 +16,7 @@ const GAIN: u16 = 3;
 /// The brightness steps of `img` inside `region` as dark ridges on white (white elsewhere): each
 /// pixel is darkened by the larger of its brightness differences across it, left to right and
 /// top to bottom. A step between two flat shades becomes a ridge two pixels wide.
-pub fn shading_edges(img: &RgbaImage, region: Rect) -> RgbaImage {
+pub fn shading_edges(img: &Screen, region: Rect) -> RgbaImage {
     let (iw, ih) = img.dimensions();
     let mut out = RgbaImage::from_pixel(iw, ih, image::Rgba([255, 255, 255, 255]));
     let x1 = region.right().min(iw);
@@ -25,7 +25,7 @@ pub fn shading_edges(img: &RgbaImage, region: Rect) -> RgbaImage {
         return out;
     }
     let (w, h) = ((x1 - region.x) as usize, (y1 - region.y) as usize);
-    let lum = luma_region(img, region.x, region.y, w as u32, h as u32);
+    let lum = img.luma_region(region.x, region.y, w as u32, h as u32);
     let stride = iw as usize * 4;
     let buf: &mut [u8] = &mut out;
     for y in 1..h - 1 {
@@ -46,11 +46,11 @@ pub fn shading_edges(img: &RgbaImage, region: Rect) -> RgbaImage {
 
 /// The grid anywhere on `img`, found from shading boundaries (its cells are for the caller to
 /// check).
-pub fn locate_shaded(img: &RgbaImage) -> Option<Grid> {
+pub fn locate_shaded(img: &Screen) -> Option<Grid> {
     // Big screens are searched at half size, as the line search does.
     let short = img.width().min(img.height());
-    let small = (short >= 1000).then(|| half_size(img));
-    let search = small.as_ref().unwrap_or(img);
+    let small = (short >= 1000).then(|| img.half());
+    let search = small.unwrap_or(img);
     let (w, h) = search.dimensions();
     let edges = shading_edges(search, Rect::new(0, 0, w, h));
     let grid = locate_grid(&edges).ok()?;
@@ -72,13 +72,13 @@ mod tests {
                 img.put_pixel(x, y, image::Rgba([228, 228, 228, 255]));
             }
         }
-        let e = shading_edges(&img, Rect::new(0, 0, 40, 20));
+        let e = shading_edges(&Screen::new(&img), Rect::new(0, 0, 40, 20));
         assert_eq!(e.get_pixel(10, 10)[0], 255);
         assert_eq!(e.get_pixel(30, 10)[0], 255);
         assert!(e.get_pixel(19, 10)[0] <= 255 - 12 * GAIN as u8 + 1);
         assert!(e.get_pixel(20, 10)[0] <= 255 - 12 * GAIN as u8 + 1);
         // Outside the region nothing is drawn.
-        let part = shading_edges(&img, Rect::new(0, 0, 10, 20));
+        let part = shading_edges(&Screen::new(&img), Rect::new(0, 0, 10, 20));
         assert_eq!(part.get_pixel(19, 10)[0], 255);
     }
 }

@@ -19,7 +19,8 @@ use crate::device::Pacing;
 use crate::error::BoardProblem;
 use crate::geometry::Point;
 use crate::sudoku::Cell;
-use crate::vision::{CellKind, Recognition, read_board};
+use crate::vision;
+use crate::vision::{CellKind, Recognition};
 use anyhow::{Context, Result, bail};
 use std::time::{Duration, Instant};
 
@@ -95,7 +96,7 @@ pub fn measure(
         .device
         .screenshot()
         .context("cannot take a screenshot after timing the phone")?;
-    let after = read_board(&screen, session.calibration, session.templates).map_err(|e| {
+    let after = vision::read(&screen, Some(&session.calibration.hints(session.templates))).result.map_err(|e| {
         BoardProblem(format!(
             "cannot read the board after timing taps on given cells ({e}); nothing else was tapped"
         ))

@@ -12,8 +12,9 @@ use crate::plan::{self, Layout, Move};
 use crate::play::{cell_centre, cell_side, relearn_order};
 use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::Board;
+use crate::vision;
+use crate::vision::Templates;
 use crate::vision::settling::{self, Settling};
-use crate::vision::{Templates, read_board};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -309,7 +310,11 @@ fn covered(session: &mut Session) -> bool {
         session
             .device
             .screenshot()
-            .map(|s| read_board(&s, session.calibration, session.templates).is_err())
+            .map(|s| {
+                vision::read(&s, Some(&session.calibration.hints(session.templates)))
+                    .result
+                    .is_err()
+            })
             .unwrap_or(false)
     };
     look() && {
@@ -397,7 +402,7 @@ fn checkpoint(session: &mut Session, look: &Look) -> Result<Board, Mismatch> {
             .screenshot_rows(crate::play::check_rows(session.calibration))
             .with_context(|| format!("cannot take a screenshot at the checkpoint after {done} of {total} moves; reconnect the phone and continue with `sudoku-agent visualize --resume`"))
             .map_err(Mismatch::Unreadable)?;
-        let seen = read_board(&screen, session.calibration, session.templates).map_err(|e| {
+        let seen = vision::read(&screen, Some(&session.calibration.hints(session.templates))).result.map_err(|e| {
             Mismatch::Unreadable(BoardProblem(format!(
                 "cannot read the board at the checkpoint after {done} of {total} moves ({e}); if the app ended the game (mistake limit) or shows a dialog, {ADVICE}"
             )).into())

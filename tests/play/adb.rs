@@ -8,7 +8,7 @@ use crate::support;
 use sudoku_agent::device::{Device, InputKind};
 use sudoku_agent::geometry::{Point, Size};
 use sudoku_agent::sudoku::{Board, Cell, Outcome, solve};
-use sudoku_agent::vision::read_board;
+use sudoku_agent::vision;
 use sudoku_sim::{SimServer, SudokuApp, TapSource};
 use support::adb_server;
 use support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
@@ -55,7 +55,9 @@ fn assert_solved(sim: &SimServer<SudokuApp>, device: &mut dyn Device, skin: &str
     );
     let (cal, templates) = rig::calibration(skin, size);
     let screen = device.screenshot().unwrap();
-    let seen = read_board(&screen, &cal, &templates).unwrap();
+    let seen = vision::read(&screen, Some(&cal.hints(&templates)))
+        .result
+        .unwrap();
     assert_eq!(seen.board, solution_of(sim), "{skin}: pixels read back");
 }
 

@@ -11,7 +11,8 @@ use imageproc::drawing::{draw_filled_rect_mut, draw_text_mut};
 use imageproc::rect::Rect as DrawRect;
 use std::path::{Path, PathBuf};
 use sudoku_agent::geometry::Rect;
-use sudoku_agent::vision::{Hints, ReadError, VisionError, read_any};
+use sudoku_agent::vision;
+use sudoku_agent::vision::{ReadError, VisionError};
 
 /// `shared/real-screens` beside the repository (or beside any folder above it, for worktrees).
 pub fn dir() -> Option<PathBuf> {
@@ -269,7 +270,7 @@ impl Verdict {
 /// Reads `img` with no calibration and judges it against `truth` (`None`: a killer sudoku,
 /// which must be refused).
 pub fn judge(img: &RgbaImage, truth: Option<&str>) -> Verdict {
-    match (read_any(img, Hints::default()), truth) {
+    match (vision::read(img, None).result, truth) {
         (Err(ReadError::Vision(VisionError::Killer(_))), None) => Verdict::Exact,
         (Err(e), _) => Verdict::Refused(e.to_string()),
         (Ok(rec), Some(t)) => {

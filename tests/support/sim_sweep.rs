@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use sudoku_agent::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::sudoku::{Board, Cell, Outcome, puzzle_lines, solve};
-use sudoku_agent::vision::{CellKind, Hints, Recognition, read_any, read_board};
+use sudoku_agent::vision;
+use sudoku_agent::vision::{CellKind, Recognition};
 use sudoku_sim::{Hit, Key, Screen, Skin, SudokuApp};
 
 /// xorshift64*: small, seeded, good enough to pick puzzles and cells.
@@ -205,7 +206,7 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
                 )
             })
         };
-        match read_any(&shot, Hints::default()) {
+        match vision::read(&shot, None).result {
             Ok(r) => {
                 let bad: Vec<String> = Cell::all().filter_map(|c| misread(&r, c, false)).collect();
                 if bad.is_empty() {
@@ -225,7 +226,7 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
             }
         }
         let t = Instant::now();
-        let read = read_board(&shot, &done.calibration, &done.templates);
+        let read = vision::read(&shot, Some(&done.calibration.hints(&done.templates))).result;
         result.reads.push(t.elapsed());
         let rec = match read {
             Ok(r) => r,

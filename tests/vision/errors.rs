@@ -9,8 +9,9 @@ use imageproc::drawing::{draw_filled_rect_mut, draw_text_mut};
 use imageproc::rect::Rect as DrawRect;
 use sudoku_agent::calibrate::{CalibrateOptions, Calibrated, calibrate_image};
 use sudoku_agent::sudoku::{Board, Cell};
+use sudoku_agent::vision;
 use sudoku_agent::vision::recognize::read_grid;
-use sudoku_agent::vision::{ReadError, Templates, VisionError, locate_grid, read_board};
+use sudoku_agent::vision::{ReadError, Templates, VisionError, locate_grid};
 
 const PUZZLE: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -73,7 +74,9 @@ fn calibrated_puzzle() -> (RgbaImage, Calibrated) {
 fn a_drawn_board_calibrates_through_its_keypad_and_reads_back() {
     let (img, done) = calibrated_puzzle();
     assert_eq!(done.board.to_line(), PUZZLE);
-    let rec = read_board(&img, &done.calibration, &done.templates).unwrap();
+    let rec = vision::read(&img, Some(&done.calibration.hints(&done.templates)))
+        .result
+        .unwrap();
     assert_eq!(rec.board.to_line(), PUZZLE);
     let keys = done.calibration.keypad.unwrap().digits;
     assert!(keys.iter().all(|p| p.y.abs_diff(1150) < 40), "{keys:?}");
@@ -136,7 +139,9 @@ fn a_popup_over_the_grid_is_refused_not_read() {
         &font(),
         "Well done!",
     );
-    let err = read_board(&popup, &done.calibration, &done.templates).unwrap_err();
+    let err = vision::read(&popup, Some(&done.calibration.hints(&done.templates)))
+        .result
+        .unwrap_err();
     assert!(
         matches!(err, ReadError::Vision(VisionError::NoGrid(_))),
         "{err:?}"
@@ -147,10 +152,14 @@ fn a_popup_over_the_grid_is_refused_not_read() {
 fn a_screen_of_another_size_or_rotation_is_refused_with_a_recalibrate_hint() {
     let (img, done) = calibrated_puzzle();
     let rotated = image::imageops::rotate90(&img);
-    let err = read_board(&rotated, &done.calibration, &done.templates).unwrap_err();
+    let err = vision::read(&rotated, Some(&done.calibration.hints(&done.templates)))
+        .result
+        .unwrap_err();
     assert!(err.to_string().contains("rotated"), "{err}");
     let bigger = RgbaImage::new(1080, 2340);
-    let err = read_board(&bigger, &done.calibration, &done.templates).unwrap_err();
+    let err = vision::read(&bigger, Some(&done.calibration.hints(&done.templates)))
+        .result
+        .unwrap_err();
     assert!(
         err.to_string().contains("1080x2340") && err.to_string().contains("calibrate"),
         "{err}"
@@ -180,7 +189,7 @@ fn an_ambiguous_cell_is_an_error_naming_it_and_its_two_best_digits() {
     // The templates alone (the calibrated cut at the calibrated grid) name every doubtful cell.
     let grid = locate_grid(&img).unwrap();
     let err = read_grid(&img, grid, &confused, &done.calibration.recognition).unwrap_err();
-    let ReadError::Ambiguous(doubts) = &err else {
+    let ReadError::Unsure(doubts) = &err else {
         panic!("{err:?}")
     };
     let eights: Vec<Cell> = Cell::all()
@@ -203,7 +212,9 @@ fn an_ambiguous_cell_is_an_error_naming_it_and_its_two_best_digits() {
     // The one calibrated reader then labels the digits as the reader without calibration does
     // (the glyph bank, the templates a second source that must not disagree): the board as it
     // is, never a guess between 3 and 8.
-    let rec = read_board(&img, &done.calibration, &confused).unwrap();
+    let rec = vision::read(&img, Some(&done.calibration.hints(&confused)))
+        .result
+        .unwrap();
     assert_eq!(rec.board, board(PUZZLE));
 }
 
@@ -214,7 +225,12 @@ fn a_board_that_breaks_a_rule_is_reported_with_its_cells() {
     let done = support::calibrate(&img);
     let mut bad = good;
     bad.set(Cell::new(0, 8).unwrap(), Some(5)); // a second 5 in row 1
-    let err = read_board(&draw_screen(&bad), &done.calibration, &done.templates).unwrap_err();
+    let err = vision::read(
+        &draw_screen(&bad),
+        Some(&done.calibration.hints(&done.templates)),
+    )
+    .result
+    .unwrap_err();
     assert!(matches!(err, ReadError::Conflict(_)), "{err:?}");
     assert!(err.to_string().contains("5 in r1c1 and r1c9"), "{err}");
 }

@@ -4,8 +4,9 @@
 
 use crate::support::play_rig as rig;
 use sudoku_agent::geometry::{Rect, Size};
+use sudoku_agent::vision;
 use sudoku_agent::vision::recognize::grid_offset;
-use sudoku_agent::vision::{Hints, find_grid_and_cells, read_any};
+use sudoku_agent::vision::{Hints, find_grid_and_cells};
 use sudoku_sim::Screen as _;
 
 #[test]
@@ -29,7 +30,7 @@ fn a_lattice_a_row_off_the_hint_is_refused_and_the_whole_board_is_read() {
                 grid: Some(hint),
                 ..Hints::default()
             };
-            let rec = read_any(&img, hints).unwrap();
+            let rec = vision::read(&img, Some(&hints)).result.unwrap();
             assert_eq!(rec.board, rig::puzzle("easy"), "{skin}: hint {hint:?}");
         }
     }

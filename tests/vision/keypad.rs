@@ -8,8 +8,9 @@ use image::{Rgba, RgbaImage};
 use imageproc::drawing::{draw_filled_rect_mut, draw_text_mut};
 use imageproc::rect::Rect;
 use sudoku_agent::sudoku::Board;
+use sudoku_agent::vision;
 use sudoku_agent::vision::keypad::verified_keypad;
-use sudoku_agent::vision::{Hints, ReadError, Templates, locate_grid, read_any};
+use sudoku_agent::vision::{Hints, ReadError, Templates, locate_grid};
 
 const PUZZLE: &str =
     "900400000008029400007800003170500040000098007850007600603901000000000009400200080";
@@ -95,7 +96,7 @@ fn a_landscape_two_column_keypad_is_ordered_and_the_board_reads_exactly() {
         // Each verified shape is the key drawn with that digit.
         let again = verified_keypad(&screen(&keys), &grid).unwrap();
         assert_eq!(shapes, again);
-        let rec = read_any(&img, Hints::default()).unwrap();
+        let rec = vision::read(&img, None).result.unwrap();
         assert_eq!(rec.board, truth());
     }
 }
@@ -108,13 +109,14 @@ fn a_verified_two_column_keypad_puts_each_key_on_its_own_digit() {
     let grid = locate_grid(&img).unwrap();
     let shapes = verified_keypad(&img, &grid).unwrap();
     let templates = Templates::new(shapes.map(Some));
-    let rec = read_any(
+    let rec = vision::read(
         &img,
-        Hints {
+        Some(&Hints {
             templates: Some(&templates),
             ..Hints::default()
-        },
+        }),
     )
+    .result
     .unwrap();
     assert_eq!(rec.board, truth(), "keypad shapes agree with the bank");
 }
@@ -131,7 +133,7 @@ fn a_permuted_keypad_is_not_trusted_and_the_board_is_never_permuted() {
     let img = screen(&keys);
     let grid = locate_grid(&img).unwrap();
     assert!(verified_keypad(&img, &grid).is_none());
-    let rec = read_any(&img, Hints::default()).unwrap();
+    let rec = vision::read(&img, None).result.unwrap();
     assert_eq!(rec.board, truth());
 }
 
@@ -143,13 +145,14 @@ fn a_reference_that_contradicts_the_bank_makes_the_reader_refuse_with_both_candi
     // Templates with 4 and 9 swapped: a calibration that would print a permuted board.
     shapes.swap(3, 8);
     let templates = Templates::new(shapes);
-    let err = read_any(
+    let err = vision::read(
         &img,
-        Hints {
+        Some(&Hints {
             templates: Some(&templates),
             ..Hints::default()
-        },
+        }),
     )
+    .result
     .unwrap_err();
     let ReadError::Unsure(doubts) = &err else {
         panic!("{err}")

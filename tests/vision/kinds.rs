@@ -5,7 +5,8 @@
 
 use crate::support::perturb::shot;
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
-use sudoku_agent::vision::{CellKind, Hints, Recognition, read_any, read_calibrated};
+use sudoku_agent::vision;
+use sudoku_agent::vision::{CellKind, Recognition};
 
 /// Material Sudoku, one puzzle in a light and a dark theme, each with a same-digit highlight.
 const MATERIAL_GIVENS: &str =
@@ -46,9 +47,12 @@ fn givens_stay_givens_when_a_calibration_from_the_other_theme_reads_the_screen()
             },
         )
         .unwrap_or_else(|e| panic!("calibrate on {}: {e:#}", from.name));
-        let rec = read_calibrated(&to.img, &done.calibration, &done.templates)
-            .result
-            .unwrap_or_else(|e| panic!("{} with {}'s calibration: {e}", to.name, from.name));
+        let rec = vision::read(
+            &to.img,
+            Some(&done.calibration.hints(&done.templates).any_size()),
+        )
+        .result
+        .unwrap_or_else(|e| panic!("{} with {}'s calibration: {e}", to.name, from.name));
         assert_eq!(
             rec.board.to_line().replace('.', "0"),
             *to.truth.as_ref().unwrap()
@@ -78,7 +82,7 @@ fn givens_are_told_from_entries_without_calibration_in_both_themes() {
             eprintln!("skipped: {name} is not on this machine");
             return;
         };
-        let rec = read_any(&s.img, Hints::default()).unwrap();
+        let rec = vision::read(&s.img, None).result.unwrap();
         eprintln!("{name}: entries {:?}", entries(&rec));
         assert_eq!(givens_line(&rec), MATERIAL_GIVENS, "{name}");
     }
@@ -95,7 +99,7 @@ fn digits_recoloured_by_a_same_number_highlight_are_never_called_entries() {
         eprintln!("skipped: {SAKU} is not on this machine");
         return;
     };
-    let free = read_any(&s.img, Hints::default()).unwrap();
+    let free = vision::read(&s.img, None).result.unwrap();
     let done = calibrate_image(
         &s.img,
         &CalibrateOptions {
@@ -104,9 +108,12 @@ fn digits_recoloured_by_a_same_number_highlight_are_never_called_entries() {
         },
     )
     .unwrap_or_else(|e| panic!("calibrate on {SAKU}: {e:#}"));
-    let calibrated = read_calibrated(&s.img, &done.calibration, &done.templates)
-        .result
-        .unwrap();
+    let calibrated = vision::read(
+        &s.img,
+        Some(&done.calibration.hints(&done.templates).any_size()),
+    )
+    .result
+    .unwrap();
     eprintln!("{SAKU} no calibration: entries {:?}", entries(&free));
     assert_eq!(givens_line(&free), SAKU_GIVENS);
     assert_eq!(entries(&free), ["r3c1", "r7c1"]);
@@ -135,7 +142,7 @@ fn a_calibration_on_either_saku_screen_tells_discless_entries_from_givens_on_bot
     };
     // Without calibration: the two bare entries of the game in progress, and nothing to tell
     // apart on the finished board (all 81 digits drawn alike count as givens).
-    let free_done = read_any(&done.img, Hints::default()).unwrap();
+    let free_done = vision::read(&done.img, None).result.unwrap();
     assert!(entries(&free_done).is_empty(), "{:?}", entries(&free_done));
     for from in [&progress, &done] {
         let cal = calibrate_image(
@@ -147,9 +154,12 @@ fn a_calibration_on_either_saku_screen_tells_discless_entries_from_givens_on_bot
         )
         .unwrap_or_else(|e| panic!("calibrate on {}: {e:#}", from.name));
         for to in [&progress, &done] {
-            let rec = read_calibrated(&to.img, &cal.calibration, &cal.templates)
-                .result
-                .unwrap_or_else(|e| panic!("{} with {}'s calibration: {e}", to.name, from.name));
+            let rec = vision::read(
+                &to.img,
+                Some(&cal.calibration.hints(&cal.templates).any_size()),
+            )
+            .result
+            .unwrap_or_else(|e| panic!("{} with {}'s calibration: {e}", to.name, from.name));
             eprintln!(
                 "{} calibrated on {}: entries {:?}",
                 to.name,

@@ -5,6 +5,7 @@ mod keypad;
 mod kinds;
 mod locate_real;
 mod no_calibration;
+mod one_reader;
 mod perturbed;
 mod real_screens;
 mod sim;

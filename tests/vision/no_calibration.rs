@@ -8,7 +8,8 @@
 use crate::support::{self, outcome, shared};
 use std::collections::HashMap;
 use std::path::PathBuf;
-use sudoku_agent::vision::{CellKind, Hints, ReadError, VisionError, read_any};
+use sudoku_agent::vision;
+use sudoku_agent::vision::{CellKind, ReadError, VisionError};
 
 const WHO: &str = "the no-calibration real-screen tests (tests/vision/no_calibration.rs)";
 
@@ -74,7 +75,7 @@ fn real_screenshots_of_both_folders_read_exactly_without_calibration_never_wrong
     let mut counts: HashMap<String, usize> = HashMap::new();
     for shot in &shots {
         let img = image::open(&shot.path).unwrap().to_rgba8();
-        let result = read_any(&img, Hints::default());
+        let result = vision::read(&img, None).result;
         let killer = shot.truth.len() != 81;
         let verdict = match (&result, killer) {
             (Err(ReadError::Vision(VisionError::Killer(_))), true) => "refused (killer)".into(),
@@ -127,7 +128,7 @@ fn the_kinds_of_the_digits_read_match_the_manifests_givens_mask_on_most_screensh
     for shot in &shots {
         let Some(mask) = &shot.mask else { continue };
         let img = image::open(&shot.path).unwrap().to_rgba8();
-        let Ok(rec) = read_any(&img, Hints::default()) else {
+        let Ok(rec) = vision::read(&img, None).result else {
             continue;
         };
         checked += 1;

@@ -8,9 +8,8 @@ use crate::support::{self, shared};
 use std::collections::HashMap;
 use sudoku_agent::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
 use sudoku_agent::sudoku::Board;
-use sudoku_agent::vision::{
-    CellKind, Hints, ReadError, VisionError, read_any, read_board, read_calibrated,
-};
+use sudoku_agent::vision;
+use sudoku_agent::vision::{CellKind, ReadError, VisionError};
 
 const WHO: &str = "the real-screen tests (tests/vision/real_screens.rs)";
 
@@ -123,7 +122,7 @@ fn every_classic_real_screenshot_reads_exactly_after_one_calibration_per_app() {
         assert_eq!(done.labelled_by, expected_source, "{}", app.calibrate_on);
         for name in app.reads {
             let shot = shared::real_screen(name);
-            match read_board(&shot, &done.calibration, &done.templates) {
+            match vision::read(&shot, Some(&done.calibration.hints(&done.templates))).result {
                 Ok(rec) if rec.board.to_line() == manifest[*name] => {
                     eprintln!("ok   {name}");
                 }
@@ -163,7 +162,9 @@ fn a_screenshot_of_another_size_than_calibrated_is_refused() {
     let img = shared::real_screen("dan4am_fassor_test_image.png");
     let done = support::calibrate(&img);
     let other = shared::real_screen("infinitechaos_sudokucom_ss1.jpg");
-    let err = read_board(&other, &done.calibration, &done.templates).unwrap_err();
+    let err = vision::read(&other, Some(&done.calibration.hints(&done.templates)))
+        .result
+        .unwrap_err();
     assert!(matches!(err, ReadError::WrongScreen(_)), "{err:?}");
     assert!(
         err.to_string().contains("re-run `sudoku-agent calibrate`"),
@@ -260,7 +261,12 @@ fn every_screenshot_with_a_sibling_reads_exactly_with_the_siblings_calibration_a
             ] {
                 reads += 1;
                 let size = format!("{}x{}", shot.width(), shot.height());
-                match read_calibrated(&shot, &done.calibration, &done.templates).result {
+                match vision::read(
+                    &shot,
+                    Some(&done.calibration.hints(&done.templates).any_size()),
+                )
+                .result
+                {
                     Ok(rec) if rec.board.to_line() == manifest[*name] => {
                         eprintln!("ok   {name} {what} ({size}) with the calibration of {sibling}");
                     }
@@ -286,7 +292,7 @@ fn every_screenshot_with_a_sibling_reads_exactly_with_the_siblings_calibration_a
 #[test]
 fn real_screenshots_the_reader_without_calibration_reads_are_learned_and_read_back() {
     use sudoku_agent::profile::learn::calibrate_screen;
-    use sudoku_agent::vision::{Hints, read_any};
+    use sudoku_agent::vision;
     let Some(manifest) = manifest() else { return };
     let mut names: Vec<&String> = manifest.keys().collect();
     names.sort();
@@ -298,7 +304,7 @@ fn real_screenshots_the_reader_without_calibration_reads_are_learned_and_read_ba
             continue;
         }
         let img = shared::real_screen(name);
-        if read_any(&img, Hints::default()).map(|r| r.board) != Ok(board(truth)) {
+        if vision::read(&img, None).result.map(|r| r.board) != Ok(board(truth)) {
             continue;
         }
         let done = match calibrate_screen(&img) {
@@ -312,7 +318,7 @@ fn real_screenshots_the_reader_without_calibration_reads_are_learned_and_read_ba
             LabelSource::Reader => through_reader += 1,
             _ => by_calibrate += 1,
         }
-        match read_board(&img, &done.calibration, &done.templates) {
+        match vision::read(&img, Some(&done.calibration.hints(&done.templates))).result {
             Ok(rec) if rec.board == board(truth) => {
                 eprintln!(
                     "{name:50} learned ({:?}), reads back exactly",
@@ -356,7 +362,9 @@ fn boards_with_a_players_clashing_mistakes_read_as_shown_with_the_clashes_listed
     ] {
         let row = &rows[name];
         let img = image::open(dir.join(name)).unwrap().to_rgba8();
-        let rec = read_any(&img, Hints::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let rec = vision::read(&img, None)
+            .result
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(rec.board.to_line(), row[5].replace('0', "."), "{name}");
         assert!(!rec.clashes.is_empty(), "{name}: no clash listed");
         let mask = row[7]

@@ -12,9 +12,9 @@
 use crate::support::sim_sweep::{random_puzzles, sweep};
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::sudoku::Board;
+use sudoku_agent::vision;
 use sudoku_agent::vision::locate_grid_near;
 use sudoku_agent::vision::recognize::read_grid;
-use sudoku_agent::vision::{Hints, read_any};
 use sudoku_sim::puzzles::{named, parse, with_corners_alike};
 use sudoku_sim::{Cell as SimCell, SUPPORTED_SIZES, SamuraiScreen, Screen, Size, Skin, SudokuApp};
 
@@ -160,7 +160,7 @@ fn a_samurai_puzzle_of_five_overlapping_grids_is_refused_in_every_skin() {
     for (i, name) in Skin::names().iter().enumerate() {
         let size = SUPPORTED_SIZES[i % SUPPORTED_SIZES.len()];
         let mut screen = SamuraiScreen::new(Skin::named(name).unwrap(), size, i as u64).unwrap();
-        let read = read_any(&screen.render(), Hints::default());
+        let read = vision::read(&screen.render(), None).result;
         eprintln!(
             "samurai {name} {size}: {}",
             if read.is_ok() {
@@ -201,7 +201,7 @@ fn highlighted_givens_in_both_corner_cells_are_read_in_every_skin() {
             let mut phone = SudokuApp::new(board, Skin::named(name).unwrap(), size).unwrap();
             let lit = SimCell::all().find(|&c| board.get(c) == digit && c.row() % 8 != 0);
             phone.select(lit);
-            let read = read_any(&phone.render(), Hints::default());
+            let read = vision::read(&phone.render(), None).result;
             let want: Board = board.into();
             let listed = NOT_YET_READ_CORNERS.contains(&(name, &size.to_string()));
             let outcome = match &read {
