@@ -244,7 +244,7 @@ fn a_game_with_a_players_wrong_entries_in_red_is_read_with_its_entries_marked_in
             };
             phone.set_habits(habits).unwrap();
             let want: Board = phone.board().into();
-            let read = read_any(&phone.render(), Hints::default());
+            let read = vision::read(&phone.render(), None).result;
             let problem = match &read {
                 Err(e) => Some(format!("refused: {e}")),
                 Ok(r) if r.board != want => Some(format!("WRONG {}", r.board.to_line())),
