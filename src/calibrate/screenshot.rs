@@ -47,7 +47,7 @@ impl Default for CalibrateOptions {
 pub enum LabelSource {
     Keypad,
     Givens,
-    /// The reader without calibration (`read_any`), as `play` learns an app.
+    /// The reader without calibration (`vision::read` without hints), as `play` learns an app.
     Reader,
 }
 
@@ -149,9 +149,10 @@ fn ink_colours(inks: &[[u8; 3]]) -> ([u8; 3], Option<[u8; 3]>) {
 
 /// Calibrates on one screenshot.
 pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calibrated> {
-    // The strict grid and the fixed digit height first (what `read_board` sees on this
-    // screen); where that finds no grid or too few digits for a sudoku (edge-to-edge grids,
-    // small digits in discs), the grid and cells as the reader without calibration finds them.
+    // The strict grid and the fixed digit height first (what `vision::read` with a profile sees
+    // on this screen); where that finds no grid or too few digits for a sudoku (edge-to-edge
+    // grids, small digits in discs), the grid and cells as the reader without calibration finds
+    // them.
     // `locate_and_cut` already fell back to `find_grid_and_cells` when the strict search found
     // nothing, so an error here is final; only a grid with too few digits is searched again.
     let (grid, inks) = match locate_and_cut(img) {
@@ -282,7 +283,7 @@ fn labels_from_bank(
 /// Calibrates on a screenshot that the reader without calibration has read (`screen` is the grid
 /// and cells it found, `read` its labelled board): the templates are cut from its labelled
 /// digits, the keypad is found with them. The path `play` learns an app by, so that every app
-/// `read_any` reads can be learned.
+/// `vision::read` reads without hints can be learned.
 pub fn calibrate_read(
     img: &RgbaImage,
     screen: &ScreenCells,
