@@ -359,19 +359,42 @@ fn segment(
     pitch: f32,
     dashes: usize,
 ) -> CellSample {
-    let (w, h) = size;
     let bg = median(&lum) as i16;
     let (mut dark, mut bright) = (0i16, 0i16);
     for &v in &lum {
         dark = dark.max(bg - v as i16);
         bright = bright.max(v as i16 - bg);
     }
-    // Ink has the polarity of the strongest difference from the background.
-    let (sign, amp) = if dark >= bright {
-        (-1i16, dark)
+    // Ink has the polarity of the strongest difference from the background; unless all that
+    // ink touches the cut (the dark corners of a rounded tile that is lit as selected) and the
+    // other polarity shows a mark clear of it (the thin digit on that tile).
+    let (strong, weak) = if dark >= bright {
+        ((-1i16, dark), (1, bright))
     } else {
-        (1, bright)
+        ((1, bright), (-1i16, dark))
     };
+    let first = segment_as(&lum, bg, strong, origin, stride, size, pitch, dashes);
+    if weak.1 >= FAINT_AMP && !first.comps.iter().any(|c| first.digit_like(c)) {
+        let second = segment_as(&lum, bg, weak, origin, stride, size, pitch, dashes);
+        if second.comps.iter().any(|c| second.digit_like(c)) {
+            return second;
+        }
+    }
+    first
+}
+
+/// [`segment`] with ink of polarity `sign` (-1 darker, 1 brighter than `bg`) and contrast `amp`.
+#[allow(clippy::too_many_arguments)]
+fn segment_as(
+    lum: &[u8],
+    bg: i16,
+    (sign, amp): (i16, i16),
+    origin: (u32, u32),
+    stride: u32,
+    (w, h): (usize, usize),
+    pitch: f32,
+    dashes: usize,
+) -> CellSample {
     let diff: Vec<f32> = lum
         .iter()
         .map(|&v| ((v as i16 - bg) * sign) as f32)
