@@ -107,22 +107,10 @@ fn solve_with_entries(skin: &str, size: Size, latency: &str, input: InputKind) {
 
 #[test]
 fn every_skin_ends_solved_with_right_and_wrong_entries_corrected() {
-    // 1080x2340, the size the shipped calibration is for; one backend per skin in turn.
-    let inputs = [
-        InputKind::Stream,
-        InputKind::Evdev,
-        InputKind::Batch,
-        InputKind::Stream,
-        InputKind::Evdev,
-        InputKind::Batch,
-        InputKind::Stream,
-        InputKind::Evdev,
-        InputKind::Batch,
-    ];
-    let skins: Vec<&str> = rig::playable_skins().collect();
-    assert_eq!(inputs.len(), skins.len(), "one input per skin");
-    for (skin, input) in skins.into_iter().zip(inputs) {
-        solve_with_entries(skin, PHONE_SIZE, "instant", input);
+    // 1080x2340, the size the shipped calibration is for; the backends take turns.
+    let inputs = [InputKind::Stream, InputKind::Evdev, InputKind::Batch];
+    for (i, skin) in rig::playable_skins().enumerate() {
+        solve_with_entries(skin, PHONE_SIZE, "instant", inputs[i % inputs.len()]);
     }
 }
 
