@@ -46,7 +46,7 @@ pub(super) fn tap_and_check(
         done: 0,
         taps_done: 0,
         verified: 0,
-        checked: 0,
+        sent_at: Vec::new(),
         order_checked: false,
         whole_checks: false,
         missed: Vec::new(),
@@ -79,7 +79,6 @@ pub(super) fn tap_and_check(
         } else {
             tapping.run.done + 1
         };
-        tapping.run.checked = tapping.run.done;
         tapping.send(upto, progress)?;
         if !tapping.device.shows_taps() {
             // A screenshot file never changes: checking it between moves proves nothing, and
@@ -156,6 +155,7 @@ impl Tapping<'_> {
                 format!("the device stopped taking taps after {done} moves; re-run play to finish the board")
             })?;
             self.sent_at = Instant::now();
+            self.run.sent_at.resize(call_end, self.sent_at);
             self.report.moves_done += call_end - self.run.done;
             self.report.taps_sent += points.len();
             self.run.taps_done = end + 1;
@@ -499,8 +499,8 @@ struct Run {
     taps_done: usize,
     /// Moves of the plan seen on the board by a check.
     verified: usize,
-    /// Moves done when the batch being sent or checked started.
-    checked: usize,
+    /// When each move done was sent.
+    sent_at: Vec<Instant>,
     /// A move of this run has landed as planned in the current input order.
     order_checked: bool,
     /// Checks look at whole screens: the grid's rows alone once did not read where the whole
@@ -589,16 +589,20 @@ impl Run {
         })
     }
 
-    /// Moves verified when cells of the batch just sent show nothing yet and nothing else is
-    /// amiss ([`blank_in_batch`]); `None` where the run must not go on unverified: the input
-    /// order not proven yet, or only the last move left (after it the board may be gone).
+    /// Moves verified when cells sent moments ago show nothing yet and nothing else is amiss
+    /// ([`blank_while_drawn`]); `None` where the run must not go on unverified: the input order
+    /// not proven yet, or only the last move left (after it the board may be gone).
     fn still_drawn(&self, expected: &Board, seen: &Board, differ: &[Cell]) -> Option<usize> {
         if !self.order_checked || self.done + 1 >= self.moves.len() {
             return None;
         }
-        let first_blank = blank_in_batch(
+        let recent: Vec<bool> = self.sent_at[self.verified..self.done]
+            .iter()
+            .map(|at| at.elapsed() < DRAWING)
+            .collect();
+        let first_blank = blank_while_drawn(
             &self.moves[self.verified..self.done],
-            self.checked - self.verified,
+            &recent,
             (expected, seen, differ),
             &self.missed,
         )?;
@@ -621,6 +625,7 @@ impl Run {
         self.done = 0;
         self.taps_done = 0;
         self.verified = 0;
+        self.sent_at.clear();
         self.frame = None;
         Ok(())
     }
@@ -656,28 +661,34 @@ fn batch_end(moves: &[Move], plan: &Plan, done: usize, taps_done: usize) -> usiz
     }
 }
 
-/// Cells of the batch just sent that show nothing yet, and nothing else amiss: the app may
-/// still be drawing them (digits that fade or pop in), or their taps were lost. Rather than wait
-/// for the screen to settle, the run goes on and the next check looks at them again (waiting
-/// then if they are still blank; a lost tap is entered again). `unverified`: the moves since the
-/// last verified one, of which those from `batch_start` on are the batch just sent. Returns the
-/// index in `unverified` of the first move whose cell differs; `None` when a cell shows a wrong
-/// digit, was blank at an earlier check too, or missed before.
+/// How long after its taps a digit may still be appearing: apps fade or pop digits in over
+/// 100-400 ms.
+const DRAWING: Duration = Duration::from_millis(500);
+
+/// Cells sent less than [`DRAWING`] ago (`recent`, aligned with `unverified`, the moves since
+/// the last verified one) that show nothing yet, and nothing else amiss: the app may still be
+/// drawing them (digits that fade or pop in), or their taps were lost. Rather than wait for the
+/// screen to settle, the run goes on and a later check looks at them again (waiting then, once
+/// they are older, if they are still blank; a lost tap is entered again). Returns the index in
+/// `unverified` of the first move whose cell differs; `None` when a cell shows a wrong digit,
+/// is blank longer than an app takes to draw, or missed before.
 ///
 /// The next batch cannot harm a blank cell: it starts with a cell tap (cell-first) or with its
 /// digit's key (number-first), so no key of it lands there unless its own first tap is lost too.
-fn blank_in_batch(
+fn blank_while_drawn(
     unverified: &[Move],
-    batch_start: usize,
+    recent: &[bool],
     (expected, seen, differ): (&Board, &Board, &[Cell]),
     missed: &[Cell],
 ) -> Option<usize> {
-    let batch = &unverified[batch_start..];
     let blank = |c: &Cell| {
         seen.get(*c).is_none()
             && expected.get(*c).is_some()
             && !missed.contains(c)
-            && batch.iter().any(|m| m.cell() == *c)
+            && unverified
+                .iter()
+                .zip(recent)
+                .any(|(m, &recent)| recent && m.cell() == *c)
     };
     if !differ.iter().all(blank) {
         return None;
@@ -814,35 +825,37 @@ mod tests {
     }
 
     #[test]
-    fn blank_cells_of_the_batch_just_sent_are_looked_at_again_at_the_next_check() {
-        // Moves 0-1 were verified before; 2-3 the batch before this one; 4-7 this batch.
+    fn blank_cells_sent_moments_ago_are_looked_at_again_at_a_later_check() {
+        // Moves 0-1 were verified before; 2-3 were sent a while ago, 4-7 moments ago.
         let moves: Vec<Move> = (0..8).map(|i| set(i, 5)).collect();
         let expected = plan::apply(&Board::empty(), &moves);
         let unverified = &moves[2..];
+        let recent = [false, false, true, true, true, true];
         let seen = board_without(&moves, &[6, 7]);
         let differ = expected.diff(&seen);
         assert_eq!(
-            blank_in_batch(unverified, 2, (&expected, &seen, &differ), &[]),
+            blank_while_drawn(unverified, &recent, (&expected, &seen, &differ), &[]),
             Some(4),
             "moves 2-5 verified, 6 and 7 looked at next time"
         );
         // A cell missed before is not waited for twice.
         let missed = [Cell::from_index(7).unwrap()];
         assert_eq!(
-            blank_in_batch(unverified, 2, (&expected, &seen, &differ), &missed),
+            blank_while_drawn(unverified, &recent, (&expected, &seen, &differ), &missed),
             None
         );
     }
 
     #[test]
-    fn a_cell_still_blank_from_an_earlier_batch_or_a_wrong_digit_is_no_reason_to_go_on() {
+    fn a_cell_blank_longer_than_a_drawing_takes_or_a_wrong_digit_is_no_reason_to_go_on() {
         let moves: Vec<Move> = (0..8).map(|i| set(i, 5)).collect();
         let expected = plan::apply(&Board::empty(), &moves);
-        // Cell 3 belongs to the batch before this one.
+        let recent = [false, false, true, true, true, true];
+        // Cell 3 was sent a while ago.
         let seen = board_without(&moves, &[3, 7]);
         let differ = expected.diff(&seen);
         assert_eq!(
-            blank_in_batch(&moves[2..], 2, (&expected, &seen, &differ), &[]),
+            blank_while_drawn(&moves[2..], &recent, (&expected, &seen, &differ), &[]),
             None
         );
         // A digit where the plan has another.
@@ -850,7 +863,7 @@ mod tests {
         seen.set(Cell::from_index(6).unwrap(), Some(4));
         let differ = expected.diff(&seen);
         assert_eq!(
-            blank_in_batch(&moves[2..], 2, (&expected, &seen, &differ), &[]),
+            blank_while_drawn(&moves[2..], &recent, (&expected, &seen, &differ), &[]),
             None
         );
     }
