@@ -65,6 +65,14 @@ impl Move {
             Move::Set { cell, .. } | Move::Erase { cell } => cell,
         }
     }
+
+    /// The digit it puts in: the key a move is typed with (`None`: the erase key).
+    pub fn digit(self) -> Option<u8> {
+        match self {
+            Move::Set { digit, .. } => Some(digit),
+            Move::Erase { .. } => None,
+        }
+    }
 }
 
 impl From<SolveEvent> for Move {

@@ -34,10 +34,7 @@ pub fn relearn_order(
     min_wait: Duration,
 ) -> Result<Learned> {
     let cell = first.cell();
-    let want = match first {
-        Move::Set { digit, .. } => Some(digit),
-        Move::Erase { .. } => None,
-    };
+    let want = first.digit();
     let after_first = seen.get(cell);
     let mut cal = cal.clone();
     cal.input_order = match cal.input_order {

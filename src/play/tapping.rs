@@ -642,14 +642,10 @@ impl Run {
 /// take the old digit, and in a cell-first app a lost cell tap makes the key that follows land
 /// in the cell selected before, which already holds that digit.
 fn batch_end(moves: &[Move], plan: &Plan, done: usize, taps_done: usize) -> usize {
-    let key = |m: &Move| match *m {
-        Move::Set { digit, .. } => Some(digit),
-        Move::Erase { .. } => None,
-    };
     let mut end = done + 1;
     while end < moves.len()
         && plan.move_ends[end] < taps_done + WATCH_TAPS
-        && key(&moves[end]) == key(&moves[end - 1])
+        && moves[end].digit() == moves[end - 1].digit()
     {
         end += 1;
     }

@@ -373,58 +373,61 @@ fn segment(
     } else {
         ((1, bright), (-1i16, dark))
     };
-    let first = segment_as(&lum, bg, strong, origin, stride, size, pitch, dashes);
-    if weak.1 >= FAINT_AMP && !first.comps.iter().any(|c| first.digit_like(c)) {
-        let second = segment_as(&lum, bg, weak, origin, stride, size, pitch, dashes);
-        if second.comps.iter().any(|c| second.digit_like(c)) {
-            return second;
-        }
-    }
-    first
-}
-
-/// [`segment`] with ink of polarity `sign` (-1 darker, 1 brighter than `bg`) and contrast `amp`.
-#[allow(clippy::too_many_arguments)]
-fn segment_as(
-    lum: &[u8],
-    bg: i16,
-    (sign, amp): (i16, i16),
-    origin: (u32, u32),
-    stride: u32,
-    (w, h): (usize, usize),
-    pitch: f32,
-    dashes: usize,
-) -> CellSample {
-    let diff: Vec<f32> = lum
-        .iter()
-        .map(|&v| ((v as i16 - bg) * sign) as f32)
-        .collect();
-    // Faint cells (a digit in a colour close to its highlighted cell's, a dimmed screen) are
-    // still segmented, with a threshold relative to their own contrast; `finish` then takes only
-    // a big digit from them, never notes.
-    let (labels, comps) = if amp < FAINT_AMP {
-        (Vec::new(), Vec::new())
-    } else {
-        let floor = if amp >= INK_AMP { 30.0 } else { 0.0 };
-        let threshold = (amp as f32 * 0.45).max(floor);
-        let mask: Vec<bool> = diff.iter().map(|&d| d > threshold).collect();
-        components(&mask, w, h)
-    };
-    CellSample {
+    let mut sample = CellSample {
         origin,
         stride,
-        w,
-        h,
-        diff,
-        amp,
-        labels,
-        comps,
+        w: size.0,
+        h: size.1,
+        diff: Vec::new(),
+        amp: 0,
+        labels: Vec::new(),
+        comps: Vec::new(),
         pitch,
         dashes,
+    };
+    sample.ink_as(&lum, bg, strong);
+    if weak.1 >= FAINT_AMP && !sample.has_digit_like() {
+        let first = (
+            std::mem::take(&mut sample.diff),
+            sample.amp,
+            std::mem::take(&mut sample.labels),
+            std::mem::take(&mut sample.comps),
+        );
+        sample.ink_as(&lum, bg, weak);
+        if !sample.has_digit_like() {
+            (sample.diff, sample.amp, sample.labels, sample.comps) = first;
+        }
     }
+    sample
 }
 
 impl CellSample {
+    /// Segments the cell's brightness `lum` as ink of polarity `sign` (-1 darker, 1 brighter
+    /// than `bg`) and contrast `amp`.
+    fn ink_as(&mut self, lum: &[u8], bg: i16, (sign, amp): (i16, i16)) {
+        self.diff = lum
+            .iter()
+            .map(|&v| ((v as i16 - bg) * sign) as f32)
+            .collect();
+        self.amp = amp;
+        // Faint cells (a digit in a colour close to its highlighted cell's, a dimmed screen) are
+        // still segmented, with a threshold relative to their own contrast; `finish` then takes
+        // only a big digit from them, never notes.
+        (self.labels, self.comps) = if amp < FAINT_AMP {
+            (Vec::new(), Vec::new())
+        } else {
+            let floor = if amp >= INK_AMP { 30.0 } else { 0.0 };
+            let threshold = (amp as f32 * 0.45).max(floor);
+            let mask: Vec<bool> = self.diff.iter().map(|&d| d > threshold).collect();
+            components(&mask, self.w, self.h)
+        };
+    }
+
+    /// Some component could be (part of) a big digit ([`CellSample::digit_like`]).
+    fn has_digit_like(&self) -> bool {
+        self.comps.iter().any(|c| self.digit_like(c))
+    }
+
     fn touches(&self, c: &Component) -> bool {
         c.x0 == 0 || c.y0 == 0 || c.x1 == self.w - 1 || c.y1 == self.h - 1
     }

@@ -101,17 +101,13 @@ fn play_on(
 /// input order), then up to WATCH_MOVES moves of one digit at a time (a batch breaks where the
 /// digit changes), and the last move alone (after it most apps cover the board with an end card).
 fn batches(moves: &[Move]) -> Vec<usize> {
-    let digit = |m: &Move| match *m {
-        Move::Set { digit, .. } => Some(digit),
-        Move::Erase { .. } => None,
-    };
     let mut batches = vec![1];
     let mut sent = 1;
     while sent + 1 < moves.len() {
         let mut n = 1;
         while sent + n + 1 < moves.len()
             && n < WATCH_MOVES
-            && digit(&moves[sent + n]) == digit(&moves[sent])
+            && moves[sent + n].digit() == moves[sent].digit()
         {
             n += 1;
         }
