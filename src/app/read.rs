@@ -36,9 +36,13 @@ pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
                 args.calibration.as_deref(),
                 &|line: &str| errln!("{line}"),
             )?;
-            let img = phone
-                .screenshot()
-                .with_context(|| format!("cannot take a screenshot of {}", args.device.device))?;
+            // The screenshot the profile was checked on is the screen now: no second capture.
+            let img = match chosen.first {
+                Some(first) => first.screen,
+                None => phone.screenshot().with_context(|| {
+                    format!("cannot take a screenshot of {}", args.device.device)
+                })?,
+            };
             (
                 img,
                 format!("the screen of {}", args.device.device),

@@ -1,7 +1,7 @@
 //! One reader for play, through the real adb server against simulated phones: apps learned from
 //! an empty config at screen sizes no shipped template was made for, a profile carried to another
-//! screen size, a keypad that moved alone, a grid that moved, and one capture and read at the
-//! start of a run with a stored profile.
+//! screen size, a keypad that moved alone, a grid that moved, and one capture at the start of a
+//! run (and of `read`) with a stored profile.
 
 use crate::support::{self, agent};
 use std::path::Path;
@@ -213,4 +213,28 @@ fn a_run_with_a_stored_profile_captures_and_reads_the_screen_once_at_the_start()
     assert_eq!(screencaps(&sim), 1, "{err}");
     assert!(sim.taps().is_empty());
     assert!(plan.is_file());
+}
+
+#[test]
+fn read_on_a_phone_with_a_stored_profile_captures_the_screen_once() {
+    let adb = adb_server::shared();
+    let config = support::temp_dir("fit-config");
+    let first = phone(&adb, "light", SMALL_SIZE, "easy");
+    let (code, _, err) = play(&adb, &first, &config, &[]);
+    assert_eq!(code, 0, "{err}");
+    // The profile check's screenshot is the screen `read` prints.
+    let sim = phone(&adb, "light", SMALL_SIZE, "medium");
+    let out = agent()
+        .current_dir(support::temp_dir("fit-folder"))
+        .env("SUDOKU_AGENT_CONFIG_DIR", &config)
+        .args(["read", "-P", &adb.port().to_string(), "-s", &sim.serial()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let board = sim.with_screen(|p| p.board().to_line());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().next(), Some(board.as_str()), "{err}");
+    assert_eq!(screencaps(&sim), 1, "{err}");
+    assert!(sim.taps().is_empty());
 }
