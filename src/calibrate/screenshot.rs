@@ -8,13 +8,12 @@ use crate::geometry::{Point, Rect, Size};
 use crate::profile::calibration::{Calibration, FORMAT_VERSION, InputOrder, Keypad, Thresholds};
 use crate::sudoku::{Board, Cell};
 use crate::vision;
+use crate::vision::cells::{big_digit_height, cut_cells_sized};
 use crate::vision::glyphs::{Reference, label};
 use crate::vision::keypad::{Glyph, find_keypad, glyphs_outside, order_keypad};
 use crate::vision::patch::{PATCH_H, PATCH_W};
-use crate::vision::recognize::{colour_distance, locate_and_cut, read_inks, rule_conflicts};
-use crate::vision::{
-    CellInk, Grid, ReadError, ScreenCells, Templates, find_grid_and_cells, overlay,
-};
+use crate::vision::recognize::{MIN_CLUES, colour_distance, read_inks, rule_conflicts};
+use crate::vision::{CellInk, Grid, ReadError, ScreenCells, Templates, VisionError, overlay};
 use anyhow::{Result, anyhow, bail};
 use image::RgbaImage;
 
@@ -149,19 +148,25 @@ fn ink_colours(inks: &[[u8; 3]]) -> ([u8; 3], Option<[u8; 3]>) {
 
 /// Calibrates on one screenshot.
 pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calibrated> {
-    // The strict grid and the fixed digit height first (what `vision::read` with a profile sees
-    // on this screen); where that finds no grid or too few digits for a sudoku (edge-to-edge
-    // grids, small digits in discs), the grid and cells as the reader without calibration finds
-    // them.
-    // `locate_and_cut` already fell back to `find_grid_and_cells` when the strict search found
-    // nothing, so an error here is final; only a grid with too few digits is searched again.
-    let (grid, inks) = match locate_and_cut(img) {
-        Ok((grid, inks)) if inks.iter().filter(|c| c.digit.is_some()).count() >= 17 => (grid, inks),
-        Ok(few) => match find_grid_and_cells(img, None) {
-            Ok(screen) => (screen.grid, screen.cells),
-            Err(_) => few,
-        },
-        Err(e) => return Err(anyhow!(e)),
+    // The grid the one reader finds (`vision::read` with no hints; a killer sudoku or a screen
+    // with no grid is refused there). Its cells are cut again at this screen's digit size, as a
+    // read with the new calibration will cut them, so the templates are what those reads see;
+    // where that cut finds too few digits for a sudoku (edge-to-edge grids, small digits in
+    // discs), the reader's own cells.
+    let seen = vision::read(img, None);
+    let screen = match (seen.screen, seen.result) {
+        (_, Err(e @ ReadError::Vision(VisionError::Killer(_)))) | (None, Err(e)) => {
+            return Err(anyhow!(e));
+        }
+        (Some(screen), _) => screen,
+        (None, Ok(_)) => bail!("no sudoku grid found on the screenshot"),
+    };
+    let grid = screen.grid;
+    let sized = cut_cells_sized(img, &grid, big_digit_height(img, &grid));
+    let inks = if sized.iter().filter(|c| c.digit.is_some()).count() >= MIN_CLUES {
+        sized
+    } else {
+        screen.cells
     };
     let digit_cells: Vec<(Cell, &crate::vision::DigitPatch)> = Cell::all()
         .zip(&inks)

@@ -6,21 +6,18 @@
 //! ([`read_grid`], the fast path of `reader::read`), or labelled jointly from the glyph bank
 //! (`read_screen`, digits labelled by `glyphs`). `reader::read` chooses between them.
 
-use super::cells::{
-    CellInk, InkFeatures, big_digit_height, check_not_killer, cut_cells_sized,
-    cut_cells_with_features,
-};
+use super::VisionError;
+use super::cells::{CellInk, InkFeatures, check_not_killer, cut_cells_with_features};
 use super::glyphs::{Label, Reference, label, mean_patch};
 use super::hints::{Hints, Thresholds};
 use super::keypad;
 use super::kinds::{DigitKind, StoredInks, calibrated_kinds, mistaken_entry};
 use super::locate::Grid;
 pub use super::locate::{grid_offset, grid_tolerance};
-use super::scan::{ScreenCells, find_grid_and_cells};
+use super::scan::ScreenCells;
 use super::screen::Screen;
 pub use super::screen::colour_distance;
 use super::templates::Templates;
-use super::{VisionError, locate};
 use crate::geometry::Rect;
 use crate::sudoku::{Board, Cell};
 use image::RgbaImage;
@@ -491,24 +488,6 @@ fn ink_kind(ink: [u8; 3], th: &Thresholds) -> CellKind {
         _ if to_given > th.kind_distance => CellKind::Entry,
         _ => CellKind::Given,
     }
-}
-
-/// Locates the grid anywhere and cuts its cells (calibration, or a quick look without one).
-pub fn locate_and_cut(img: &RgbaImage) -> Result<(Grid, Vec<CellInk>), VisionError> {
-    // The strict search first (all ten lines each way); then the searches that also take grids
-    // with missing outer lines or no lines, which check the cells.
-    let grid = match locate::locate_grid(img) {
-        Ok(grid) => grid,
-        Err(e) => match find_grid_and_cells(img, None) {
-            Ok(screen) => screen.grid,
-            Err(VisionError::NoGrid(_)) => return Err(e),
-            Err(other) => return Err(other),
-        },
-    };
-    // Small digits (in discs, say) are big digits when the screen shows nothing taller.
-    let inks = cut_cells_sized(img, &grid, big_digit_height(img, &grid));
-    check_not_killer(&inks)?;
-    Ok((grid, inks))
 }
 
 #[cfg(test)]

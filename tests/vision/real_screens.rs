@@ -148,9 +148,9 @@ fn the_killer_sudoku_screenshot_is_refused_not_misread() {
     let err = calibrate_image(&img, &CalibrateOptions::default()).unwrap_err();
     assert!(format!("{err:#}").contains("killer sudoku"), "{err:#}");
     let grid = sudoku_agent::vision::locate_grid(&img).unwrap();
-    let err = sudoku_agent::vision::recognize::locate_and_cut(&img).unwrap_err();
+    let err = vision::read(&img, None).result.unwrap_err();
     assert!(
-        matches!(err, VisionError::Killer(n) if n >= 12),
+        matches!(err, vision::ReadError::Vision(VisionError::Killer(n)) if n >= 12),
         "{err:?} at {:?}",
         grid.rect()
     );
