@@ -27,8 +27,9 @@ pub enum Verdict {
 
 /// Checks `cal` on `screen`, a screenshot of its own size.
 pub fn check(screen: &RgbaImage, cal: &Calibration, templates: &Templates) -> Verdict {
-    match vision::read(screen, Some(&cal.hints(templates))).result {
-        Ok(rec) => match templates_differ(screen, &rec, templates, cal)
+    let seen = vision::read(screen, Some(&cal.hints(templates)));
+    match seen.result {
+        Ok(rec) => match templates_differ(seen.screen.as_ref(), &rec, templates, cal)
             .or_else(|| keypad_moved(screen, &rec.grid, cal, templates))
         {
             Some(why) => Verdict::Stale(why),
@@ -50,16 +51,19 @@ pub fn check(screen: &RgbaImage, cal: &Calibration, templates: &Templates) -> Ve
 /// Why `templates` are not this app's digits, when they are not: a board read with the help of
 /// the glyph bank can be right while the templates are another app's or an old theme's (another
 /// app's profile has other keys, erase and input order too). Every digit of the read must be
-/// its cell's best template, at the calibrated score.
+/// its cell's best template, at the calibrated score, in the cells the read was made from
+/// (`screen`, as the reader returned them; none seen is a difference).
 pub fn templates_differ(
-    screen: &RgbaImage,
+    screen: Option<&ScreenCells>,
     rec: &Recognition,
     templates: &Templates,
     cal: &Calibration,
 ) -> Option<String> {
-    let cells = ScreenCells::of(screen, rec.grid.clone()).cells;
+    let Some(screen) = screen else {
+        return Some("the reader returned no cells to compare its digit templates with".into());
+    };
     let (mut digits, mut unlike) = (0, 0);
-    for (cell, ink) in Cell::all().zip(&cells) {
+    for (cell, ink) in Cell::all().zip(&screen.cells) {
         let (Some(p), Some(d)) = (&ink.digit, rec.board.get(cell)) else {
             continue;
         };
@@ -128,10 +132,11 @@ pub fn fit_to_screen(
         templates: Some(templates),
         ..Hints::default()
     };
-    let rec = vision::read(screen, Some(&hints))
+    let seen = vision::read(screen, Some(&hints));
+    let rec = seen
         .result
         .map_err(|e| format!("its digits do not read here: {e}"))?;
-    if let Some(why) = templates_differ(screen, &rec, templates, cal) {
+    if let Some(why) = templates_differ(seen.screen.as_ref(), &rec, templates, cal) {
         return Err(why);
     }
     let old = cal.keypad.as_ref().ok_or("it has no keypad")?;

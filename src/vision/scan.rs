@@ -37,11 +37,6 @@ pub struct ScreenCells {
 
 impl ScreenCells {
     /// The cells of `grid` on `img`, cut as the search cuts them.
-    pub fn of(img: &RgbaImage, grid: Grid) -> ScreenCells {
-        ScreenCells::on(&Screen::new(img), grid)
-    }
-
-    /// [`ScreenCells::of`] on a screen whose brightness plane the caller shares.
     pub(crate) fn on(img: &Screen, grid: Grid) -> ScreenCells {
         let (cells, features) = cut_cells_adaptive_on(img, &grid);
         ScreenCells::new(grid, cells, features)
