@@ -8,7 +8,7 @@ use crate::geometry::{Point, Rect, Size};
 use crate::profile::calibration::{Calibration, FORMAT_VERSION, InputOrder, Keypad, Thresholds};
 use crate::sudoku::{Board, Cell};
 use crate::vision;
-use crate::vision::cells::{big_digit_height, cut_cells_sized};
+use crate::vision::cells::{big_digit_height, cut_cells};
 use crate::vision::glyphs::{Reference, label};
 use crate::vision::keypad::{Glyph, find_keypad, glyphs_outside, order_keypad};
 use crate::vision::patch::{PATCH_H, PATCH_W};
@@ -162,7 +162,7 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
         (None, Ok(_)) => bail!("no sudoku grid found on the screenshot"),
     };
     let grid = screen.grid;
-    let sized = cut_cells_sized(img, &grid, big_digit_height(img, &grid));
+    let sized = cut_cells(img, &grid, Some(big_digit_height(img, &grid)));
     let inks = if sized.iter().filter(|c| c.digit.is_some()).count() >= MIN_CLUES {
         sized
     } else {

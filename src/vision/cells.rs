@@ -32,41 +32,16 @@ pub struct CellInk {
     pub dashes: usize,
 }
 
-/// Cleans all 81 cells of `grid`, row by row, with the fixed big-digit height (30% of a cell).
-pub fn cut_cells(img: &RgbaImage, grid: &Grid) -> Vec<CellInk> {
-    cut_cells_on(&Screen::new(img), grid)
+/// Cleans all 81 cells of `grid`, row by row, at a known big-digit height (`big_min`, a
+/// fraction of a cell, as a profile records it; `None` for the usual 30%). A screen whose digit
+/// size is not known is cut by [`cut_cells_adaptive`], which measures it.
+pub fn cut_cells(img: &RgbaImage, grid: &Grid, big_min: Option<f32>) -> Vec<CellInk> {
+    cut_cells_with_features(&Screen::new(img), grid, big_min).0
 }
 
-fn cut_cells_on(img: &Screen, grid: &Grid) -> Vec<CellInk> {
-    let pitch = grid.pitch();
-    Cell::all()
-        .map(|c| cut_cell_on(img, grid.cell_rect(c), pitch))
-        .collect()
-}
-
-/// [`cut_cells`] for an app whose big digits are smaller than usual: marks at least `big_min`
-/// of a cell tall are big digits (as [`big_digit_height`] measured on the app's screen), looked
-/// at finely enough to keep their shape.
-pub fn cut_cells_sized(img: &RgbaImage, grid: &Grid, big_min: f32) -> Vec<CellInk> {
-    let img = &Screen::new(img);
-    if big_min >= BIG_MIN {
-        return cut_cells_on(img, grid);
-    }
-    let pitch = grid.pitch();
-    let stride = ((pitch / 50.0).floor() as u32).max(1);
-    let fine = ((big_min / 0.7 * pitch / 28.0).floor() as u32).clamp(1, stride);
-    Cell::all()
-        .map(
-            |c| match sample_cell_every(img, grid.cell_rect(c), pitch, fine) {
-                Some(sample) => sample.finish(img, big_min).0,
-                None => CellInk::default(),
-            },
-        )
-        .collect()
-}
-
-/// [`cut_cells`] (`big_min` `None`) or [`cut_cells_sized`], keeping each digit's ink features
-/// (the calibrated reader tells givens from entries by them, as the screen draws them).
+/// [`cut_cells`] keeping each digit's ink features (the calibrated reader tells givens from
+/// entries by them, as the screen draws them). Marks at least `big_min` of a cell tall are big
+/// digits, looked at finely enough to keep their shape.
 pub(crate) fn cut_cells_with_features(
     img: &Screen,
     grid: &Grid,
@@ -97,18 +72,6 @@ pub fn big_digit_height(img: &RgbaImage, grid: &Grid) -> f32 {
         .map(|c| sample_cell(img, grid.cell_rect(c), pitch))
         .collect();
     big_digit_min(&samples)
-}
-
-/// Cleans one cell whose rectangle between line centres is `rect`.
-pub fn cut_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> CellInk {
-    cut_cell_on(&Screen::new(img), rect, pitch)
-}
-
-fn cut_cell_on(img: &Screen, rect: Rect, pitch: f32) -> CellInk {
-    match sample_cell(img, rect, pitch) {
-        Some(sample) => sample.finish(img, BIG_MIN).0,
-        None => CellInk::default(),
-    }
 }
 
 /// Shortest big digit, as a fraction of the cell, when the screen gives no better idea.
@@ -706,6 +669,15 @@ pub(crate) fn check_not_killer(inks: &[CellInk]) -> Result<(), VisionError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One cell whose rectangle between line centres is `rect`, cleaned at the usual height.
+    fn cut_cell(img: &RgbaImage, rect: Rect, pitch: f32) -> CellInk {
+        let img = &Screen::new(img);
+        match sample_cell(img, rect, pitch) {
+            Some(sample) => sample.finish(img, BIG_MIN).0,
+            None => CellInk::default(),
+        }
+    }
     use image::Rgba;
 
     /// A 60x60 white cell with `marks` (x, y, w, h) drawn in dark grey.
@@ -773,7 +745,11 @@ mod tests {
         }
         assert!(cells[2].notes);
         // The fixed rule (30% of the cell) sees none of them.
-        assert!(cut_cells(&img, &grid).iter().all(|c| c.digit.is_none()));
+        assert!(
+            cut_cells(&img, &grid, None)
+                .iter()
+                .all(|c| c.digit.is_none())
+        );
         let f = features[0].unwrap();
         assert_eq!(f.ink, [20, 20, 20]);
         assert!(f.disc.is_none());
