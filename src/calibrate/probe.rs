@@ -10,6 +10,7 @@ use crate::profile::calibration::{Calibration, InputOrder, Keypad};
 use crate::sudoku::{Board, Cell};
 use crate::vision;
 use crate::vision::keypad::{Glyph, glyphs_outside};
+use crate::vision::patch::components;
 use crate::vision::settling::{self, Settling};
 use crate::vision::{Grid, Recognition, Templates};
 use anyhow::{Context, Result, anyhow, bail};
@@ -86,7 +87,6 @@ pub fn button_candidates(glyphs: &[Glyph], grid: &Grid, keypad: &Keypad, reach: 
 /// two cells wide and about one high, solid enough not to be a button outline, and not a letter
 /// of a word (a run of three or more blobs of similar height side by side).
 pub fn icon_blobs(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
-    use imageproc::region_labelling::{Connectivity, connected_components};
     let pitch = grid.pitch();
     let top = grid.rect().bottom() + 2;
     if top + 2 >= img.height() {
@@ -100,41 +100,42 @@ pub fn icon_blobs(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
     // the halo around dark letters would join a word into one blob.
     let mut blobs: Vec<crate::geometry::Rect> = Vec::new();
     for dark in [true, false] {
-        let mask = image::GrayImage::from_fn(luma.width(), luma.height(), |x, y| {
-            let (l, m) = (luma.get_pixel(x, y)[0], mean.get_pixel(x, y)[0]);
-            // Light ink only on a dark background: the bright halo the local mean leaves around
-            // dark ink on a light key is no blob.
-            let ink = match dark {
-                true if m >= 128 => m.saturating_sub(l),
-                false if m < 128 => l.saturating_sub(m),
-                _ => 0,
-            };
-            image::Luma([if ink > 30 { 255 } else { 0 }])
-        });
-        let labels = connected_components(&mask, Connectivity::Eight, image::Luma([0u8]));
-        // Bounding box and area per label.
-        let mut boxes: std::collections::HashMap<u32, (u32, u32, u32, u32, u32)> =
-            Default::default();
-        for (x, y, l) in labels.enumerate_pixels() {
-            if l[0] == 0 {
-                continue;
-            }
-            let b = boxes.entry(l[0]).or_insert((x, y, x, y, 0));
-            *b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y), b.4 + 1);
-        }
+        let (w, h) = (luma.width() as usize, luma.height() as usize);
+        let mask: Vec<bool> = luma
+            .pixels()
+            .zip(mean.pixels())
+            .map(|(l, m)| {
+                let (l, m) = (l[0], m[0]);
+                // Light ink only on a dark background: the bright halo the local mean leaves
+                // around dark ink on a light key is no blob.
+                let ink = match dark {
+                    true if m >= 128 => m.saturating_sub(l),
+                    false if m < 128 => l.saturating_sub(m),
+                    _ => 0,
+                };
+                ink > 30
+            })
+            .collect();
+        // The reader's 8-connected components (boxes and areas, in reading order).
+        let (_, comps) = components(&mask, w, h);
         blobs.extend(
-            boxes
-                .values()
-                .filter(|&&(x0, y0, x1, y1, area)| {
-                    let (w, h) = ((x1 - x0 + 1) as f32, (y1 - y0 + 1) as f32);
+            comps
+                .iter()
+                .filter(|c| {
+                    let (w, h) = (c.width() as f32, c.height() as f32);
                     h >= 0.2 * pitch
                         && h <= 1.3 * pitch
                         && w >= 0.2 * pitch
                         && w <= 2.0 * pitch
-                        && area as f32 >= 0.12 * w * h
+                        && c.area as f32 >= 0.12 * w * h
                 })
-                .map(|&(x0, y0, x1, y1, _)| {
-                    crate::geometry::Rect::new(x0, y0 + top, x1 - x0 + 1, y1 - y0 + 1)
+                .map(|c| {
+                    crate::geometry::Rect::new(
+                        c.x0 as u32,
+                        c.y0 as u32 + top,
+                        c.width() as u32,
+                        c.height() as u32,
+                    )
                 }),
         );
     }
