@@ -92,8 +92,14 @@ pub fn icon_blobs(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
     if top + 2 >= img.height() {
         return Vec::new();
     }
-    let band = image::imageops::crop_imm(img, 0, top, img.width(), img.height() - top).to_image();
-    let luma = image::DynamicImage::ImageRgba8(band).to_luma8();
+    // The band's brightness by the reader's one formula.
+    let (width, height) = (img.width(), img.height() - top);
+    let luma = image::GrayImage::from_raw(
+        width,
+        height,
+        vision::Screen::new(img).luma_region(0, top, width, height),
+    )
+    .expect("luma_region returns width * height bytes");
     let rad = ((pitch * 0.5) as u32).max(4);
     let mean = imageproc::filter::box_filter(&luma, rad, rad);
     // Each polarity on its own (dark ink on a light key, light ink on a dark one): together,
