@@ -91,6 +91,8 @@ pub(crate) struct CellSample {
     /// Cell size in samples.
     pitch: f32,
     dashes: usize,
+    /// The cell between its line centres, where [`CellSample::notes_near_lines`] looks.
+    rect: Rect,
 }
 
 /// Samples and segments one cell; `None` when it is too small or off the screen.
@@ -127,7 +129,9 @@ fn sample_cell_every(img: &Screen, rect: Rect, pitch: f32, stride: u32) -> Optio
         sub.extend_from_slice(&lum[(y + k) * ow + k..(y + k) * ow + k + w]);
     }
     let origin = (ox + k as u32 * stride, oy + k as u32 * stride);
-    Some(segment(sub, origin, stride, (w, h), small_pitch, dashes))
+    let mut sample = segment(sub, origin, stride, (w, h), small_pitch, dashes);
+    sample.rect = rect;
+    Some(sample)
 }
 
 /// Cleans all 81 cells, deciding from the whole screen how tall a big digit is: the big digits
@@ -347,8 +351,10 @@ fn segment(
         comps: Vec::new(),
         pitch,
         dashes,
+        rect: Rect::new(0, 0, 0, 0),
     };
     sample.ink_as(&lum, bg, strong);
+    sample.ink_clear_of_cut(&lum, bg, strong.0);
     if weak.1 >= FAINT_AMP && !sample.has_digit_like() {
         let first = (
             std::mem::take(&mut sample.diff),
@@ -386,6 +392,45 @@ impl CellSample {
         };
     }
 
+    /// When the cell's strongest ink all touches the cut (the dark arc of a rounded grid
+    /// corner, a thick line's remnant) and a clear mark stands apart from it at a lower contrast
+    /// (a thin coloured digit or pencil notes beside that arc), segments again at the contrast
+    /// of what stands apart: a threshold set by the arc broke a small digit into note-sized
+    /// pieces. What touches the cut stays what it was, ink that `finish` leaves out.
+    fn ink_clear_of_cut(&mut self, lum: &[u8], bg: i16, sign: i16) {
+        let (w, h) = (self.w, self.h);
+        let touching: Vec<bool> = std::iter::once(false)
+            .chain(self.comps.iter().map(|c| self.touches(c)))
+            .collect();
+        if !touching.iter().any(|&t| t) {
+            return;
+        }
+        // The touching ink and two samples around it (its anti-aliased rim) are left out.
+        let mut near_cut = vec![false; w * h];
+        for (i, _) in self
+            .labels
+            .iter()
+            .enumerate()
+            .filter(|&(_, &l)| touching[l as usize])
+        {
+            let (x, y) = (i % w, i / w);
+            for yy in y.saturating_sub(2)..=(y + 2).min(h - 1) {
+                near_cut[yy * w + x.saturating_sub(2)..=yy * w + (x + 2).min(w - 1)].fill(true);
+            }
+        }
+        let clear = self
+            .diff
+            .iter()
+            .zip(&near_cut)
+            .filter(|&(_, &n)| !n)
+            .map(|(&d, _)| d as i16)
+            .max()
+            .unwrap_or(0);
+        if clear >= INK_AMP && (clear as f32) < 0.8 * self.amp as f32 {
+            self.ink_as(lum, bg, (sign, clear));
+        }
+    }
+
     /// Some component could be (part of) a big digit ([`CellSample::digit_like`]).
     fn has_digit_like(&self) -> bool {
         self.comps.iter().any(|c| self.digit_like(c))
@@ -411,9 +456,10 @@ impl CellSample {
     }
 
     /// Keeps the marks at least `big_min` of a cell tall as the big digit and normalises it.
-    fn finish(&self, img: &RgbaImage, big_min: f32) -> (CellInk, Option<InkFeatures>) {
+    fn finish(&self, img: &Screen, big_min: f32) -> (CellInk, Option<InkFeatures>) {
         let (mut cell, big) = self.big_marks(big_min);
         if big.is_empty() {
+            cell.notes = cell.notes || self.notes_near_lines(img, big_min);
             return (cell, None);
         }
         let mut bb = (usize::MAX, usize::MAX, 0usize, 0usize);
@@ -502,6 +548,60 @@ impl CellSample {
             cell.notes = false;
         }
         (cell, big)
+    }
+
+    /// Pencil notes the cut leaves out: a note drawn close to the cell's lines lies partly or
+    /// wholly between them and the cut, or is clipped by the cut on two sides as a rounded
+    /// corner's arc is. Looks at the whole cell between its line centres at the sample's
+    /// stride, at the contrast of what lies clear of the lines: a note-sized mark there that
+    /// stays clear of the cell's edge is a note (lines, highlight edges and a card's corner
+    /// arc all reach that edge).
+    fn notes_near_lines(&self, img: &Screen, big_min: f32) -> bool {
+        let (r, stride) = (self.rect, self.stride);
+        if r.width < 8 || r.height < 8 || r.right() > img.width() || r.bottom() > img.height() {
+            return false;
+        }
+        let lum = luma_sampled(img, (r.x, r.y), (r.width, r.height), stride);
+        let (w, h) = (
+            r.width.div_ceil(stride) as usize,
+            r.height.div_ceil(stride) as usize,
+        );
+        // The contrast is measured inside the cut that leaves the lines out (`sample_cell`).
+        let m =
+            ((self.pitch * stride as f32 * 0.025).round() as usize + 1).div_ceil(stride as usize);
+        if w <= 2 * m + 2 || h <= 2 * m + 2 {
+            return false;
+        }
+        let bg = median(&lum) as i16;
+        let (mut dark, mut bright) = (0i16, 0i16);
+        for y in m..h - m {
+            for &v in &lum[y * w + m..y * w + w - m] {
+                dark = dark.max(bg - v as i16);
+                bright = bright.max(v as i16 - bg);
+            }
+        }
+        let (sign, amp) = if dark >= bright {
+            (-1, dark)
+        } else {
+            (1, bright)
+        };
+        if amp < INK_AMP {
+            return false;
+        }
+        let threshold = (amp as f32 * 0.45).max(30.0);
+        let mask: Vec<bool> = lum
+            .iter()
+            .map(|&v| ((v as i16 - bg) * sign) as f32 > threshold)
+            .collect();
+        let (_, comps) = components(&mask, w, h);
+        let pitch = self.pitch;
+        let big = pitch * big_min;
+        let note_min = (pitch * 0.07).max(3.0).min(big * 0.6);
+        comps.iter().any(|c| {
+            let clear = c.x0 > 0 && c.y0 > 0 && c.x1 < w - 1 && c.y1 < h - 1;
+            let (cw, ch) = (c.width() as f32, c.height() as f32);
+            clear && ch >= note_min && ch < big && cw.max(ch) < pitch * 0.28
+        })
     }
 
     /// Which samples are the digit's ink (the big marks and the broken strokes inside their
@@ -693,14 +793,54 @@ mod tests {
         img
     }
 
+    /// The grid's top and left lines of a cell at a rounded grid corner, joined by an arc that
+    /// bulges into the cell from the cut's top edge round to its left edge.
+    const ROUNDED_CORNER: [(u32, u32, u32, u32); 6] = [
+        (14, 0, 46, 2),
+        (0, 14, 2, 46),
+        (12, 0, 2, 7),
+        (0, 12, 7, 2),
+        (5, 5, 9, 2),
+        (5, 5, 2, 9),
+    ];
+
     #[test]
     fn a_rounded_corner_arc_is_no_note_but_a_note_clipped_on_one_side_is() {
         let rect = Rect::new(0, 0, 60, 60);
-        // An L from the cut's top edge round to its left edge, as a rounded grid corner leaves.
-        let corner = cut_cell(&cell_with(&[(5, 5, 9, 2), (5, 5, 2, 9)]), rect, 60.0);
+        let corner = cut_cell(&cell_with(&ROUNDED_CORNER), rect, 60.0);
         assert_eq!(corner, CellInk::default());
         let clipped = cut_cell(&cell_with(&[(5, 20, 4, 8)]), rect, 60.0);
         assert!(clipped.digit.is_none() && clipped.notes);
+    }
+
+    #[test]
+    fn a_note_between_the_cut_and_the_lines_or_clipped_on_two_sides_is_a_note() {
+        let rect = Rect::new(0, 0, 60, 60);
+        // Wholly outside the cut (5..55), then across its bottom right corner.
+        for note in [(51, 20, 3, 8), (50, 50, 5, 8)] {
+            let cell = cut_cell(
+                &cell_with(&[note, (0, 0, 60, 2), (0, 0, 2, 60)]),
+                rect,
+                60.0,
+            );
+            assert!(cell.digit.is_none() && cell.notes, "{note:?}");
+        }
+    }
+
+    #[test]
+    fn a_faint_digit_beside_a_dark_corner_arc_is_read_at_its_own_contrast() {
+        let rect = Rect::new(0, 0, 60, 60);
+        // A thin light-grey digit: 85 grey levels from the cell, the arc 225.
+        let mut img = cell_with(&ROUNDED_CORNER);
+        for y in 15..45 {
+            for x in 27..30 {
+                img.put_pixel(x, y, Rgba([170, 170, 170, 255]));
+            }
+        }
+        let cell = cut_cell(&img, rect, 60.0);
+        let patch = cell.digit.expect("a big digit");
+        assert_eq!(patch.bbox, Rect::new(27, 15, 3, 30));
+        assert!(!cell.notes);
     }
 
     #[test]

@@ -144,3 +144,18 @@ fn a_grid_without_outer_lines_is_fixed_by_its_box_lines() {
         );
     }
 }
+
+#[test]
+fn lines_not_seen_near_their_place_take_the_places_the_seen_lines_give_them() {
+    // Lines 0..2 and 4 unseen (noise a few pixels off), the rest seen on a 34 px pitch.
+    let seen = |i: usize| (6.5 + 34.0 * i as f32, 0.9);
+    let mut lines: Vec<(f32, f32)> = (0..10).map(seen).collect();
+    for (i, off) in [(0, 4.5), (1, -3.3), (2, -3.4), (4, 2.0)] {
+        lines[i] = (lines[i].0 + off, 0.01);
+    }
+    place_unseen_lines(&mut lines);
+    for (i, &(at, coverage)) in lines.iter().enumerate() {
+        assert!((at - seen(i).0).abs() < 0.01, "line {i} at {at}");
+        assert!(coverage == 0.9 || coverage == 0.01);
+    }
+}
