@@ -20,7 +20,10 @@ pub fn lines_run_on(img: &Screen, grid: &Grid) -> bool {
     let (w, h) = (img.width() as i64, img.height() as i64);
     let p = grid.pitch();
     let d = ((p / 8.0).round() as i64).clamp(2, 12);
-    let r = ((p / 40.0).round() as i64).clamp(1, 3);
+    // A line is looked for this far either side of where the grid's lines put it: the grids
+    // of a samurai screen are drawn each on its own, a pixel or two apart, and the lattice
+    // found can sit a pixel or two off a thick line's centre.
+    let r = ((p / 12.0).round() as i64).clamp(2, 6);
     let luma = |x: i64, y: i64| img.row(y as u32)[x as usize] as i16;
     // Is there a line across the point `along` of a line at `across` (horizontal lines when
     // `horizontal`), within `r` of it?
