@@ -116,11 +116,10 @@ pub fn still_around(a: &RgbaImage, b: &RgbaImage, at: Point, side: u32) -> bool 
 /// stage's brightness plane goes through here.
 #[inline]
 fn luma_row(rgba: &[u8], out: &mut [u8]) {
-    // Each pixel as one little-endian word, its channels taken out by shifts: this
-    // vectorises better than four byte loads per pixel.
+    // Sums in 16 bits (the weights add up to 256, so 255 * 256 fits): twice the pixels per
+    // vector instruction of 32-bit sums, the same bytes out.
     for (o, p) in out.iter_mut().zip(rgba.chunks_exact(4)) {
-        let v = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
-        let (r, g, b) = (v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff);
+        let (r, g, b) = (p[0] as u16, p[1] as u16, p[2] as u16);
         *o = ((r * 77 + g * 150 + b * 29) >> 8) as u8;
     }
 }
