@@ -421,6 +421,67 @@ impl CellSample {
             let mask: Vec<bool> = self.diff.iter().map(|&d| d > threshold).collect();
             components(&mask, self.w, self.h)
         };
+        if let Some(level) = self.badge_level() {
+            // Only what is drawn on or beside the badge, clearly stronger than it, is ink.
+            let threshold = (level + amp as f32) / 2.0;
+            let mask: Vec<bool> = self.diff.iter().map(|&d| d > threshold).collect();
+            (self.labels, self.comps) = components(&mask, self.w, self.h);
+        }
+    }
+
+    /// The ink level of a badge among the cell's marks, if one is there: a solid shape (a disc
+    /// or tile drawn under a highlighted note, say) filling its box at one flat level clearly
+    /// below the cell's strongest ink, which is drawn on or beside it. A darker screen (a gamma
+    /// curve, a theme) can lift such a badge over the ink threshold, where with the notes on it
+    /// it makes one tall mark, a big digit that is none. A glyph never fills its box like
+    /// that, and the digit of a cell is its strongest ink, never something weaker under it.
+    fn badge_level(&self) -> Option<f32> {
+        let amp = self.amp as f32;
+        if self.amp < INK_AMP {
+            return None;
+        }
+        let w = self.w;
+        let band = amp * 0.08;
+        self.comps
+            .iter()
+            .filter(|c| !self.touches(c))
+            .find_map(|c| {
+                let at = |x: usize, y: usize| {
+                    (self.labels[y * w + x] == c.label).then(|| self.diff[y * w + x])
+                };
+                let values: Vec<f32> = boxed((c.x0, c.y0, c.x1, c.y1))
+                    .filter_map(|(x, y)| at(x, y))
+                    .collect();
+                // The most common level below three quarters of the contrast, in bins of a
+                // twentieth of it (the strongest ink, drawn on the badge, may cover more).
+                let mut bins = [0usize; 21];
+                for &v in &values {
+                    bins[((v / amp * 20.0).round() as usize).min(20)] += 1;
+                }
+                let mode = (0..=15).max_by_key(|&b| bins[b])? as f32 * amp / 20.0;
+                let flat: Vec<(usize, usize)> = boxed((c.x0, c.y0, c.x1, c.y1))
+                    .filter(|&(x, y)| at(x, y).is_some_and(|v| (v - mode).abs() <= band))
+                    .collect();
+                if (flat.len() as f32) < values.len() as f32 * 0.3 {
+                    return None;
+                }
+                // The badge's box: where most of the flat level lies (the anti-aliased edges of
+                // the ink on it pass through that level too, in thin lines beyond it).
+                let (mut xs, mut ys): (Vec<usize>, Vec<usize>) = flat.iter().copied().unzip();
+                xs.sort_unstable();
+                ys.sort_unstable();
+                let (lo, hi) = (flat.len() / 20, flat.len() - 1 - flat.len() / 20);
+                let bb = (xs[lo], ys[lo], xs[hi], ys[hi]);
+                let (bw, bh) = (bb.2 + 1 - bb.0, bb.3 + 1 - bb.1);
+                if (bw.min(bh) as f32) < self.pitch * 0.12 {
+                    return None;
+                }
+                // The badge with what is drawn on it fills its box as a disc fills its square.
+                let solid = boxed(bb)
+                    .filter(|&(x, y)| at(x, y).is_some_and(|v| v >= mode - band))
+                    .count();
+                (solid as f32 >= 0.7 * (bw * bh) as f32).then_some(mode)
+            })
     }
 
     /// Some component could be (part of) a big digit ([`CellSample::digit_like`]).
@@ -461,6 +522,10 @@ impl CellSample {
                 bb.2.max(c.x1),
                 bb.3.max(c.y1),
             );
+        }
+        if run_together(bb) {
+            cell.notes = true;
+            return (cell, None);
         }
         let (kept, near) = self.digit_masks(&big, bb);
         let (mut strength, area, peak) = self.strength(&kept, &near, bb);
@@ -683,6 +748,14 @@ impl CellSample {
             0.0
         }
     }
+}
+
+/// Whether the big marks in `bb` are wider than tall, as no digit is (the widest, a 4 or a
+/// bold 0, is about as wide as tall): small marks run together into one as tall as a digit,
+/// pencil notes on a badge that a darker screen lifts to the ink's level, say.
+fn run_together(bb: BBox) -> bool {
+    let (w, h) = (bb.2 + 1 - bb.0, bb.3 + 1 - bb.1);
+    w as f32 > 1.15 * h as f32
 }
 
 /// A box of samples, inclusive: (x0, y0, x1, y1).
