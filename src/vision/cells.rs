@@ -523,8 +523,7 @@ impl CellSample {
                 bb.3.max(c.y1),
             );
         }
-        if run_together(bb) {
-            cell.notes = true;
+        if cell.notes && run_together(bb) {
             return (cell, None);
         }
         let (kept, near) = self.digit_masks(&big, bb);
@@ -750,9 +749,10 @@ impl CellSample {
     }
 }
 
-/// Whether the big marks in `bb` are wider than tall, as no digit is (the widest, a 4 or a
-/// bold 0, is about as wide as tall): small marks run together into one as tall as a digit,
-/// pencil notes on a badge that a darker screen lifts to the ink's level, say.
+/// Whether the big marks in `bb` are wider than tall, as printed digits are not (the widest,
+/// a 4, is about as wide as tall): in a cell that also holds small marks, pencil notes run
+/// together into one mark as tall as a digit (on a badge that a darker screen lifts to the
+/// ink's level, say). Apps draw notes in empty cells only.
 fn run_together(bb: BBox) -> bool {
     let (w, h) = (bb.2 + 1 - bb.0, bb.3 + 1 - bb.1);
     w as f32 > 1.15 * h as f32
@@ -816,6 +816,35 @@ mod tests {
         assert!(!digit.notes);
         let notes = cut_cell(&cell_with(&[(10, 10, 4, 8), (40, 30, 4, 8)]), rect, 60.0);
         assert!(notes.digit.is_none() && notes.notes);
+    }
+
+    #[test]
+    fn notes_on_a_badge_as_dark_as_ink_stay_notes() {
+        let rect = Rect::new(0, 0, 60, 60);
+        // A grey disc as tall as a big digit under three black notes that run across it.
+        let mut img = cell_with(&[(20, 22, 3, 8), (29, 22, 3, 8), (38, 22, 3, 8)]);
+        for y in 0..60i32 {
+            for x in 0..60i32 {
+                let inside = (x - 30).pow(2) + (y - 30).pow(2) <= 11 * 11;
+                if inside && img.get_pixel(x as u32, y as u32)[0] == 255 {
+                    img.put_pixel(x as u32, y as u32, Rgba([140, 140, 140, 255]));
+                }
+            }
+        }
+        let cell = cut_cell(&img, rect, 60.0);
+        assert!(cell.digit.is_none() && cell.notes, "{cell:?}");
+        // Notes run together by a stroke into one mark as tall as a digit but wider, beside
+        // another note; with no other mark in its cell it stays a digit.
+        let joined = [
+            (15, 20, 4, 20),
+            (27, 20, 4, 20),
+            (39, 20, 4, 20),
+            (15, 38, 28, 2),
+        ];
+        let beside = [&joined[..], &[(10, 46, 4, 6)]].concat();
+        let cell = cut_cell(&cell_with(&beside), rect, 60.0);
+        assert!(cell.digit.is_none() && cell.notes, "{cell:?}");
+        assert!(cut_cell(&cell_with(&joined), rect, 60.0).digit.is_some());
     }
 
     #[test]
