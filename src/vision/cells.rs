@@ -390,6 +390,67 @@ impl CellSample {
             let mask: Vec<bool> = self.diff.iter().map(|&d| d > threshold).collect();
             components(&mask, self.w, self.h)
         };
+        if let Some(level) = self.badge_level() {
+            // Only what is drawn on or beside the badge, clearly stronger than it, is ink.
+            let threshold = (level + amp as f32) / 2.0;
+            let mask: Vec<bool> = self.diff.iter().map(|&d| d > threshold).collect();
+            (self.labels, self.comps) = components(&mask, self.w, self.h);
+        }
+    }
+
+    /// The ink level of a badge among the cell's marks, if one is there: a solid shape (a disc
+    /// or tile drawn under a highlighted note, say) filling its box at one flat level clearly
+    /// below the cell's strongest ink, which is drawn on or beside it. A darker screen (a gamma
+    /// curve, a theme) can lift such a badge over the ink threshold, where with the notes on it
+    /// it makes one tall mark, a big digit that is none. A glyph never fills its box like
+    /// that, and the digit of a cell is its strongest ink, never something weaker under it.
+    fn badge_level(&self) -> Option<f32> {
+        let amp = self.amp as f32;
+        if self.amp < INK_AMP {
+            return None;
+        }
+        let w = self.w;
+        let band = amp * 0.08;
+        self.comps
+            .iter()
+            .filter(|c| !self.touches(c))
+            .find_map(|c| {
+                let at = |x: usize, y: usize| {
+                    (self.labels[y * w + x] == c.label).then(|| self.diff[y * w + x])
+                };
+                let values: Vec<f32> = boxed((c.x0, c.y0, c.x1, c.y1))
+                    .filter_map(|(x, y)| at(x, y))
+                    .collect();
+                // The most common level below three quarters of the contrast, in bins of a
+                // twentieth of it (the strongest ink, drawn on the badge, may cover more).
+                let mut bins = [0usize; 21];
+                for &v in &values {
+                    bins[((v / amp * 20.0).round() as usize).min(20)] += 1;
+                }
+                let mode = (0..=15).max_by_key(|&b| bins[b])? as f32 * amp / 20.0;
+                let flat: Vec<(usize, usize)> = boxed((c.x0, c.y0, c.x1, c.y1))
+                    .filter(|&(x, y)| at(x, y).is_some_and(|v| (v - mode).abs() <= band))
+                    .collect();
+                if (flat.len() as f32) < values.len() as f32 * 0.3 {
+                    return None;
+                }
+                // The badge's box: where most of the flat level lies (the anti-aliased edges of
+                // the ink on it pass through that level too, in thin lines beyond it).
+                let (mut xs, mut ys): (Vec<usize>, Vec<usize>) = flat.iter().copied().unzip();
+                xs.sort_unstable();
+                ys.sort_unstable();
+                let (lo, hi) = (flat.len() / 20, flat.len() - 1 - flat.len() / 20);
+                let bb = (xs[lo], ys[lo], xs[hi], ys[hi]);
+                let (bw, bh) = (bb.2 + 1 - bb.0, bb.3 + 1 - bb.1);
+                if (bw.min(bh) as f32) < self.pitch * 0.12 {
+                    return None;
+                }
+                // The badge with what is drawn on it fills its box as a disc fills its square.
+                let solid = boxed(bb)
+                    .filter(|&(x, y)| at(x, y).is_some_and(|v| v >= mode - band))
+                    .count();
+                (solid as f32 >= 0.7 * (bw * bh) as f32).then_some(mode)
+            })
     }
 
     /// When the cell's strongest ink all touches the cut (the dark arc of a rounded grid
@@ -470,6 +531,9 @@ impl CellSample {
                 bb.2.max(c.x1),
                 bb.3.max(c.y1),
             );
+        }
+        if cell.notes && run_together(bb) {
+            return (cell, None);
         }
         let (kept, near) = self.digit_masks(&big, bb);
         let (mut strength, area, peak) = self.strength(&kept, &near, bb);
@@ -748,6 +812,15 @@ impl CellSample {
     }
 }
 
+/// Whether the big marks in `bb` are wider than tall, as printed digits are not (the widest,
+/// a 4, is about as wide as tall): in a cell that also holds small marks, pencil notes run
+/// together into one mark as tall as a digit (on a badge that a darker screen lifts to the
+/// ink's level, say). Apps draw notes in empty cells only.
+fn run_together(bb: BBox) -> bool {
+    let (w, h) = (bb.2 + 1 - bb.0, bb.3 + 1 - bb.1);
+    w as f32 > 1.15 * h as f32
+}
+
 /// A box of samples, inclusive: (x0, y0, x1, y1).
 type BBox = (usize, usize, usize, usize);
 
@@ -855,6 +928,35 @@ mod tests {
         assert!(!digit.notes);
         let notes = cut_cell(&cell_with(&[(10, 10, 4, 8), (40, 30, 4, 8)]), rect, 60.0);
         assert!(notes.digit.is_none() && notes.notes);
+    }
+
+    #[test]
+    fn notes_on_a_badge_as_dark_as_ink_stay_notes() {
+        let rect = Rect::new(0, 0, 60, 60);
+        // A grey disc as tall as a big digit under three black notes that run across it.
+        let mut img = cell_with(&[(20, 22, 3, 8), (29, 22, 3, 8), (38, 22, 3, 8)]);
+        for y in 0..60i32 {
+            for x in 0..60i32 {
+                let inside = (x - 30).pow(2) + (y - 30).pow(2) <= 11 * 11;
+                if inside && img.get_pixel(x as u32, y as u32)[0] == 255 {
+                    img.put_pixel(x as u32, y as u32, Rgba([140, 140, 140, 255]));
+                }
+            }
+        }
+        let cell = cut_cell(&img, rect, 60.0);
+        assert!(cell.digit.is_none() && cell.notes, "{cell:?}");
+        // Notes run together by a stroke into one mark as tall as a digit but wider, beside
+        // another note; with no other mark in its cell it stays a digit.
+        let joined = [
+            (15, 20, 4, 20),
+            (27, 20, 4, 20),
+            (39, 20, 4, 20),
+            (15, 38, 28, 2),
+        ];
+        let beside = [&joined[..], &[(10, 46, 4, 6)]].concat();
+        let cell = cut_cell(&cell_with(&beside), rect, 60.0);
+        assert!(cell.digit.is_none() && cell.notes, "{cell:?}");
+        assert!(cut_cell(&cell_with(&joined), rect, 60.0).digit.is_some());
     }
 
     #[test]
