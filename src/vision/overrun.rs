@@ -27,19 +27,56 @@ pub fn lines_run_on(img: &Screen, grid: &Grid) -> bool {
     let luma = |x: i64, y: i64| img.row(y as u32)[x as usize] as i16;
     // Is there a line across the point `along` of a line at `across` (horizontal lines when
     // `horizontal`), within `r` of it?
-    let ridge = |horizontal: bool, along: i64, across: i64| {
-        (across - r..=across + r).any(|c| {
-            let at = |k: i64| {
-                if horizontal {
-                    luma(along, k)
-                } else {
-                    luma(k, along)
-                }
-            };
-            let (v, a, b) = (at(c), at(c - d), at(c + d));
-            a.min(b) - v > CONTRAST || v - a.max(b) > CONTRAST
-        })
+    let ridge_at = |horizontal: bool, along: i64, c: i64| {
+        let at = |k: i64| {
+            if horizontal {
+                luma(along, k)
+            } else {
+                luma(k, along)
+            }
+        };
+        let (v, a, b) = (at(c), at(c - d), at(c + d));
+        a.min(b) - v > CONTRAST || v - a.max(b) > CONTRAST
     };
+    let ridge = |horizontal: bool, along: i64, across: i64| {
+        (across - r..=across + r).any(|c| ridge_at(horizontal, along, c))
+    };
+    // Each line where the screen draws it across the grid: a lattice fixed by its box lines
+    // alone (thin lines too faint to fit) can have a pitch a few percent off, which puts its
+    // outer lines several pixels beside the real ones, too far for `r`.
+    let snap = |horizontal: bool, at: f32, lo: f32, hi: f32| -> f32 {
+        let span = if horizontal { h } else { w };
+        let limit = if horizontal { w } else { h };
+        let (lo, hi) = (lo.max(0.0) as i64, (hi as i64).min(limit - 1));
+        let step = ((hi - lo) / 40).max(1);
+        let samples: Vec<i64> = (lo..=hi).step_by(step as usize).collect();
+        let reach = (p / 4.0).round() as i64;
+        let c0 = at.round() as i64;
+        let best = (c0 - reach..=c0 + reach)
+            .filter(|&c| c - d >= 0 && c + d < span)
+            .map(|c| {
+                let hits = samples
+                    .iter()
+                    .filter(|&&k| ridge_at(horizontal, k, c))
+                    .count();
+                (hits, -(c - c0).abs(), c)
+            })
+            .max();
+        match best {
+            Some((hits, _, c)) if hits * 2 >= samples.len() && !samples.is_empty() => c as f32,
+            _ => at,
+        }
+    };
+    let xs: Vec<f32> = grid
+        .xs
+        .iter()
+        .map(|&x| snap(false, x, grid.ys[0], grid.ys[9]))
+        .collect();
+    let ys: Vec<f32> = grid
+        .ys
+        .iter()
+        .map(|&y| snap(true, y, grid.xs[0], grid.xs[9]))
+        .collect();
     // The stretch beyond one outer line: from a fifth of a cell past it to three cells past it,
     // clipped to the image; too short a stretch says nothing.
     let covered = |horizontal: bool, across: f32, from: f32, dir: f32| -> f32 {
@@ -73,10 +110,10 @@ pub fn lines_run_on(img: &Screen, grid: &Grid) -> bool {
         !samples.is_empty() && hits as f32 >= COVERED * samples.len() as f32
     };
     let sides = [
-        (true, grid.ys, grid.xs[0], -1.0),
-        (true, grid.ys, grid.xs[9], 1.0),
-        (false, grid.xs, grid.ys[0], -1.0),
-        (false, grid.xs, grid.ys[9], 1.0),
+        (true, &ys, xs[0], -1.0),
+        (true, &ys, xs[9], 1.0),
+        (false, &xs, ys[0], -1.0),
+        (false, &xs, ys[9], 1.0),
     ];
     sides.into_iter().any(|(horizontal, lines, from, dir)| {
         let running: Vec<bool> = lines
