@@ -1,5 +1,5 @@
 //! Robustness sweep (`cargo bench --bench vision_robustness`): every real screenshot in
-//! `shared/real-screens`, untouched and under each perturbation of `tests/support/perturb.rs`
+//! `shared/real-screens` and `shared/real-screens-2`, untouched and under each perturbation of `tests/support/perturb.rs`
 //! (other widths, JPEG, device frame, margins, crops, brightness, contrast, gamma, inverted,
 //! an ad banner), read with no calibration. Prints one row per screenshot (`=` exact, `-`
 //! refused, `X` wrong, blank: does not apply), the totals per perturbation, then every wrong
@@ -27,7 +27,7 @@ fn main() {
         .filter(|s| only.as_ref().is_none_or(|o| s.name.contains(o.as_str())))
         .collect();
     if shots.is_empty() {
-        println!("no shared/real-screens on this machine (or none matches VISION_ROBUST_ONLY)");
+        println!("no shared/real-screens* on this machine (or none matches VISION_ROBUST_ONLY)");
         return;
     }
     let perts: Vec<_> = perturbations()

@@ -14,10 +14,17 @@ use sudoku_agent::geometry::Rect;
 use sudoku_agent::vision;
 use sudoku_agent::vision::{ReadError, VisionError};
 
-/// `shared/real-screens` beside the repository (or beside any folder above it, for worktrees).
-pub fn dir() -> Option<PathBuf> {
-    let manifest = super::shared::find("real-screens/MANIFEST.tsv")?;
-    manifest.parent().map(Path::to_path_buf)
+/// The folders of real screenshots, each with a MANIFEST.tsv in one format.
+const FOLDERS: [&str; 2] = ["real-screens", "real-screens-2"];
+
+/// The folders of `FOLDERS` found beside the repository (or beside any folder above it, for
+/// worktrees).
+pub fn dirs() -> Vec<PathBuf> {
+    FOLDERS
+        .iter()
+        .filter_map(|f| super::shared::find(&format!("{f}/MANIFEST.tsv")))
+        .filter_map(|m| m.parent().map(Path::to_path_buf))
+        .collect()
 }
 
 /// One real screenshot and the 81 digits it shows (`None` for the killer-sudoku shot).
@@ -27,28 +34,31 @@ pub struct Shot {
     pub truth: Option<String>,
 }
 
-/// Every screenshot of the MANIFEST, decoded; empty when the folder is not on this machine.
-// The bench's whole sweep; the tests read single screenshots (`shot`).
-#[cfg_attr(test, allow(dead_code))]
+/// Every screenshot of both folders' MANIFESTs, decoded.
 pub fn shots() -> Vec<Shot> {
-    let Some(dir) = dir() else { return Vec::new() };
-    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap_or_default();
-    text.lines()
-        .skip(1)
-        .filter_map(|l| shot(l.split('\t').next()?))
-        .collect()
+    let mut out = Vec::new();
+    for dir in dirs() {
+        let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap_or_default();
+        out.extend(
+            text.lines()
+                .skip(1)
+                .filter_map(|l| shot(l.split('\t').next()?)),
+        );
+    }
+    out
 }
 
-/// One screenshot of the MANIFEST by file name, decoded.
+/// One screenshot of a MANIFEST by file name, decoded.
 pub fn shot(name: &str) -> Option<Shot> {
-    let dir = dir()?;
-    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).ok()?;
-    let line = text.lines().find(|l| l.split('\t').next() == Some(name))?;
-    let truth = line.split('\t').nth(5).filter(|t| t.len() == 81);
-    Some(Shot {
-        name: name.to_string(),
-        img: image::open(dir.join(name)).ok()?.to_rgba8(),
-        truth: truth.map(str::to_string),
+    dirs().into_iter().find_map(|dir| {
+        let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).ok()?;
+        let line = text.lines().find(|l| l.split('\t').next() == Some(name))?;
+        let truth = line.split('\t').nth(5).filter(|t| t.len() == 81);
+        Some(Shot {
+            name: name.to_string(),
+            img: image::open(dir.join(name)).ok()?.to_rgba8(),
+            truth: truth.map(str::to_string),
+        })
     })
 }
 
