@@ -74,6 +74,17 @@ pub fn big_digit_height(img: &RgbaImage, grid: &Grid) -> f32 {
     big_digit_min(&samples)
 }
 
+/// The big digit's ink features of one cell-sized rectangle `rect` (at least `big_min` of a
+/// cell tall), `None` when it holds none: for looking just outside a lattice.
+pub(crate) fn digit_features_in(
+    img: &Screen,
+    rect: Rect,
+    pitch: f32,
+    big_min: f32,
+) -> Option<InkFeatures> {
+    sample_cell(img, rect, pitch)?.finish(img, big_min).1
+}
+
 /// Shortest big digit, as a fraction of the cell, when the screen gives no better idea.
 pub const BIG_MIN: f32 = 0.3;
 

@@ -121,6 +121,48 @@ impl ScreenCells {
             .all(|k| has(&|c: Cell| c.row() == k) && has(&|c: Cell| c.col() == k))
     }
 
+    /// Does the board go on beside this lattice? Three or more cells of its pitch just left or
+    /// just right of it, in line with its rows, hold digits like the board's own (height, ink
+    /// and background): the lattice is a column off a board of tiles without lines, or one
+    /// grid of several. A classic board stops at its border; a keypad beside it has keys of
+    /// another size or look, and seldom three in line with the rows.
+    pub(crate) fn board_goes_on_beside(&self, img: &Screen) -> bool {
+        let feats: Vec<&InkFeatures> = self.features.iter().flatten().collect();
+        let mut heights: Vec<f32> = feats.iter().map(|f| f.height).collect();
+        heights.sort_by(f32::total_cmp);
+        let Some(&h) = heights.get(heights.len() / 2) else {
+            return false;
+        };
+        let like_the_board = |f: &InkFeatures| {
+            (f.height - h).abs() <= 0.12 * h
+                && feats.iter().any(|g| {
+                    colour_distance(f.ink, g.ink) < 60.0
+                        && colour_distance(f.background, g.background) < 80.0
+                })
+        };
+        let pitch = self.grid.pitch();
+        let (xs, ys) = (&self.grid.xs, &self.grid.ys);
+        let big_min = (0.8 * h).min(super::cells::BIG_MIN);
+        [xs[0] - pitch, xs[9]].into_iter().any(|x0| {
+            if x0 < 0.0 || x0 + pitch > img.width() as f32 {
+                return false;
+            }
+            let beside = (0..9)
+                .filter(|&r| {
+                    let rect = Rect::new(
+                        x0.round() as u32,
+                        ys[r].round() as u32,
+                        pitch.round() as u32,
+                        (ys[r + 1] - ys[r]).round() as u32,
+                    );
+                    super::cells::digit_features_in(img, rect, pitch, big_min)
+                        .is_some_and(|f| like_the_board(&f))
+                })
+                .count();
+            beside >= 3
+        })
+    }
+
     /// Is this lattice the rectangle `expected` (within the locator's wobble)?
     pub(crate) fn fits(&self, expected: Rect) -> bool {
         grid_offset(&self.grid, expected) <= grid_tolerance(expected)
@@ -147,7 +189,7 @@ pub(crate) fn find_grid_and_cells_on(
     let mut stands_alone = |screen: &ScreenCells| {
         let runs = super::overrun::lines_run_on(img, &screen.grid);
         ran_on |= runs;
-        !runs
+        !runs && !screen.board_goes_on_beside(img)
     };
     match find(img, hint, &mut stands_alone) {
         Err(VisionError::NoGrid(_)) if ran_on => Err(VisionError::MultiGrid),
