@@ -96,18 +96,10 @@ impl ScreenCells {
             .filter(|&c| !on_edge(c))
             .filter_map(|c| self.features[c.index()].as_ref())
             .collect();
-        let mut heights: Vec<f32> = inner.iter().map(|f| f.height).collect();
-        heights.sort_by(f32::total_cmp);
-        let Some(&h) = heights.get(heights.len() / 2) else {
+        let Some(h) = median_height(&inner) else {
             return false;
         };
-        let like_the_board = |f: &InkFeatures| {
-            (f.height - h).abs() <= 0.12 * h
-                && inner.iter().any(|g| {
-                    colour_distance(f.ink, g.ink) < 60.0
-                        && colour_distance(f.background, g.background) < 80.0
-                })
-        };
+        let like_the_board = |f: &InkFeatures| like_digits(f, h, &inner);
         let has = |edge: &dyn Fn(Cell) -> bool| {
             Cell::all().any(|c| {
                 edge(c)
@@ -128,18 +120,10 @@ impl ScreenCells {
     /// another size or look, and seldom three in line with the rows.
     pub(crate) fn board_goes_on_beside(&self, img: &Screen) -> bool {
         let feats: Vec<&InkFeatures> = self.features.iter().flatten().collect();
-        let mut heights: Vec<f32> = feats.iter().map(|f| f.height).collect();
-        heights.sort_by(f32::total_cmp);
-        let Some(&h) = heights.get(heights.len() / 2) else {
+        let Some(h) = median_height(&feats) else {
             return false;
         };
-        let like_the_board = |f: &InkFeatures| {
-            (f.height - h).abs() <= 0.12 * h
-                && feats.iter().any(|g| {
-                    colour_distance(f.ink, g.ink) < 60.0
-                        && colour_distance(f.background, g.background) < 80.0
-                })
-        };
+        let like_the_board = |f: &InkFeatures| like_digits(f, h, &feats);
         let pitch = self.grid.pitch();
         let (xs, ys) = (&self.grid.xs, &self.grid.ys);
         let big_min = (0.8 * h).min(super::cells::BIG_MIN);
@@ -167,6 +151,23 @@ impl ScreenCells {
     pub(crate) fn fits(&self, expected: Rect) -> bool {
         grid_offset(&self.grid, expected) <= grid_tolerance(expected)
     }
+}
+
+/// The median height of `digits` (a fraction of the cell), `None` when there are none.
+fn median_height(digits: &[&InkFeatures]) -> Option<f32> {
+    let mut heights: Vec<f32> = digits.iter().map(|f| f.height).collect();
+    heights.sort_by(f32::total_cmp);
+    heights.get(heights.len() / 2).copied()
+}
+
+/// Is `f` a digit like the board's `digits` (of median height `h`): as tall, and in the ink
+/// on the background of one of them?
+fn like_digits(f: &InkFeatures, h: f32, digits: &[&InkFeatures]) -> bool {
+    (f.height - h).abs() <= 0.12 * h
+        && digits.iter().any(|g| {
+            colour_distance(f.ink, g.ink) < 60.0
+                && colour_distance(f.background, g.background) < 80.0
+        })
 }
 
 /// Finds the grid (near `hint` first when given) and classifies its cells. A lattice whose
