@@ -3,11 +3,19 @@
 //! ink touching the cut edge (line remnants, highlight edges) is dropped, and components tall
 //! enough to be a big digit are told apart from small pencil notes by height. The big digit is
 //! normalised into a fixed-size patch (aspect kept, centred) for template matching (`patch`).
+//! How a cell's samples split into ink and background is `segment`; what the digit's ink looks
+//! like (for telling givens from entries) is `features`.
+
+mod features;
+mod segment;
+
+pub use features::InkFeatures;
+use segment::{INK_AMP, run_together, segment};
 
 use super::VisionError;
 use super::locate::Grid;
 use super::patch::{Component, components, ink_span, normalise_span};
-use super::screen::{Screen, colour_distance};
+use super::screen::Screen;
 use crate::geometry::Rect;
 use crate::sudoku::Cell;
 use image::RgbaImage;
@@ -220,29 +228,6 @@ fn big_digit_min(samples: &[Option<CellSample>]) -> f32 {
 /// an eighth of their large cells tall, thin lines around them.
 const SMALLEST_BIG: f32 = 0.08;
 
-/// What tells one digit's ink from another's on the same screen, so that givens and player
-/// entries can be told apart by clustering (see `super::kinds`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct InkFeatures {
-    /// Mean colour of the solid ink.
-    pub ink: [u8; 3],
-    /// Mean colour just around the digit (a disc, a highlight, or the cell).
-    pub background: [u8; 3],
-    /// Stroke weight: ink area over the square of the digit's height (bold fonts are higher).
-    pub weight: f32,
-    /// The digit's height as a fraction of the cell.
-    pub height: f32,
-    /// Stroke thickness over the digit's height (median horizontal run of ink): bold givens
-    /// and regular entries differ here even in one colour.
-    pub stroke: f32,
-    /// The colour of a disc or badge drawn under the digit, when the digit's surroundings
-    /// differ from the cell's corners (a highlighted cell is tinted to its corners: no disc).
-    pub disc: Option<[u8; 3]>,
-    /// The digit's height in the samples the stroke was measured on: a stroke difference
-    /// below a sample or two is noise.
-    pub resolution: f32,
-}
-
 /// Brightness of every `stride`-th pixel of a `size` rectangle at `origin`, row-major.
 fn luma_sampled(img: &Screen, origin: (u32, u32), size: (u32, u32), stride: u32) -> Vec<u8> {
     if stride == 1 {
@@ -322,202 +307,7 @@ fn median(v: &[u8]) -> u8 {
     255
 }
 
-/// A cell whose ink differs at least this much from its background (grey levels) holds marks.
-const INK_AMP: i16 = 45;
-/// Between this and [`INK_AMP`] a cell is faint: only a mark as tall as the screen's big digits
-/// counts there (JPEG ringing, textures and highlight edges stay below it or stay small).
-const FAINT_AMP: i16 = 24;
-
-/// Splits the cell's samples into background and ink components.
-fn segment(
-    lum: Vec<u8>,
-    origin: (u32, u32),
-    stride: u32,
-    size: (usize, usize),
-    pitch: f32,
-    dashes: usize,
-) -> CellSample {
-    let bg = median(&lum) as i16;
-    let (mut dark, mut bright) = (0i16, 0i16);
-    for &v in &lum {
-        dark = dark.max(bg - v as i16);
-        bright = bright.max(v as i16 - bg);
-    }
-    // Ink has the polarity of the strongest difference from the background; unless all that
-    // ink touches the cut (the dark corners of a rounded tile that is lit as selected) and the
-    // other polarity shows a mark clear of it (the thin digit on that tile).
-    let (strong, weak) = if dark >= bright {
-        ((-1i16, dark), (1, bright))
-    } else {
-        ((1, bright), (-1i16, dark))
-    };
-    let mut sample = CellSample {
-        origin,
-        stride,
-        w: size.0,
-        h: size.1,
-        diff: Vec::new(),
-        amp: 0,
-        labels: Vec::new(),
-        comps: Vec::new(),
-        pitch,
-        dashes,
-        rect: Rect::new(0, 0, 0, 0),
-    };
-    sample.ink_as(&lum, bg, strong);
-    sample.ink_clear_of_cut(&lum, bg, strong.0);
-    if weak.1 >= FAINT_AMP && !sample.has_digit_like() {
-        let first = (
-            std::mem::take(&mut sample.diff),
-            sample.amp,
-            std::mem::take(&mut sample.labels),
-            std::mem::take(&mut sample.comps),
-        );
-        sample.ink_as(&lum, bg, weak);
-        if !sample.has_digit_like() {
-            (sample.diff, sample.amp, sample.labels, sample.comps) = first;
-        }
-    }
-    sample
-}
-
 impl CellSample {
-    /// Segments the cell's brightness `lum` as ink of polarity `sign` (-1 darker, 1 brighter
-    /// than `bg`) and contrast `amp`.
-    fn ink_as(&mut self, lum: &[u8], bg: i16, (sign, amp): (i16, i16)) {
-        self.diff = lum
-            .iter()
-            .map(|&v| ((v as i16 - bg) * sign) as f32)
-            .collect();
-        self.amp = amp;
-        // Faint cells (a digit in a colour close to its highlighted cell's, a dimmed screen) are
-        // still segmented, with a threshold relative to their own contrast; `finish` then takes
-        // only a big digit from them, never notes.
-        (self.labels, self.comps) = if amp < FAINT_AMP {
-            (Vec::new(), Vec::new())
-        } else {
-            let floor = if amp >= INK_AMP { 30.0 } else { 0.0 };
-            let threshold = (amp as f32 * 0.45).max(floor);
-            let mask: Vec<bool> = self.diff.iter().map(|&d| d > threshold).collect();
-            components(&mask, self.w, self.h)
-        };
-        if let Some(level) = self.badge_level() {
-            // Only what is drawn on or beside the badge, clearly stronger than it, is ink.
-            let threshold = (level + amp as f32) / 2.0;
-            let mask: Vec<bool> = self.diff.iter().map(|&d| d > threshold).collect();
-            (self.labels, self.comps) = components(&mask, self.w, self.h);
-        }
-    }
-
-    /// The ink level of a badge among the cell's marks, if one is there: a solid shape (a disc
-    /// or tile drawn under a highlighted note, say) filling its box at one flat level clearly
-    /// below the cell's strongest ink, which is drawn on or beside it. A darker screen (a gamma
-    /// curve, a theme) can lift such a badge over the ink threshold, where with the notes on it
-    /// it makes one tall mark, a big digit that is none. A glyph never fills its box like
-    /// that, and the digit of a cell is its strongest ink, never something weaker under it.
-    fn badge_level(&self) -> Option<f32> {
-        let amp = self.amp as f32;
-        if self.amp < INK_AMP {
-            return None;
-        }
-        let w = self.w;
-        let band = amp * 0.08;
-        self.comps
-            .iter()
-            .filter(|c| !self.touches(c))
-            .find_map(|c| {
-                let at = |x: usize, y: usize| {
-                    (self.labels[y * w + x] == c.label).then(|| self.diff[y * w + x])
-                };
-                let values: Vec<f32> = boxed((c.x0, c.y0, c.x1, c.y1))
-                    .filter_map(|(x, y)| at(x, y))
-                    .collect();
-                // The most common level below three quarters of the contrast, in bins of a
-                // twentieth of it (the strongest ink, drawn on the badge, may cover more).
-                let mut bins = [0usize; 21];
-                for &v in &values {
-                    bins[((v / amp * 20.0).round() as usize).min(20)] += 1;
-                }
-                let mode = (0..=15).max_by_key(|&b| bins[b])? as f32 * amp / 20.0;
-                let flat: Vec<(usize, usize)> = boxed((c.x0, c.y0, c.x1, c.y1))
-                    .filter(|&(x, y)| at(x, y).is_some_and(|v| (v - mode).abs() <= band))
-                    .collect();
-                if (flat.len() as f32) < values.len() as f32 * 0.3 {
-                    return None;
-                }
-                // The badge's box: where most of the flat level lies (the anti-aliased edges of
-                // the ink on it pass through that level too, in thin lines beyond it).
-                let (mut xs, mut ys): (Vec<usize>, Vec<usize>) = flat.iter().copied().unzip();
-                xs.sort_unstable();
-                ys.sort_unstable();
-                let (lo, hi) = (flat.len() / 20, flat.len() - 1 - flat.len() / 20);
-                let bb = (xs[lo], ys[lo], xs[hi], ys[hi]);
-                let (bw, bh) = (bb.2 + 1 - bb.0, bb.3 + 1 - bb.1);
-                if (bw.min(bh) as f32) < self.pitch * 0.12 {
-                    return None;
-                }
-                // The badge with what is drawn on it fills its box as a disc fills its square.
-                let solid = boxed(bb)
-                    .filter(|&(x, y)| at(x, y).is_some_and(|v| v >= mode - band))
-                    .count();
-                (solid as f32 >= 0.7 * (bw * bh) as f32).then_some(mode)
-            })
-    }
-
-    /// When the cell's strongest ink all touches the cut (the dark arc of a rounded grid
-    /// corner, a thick line's remnant) and a clear mark stands apart from it at a lower contrast
-    /// (a thin coloured digit or pencil notes beside that arc), segments again at the contrast
-    /// of what stands apart: a threshold set by the arc broke a small digit into note-sized
-    /// pieces. What touches the cut stays what it was, ink that `finish` leaves out.
-    fn ink_clear_of_cut(&mut self, lum: &[u8], bg: i16, sign: i16) {
-        let (w, h) = (self.w, self.h);
-        let touching: Vec<bool> = std::iter::once(false)
-            .chain(self.comps.iter().map(|c| self.touches(c)))
-            .collect();
-        if !touching.iter().any(|&t| t) {
-            return;
-        }
-        // The touching ink and two samples around it (its anti-aliased rim) are left out.
-        let mut near_cut = vec![false; w * h];
-        for (i, _) in self
-            .labels
-            .iter()
-            .enumerate()
-            .filter(|&(_, &l)| touching[l as usize])
-        {
-            let (x, y) = (i % w, i / w);
-            for yy in y.saturating_sub(2)..=(y + 2).min(h - 1) {
-                near_cut[yy * w + x.saturating_sub(2)..=yy * w + (x + 2).min(w - 1)].fill(true);
-            }
-        }
-        let clear = self
-            .diff
-            .iter()
-            .zip(&near_cut)
-            .filter(|&(_, &n)| !n)
-            .map(|(&d, _)| d as i16)
-            .max()
-            .unwrap_or(0);
-        if clear >= INK_AMP && (clear as f32) < 0.8 * self.amp as f32 {
-            self.ink_as(lum, bg, (sign, clear));
-        }
-    }
-
-    /// Some component could be (part of) a big digit ([`CellSample::digit_like`]).
-    fn has_digit_like(&self) -> bool {
-        self.comps.iter().any(|c| self.digit_like(c))
-    }
-
-    fn touches(&self, c: &Component) -> bool {
-        c.x0 == 0 || c.y0 == 0 || c.x1 == self.w - 1 || c.y1 == self.h - 1
-    }
-
-    /// Could `c` be (part of) a big digit by its shape alone?
-    fn digit_like(&self, c: &Component) -> bool {
-        let (cw, ch) = (c.width() as f32, c.height() as f32);
-        !self.touches(c) && cw <= self.pitch * 0.85 && cw >= 2.0 && ch >= cw * 0.5
-    }
-
     /// Height of the tallest free-standing mark, as a fraction of the cell.
     fn tallest(&self) -> Option<f32> {
         self.comps
@@ -678,158 +468,6 @@ impl CellSample {
             clear && ch >= note_min && ch < big && cw.max(ch) < pitch * 0.28
         })
     }
-
-    /// Which samples are the digit's ink (the big marks and the broken strokes inside their
-    /// box `bb`), and which lie next to that ink (its anti-aliased edge).
-    fn digit_masks(&self, big: &[&Component], bb: BBox) -> (Vec<bool>, Vec<bool>) {
-        let (w, h) = (self.w, self.h);
-        // Broken strokes (JPEG, thin fonts) are small pieces inside the digit's box.
-        let mut keep = vec![false; self.comps.len() + 1];
-        for c in &self.comps {
-            let inside =
-                c.x0 + 1 >= bb.0 && c.y0 + 1 >= bb.1 && c.x1 <= bb.2 + 1 && c.y1 <= bb.3 + 1;
-            if big.iter().any(|b| b.label == c.label) || inside {
-                keep[c.label as usize] = true;
-            }
-        }
-        let kept: Vec<bool> = self.labels.iter().map(|&l| keep[l as usize]).collect();
-        let (nx0, ny0) = (bb.0.saturating_sub(1), bb.1.saturating_sub(1));
-        let (nx1, ny1) = ((bb.2 + 1).min(w - 1), (bb.3 + 1).min(h - 1));
-        let mut near = vec![false; w * h];
-        for y in ny0..=ny1 {
-            for x in nx0..=nx1 {
-                if kept[y * w + x] {
-                    for yy in y.saturating_sub(1)..=(y + 1).min(h - 1) {
-                        for xx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
-                            near[yy * w + xx] = true;
-                        }
-                    }
-                }
-            }
-        }
-        (kept, near)
-    }
-
-    /// Soft ink strength 0..1 near the kept ink (anti-aliased edges), zero elsewhere; with its
-    /// sum (the digit's area) and the kept ink's peak.
-    fn strength(&self, kept: &[bool], near: &[bool], bb: BBox) -> (Vec<f32>, f32, f32) {
-        let w = self.w;
-        let mut strength = vec![0f32; w * self.h];
-        let mut area = 0f32;
-        let amp = self.amp as f32;
-        for (x, y) in boxed(bb) {
-            if near[y * w + x] {
-                let s = (self.diff[y * w + x] / amp).clamp(0.0, 1.0);
-                strength[y * w + x] = s;
-                area += s;
-            }
-        }
-        let peak = boxed(bb)
-            .filter(|&(x, y)| kept[y * w + x])
-            .map(|(x, y)| strength[y * w + x])
-            .fold(0f32, f32::max);
-        (strength, area, peak)
-    }
-
-    /// The screen pixel under sample `(x, y)`.
-    fn pixel<'i>(&self, img: &'i RgbaImage, x: usize, y: usize) -> &'i image::Rgba<u8> {
-        let (x0, y0) = self.origin;
-        img.get_pixel(x0 + x as u32 * self.stride, y0 + y as u32 * self.stride)
-    }
-
-    /// The mean screen colour of the samples `at`, `None` when there are none.
-    fn mean_colour(
-        &self,
-        img: &RgbaImage,
-        at: impl Iterator<Item = (usize, usize)>,
-    ) -> Option<[u8; 3]> {
-        let (mut rgb, mut n) = ([0u64; 3], 0u64);
-        for (x, y) in at {
-            let p = self.pixel(img, x, y);
-            for k in 0..3 {
-                rgb[k] += p[k] as u64;
-            }
-            n += 1;
-        }
-        (n > 0).then(|| rgb.map(|v| (v / n) as u8))
-    }
-
-    /// The colour of the ring just outside the digit's box: the disc or cell the digit sits on.
-    fn background(&self, img: &RgbaImage, bb: BBox) -> Option<[u8; 3]> {
-        let (w, h, amp) = (self.w, self.h, self.amp as f32);
-        let pad = ((bb.3 - bb.1 + 1) / 8).max(2);
-        let (rx0, ry0) = (bb.0.saturating_sub(pad), bb.1.saturating_sub(pad));
-        let (rx1, ry1) = ((bb.2 + pad).min(w - 1), (bb.3 + pad).min(h - 1));
-        let ring = boxed((rx0, ry0, rx1, ry1)).filter(|&(x, y)| {
-            let outside = x < bb.0 || x > bb.2 || y < bb.1 || y > bb.3;
-            outside && self.diff[y * w + x] < amp * 0.2
-        });
-        self.mean_colour(img, ring)
-    }
-
-    /// How far `background` is from the cell's own colour, taken from the corner closest to
-    /// it (one corner may lie outside a rounded grid card). Only flat corners count when there
-    /// are any: one the card's dark arc crosses averages to a grey that can pass for a disc's
-    /// colour.
-    fn distance_to_cell(&self, img: &RgbaImage, background: [u8; 3]) -> f64 {
-        let (w, h) = (self.w, self.h);
-        let k = (w.min(h) / 10).max(2);
-        let corner = |cx: usize, cy: usize| {
-            let (mut lo, mut hi) = ([u8::MAX; 3], [0u8; 3]);
-            let square = move || boxed((cx, cy, cx + k - 1, cy + k - 1));
-            for (x, y) in square() {
-                let p = self.pixel(img, x, y);
-                for i in 0..3 {
-                    (lo[i], hi[i]) = (lo[i].min(p[i]), hi[i].max(p[i]));
-                }
-            }
-            let flat = (0..3).all(|i| hi[i] - lo[i] <= 40);
-            let mean = self.mean_colour(img, square()).unwrap_or([0, 0, 0]);
-            (mean, flat)
-        };
-        let corners = [(0, 0), (w - k, 0), (0, h - k), (w - k, h - k)].map(|(x, y)| corner(x, y));
-        let any_flat = corners.iter().any(|c| c.1);
-        corners
-            .iter()
-            .filter(|c| c.1 || !any_flat)
-            .map(|c| colour_distance(background, c.0))
-            .fold(f64::MAX, f64::min)
-    }
-
-    /// Stroke thickness over the digit's height, whatever the glyph: a stroke of width t and
-    /// length L has area tL and about 2L edge pixels, so t = 2 * area / edge.
-    fn stroke(&self, strength: &[f32], area: f32, bb: BBox) -> f32 {
-        let (w, h) = (self.w, self.h);
-        let solid = |x: usize, y: usize| strength[y * w + x] >= 0.5;
-        let edge = boxed(bb)
-            .filter(|&(x, y)| {
-                solid(x, y)
-                    && (x == 0
-                        || y == 0
-                        || x + 1 == w
-                        || y + 1 == h
-                        || !solid(x - 1, y)
-                        || !solid(x + 1, y)
-                        || !solid(x, y - 1)
-                        || !solid(x, y + 1))
-            })
-            .count();
-        let bh = (bb.3 - bb.1 + 1) as f32;
-        if edge > 0 {
-            2.0 * area / edge as f32 / bh
-        } else {
-            0.0
-        }
-    }
-}
-
-/// Whether the big marks in `bb` are wider than tall, as printed digits are not (the widest,
-/// a 4, is about as wide as tall): in a cell that also holds small marks, pencil notes run
-/// together into one mark as tall as a digit (on a badge that a darker screen lifts to the
-/// ink's level, say). Apps draw notes in empty cells only.
-fn run_together(bb: BBox) -> bool {
-    let (w, h) = (bb.2 + 1 - bb.0, bb.3 + 1 - bb.1);
-    w as f32 > 1.15 * h as f32
 }
 
 /// A box of samples, inclusive: (x0, y0, x1, y1).
