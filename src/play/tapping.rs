@@ -773,11 +773,16 @@ mod tests {
         sizes
     }
 
+    /// One move setting `digits[i]` in cell `i`, for each `i`.
+    fn sets(digits: &[u8]) -> Vec<Move> {
+        digits.iter().enumerate().map(|(i, &d)| set(i, d)).collect()
+    }
+
     #[test]
     fn a_cell_first_batch_holds_one_digits_moves_four_at_most_and_the_last_move_goes_alone() {
         // Three 1s, six 2s, two 3s.
         let digits = [1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3];
-        let moves: Vec<Move> = digits.iter().enumerate().map(|(i, &d)| set(i, d)).collect();
+        let moves = sets(&digits);
         assert_eq!(
             batch_sizes(&moves, InputOrder::CellFirst),
             [1, 2, 4, 2, 1, 1]
@@ -787,7 +792,7 @@ mod tests {
     #[test]
     fn a_number_first_batch_starts_with_its_key_and_holds_up_to_eight_taps() {
         let digits = [1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3];
-        let moves: Vec<Move> = digits.iter().enumerate().map(|(i, &d)| set(i, d)).collect();
+        let moves = sets(&digits);
         // 1 | 1 1 | key 2 + seven 2s | 2 2 | key 3 + 3 | 3
         assert_eq!(
             batch_sizes(&moves, InputOrder::NumberFirst),
