@@ -186,13 +186,19 @@ fn a_screen_whose_grid_moved_from_the_calibration_is_not_tapped() {
     );
 }
 
+/// A config folder holding the profile a first run learned for `skin` on the small screen.
+fn config_with_profile(adb: &AdbServer, skin: &str) -> std::path::PathBuf {
+    let config = support::temp_dir("fit-config");
+    let first = phone(adb, skin, SMALL_SIZE, "easy");
+    let (code, _, err) = play(adb, &first, &config, &[]);
+    assert_eq!(code, 0, "{err}");
+    config
+}
+
 #[test]
 fn a_run_with_a_stored_profile_captures_and_reads_the_screen_once_at_the_start() {
     let adb = adb_server::shared();
-    let config = support::temp_dir("fit-config");
-    let first = phone(&adb, "numfirst", SMALL_SIZE, "easy");
-    let (code, _, err) = play(&adb, &first, &config, &[]);
-    assert_eq!(code, 0, "{err}");
+    let config = config_with_profile(&adb, "numfirst");
     // A dry run: the profile check's screenshot is the one the plan is made from (a full run
     // takes one more before the first tap only when the read is older than half a second).
     let sim = phone(&adb, "numfirst", SMALL_SIZE, "medium");
@@ -218,10 +224,7 @@ fn a_run_with_a_stored_profile_captures_and_reads_the_screen_once_at_the_start()
 #[test]
 fn read_on_a_phone_with_a_stored_profile_captures_the_screen_once() {
     let adb = adb_server::shared();
-    let config = support::temp_dir("fit-config");
-    let first = phone(&adb, "light", SMALL_SIZE, "easy");
-    let (code, _, err) = play(&adb, &first, &config, &[]);
-    assert_eq!(code, 0, "{err}");
+    let config = config_with_profile(&adb, "light");
     // The profile check's screenshot is the screen `read` prints.
     let sim = phone(&adb, "light", SMALL_SIZE, "medium");
     let out = agent()
