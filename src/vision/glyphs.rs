@@ -83,12 +83,14 @@ pub fn cluster(bank: &Bank, patches: &[&[u8]], cells: &[Cell]) -> Clusters {
         }
     }
     while centroids.len() > 9 {
-        let Some((a, b)) = best_merge(bank, &members, &centroids, cells) else {
+        let Some((a, b)) = best_merge(bank, &members, &centroids, cells, &mut group_digit) else {
             break;
         };
         let moved = members.remove(b);
         members[a].extend(moved);
         centroids.remove(b);
+        group_digit.remove(b);
+        group_digit[a] = None;
         let ps: Vec<&[u8]> = members[a].iter().map(|&j| patches[j]).collect();
         centroids[a] = mean_patch(&ps);
     }
@@ -156,15 +158,21 @@ fn clear_digit(bank: &Bank, patch: &[u8]) -> Option<usize> {
 /// more alike ([`MISTAKE_ALIKE`], [`MISTAKE_LEAD`]) and the bank clearly reads both as one
 /// digit: that digit drawn in two weights, one of its cells a player's mistake. Alikeness alone
 /// is not enough: two digits of one typeface (a 5 and a 6) can be as alike as one digit in two.
+/// `group_digit` caches the bank's reading of each mean, as in [`most_alike_group`].
 fn best_merge(
     bank: &Bank,
     members: &[Vec<usize>],
     centroids: &[Vec<u8>],
     cells: &[Cell],
+    group_digit: &mut [Option<Option<usize>>],
 ) -> Option<(usize, usize)> {
     let k = centroids.len();
     // Two groups the bank clearly reads as two digits stay apart (see `most_alike_group`).
-    let digits: Vec<Option<usize>> = centroids.iter().map(|c| clear_digit(bank, c)).collect();
+    let digits: Vec<Option<usize>> = centroids
+        .iter()
+        .zip(group_digit.iter_mut())
+        .map(|(c, d)| *d.get_or_insert_with(|| clear_digit(bank, c)))
+        .collect();
     let two_digits =
         |a: usize, b: usize| digits[a].is_some() && digits[b].is_some() && digits[a] != digits[b];
     let mut apart: Option<(f32, usize, usize)> = None;
@@ -583,14 +591,26 @@ mod tests {
         let members = vec![vec![0], vec![1], vec![2]];
         assert!(ncc(&centroids[0], &centroids[1]) >= MISTAKE_ALIKE);
         assert_eq!(
-            best_merge(bank(), &members, &centroids, &cells),
+            best_merge(
+                bank(),
+                &members,
+                &centroids,
+                &cells,
+                &mut vec![None; centroids.len()]
+            ),
             Some((0, 1))
         );
         // Three clashes are no mistake: the two groups are two digits.
         let cells = [c(0, 0), c(0, 5), c(4, 4), c(1, 1), c(2, 2), c(1, 5)];
         let members = vec![vec![0, 4], vec![1, 3, 5], vec![2]];
         assert_ne!(
-            best_merge(bank(), &members, &centroids, &cells),
+            best_merge(
+                bank(),
+                &members,
+                &centroids,
+                &cells,
+                &mut vec![None; centroids.len()]
+            ),
             Some((0, 1))
         );
         // The two most alike digits of the typeface, as alike as a mistake, are two digits.
@@ -609,7 +629,13 @@ mod tests {
             "{a} {b}"
         );
         assert_ne!(
-            best_merge(bank(), &members, &centroids, &cells),
+            best_merge(
+                bank(),
+                &members,
+                &centroids,
+                &cells,
+                &mut vec![None; centroids.len()]
+            ),
             Some((0, 1))
         );
     }
@@ -636,6 +662,15 @@ mod tests {
         assert_eq!(cluster(bank(), &patches, &cells).of, vec![0, 1, 0]);
         let members = vec![vec![0], vec![1]];
         let centroids = vec![pa, pb];
-        assert_eq!(best_merge(bank(), &members, &centroids, &cells), None);
+        assert_eq!(
+            best_merge(
+                bank(),
+                &members,
+                &centroids,
+                &cells,
+                &mut vec![None; centroids.len()]
+            ),
+            None
+        );
     }
 }
