@@ -1,6 +1,7 @@
 //! Something over the board (an ad, a dialog, a toast that stays): waiting for it to go. The
 //! agent never taps a cover, since a tap there could buy something or leave the game; the user
-//! closes it, and the run goes on from the board as it is then.
+//! closes it, and the run goes on from the board as it is then. Also telling a board dimmed by
+//! a scrim, which swallows taps though the digits under it may still read.
 
 use crate::device::Device;
 use crate::error::BoardProblem;
@@ -52,5 +53,50 @@ pub fn wait_for_board(
             .into());
         }
         std::thread::sleep(POLL);
+    }
+}
+
+/// The board looks dimmed as a whole against `reference`, a frame of it seen clear: along its
+/// cell boundaries within `rows` the brightness fell by a fifth or more (see
+/// [`vision::screen::boundary_brightness_ratio`]). A dialog's or an overlay's scrim does this
+/// (Android dims by 32-60%) while the digits under it may still read, on a dark theme above
+/// all; a tap sent then is swallowed. Between frames of the same board the ratio stayed within
+/// 0.94-1.07 on every simulated skin; a scrim gave 0.50-0.67. Only dimming counts: a frame
+/// brighter than the reference is a reference caught under a scrim, and replaces it.
+/// Returns the ratio when dimmed.
+pub fn dimmed(
+    reference: &image::RgbaImage,
+    shot: &image::RgbaImage,
+    grid: crate::geometry::Rect,
+    rows: std::ops::Range<u32>,
+) -> Option<f32> {
+    let ratio = vision::screen::boundary_brightness_ratio(reference, shot, grid, rows)?;
+    (ratio < 0.8).then_some(ratio)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Rect;
+    use image::{Rgba, RgbaImage};
+
+    fn screen(ground: u8, line: u8) -> RgbaImage {
+        RgbaImage::from_fn(90, 90, |x, y| {
+            let v = if x.is_multiple_of(10) || y.is_multiple_of(10) {
+                line
+            } else {
+                ground
+            };
+            Rgba([v, v, v, 255])
+        })
+    }
+
+    #[test]
+    fn a_dark_board_under_androids_dimming_is_dimmed_and_a_brighter_frame_is_not() {
+        let grid = Rect::new(0, 0, 90, 90);
+        let (clear, scrimmed) = (screen(30, 80), screen(18, 48));
+        assert!(dimmed(&clear, &scrimmed, grid, 0..90).is_some());
+        assert_eq!(dimmed(&clear, &clear, grid, 0..90), None);
+        assert_eq!(dimmed(&scrimmed, &clear, grid, 0..90), None);
     }
 }

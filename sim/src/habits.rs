@@ -39,6 +39,9 @@ pub struct Habits {
     /// `flash=N`: after every N placed digits an overlay shows for 0.1 s and swallows the first
     /// tap that comes while it shows, then vanishes.
     pub flash_every: Option<u32>,
+    /// `flash-ms=MS`: the flash shows for MS milliseconds instead of 0.1 s (an overlay slow to
+    /// go, which a check right after the last tap is sure to catch).
+    pub flash_for: Option<Duration>,
     /// `wrong-start`: the game starts with player entries, three right and two wrong: one
     /// repeating a given of its row, column or box, one clashing with nothing on the board.
     pub wrong_start: bool,
@@ -52,7 +55,7 @@ pub struct Habits {
 
 /// The habit names for help and error messages.
 pub const HABITS_HELP: &str = "habits are end-card, fade=MS, pop=MS, lives=N, flash=N, \
-                               wrong-start, same-ink, keep-notes";
+                               flash-ms=MS, wrong-start, same-ink, keep-notes";
 
 impl Habits {
     /// Sets the habit `name` (with `value` after `=`, if any) from one item of the list.
@@ -76,6 +79,16 @@ impl Habits {
                 .filter(|&n| n > 0)
                 .ok_or_else(|| format!("habit '{item}' needs {what} of 1 or more, like {name}=3"))
         };
+        let millis = || {
+            value
+                .and_then(|v| v.strip_suffix("ms").unwrap_or(v).parse::<u64>().ok())
+                .filter(|ms| (1..=MAX_ANIMATION_MS).contains(ms))
+                .ok_or_else(|| {
+                    format!(
+                        "habit '{item}' needs a time of 1 to {MAX_ANIMATION_MS} ms, like {name}=250"
+                    )
+                })
+        };
         match name {
             "end-card" => flag(&mut self.end_card)?,
             "wrong-start" => flag(&mut self.wrong_start)?,
@@ -83,15 +96,9 @@ impl Habits {
             "keep-notes" => flag(&mut self.keep_notes)?,
             "lives" => self.lives = Some(count("a number of lives")?),
             "flash" => self.flash_every = Some(count("a number of moves")?),
+            "flash-ms" => self.flash_for = Some(Duration::from_millis(millis()?)),
             "fade" | "pop" => {
-                let ms = value
-                    .and_then(|v| v.strip_suffix("ms").unwrap_or(v).parse::<u64>().ok())
-                    .filter(|ms| (1..=MAX_ANIMATION_MS).contains(ms))
-                    .ok_or_else(|| {
-                        format!(
-                            "habit '{item}' needs a time of 1 to {MAX_ANIMATION_MS} ms, like {name}=250"
-                        )
-                    })?;
+                let ms = millis()?;
                 let style = if name == "fade" {
                     AnimationStyle::Fade
                 } else {
@@ -136,6 +143,7 @@ mod tests {
             "fade=250",
             "lives=3",
             "flash=5",
+            "flash-ms=300",
             "wrong-start",
             "same-ink",
             "keep-notes",
@@ -151,6 +159,7 @@ mod tests {
                 }),
                 lives: Some(3),
                 flash_every: Some(5),
+                flash_for: Some(Duration::from_millis(300)),
                 wrong_start: true,
                 same_ink: true,
                 keep_notes: true,
@@ -169,6 +178,7 @@ mod tests {
         assert!(err(&["pop=fast"]).contains("like pop=250"));
         assert!(err(&["lives=0"]).contains("1 or more"));
         assert!(err(&["flash=-1"]).contains("like flash=3"));
+        assert!(err(&["flash-ms=0"]).contains("like flash-ms=250"));
         assert!(err(&["end-card=yes"]).contains("takes no value"));
         assert!(err(&["fade=100", "pop=100"]).contains("pick one"));
         assert!(err(&["sparkles"]).contains("not a habit"));

@@ -1,6 +1,6 @@
 //! Tapping a plan in and checking it on screen: batches of at most [`WATCH_TAPS`] taps, each
-//! re-read (after the screen settles); a cover that comes and goes; the input order re-learned
-//! from the first move; the last move alone, and the end screen after it.
+//! re-read (after the screen settles); a cover that comes and goes, or dims the board; the
+//! input order re-learned from the first move; the last move alone, and the end screen after it.
 
 use super::relearn::{cell_centre, cell_side, relearn_order};
 use super::{
@@ -52,6 +52,8 @@ pub(super) fn tap_and_check(
         missed: Vec::new(),
         frame: None,
         partial_checks: 0,
+        fetched: 0..0,
+        clear: None,
     };
     let total = run.moves.len();
     // Taps on the board need no wait for a frame after them; taps on keys do (`tap_waits`).
@@ -183,24 +185,7 @@ impl Tapping<'_> {
                 self.report.end_screen = true;
                 return Ok(None);
             }
-            Shown::Covered(why) => {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "the board is not on screen after {} moves ({why}): an ad or a dialog? stopped tapping",
-                    self.report.moves_done
-                );
-                let back = cover::wait_for_board(
-                    self.device,
-                    &self.run.cal,
-                    self.templates,
-                    self.options.wait,
-                    Some(self.stop),
-                    "play",
-                )?;
-                self.report.interruptions += 1;
-                self.run.replan(back, self.options)?;
-                return Ok(None);
-            }
+            Shown::Covered(why) => return self.wait_out_cover(why),
         };
         let differ = expected.diff(&seen);
         if differ.is_empty() {
@@ -220,28 +205,45 @@ impl Tapping<'_> {
         self.look_again(&expected, &changed)
     }
 
+    /// The board is covered: stop tapping, wait (without tapping) until it is back, and go on
+    /// from a fresh plan of it as it is then.
+    fn wait_out_cover(&mut self, why: crate::vision::ReadError) -> Result<Option<Board>> {
+        let _ = writeln!(
+            std::io::stderr(),
+            "the board is not on screen after {} moves ({why}): an ad or a dialog? stopped tapping",
+            self.report.moves_done
+        );
+        let back = cover::wait_for_board(
+            self.device,
+            &self.run.cal,
+            self.templates,
+            self.options.wait,
+            Some(self.stop),
+            "play",
+        )?;
+        self.report.interruptions += 1;
+        // The screen may have changed its look meanwhile (a theme): the next clear check is
+        // what later ones are compared with.
+        self.run.clear = None;
+        self.run.replan(back, self.options)?;
+        Ok(None)
+    }
+
     /// After the last move the board is gone: one more look after a settle, so that a flash
     /// (a toast, an overlay closed at once) is not taken for the end screen.
     fn still_covered(&mut self, expected: &Board, changed: &[Cell]) -> Result<bool> {
         std::thread::sleep(settle(self.options));
-        let shot = self
-            .device
-            .screenshot()
-            .context("cannot take a screenshot")?;
-        self.report.checks += 1;
-        Ok(board_as_seen(
-            vision::read(&shot, Some(&self.run.cal.hints(self.templates))).result,
-            expected,
-            changed,
-        )
-        .is_err())
+        Ok(board_as_seen(self.read_whole_screen()?, expected, changed).is_err())
     }
 
     /// A check's screenshot read: the grid's rows (or the whole screen once they failed).
     fn look(&mut self, expected: &Board, changed: &[Cell]) -> Result<Shown> {
         let shot = self.run.check_shot(self.device, false)?;
         self.report.checks += 1;
-        let read = vision::read(&shot, Some(&self.run.cal.hints(self.templates))).result;
+        if self.run.dimmed(&shot).is_some() {
+            return self.wait_out_dimming(expected, changed);
+        }
+        let read = self.run.read(&shot, self.templates);
         self.last_shot = Some((Instant::now(), shot));
         match board_as_seen(read, expected, changed) {
             Ok(seen) => Ok(Shown::Board(seen)),
@@ -250,6 +252,20 @@ impl Tapping<'_> {
             Err(_) if !self.run.whole_checks => self.look_at_whole_screen(expected, changed),
             Err(why) => Ok(Shown::Covered(why)),
         }
+    }
+
+    /// A check's screenshot came dimmed: an overlay's scrim, which swallows the taps sent while
+    /// it shows, even where the board still reads through it. One more look after a settle (an
+    /// overlay that flashes is gone by then); dimmed still, it is a cover.
+    fn wait_out_dimming(&mut self, expected: &Board, changed: &[Cell]) -> Result<Shown> {
+        std::thread::sleep(settle(self.options));
+        let shot = self.shot()?;
+        let read = self.run.read(&shot, self.templates);
+        self.last_shot = Some((Instant::now(), shot));
+        Ok(match board_as_seen(read, expected, changed) {
+            Ok(seen) => Shown::Board(seen),
+            Err(why) => Shown::Covered(why),
+        })
     }
 
     /// The rows showed no board: reads the whole screen (twice when it shows one short of the
@@ -297,7 +313,8 @@ impl Tapping<'_> {
             .screenshot()
             .context("cannot take a screenshot")?;
         self.report.checks += 1;
-        let read = vision::read(&shot, Some(&self.run.cal.hints(self.templates))).result;
+        self.run.fetched = check_rows(&self.run.cal);
+        let read = self.run.read(&shot, self.templates);
         self.last_shot = Some((Instant::now(), shot));
         Ok(read)
     }
@@ -316,8 +333,15 @@ impl Tapping<'_> {
         let seen = loop {
             std::thread::sleep(settling::STEP);
             let shot = self.shot()?;
-            let seen = self.read_rows(&shot, expected, changed)?;
+            let read = self.run.read(&shot, self.templates);
             frames.add(shot);
+            let seen = match board_as_seen(read, expected, changed) {
+                Ok(seen) => seen,
+                // Covered meanwhile (an overlay that flashed, a dialog): wait while the
+                // screen settles, then as for any cover.
+                Err(_) if !frames.timed_out() => continue,
+                Err(why) => return self.wait_out_cover(why),
+            };
             let around: Vec<Point> = expected
                 .diff(&seen)
                 .into_iter()
@@ -361,32 +385,19 @@ impl Tapping<'_> {
             if missed.len() == 1 { "it" } else { "them" }
         );
         self.run.missed.extend(missed.iter().copied());
-        let now = self
-            .read_whole_screen()?
-            .map_err(|e| BoardProblem(format!("cannot read the board after tapping: {e}")))?;
-        self.run.replan(now, self.options)?;
-        Ok(None)
+        match self.read_whole_screen()? {
+            Ok(now) => {
+                self.run.replan(now, self.options)?;
+                Ok(None)
+            }
+            Err(why) => self.wait_out_cover(why),
+        }
     }
 
     /// A check's screenshot (counted as a check).
     fn shot(&mut self) -> Result<image::RgbaImage> {
         self.report.checks += 1;
         self.run.check_shot(self.device, true)
-    }
-
-    /// A check's screenshot read as a board; a screen with no board is an error here.
-    fn read_rows(
-        &self,
-        shot: &image::RgbaImage,
-        expected: &Board,
-        changed: &[Cell],
-    ) -> Result<Board> {
-        board_as_seen(
-            vision::read(shot, Some(&self.run.cal.hints(self.templates))).result,
-            expected,
-            changed,
-        )
-        .map_err(|e| BoardProblem(format!("cannot read the board after tapping: {e}")).into())
     }
 
     /// The first move of the run did not land: the input order may have changed since
@@ -513,6 +524,11 @@ struct Run {
     frame: Option<image::RgbaImage>,
     /// Checks since the last that fetched all the grid's rows.
     partial_checks: usize,
+    /// The screen rows the last check's screenshot brought fresh.
+    fetched: std::ops::Range<u32>,
+    /// The last check's frame that showed the board undimmed: what a scrim is seen against
+    /// ([`cover::dimmed`]). None until a check reads the board, and after a cover.
+    clear: Option<image::RgbaImage>,
 }
 
 impl Run {
@@ -525,6 +541,7 @@ impl Run {
     fn check_shot(&mut self, device: &mut dyn Device, full: bool) -> Result<image::RgbaImage> {
         if self.whole_checks {
             self.frame = None;
+            self.fetched = check_rows(&self.cal);
             return device.screenshot().context("cannot take a screenshot");
         }
         let all = check_rows(&self.cal);
@@ -539,6 +556,7 @@ impl Run {
         let shot = device
             .screenshot_rows(rows.clone())
             .context("cannot take a screenshot")?;
+        self.fetched = rows.clone();
         let shot = match self.frame.take() {
             Some(mut frame) if rows != all && frame.dimensions() == shot.dimensions() => {
                 let width = frame.width();
@@ -557,6 +575,33 @@ impl Run {
         };
         self.frame = Some(shot.clone());
         Ok(shot)
+    }
+
+    /// The last check's screenshot looks dimmed against the last clear one ([`cover::dimmed`]):
+    /// the brightness ratio then.
+    fn dimmed(&self, shot: &image::RgbaImage) -> Option<f32> {
+        let clear = self.clear.as_ref()?;
+        cover::dimmed(clear, shot, self.cal.grid, self.fetched.clone())
+    }
+
+    /// Reads a check's screenshot; a dimmed one is no board (its taps would be swallowed),
+    /// and one that reads undimmed becomes the frame the next is seen against.
+    fn read(
+        &mut self,
+        shot: &image::RgbaImage,
+        templates: &Templates,
+    ) -> Result<Recognition, crate::vision::ReadError> {
+        if let Some(ratio) = self.dimmed(shot) {
+            return Err(crate::vision::ReadError::WrongScreen(format!(
+                "the board dimmed to {:.0}% of its brightness: a dialog or an overlay over it?",
+                ratio * 100.0
+            )));
+        }
+        let read = vision::read(shot, Some(&self.cal.hints(templates))).result;
+        if read.is_ok() {
+            self.clear = Some(shot.clone());
+        }
+        read
     }
 
     /// The screen rows of the cells the moves since the last verified one changed, with the

@@ -3,7 +3,7 @@
 //! makes a screenshot's brightness plane once (and a half-size screen, made lazily) for every
 //! stage of one read, and the distance between two colours.
 
-use crate::geometry::Point;
+use crate::geometry::{Point, Rect};
 use image::RgbaImage;
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -110,6 +110,47 @@ pub fn still_around(a: &RgbaImage, b: &RgbaImage, at: Point, side: u32) -> bool 
     })
 }
 
+/// How much brighter `b` is than `a` along the boundaries between the cells of `grid` (its
+/// lines, or the gaps between tiles) within the screen rows `rows`: the ratio of their mean
+/// brightness, each lifted by 8 levels so that a near-black board does not swing it. Digits,
+/// notes and most highlights lie inside cells, so between two frames of the same board this
+/// stays near 1; a scrim (a dialog's or a flashing overlay's dimming) moves it by a third or
+/// more. `None` when `rows` miss the grid.
+pub fn boundary_brightness_ratio(
+    a: &RgbaImage,
+    b: &RgbaImage,
+    grid: Rect,
+    rows: std::ops::Range<u32>,
+) -> Option<f32> {
+    let (w, h) = (a.width().min(b.width()), a.height().min(b.height()));
+    let y0 = rows.start.max(grid.y);
+    let y1 = rows.end.min(grid.y + grid.height).min(h);
+    let x1 = (grid.x + grid.width).min(w);
+    if y0 >= y1 || grid.x >= x1 {
+        return None;
+    }
+    let luma = |img: &RgbaImage, x: u32, y: u32| {
+        let p = img.get_pixel(x, y).0;
+        (p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8
+    };
+    let (mut sum_a, mut sum_b, mut n) = (0u64, 0u64, 0u64);
+    let mut add = |x: u32, y: u32| {
+        sum_a += luma(a, x, y) as u64;
+        sum_b += luma(b, x, y) as u64;
+        n += 1;
+    };
+    for i in 0..=9 {
+        let x = (grid.x + i * grid.width / 9).min(x1 - 1);
+        (y0..y1).step_by(2).for_each(|y| add(x, y));
+        let y = grid.y + i * grid.height / 9;
+        if (y0..y1).contains(&y) {
+            (grid.x..x1).step_by(2).for_each(|x| add(x, y));
+        }
+    }
+    let mean = |sum: u64| sum as f32 / n as f32 + 8.0;
+    Some(mean(sum_b) / mean(sum_a))
+}
+
 /// The brightness of each RGBA pixel of `rgba` into `out` (one byte per pixel): the one
 /// conversion, which [`Screen`] makes once per row of a screenshot. Written into a
 /// slice of known length rather than collected, so that the compiler vectorises it: every
@@ -131,4 +172,53 @@ pub fn colour_distance(a: [u8; 3], b: [u8; 3]) -> f64 {
         .map(|(&x, &y)| (x as f64 - y as f64).powi(2))
         .sum::<f64>()
         .sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgba;
+
+    /// A 9x9 board of 10 px cells at (5, 5) on a 100x100 screen: grey lines on a light ground.
+    fn board() -> RgbaImage {
+        RgbaImage::from_fn(100, 100, |x, y| {
+            let on_line = |v: u32| (5..=95).contains(&v) && (v - 5).is_multiple_of(10);
+            if on_line(x) || on_line(y) {
+                Rgba([90, 90, 90, 255])
+            } else {
+                Rgba([240, 240, 240, 255])
+            }
+        })
+    }
+
+    #[test]
+    fn ink_inside_cells_leaves_the_boundary_brightness_as_it_was() {
+        let a = board();
+        let mut b = a.clone();
+        for (x, y) in (27..33).flat_map(|x| (47..53).map(move |y| (x, y))) {
+            b.put_pixel(x, y, Rgba([0, 0, 0, 255]));
+        }
+        let ratio = boundary_brightness_ratio(&a, &b, Rect::new(5, 5, 90, 90), 0..100).unwrap();
+        assert!((ratio - 1.0).abs() < 1e-6, "{ratio}");
+    }
+
+    #[test]
+    fn a_scrim_over_the_rows_looked_at_shows_in_the_boundary_brightness() {
+        let a = board();
+        let mut b = a.clone();
+        for y in 40..60 {
+            for x in 0..100 {
+                let p = b.get_pixel_mut(x, y);
+                for v in &mut p.0[..3] {
+                    *v = (*v as u16 * 141 / 256) as u8;
+                }
+            }
+        }
+        let grid = Rect::new(5, 5, 90, 90);
+        let dimmed = boundary_brightness_ratio(&a, &b, grid, 40..60).unwrap();
+        assert!((0.5..0.65).contains(&dimmed), "{dimmed}");
+        // Rows the scrim missed, and rows off the grid, say nothing of it.
+        assert_eq!(boundary_brightness_ratio(&a, &b, grid, 0..40), Some(1.0));
+        assert_eq!(boundary_brightness_ratio(&a, &b, grid, 96..100), None);
+    }
 }

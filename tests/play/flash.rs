@@ -48,3 +48,37 @@ fn a_flashing_overlay_that_swallows_a_tap_every_five_digits_costs_no_mistake_in_
         eprintln!("{skin} {size}: solved, {swallowed} taps swallowed, {again} cells entered again");
     }
 }
+
+#[test]
+fn an_overlay_whose_scrim_the_board_reads_through_is_waited_out_before_the_next_tap_in_either_input_order()
+ {
+    // The dark skin's digits still read under the scrim, and an overlay that shows for 0.25 s is
+    // still there when the check right after its digit looks: the check must see the dimming,
+    // or the next tap goes to the overlay and the one after it lands where it should not.
+    let adb = adb_server::shared();
+    for (order, size) in [
+        (EntryOrder::CellFirst, PHONE_SIZE),
+        (EntryOrder::NumberFirst, SMALL_SIZE),
+    ] {
+        let mut phone: SudokuApp = rig::phone("dark", size, "easy");
+        phone.set_input_order(order);
+        phone
+            .set_habits(Habits {
+                flash_every: Some(5),
+                flash_for: Some(std::time::Duration::from_millis(250)),
+                lives: Some(3),
+                ..Habits::default()
+            })
+            .unwrap();
+        let sim = rig::serve(phone, "instant", None, adb.addr());
+        let (code, err) = super::play_fresh(&adb, &sim);
+        let (solved, mistakes, swallowed) = sim.with_screen(|p| {
+            let swallowed = p.hits().iter().filter(|&&h| h == Hit::Flash).count();
+            (p.is_solved(), p.mistakes(), swallowed)
+        });
+        assert_eq!(mistakes, 0, "{order:?} {size}: {err}");
+        assert_eq!(code, 0, "{order:?} {size}: {err}");
+        assert!(solved, "{order:?} {size}: {err}");
+        eprintln!("dark {order:?} {size}: solved, {swallowed} taps swallowed\n{err}");
+    }
+}

@@ -458,7 +458,8 @@ impl SudokuApp {
         if let Some(n) = self.state.habits.flash_every
             && self.placed().is_multiple_of(n)
         {
-            self.flash_until = Some(self.clock.now() + FLASH);
+            let shows = self.state.habits.flash_for.unwrap_or(FLASH);
+            self.flash_until = Some(self.clock.now() + shows);
             self.state.flash = true;
         }
     }
