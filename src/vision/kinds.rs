@@ -21,9 +21,11 @@
 //! digits in the given ink that differ only by a disc or a stroke (the stored colours cannot).
 
 use super::cells::{CellInk, InkFeatures};
+use super::locate::Grid;
 use super::patch::ncc;
 use super::screen::colour_distance;
 use crate::sudoku::Cell;
+use image::RgbaImage;
 
 /// What a big digit is, by how it is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,10 +146,15 @@ fn style_groups(features: &[Option<InkFeatures>]) -> Vec<Vec<usize>> {
 /// not taken: the selected cell's row and column (every digit of the group there in the tint),
 /// with its box and at most one other digit or one glyph beside, a same-number highlight (one
 /// glyph), or shaded boxes (no box holds both tints).
+///
+/// A lone digit is taken too when it sits on the paper of the empty cells (`paper`) while the
+/// rest of its ink is tinted: that app tints its givens' cells, and this one is the player's.
+/// A selection or a highlight tints cells away from the paper, never back to it.
 fn split_by_tint(
     group: &[usize],
     features: &[Option<InkFeatures>],
     one_glyph: &dyn Fn(&[usize]) -> bool,
+    paper: Option<[u8; 3]>,
 ) -> Option<[Vec<usize>; 2]> {
     let mut tints: Vec<(f32, usize)> = group
         .iter()
@@ -176,6 +183,22 @@ fn split_by_tint(
         (Some(x), Some(y)) => x.sees(y),
         _ => false,
     };
+    let box_of = |i: usize| (i / 27, (i % 9) / 3);
+    // Shaded boxes: each box in one tint, so no box holds both.
+    let boxes_pure = few
+        .iter()
+        .all(|&a| most.iter().all(|&b| box_of(a) != box_of(b)));
+    let on_paper = |i: usize| {
+        paper
+            .zip(features[i])
+            .is_some_and(|(p, f)| (luma(f.background) - luma(p)).abs() < TINT_LUMA / 2.0)
+    };
+    if let [lone] = few[..]
+        && on_paper(lone)
+    {
+        log::debug!("kinds: a lone digit of its ink on the empty cells' paper: {lone}");
+        return (!boxes_pure).then_some([most, few]);
+    }
     let scattered = few.len() >= 2
         && few
             .iter()
@@ -196,10 +219,6 @@ fn split_by_tint(
             rest.len() <= 1 || one_glyph(&rest)
         }
     });
-    let box_of = |i: usize| (i / 27, (i % 9) / 3);
-    let boxes_pure = few
-        .iter()
-        .all(|&a| most.iter().all(|&b| box_of(a) != box_of(b)));
     let split = !selection && !boxes_pure;
     if split {
         log::debug!(
@@ -208,6 +227,37 @@ fn split_by_tint(
         );
     }
     split.then_some([most, few])
+}
+
+/// The colour of the screen's empty cells (no big digit, no notes): per colour channel the
+/// median over them of each cell's mean at nine points of its middle half, clear of the lines.
+/// `None` with fewer than five such cells.
+pub(crate) fn paper_colour(img: &RgbaImage, grid: &Grid, cells: &[CellInk]) -> Option<[u8; 3]> {
+    let mut means: Vec<[u8; 3]> = Vec::new();
+    for (cell, ink) in Cell::all().zip(cells) {
+        if ink.digit.is_some() || ink.notes {
+            continue;
+        }
+        let r = grid.cell_rect(cell);
+        let mut sum = [0u32; 3];
+        for fy in [1, 2, 3] {
+            for fx in [1, 2, 3] {
+                let x = (r.x + r.width * (fx + 1) / 8).min(img.width().saturating_sub(1));
+                let y = (r.y + r.height * (fy + 1) / 8).min(img.height().saturating_sub(1));
+                let p = img.get_pixel(x, y).0;
+                (0..3).for_each(|k| sum[k] += p[k] as u32);
+            }
+        }
+        means.push(sum.map(|v| (v / 9) as u8));
+    }
+    if means.len() < 5 {
+        return None;
+    }
+    Some([0, 1, 2].map(|k| {
+        let mut v: Vec<u8> = means.iter().map(|m| m[k]).collect();
+        v.sort_unstable();
+        v[v.len() / 2]
+    }))
 }
 
 /// The fewest givens of a puzzle with one solution: a smaller group cannot be the givens.
@@ -538,10 +588,20 @@ impl InkSplit {
     /// Splits the digits of one screen (`cells` and `features` row by row, as returned by
     /// [`super::cells::cut_cells_adaptive`]).
     pub fn of(cells: &[CellInk], features: &[Option<InkFeatures>]) -> InkSplit {
+        InkSplit::on_paper(cells, features, None)
+    }
+
+    /// [`InkSplit::of`] knowing the colour of the screen's empty cells ([`paper_colour`]),
+    /// which tells a lone entry on bare paper among givens on tinted cells.
+    pub fn on_paper(
+        cells: &[CellInk],
+        features: &[Option<InkFeatures>],
+        paper: Option<[u8; 3]>,
+    ) -> InkSplit {
         let one_glyph = |g: &[usize]| one_glyph(cells, g);
         let groups: Vec<Vec<usize>> = style_groups(features)
             .into_iter()
-            .flat_map(|g| match split_by_tint(&g, features, &one_glyph) {
+            .flat_map(|g| match split_by_tint(&g, features, &one_glyph, paper) {
                 Some([most, few]) => vec![most, few],
                 None => vec![g],
             })

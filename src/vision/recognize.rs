@@ -227,7 +227,7 @@ pub fn read_grid(
 /// The cells of a located grid cut the calibrated way (at the calibration's digit size).
 pub(super) fn calibrated_cells(img: &Screen, grid: Grid, th: &Thresholds) -> ScreenCells {
     let (cells, features) = cut_cells_with_features(img, &grid, th.big_digit.map(|h| h as f32));
-    ScreenCells::new(grid, cells, features)
+    ScreenCells::new(img, grid, cells, features)
 }
 
 /// The calibrated cells of a located grid matched against `templates`, with the rule check.

@@ -15,7 +15,7 @@
 
 use super::VisionError;
 use super::cells::{CellInk, InkFeatures, check_not_killer, cut_cells_adaptive_on};
-use super::kinds::InkSplit;
+use super::kinds::{InkSplit, paper_colour};
 use super::locate::{
     Grid, grid_offset, grid_tolerance, locate_grid_candidates_on, locate_grid_on,
     locate_grid_stepped_on, near,
@@ -39,16 +39,18 @@ impl ScreenCells {
     /// The cells of `grid` on `img`, cut as the search cuts them.
     pub(crate) fn on(img: &Screen, grid: Grid) -> ScreenCells {
         let (cells, features) = cut_cells_adaptive_on(img, &grid);
-        ScreenCells::new(grid, cells, features)
+        ScreenCells::new(img, grid, cells, features)
     }
 
-    /// Cells already cut, with this screen's given/entry split.
+    /// Cells already cut from `img`, with this screen's given/entry split.
     pub(crate) fn new(
+        img: &RgbaImage,
         grid: Grid,
         cells: Vec<CellInk>,
         features: Vec<Option<InkFeatures>>,
     ) -> ScreenCells {
-        let split = InkSplit::of(&cells, &features);
+        let paper = paper_colour(img, &grid, &cells);
+        let split = InkSplit::on_paper(&cells, &features, paper);
         ScreenCells {
             grid,
             cells,

@@ -539,3 +539,33 @@ fn a_black_digit_read_a_little_grey_through_jpeg_blur_is_drawn_like_the_others()
     let (cells, features) = screen(&s);
     assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
 }
+
+#[test]
+fn a_lone_digit_on_the_empty_cells_paper_among_givens_on_tinted_cells_is_an_entry() {
+    // GNOME Sudoku's dark theme: givens on darker cells, the player's digit in the same white
+    // on the lighter grey of the empty cells.
+    let (white, tinted, paper) = ([250; 3], [40; 3], [62; 3]);
+    let givens = |skip: usize| -> Vec<_> {
+        (0..20)
+            .map(|i| i * 4)
+            .filter(|&i| i != skip)
+            .map(|i| (i, i % 9, feat_on(white, tinted, 0.2)))
+            .collect()
+    };
+    let mut s = givens(usize::MAX);
+    s.push((1, 3, feat_on(white, paper, 0.2)));
+    let (cells, features) = screen(&s);
+    let split = InkSplit::on_paper(&cells, &features, Some(paper));
+    assert_eq!(split.kind(1), Some(DigitKind::Entry));
+    assert_eq!(split.kind(0), Some(DigitKind::Given));
+    // Without the paper's colour one cell of another tint proves nothing.
+    assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+    // Nor does a lone digit on the paper in a box with no tinted digit: boxes shaded in turn.
+    let mut s = givens(60);
+    s.push((80, 3, feat_on(white, paper, 0.2)));
+    let (cells, features) = screen(&s);
+    assert_eq!(
+        InkSplit::on_paper(&cells, &features, Some(paper)),
+        InkSplit::Indistinguishable
+    );
+}
