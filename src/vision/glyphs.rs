@@ -497,9 +497,10 @@ pub fn label_with(
             }
         }
     }
-    for (l, d) in labels.iter_mut().zip(disputed) {
+    for (l, &d) in labels.iter_mut().zip(&disputed) {
         l.sure &= !d;
     }
+    last_digit_left(&mut labels, &disputed, !references.is_empty());
     // A patch unlike its group's mean (groups merged to fit nine digits) must also look like
     // the group's digit by itself.
     clusters
@@ -524,9 +525,55 @@ pub fn label_with(
         .collect()
 }
 
+/// Nine shapes, eight of them surely eight different digits: the ninth is the digit left, when
+/// the bank and a reference both gave it that digit (a weak score or margin is then no doubt).
+/// Without a reference, or with a reference that disagreed, nothing is concluded: a ninth
+/// group may be a digit drawn in a second weight on a board that lacks some digit.
+fn last_digit_left(labels: &mut [Label], disputed: &[bool], referenced: bool) {
+    let unsure: Vec<usize> = (0..labels.len()).filter(|&g| !labels[g].sure).collect();
+    let [g] = unsure[..] else { return };
+    let digits: u16 = labels.iter().fold(0, |m, l| m | 1 << l.digit);
+    if labels.len() != 9 || digits.count_ones() != 9 || !referenced || disputed[g] {
+        return;
+    }
+    log::debug!(
+        "group {g}: {} is the digit left by eight sure groups, and both sources give it",
+        labels[g].digit
+    );
+    labels[g].sure = true;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ninth_shape_takes_the_digit_eight_sure_ones_leave_only_when_both_sources_gave_it() {
+        let label = |d: u8, sure: bool| Label {
+            digit: d,
+            runner_up: if d == 8 { 2 } else { 8 },
+            score: if sure { 0.8 } else { 0.56 },
+            margin: if sure { 0.2 } else { 0.03 },
+            sure,
+        };
+        let nine: Vec<Label> = (1..=9).map(|d| label(d, d != 8)).collect();
+        let sure_after = |labels: &[Label], disputed: &[bool], referenced: bool| {
+            let mut l = labels.to_vec();
+            last_digit_left(&mut l, disputed, referenced);
+            l[7].sure
+        };
+        assert!(sure_after(&nine, &[false; 9], true));
+        // No reference, or one that gave the group another digit: no conclusion.
+        assert!(!sure_after(&nine, &[false; 9], false));
+        let mut disputed = [false; 9];
+        disputed[7] = true;
+        assert!(!sure_after(&nine, &disputed, true));
+        // Two unsure groups, or eight shapes (a digit missing from the board), leave it.
+        let mut two = nine.clone();
+        two[1].sure = false;
+        assert!(!sure_after(&two, &[false; 9], true));
+        assert!(!sure_after(&nine[..8], &[false; 8], true));
+    }
 
     #[test]
     fn joint_assignment_beats_each_group_taking_its_own_best_digit() {

@@ -142,14 +142,27 @@ fn sample_cell_every(img: &Screen, rect: Rect, pitch: f32, stride: u32) -> Optio
     if ow <= 2 * k + 4 || oh <= 2 * k + 4 {
         return None;
     }
-    let (w, h) = (ow - 2 * k, oh - 2 * k);
-    let mut sub = Vec::with_capacity(w * h);
-    for y in 0..h {
-        sub.extend_from_slice(&lum[(y + k) * ow + k..(y + k) * ow + k + w]);
+    let cut = |k: usize| {
+        let (w, h) = (ow - 2 * k, oh - 2 * k);
+        let mut sub = Vec::with_capacity(w * h);
+        for y in 0..h {
+            sub.extend_from_slice(&lum[(y + k) * ow + k..(y + k) * ow + k + w]);
+        }
+        let origin = (ox + k as u32 * stride, oy + k as u32 * stride);
+        let mut sample = segment(sub, origin, stride, (w, h), small_pitch, dashes);
+        sample.rect = rect;
+        sample
+    };
+    let sample = cut(k);
+    // A big mark the cut clips (a large or handwritten digit drawn down to the lines) is
+    // looked at once more in the wider cut just inside the lines: free-standing there, it is
+    // the digit. Lines and highlight edges reach that cut too, and stay clipped.
+    if k > 0 && !sample.has_digit_like() && sample.clips_a_big_mark() {
+        let wider = cut(0);
+        if wider.has_digit_like() {
+            return Some(wider);
+        }
     }
-    let origin = (ox + k as u32 * stride, oy + k as u32 * stride);
-    let mut sample = segment(sub, origin, stride, (w, h), small_pitch, dashes);
-    sample.rect = rect;
     Some(sample)
 }
 
@@ -563,6 +576,20 @@ mod tests {
         let patch = cell.digit.expect("a big digit");
         assert_eq!(patch.bbox, Rect::new(27, 15, 3, 30));
         assert!(!cell.notes);
+    }
+
+    #[test]
+    fn a_digit_drawn_down_to_the_lines_is_kept_and_a_mark_running_into_them_is_not() {
+        let rect = Rect::new(0, 0, 60, 60);
+        // The usual cut of a 60 px cell keeps rows 5 to 54: this digit reaches row 55.
+        let low = cut_cell(&cell_with(&[(26, 14, 8, 42)]), rect, 60.0);
+        assert_eq!(
+            low.digit.expect("a big digit").bbox,
+            Rect::new(26, 14, 8, 42)
+        );
+        // A bar that runs on into the line stays clipped in the wider cut too.
+        let into_line = cut_cell(&cell_with(&[(26, 20, 8, 40)]), rect, 60.0);
+        assert!(into_line.digit.is_none(), "{into_line:?}");
     }
 
     #[test]
