@@ -15,13 +15,15 @@ use crate::vision;
 use crate::vision::{Recognition, Templates};
 use anyhow::{Context, Result};
 
+mod batches;
 mod relearn;
 mod tapping;
+pub use batches::{WATCH_MOVES, WATCH_TAPS, planned_checks};
 pub use relearn::{Learned, cell_centre, cell_side, relearn_order};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-pub use tapping::{WATCH_MOVES, WATCH_TAPS, check_rows, planned_checks};
+pub use tapping::check_rows;
 
 /// What the user asked for.
 #[derive(Debug, Clone, Default)]

@@ -6,7 +6,7 @@
 //! digit, and a new digit starts right after a check. Nothing it types may be a digit the app
 //! counts as a mistake.
 
-use crate::support::adb_server;
+use crate::support::adb_server::{self, AdbServer};
 use crate::support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
 use sudoku_sim::habits::Habits;
 use sudoku_sim::{EntryOrder, Hit, Skin, SudokuApp};
@@ -25,23 +25,9 @@ fn a_flashing_overlay_that_swallows_a_tap_every_five_digits_costs_no_mistake_in_
     assert!(skins.len() >= 3, "{skins:?}");
     for (i, &skin) in skins.iter().enumerate() {
         let size = [SMALL_SIZE, PHONE_SIZE][i % 2];
-        let mut phone: SudokuApp = rig::phone(skin, size, "easy");
-        phone
-            .set_habits(Habits {
-                flash_every: Some(5),
-                lives: Some(3),
-                ..Habits::default()
-            })
-            .unwrap();
-        let sim = rig::serve(phone, "instant", None, adb.addr());
-        let (code, err) = super::play_fresh(&adb, &sim);
-        let (solved, mistakes, swallowed) = sim.with_screen(|p| {
-            let swallowed = p.hits().iter().filter(|&&h| h == Hit::Flash).count();
-            (p.is_solved(), p.mistakes(), swallowed)
-        });
-        assert_eq!(mistakes, 0, "{skin} {size}: {err}");
-        assert_eq!(code, 0, "{skin} {size}: {err}");
-        assert!(solved, "{skin} {size}: {err}");
+        let phone: SudokuApp = rig::phone(skin, size, "easy");
+        let (err, swallowed) =
+            play_solved_without_mistakes(&adb, phone, None, &format!("{skin} {size}"));
         // The overlay did take taps: the run met it, and went on.
         assert!(swallowed > 0, "{skin} {size}: no tap was swallowed");
         let again = err.lines().filter(|l| l.contains("took no digit")).count();
@@ -62,23 +48,38 @@ fn an_overlay_whose_scrim_the_board_reads_through_is_waited_out_before_the_next_
     ] {
         let mut phone: SudokuApp = rig::phone("dark", size, "easy");
         phone.set_input_order(order);
-        phone
-            .set_habits(Habits {
-                flash_every: Some(5),
-                flash_for: Some(std::time::Duration::from_millis(250)),
-                lives: Some(3),
-                ..Habits::default()
-            })
-            .unwrap();
-        let sim = rig::serve(phone, "instant", None, adb.addr());
-        let (code, err) = super::play_fresh(&adb, &sim);
-        let (solved, mistakes, swallowed) = sim.with_screen(|p| {
-            let swallowed = p.hits().iter().filter(|&&h| h == Hit::Flash).count();
-            (p.is_solved(), p.mistakes(), swallowed)
-        });
-        assert_eq!(mistakes, 0, "{order:?} {size}: {err}");
-        assert_eq!(code, 0, "{order:?} {size}: {err}");
-        assert!(solved, "{order:?} {size}: {err}");
-        eprintln!("dark {order:?} {size}: solved, {swallowed} taps swallowed\n{err}");
+        let shows = Some(std::time::Duration::from_millis(250));
+        let run = format!("dark {order:?} {size}");
+        let (_, swallowed) = play_solved_without_mistakes(&adb, phone, shows, &run);
+        eprintln!("{run}: solved, {swallowed} taps swallowed");
     }
+}
+
+/// Plays `phone` with an overlay flashing every five digits (for `shows`, or the simulator's
+/// 0.1 s) and three lives, and checks the game ends solved, with no mistake on the app's
+/// counter and exit code 0. Returns play's stderr and how many taps the overlay swallowed.
+fn play_solved_without_mistakes(
+    adb: &AdbServer,
+    mut phone: SudokuApp,
+    shows: Option<std::time::Duration>,
+    run: &str,
+) -> (String, usize) {
+    phone
+        .set_habits(Habits {
+            flash_every: Some(5),
+            flash_for: shows,
+            lives: Some(3),
+            ..Habits::default()
+        })
+        .unwrap();
+    let sim = rig::serve(phone, "instant", None, adb.addr());
+    let (code, err) = super::play_fresh(adb, &sim);
+    let (solved, mistakes, swallowed) = sim.with_screen(|p| {
+        let swallowed = p.hits().iter().filter(|&&h| h == Hit::Flash).count();
+        (p.is_solved(), p.mistakes(), swallowed)
+    });
+    assert_eq!(mistakes, 0, "{run}: {err}");
+    assert_eq!(code, 0, "{run}: {err}");
+    assert!(solved, "{run}: {err}");
+    (err, swallowed)
 }
