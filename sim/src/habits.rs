@@ -42,6 +42,9 @@ pub struct Habits {
     /// `flash-ms=MS`: the flash shows for MS milliseconds instead of 0.1 s (an overlay slow to
     /// go, which a check right after the last tap is sure to catch).
     pub flash_for: Option<Duration>,
+    /// `flash-unseen`: the flash draws nothing: the app drops the first tap while an animation
+    /// plays (input blocked, nothing on screen to tell), which no check can see.
+    pub flash_unseen: bool,
     /// `wrong-start`: the game starts with player entries, three right and two wrong: one
     /// repeating a given of its row, column or box, one clashing with nothing on the board.
     pub wrong_start: bool,
@@ -55,7 +58,7 @@ pub struct Habits {
 
 /// The habit names for help and error messages.
 pub const HABITS_HELP: &str = "habits are end-card, fade=MS, pop=MS, lives=N, flash=N, \
-                               flash-ms=MS, wrong-start, same-ink, keep-notes";
+                               flash-ms=MS, flash-unseen, wrong-start, same-ink, keep-notes";
 
 impl Habits {
     /// Sets the habit `name` (with `value` after `=`, if any) from one item of the list.
@@ -94,6 +97,7 @@ impl Habits {
             "wrong-start" => flag(&mut self.wrong_start)?,
             "same-ink" => flag(&mut self.same_ink)?,
             "keep-notes" => flag(&mut self.keep_notes)?,
+            "flash-unseen" => flag(&mut self.flash_unseen)?,
             "lives" => self.lives = Some(count("a number of lives")?),
             "flash" => self.flash_every = Some(count("a number of moves")?),
             "flash-ms" => self.flash_for = Some(Duration::from_millis(millis()?)),
@@ -144,6 +148,7 @@ mod tests {
             "lives=3",
             "flash=5",
             "flash-ms=300",
+            "flash-unseen",
             "wrong-start",
             "same-ink",
             "keep-notes",
@@ -160,6 +165,7 @@ mod tests {
                 lives: Some(3),
                 flash_every: Some(5),
                 flash_for: Some(Duration::from_millis(300)),
+                flash_unseen: true,
                 wrong_start: true,
                 same_ink: true,
                 keep_notes: true,

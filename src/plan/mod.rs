@@ -39,6 +39,10 @@ pub struct Layout {
     /// Centre of the erase (clear) button, when the app has one.
     pub erase: Option<Point>,
     pub order: InputOrder,
+    /// A given of the board on screen, where a cell-first plan parks the selection when the
+    /// key changes (see [`targets`]); `None`: no parking.
+    #[serde(default)]
+    pub park: Option<Cell>,
 }
 
 /// The tap layout of a calibration; refuses a calibration without a keypad.
@@ -49,6 +53,7 @@ pub fn layout(cal: &Calibration) -> Result<Layout, NoKeypad> {
         digits: keypad.digits,
         erase: keypad.erase,
         order: cal.input_order,
+        park: None,
     })
 }
 
@@ -173,20 +178,32 @@ pub fn group_by_digit(moves: &[Move]) -> Vec<Move> {
 ///
 /// Cell-first: every move taps its cell, then the digit or erase button; the cell is tapped
 /// even when it is already selected, because some apps move the selection after an entry.
+/// Where the next move takes another key, the move ends by selecting `park` (a given, which no
+/// key changes): if the next move's cell tap is lost (an app that drops the first tap while
+/// an animation plays), its key lands on the given and does nothing, instead of putting the
+/// new digit in the cell just filled.
 /// Number-first: the digit (or erase tool) is tapped only when it changes, then the cell.
-pub fn targets(moves: &[Move], order: InputOrder) -> (Vec<Target>, Vec<usize>) {
+pub fn targets(moves: &[Move], order: InputOrder, park: Option<Cell>) -> (Vec<Target>, Vec<usize>) {
+    let key = |m: &Move| match *m {
+        Move::Set { digit, .. } => Target::Digit(digit),
+        Move::Erase { .. } => Target::Erase,
+    };
+    // A park cell the plan itself changes is no given.
+    let park = park.filter(|&p| moves.iter().all(|m| m.cell() != p));
     let mut taps = Vec::with_capacity(2 * moves.len());
     let mut move_ends = Vec::with_capacity(moves.len());
     let mut tool: Option<Target> = None;
-    for &m in moves {
-        let wanted = match m {
-            Move::Set { digit, .. } => Target::Digit(digit),
-            Move::Erase { .. } => Target::Erase,
-        };
+    for (i, m) in moves.iter().enumerate() {
+        let wanted = key(m);
         match order {
             InputOrder::CellFirst => {
                 taps.push(Target::Cell(m.cell()));
                 taps.push(wanted);
+                if let Some(p) = park
+                    && moves.get(i + 1).is_some_and(|next| key(next) != wanted)
+                {
+                    taps.push(Target::Cell(p));
+                }
             }
             InputOrder::NumberFirst => {
                 if tool != Some(wanted) {
@@ -203,12 +220,12 @@ pub fn targets(moves: &[Move], order: InputOrder) -> (Vec<Target>, Vec<usize>) {
 
 /// Taps needed for `moves` in this input order (number-first taps a key only when it changes).
 pub fn count_taps(moves: &[Move], order: InputOrder) -> usize {
-    targets(moves, order).0.len()
+    targets(moves, order, None).0.len()
 }
 
 /// The taps for `moves`, in order, on `layout` (see [`targets`] for the order).
 pub fn plan(moves: &[Move], layout: &Layout) -> Result<Plan, NoEraseButton> {
-    let (targets, move_ends) = targets(moves, layout.order);
+    let (targets, move_ends) = targets(moves, layout.order, layout.park);
     let taps = targets
         .into_iter()
         .map(|target| {
@@ -246,11 +263,46 @@ mod tests {
             digits,
             erase: Some(Point::new(950, 1200)),
             order,
+            park: None,
         }
     }
 
     fn cell(r: usize, c: usize) -> Cell {
         Cell::new(r, c).unwrap()
+    }
+
+    #[test]
+    fn a_cell_first_plan_selects_the_park_given_where_the_key_changes_and_only_there() {
+        let (a, b, c, g) = (cell(0, 1), cell(0, 2), cell(4, 4), cell(8, 8));
+        let moves = [
+            Move::Erase { cell: c },
+            Move::Set { cell: a, digit: 3 },
+            Move::Set { cell: b, digit: 3 },
+            Move::Set { cell: c, digit: 4 },
+        ];
+        let (taps, ends) = targets(&moves, InputOrder::CellFirst, Some(g));
+        use Target::{Cell as At, Digit, Erase};
+        assert_eq!(
+            taps,
+            vec![
+                At(c),
+                Erase,
+                At(g),
+                At(a),
+                Digit(3),
+                At(b),
+                Digit(3),
+                At(g),
+                At(c),
+                Digit(4)
+            ]
+        );
+        assert_eq!(ends, vec![2, 4, 7, 9]);
+        // Number-first needs none (the key comes first), nor a park cell the plan changes.
+        let plain = targets(&moves, InputOrder::NumberFirst, None);
+        assert_eq!(targets(&moves, InputOrder::NumberFirst, Some(g)), plain);
+        let no_park = targets(&moves, InputOrder::CellFirst, None);
+        assert_eq!(targets(&moves, InputOrder::CellFirst, Some(a)), no_park);
     }
 
     #[test]

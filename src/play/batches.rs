@@ -23,7 +23,9 @@ pub const WATCH_MOVES: usize = WATCH_TAPS / 2;
 /// after a check saw the board clear. Within a batch a lost tap then does no harm: in a
 /// number-first app a key tap lost under an overlay that flashed would make the cells after it
 /// take the old digit, and in a cell-first app a lost cell tap makes the key that follows land
-/// in the cell selected before, which already holds that digit.
+/// in the cell selected before, which already holds that digit. At the batch's start that cell
+/// is a given (the plan parks the selection there when the key changes, `plan::targets`), which
+/// no key changes: the first tap after a check may be lost too, unseen by the check.
 pub(super) fn batch_end(moves: &[Move], plan: &Plan, done: usize, taps_done: usize) -> usize {
     let mut end = done + 1;
     while end < moves.len()
@@ -106,7 +108,7 @@ mod tests {
 
     /// A plan with only the targets filled in (the points do not matter to batching).
     fn plan_of(moves: &[Move], order: InputOrder) -> Plan {
-        let (targets, move_ends) = targets(moves, order);
+        let (targets, move_ends) = targets(moves, order, None);
         Plan {
             taps: targets
                 .into_iter()

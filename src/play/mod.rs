@@ -12,7 +12,7 @@ use crate::plan::{self, Move, Plan};
 use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::{Board, Cell, Outcome, SolveOptions, Strategy, solve_with};
 use crate::vision;
-use crate::vision::{Recognition, Templates};
+use crate::vision::{CellKind, Recognition, Templates};
 use anyhow::{Context, Result};
 
 mod batches;
@@ -151,12 +151,17 @@ pub fn assess_read(
         ))
         .into());
     }
-    let layout = plan::layout(cal)?;
+    let mut layout = plan::layout(cal)?;
     // Grouped by digit in both orders: a number-first app selects each digit once, and in a
     // cell-first app a cell tap lost under an overlay makes the key that follows land in the
     // cell selected before, harmless only when that cell takes the same digit. The checked
-    // batches break where the digit changes (`tapping::Run::watched_batch_end`).
+    // batches break where the digit changes (`batches::batch_end`), and a cell-first plan
+    // selects a given before the key changes (`plan::targets`).
     let moves = plan::group_by_digit(&moves);
+    layout.park = Cell::all()
+        .zip(&recognition.readings)
+        .find(|(_, r)| r.kind == CellKind::Given)
+        .map(|(c, _)| c);
     let plan = plan::plan(&moves, &layout).with_context(|| {
         format!(
             "wrong entries at {} must be erased",

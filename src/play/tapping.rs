@@ -310,10 +310,7 @@ impl Tapping<'_> {
 
     /// A screenshot of the whole screen, read (a check, counted as one).
     fn read_whole_screen(&mut self) -> Result<Result<Recognition, crate::vision::ReadError>> {
-        let shot = self
-            .device
-            .screenshot()
-            .context("cannot take a screenshot")?;
+        let shot = self.device.screenshot().context(CHECK_SHOT_FAILED)?;
         self.report.checks += 1;
         self.run.fetched = check_rows(&self.run.cal);
         let read = self.run.read(&shot, self.templates);
@@ -487,6 +484,10 @@ pub fn check_rows(cal: &Calibration) -> std::ops::Range<u32> {
     cal.grid.y.saturating_sub(margin)..cal.grid.y + cal.grid.height + margin
 }
 
+/// What a check that cannot take its screenshot says: the phone went away mid-play.
+const CHECK_SHOT_FAILED: &str =
+    "cannot take a screenshot to check the moves sent; re-run play to finish the board";
+
 /// How long the app may take to draw what was tapped, before a second look.
 fn settle(options: &PlayOptions) -> Duration {
     Duration::from_millis(options.pacing.map_or(300, |p| p.settle_ms.max(100)) as u64)
@@ -536,7 +537,7 @@ impl Run {
         if self.whole_checks {
             self.frame = None;
             self.fetched = check_rows(&self.cal);
-            return device.screenshot().context("cannot take a screenshot");
+            return device.screenshot().context(CHECK_SHOT_FAILED);
         }
         let all = check_rows(&self.cal);
         let partial = !full
@@ -549,7 +550,7 @@ impl Run {
         };
         let shot = device
             .screenshot_rows(rows.clone())
-            .context("cannot take a screenshot")?;
+            .context(CHECK_SHOT_FAILED)?;
         self.fetched = rows.clone();
         let shot = match self.frame.take() {
             Some(mut frame) if rows != all && frame.dimensions() == shot.dimensions() => {

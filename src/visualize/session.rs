@@ -489,6 +489,7 @@ mod tests {
             digits: std::array::from_fn(|i| Point::new(100 * i as u32 + 50, 1000)),
             erase: Some(Point::new(50, 1100)),
             order: InputOrder::NumberFirst,
+            park: None,
         };
         let whole = plan::plan(&moves, &lay).unwrap();
         let mut joined = Vec::new();

@@ -210,7 +210,9 @@ fn drop_mid_play_then_rerun(input: InputKind) {
     let err = rig::play(&mut device, &cal, &templates, &rig::options(&cal)).unwrap_err();
     let text = format!("{err:#}");
     assert!(
-        text.contains("stopped taking taps") && text.contains("re-run play"),
+        // The drop lands on a tap or on a check's screenshot, as the plan's taps fall.
+        (text.contains("stopped taking taps") || text.contains("cannot take a screenshot"))
+            && text.contains("re-run play"),
         "{input:?}: {text}"
     );
     assert_eq!(sudoku_agent::error::exit_code_for(&err), 2, "{text}");

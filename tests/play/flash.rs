@@ -8,6 +8,7 @@
 
 use crate::support::adb_server::{self, AdbServer};
 use crate::support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
+use std::time::Duration;
 use sudoku_sim::habits::Habits;
 use sudoku_sim::{EntryOrder, Hit, Skin, SudokuApp};
 
@@ -26,8 +27,8 @@ fn a_flashing_overlay_that_swallows_a_tap_every_five_digits_costs_no_mistake_in_
     for (i, &skin) in skins.iter().enumerate() {
         let size = [SMALL_SIZE, PHONE_SIZE][i % 2];
         let phone: SudokuApp = rig::phone(skin, size, "easy");
-        let (err, swallowed) =
-            play_solved_without_mistakes(&adb, phone, None, &format!("{skin} {size}"));
+        let run = format!("{skin} {size}");
+        let (err, swallowed) = play_solved_without_mistakes(&adb, phone, Habits::default(), &run);
         // The overlay did take taps: the run met it, and went on.
         assert!(swallowed > 0, "{skin} {size}: no tap was swallowed");
         let again = err.lines().filter(|l| l.contains("took no digit")).count();
@@ -48,28 +49,54 @@ fn an_overlay_whose_scrim_the_board_reads_through_is_waited_out_before_the_next_
     ] {
         let mut phone: SudokuApp = rig::phone("dark", size, "easy");
         phone.set_input_order(order);
-        let shows = Some(std::time::Duration::from_millis(250));
+        let flash = Habits {
+            flash_for: Some(Duration::from_millis(250)),
+            ..Habits::default()
+        };
         let run = format!("dark {order:?} {size}");
-        let (_, swallowed) = play_solved_without_mistakes(&adb, phone, shows, &run);
+        let (_, swallowed) = play_solved_without_mistakes(&adb, phone, flash, &run);
         eprintln!("{run}: solved, {swallowed} taps swallowed");
     }
 }
 
-/// Plays `phone` with an overlay flashing every five digits (for `shows`, or the simulator's
-/// 0.1 s) and three lives, and checks the game ends solved, with no mistake on the app's
-/// counter and exit code 0. Returns play's stderr and how many taps the overlay swallowed.
+#[test]
+fn a_first_tap_after_a_check_that_the_app_drops_unseen_puts_no_digit_in_the_wrong_cell() {
+    // Input blocked for 0.4 s after every fifth digit, with nothing on screen: the check after
+    // a batch cannot see it, and the next batch's first tap is dropped. In a cell-first app
+    // that is the new digit's cell tap: its key would land in the cell filled last, unless the
+    // selection was parked on a given.
+    let adb = adb_server::shared();
+    for (skin, size) in [("light", PHONE_SIZE), ("dark", SMALL_SIZE)] {
+        let phone: SudokuApp = rig::phone(skin, size, "easy");
+        assert_eq!(phone.input_order(), EntryOrder::CellFirst);
+        let unseen = Habits {
+            flash_for: Some(Duration::from_millis(400)),
+            flash_unseen: true,
+            ..Habits::default()
+        };
+        let run = format!("{skin} {size}");
+        let (err, swallowed) = play_solved_without_mistakes(&adb, phone, unseen, &run);
+        assert!(swallowed > 0, "{run}: no tap was dropped");
+        let again = err.lines().filter(|l| l.contains("took no digit")).count();
+        eprintln!("{run}: solved, {swallowed} taps dropped, {again} cells entered again");
+    }
+}
+
+/// Plays `phone` with an overlay flashing every five digits (drawn or not, for as long as
+/// `flash` says) and three lives, and checks the game ends solved, with no mistake on the
+/// app's counter and exit code 0. Returns play's stderr and how many taps the overlay
+/// swallowed.
 fn play_solved_without_mistakes(
     adb: &AdbServer,
     mut phone: SudokuApp,
-    shows: Option<std::time::Duration>,
+    flash: Habits,
     run: &str,
 ) -> (String, usize) {
     phone
         .set_habits(Habits {
             flash_every: Some(5),
-            flash_for: shows,
             lives: Some(3),
-            ..Habits::default()
+            ..flash
         })
         .unwrap();
     let sim = rig::serve(phone, "instant", None, adb.addr());

@@ -3,7 +3,7 @@
 
 use crate::support;
 use sudoku_agent::plan::Move;
-use sudoku_agent::play::{PlayReport, WATCH_MOVES, WATCH_TAPS, play};
+use sudoku_agent::play::{PlayReport, WATCH_TAPS, play};
 
 use image::RgbaImage;
 use std::sync::Arc;
@@ -98,17 +98,27 @@ fn play_on(
 }
 
 /// The moves of each checked batch in a cell-first app: the first move alone (it proves the
-/// input order), then up to WATCH_MOVES moves of one digit at a time (a batch breaks where the
-/// digit changes), and the last move alone (after it most apps cover the board with an end card).
+/// input order), then one digit's moves at a time (a batch breaks where the digit changes) in
+/// at most WATCH_TAPS taps (two a move, and one more where the next move's digit differs: the
+/// selection parked on a given), and the last move alone (after it most apps cover the board
+/// with an end card).
 fn batches(moves: &[Move]) -> Vec<usize> {
+    let taps = |i: usize| {
+        2 + usize::from(
+            moves
+                .get(i + 1)
+                .is_some_and(|m| m.digit() != moves[i].digit()),
+        )
+    };
     let mut batches = vec![1];
     let mut sent = 1;
     while sent + 1 < moves.len() {
-        let mut n = 1;
+        let (mut n, mut used) = (1, taps(sent));
         while sent + n + 1 < moves.len()
-            && n < WATCH_MOVES
             && moves[sent + n].digit() == moves[sent].digit()
+            && used + taps(sent + n) <= WATCH_TAPS
         {
+            used += taps(sent + n);
             n += 1;
         }
         batches.push(n);

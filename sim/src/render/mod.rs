@@ -166,7 +166,7 @@ impl Frame<'_> {
         if state.popup {
             self.popup();
         }
-        if state.flash {
+        if state.flash && !state.habits.flash_unseen {
             self.flash();
         }
         if state.ad {
