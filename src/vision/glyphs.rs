@@ -482,8 +482,13 @@ pub fn label_with(
                 by_ref.margin[g]
             );
             if d == l.digit {
-                // Two independent sources agree: a clear reference makes up for a weak bank.
-                l.sure |= scores[g][d as usize - 1] >= MIN_SCORE && by_ref.margin[g] >= MIN_MARGIN;
+                // Two independent sources agree: a clear reference makes up for a weak bank, and
+                // so do two weak margins that together are clear (summed over both sources, the
+                // digit beats every other by at least the sum of the two margins).
+                let ref_score = scores[g][d as usize - 1];
+                l.sure |= ref_score >= MIN_SCORE
+                    && (by_ref.margin[g] >= MIN_MARGIN
+                        || agree_clearly(l, ref_score, by_ref.margin[g]));
             } else {
                 log::debug!(
                     "group {g}: bank says {} ({:.2}), {} says {}",
@@ -525,6 +530,17 @@ pub fn label_with(
         .collect()
 }
 
+/// Do a bank label `l` and a reference that gives the same digit at `ref_score` with margin
+/// `ref_margin` make that digit clear together? Both must read it well and prefer it, and their
+/// margins add up to a clear one.
+fn agree_clearly(l: &Label, ref_score: f32, ref_margin: f32) -> bool {
+    l.score >= MIN_SCORE
+        && ref_score >= MIN_SCORE
+        && l.margin > 0.0
+        && ref_margin > 0.0
+        && l.margin + ref_margin >= MIN_MARGIN
+}
+
 /// Nine shapes, eight of them surely eight different digits: the ninth is the digit left, when
 /// the bank and a reference both gave it that digit (a weak score or margin is then no doubt).
 /// Without a reference, or with a reference that disagreed, nothing is concluded: a ninth
@@ -546,6 +562,22 @@ fn last_digit_left(labels: &mut [Label], disputed: &[bool], referenced: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_sources_that_agree_with_weak_margins_make_a_digit_clear_when_the_margins_add_up() {
+        let bank = |margin: f32| Label {
+            digit: 8,
+            runner_up: 9,
+            score: 0.98,
+            margin,
+            sure: false,
+        };
+        assert!(agree_clearly(&bank(0.02), 0.86, 0.07));
+        assert!(!agree_clearly(&bank(0.02), 0.86, 0.05));
+        // Each source must prefer the digit and read it well.
+        assert!(!agree_clearly(&bank(-0.01), 0.86, 0.12));
+        assert!(!agree_clearly(&bank(0.02), 0.5, 0.07));
+    }
 
     #[test]
     fn the_ninth_shape_takes_the_digit_eight_sure_ones_leave_only_when_both_sources_gave_it() {

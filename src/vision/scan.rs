@@ -155,6 +155,77 @@ impl ScreenCells {
     }
 }
 
+/// Is every cell of `grid` framed: on each of its four sides, does the lattice line (a drawn line, a
+/// gap between tiles, the board's edge against the page) differ in brightness from the
+/// cell's own paper? A lattice a row or column off the board has a row of cells on the
+/// page (an app bar, the space around the board) with no frame on the far side.
+fn framed(img: &Screen, grid: &Grid) -> bool {
+    let (w, h) = img.dimensions();
+    let luma = |x: f32, y: f32| {
+        let (x, y) = (
+            x.round().clamp(0.0, w as f32 - 1.0),
+            y.round().clamp(0.0, h as f32 - 1.0),
+        );
+        img.row(y as u32)[x as usize] as i16
+    };
+    // A thin line may lie a pixel or two off the lattice's estimate of it.
+    let reach = (grid.pitch() * 0.04).max(1.0).round() as i32;
+    let median = |mut v: Vec<i16>| {
+        v.sort_unstable();
+        v[v.len() / 2]
+    };
+    let (xs, ys) = (&grid.xs, &grid.ys);
+    Cell::all().all(|cell| {
+        let (r, c) = (cell.row(), cell.col());
+        let (x0, x1, y0, y1) = (xs[c], xs[c + 1], ys[r], ys[r + 1]);
+        let (cw, ch) = (x1 - x0, y1 - y0);
+        // The paper: the cell's middle, at points of a 5x5 lattice (a digit covers few).
+        let paper = median(
+            (1..6)
+                .flat_map(|i| (1..6).map(move |j| (i, j)))
+                .map(|(i, j)| {
+                    luma(
+                        x0 + cw * (0.2 + 0.1 * i as f32),
+                        y0 + ch * (0.2 + 0.1 * j as f32),
+                    )
+                })
+                .collect(),
+        );
+        // Each side: at points along its middle, the strongest difference across it.
+        let side = |vertical: bool, at: f32| {
+            median(
+                (1..8)
+                    .map(|k| {
+                        let t = 0.25 + 0.5 * k as f32 / 8.0;
+                        (-reach..=reach)
+                            .map(|o| {
+                                let v = if vertical {
+                                    luma(at + o as f32, y0 + ch * t)
+                                } else {
+                                    luma(x0 + cw * t, at + o as f32)
+                                };
+                                (v - paper).abs()
+                            })
+                            .max()
+                            .unwrap_or(0)
+                    })
+                    .collect(),
+            )
+        };
+        [
+            side(true, x0),
+            side(true, x1),
+            side(false, y0),
+            side(false, y1),
+        ]
+        .into_iter()
+        .all(|d| d >= FRAME_CONTRAST)
+    })
+}
+
+/// The least brightness step between a cell's paper and the lines around it that frames it.
+const FRAME_CONTRAST: i16 = 12;
+
 /// The median height of `digits` (a fraction of the cell), `None` when there are none.
 fn median_height(digits: &[&InkFeatures]) -> Option<f32> {
     let mut heights: Vec<f32> = digits.iter().map(|f| f.height).collect();
@@ -278,17 +349,75 @@ fn find(
             return Ok(screen);
         }
     }
-    // Some lines are steps between shades (tiles whose boxes differ in shade): tried last, and
-    // trusted only with a digit like the board's own in each outer row and column (a lattice
-    // of steps a row off the board has an app bar's glyphs or nothing there).
+    // Some lines are steps between shades (tiles whose boxes differ in shade, the board's edge
+    // against the page): tried last, and trusted only with a digit like the board's own in
+    // each outer row and column, or with every cell framed (a lattice of steps a row off the
+    // board has an app bar's glyphs or nothing there, on the page, unframed).
     if let Ok(grid) = locate_grid_stepped_on(search) {
-        let screen = ScreenCells::on(img, full(grid, false));
+        // Each line is re-found as a line where it is one (the gaps between tiles, whose edges
+        // the stepped search may take for the lines), and the lines not seen are put one
+        // pitch on from those that are (the board's edge against the page).
+        let grid = full(grid, false);
+        let grid = near(img, grid.rect(), false).unwrap_or(grid);
+        let screen = ScreenCells::on(img, grid);
         check_not_killer(&screen.cells)?;
-        if screen.plausible() && screen.edges_hold_digits() && alone(&screen) {
+        if screen.plausible()
+            && (screen.edges_hold_digits() || framed(img, &screen.grid))
+            && alone(&screen)
+        {
             return Ok(screen);
         }
     }
     Err(first_error.unwrap_or_else(|| {
         VisionError::NoGrid("no 10 x 10 lattice of lines or box lines forming a square".into())
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A board of 9 x 9 tiles of `pitch` px (a gap of 2 px between them) on a darker page,
+    /// its top-left tile at (`x0`, `y0`), with the lattice through the gaps' middles.
+    fn tiles(x0: u32, y0: u32, pitch: u32) -> (RgbaImage, Grid) {
+        let mut img = RgbaImage::from_pixel(
+            x0 + 10 * pitch,
+            y0 + 11 * pitch,
+            image::Rgba([20, 20, 20, 255]),
+        );
+        for (x, y, p) in img.enumerate_pixels_mut() {
+            let (dx, dy) = (x as i64 - x0 as i64, y as i64 - y0 as i64);
+            let inside = (0..9 * pitch as i64).contains(&dx) && (0..9 * pitch as i64).contains(&dy);
+            let gap = |d: i64| d.rem_euclid(pitch as i64) >= pitch as i64 - 2;
+            if inside && !gap(dx) && !gap(dy) {
+                *p = image::Rgba([50, 54, 60, 255]);
+            }
+        }
+        let at = |o: u32, i: usize| o as f32 - 1.0 + (i as u32 * pitch) as f32;
+        let grid = Grid {
+            xs: std::array::from_fn(|i| at(x0, i)),
+            ys: std::array::from_fn(|i| at(y0, i)),
+            strength: 1.0,
+            bright_lines: false,
+        };
+        (img, grid)
+    }
+
+    #[test]
+    fn a_lattice_through_the_gaps_of_a_board_of_tiles_frames_every_cell_and_one_a_row_off_does_not()
+    {
+        let (img, grid) = tiles(6, 30, 20);
+        let screen = Screen::new(&img);
+        assert!(framed(&screen, &grid));
+        let shift = |g: &Grid, dx: f32, dy: f32| Grid {
+            xs: g.xs.map(|x| x + dx),
+            ys: g.ys.map(|y| y + dy),
+            ..g.clone()
+        };
+        assert!(!framed(&screen, &shift(&grid, 0.0, -20.0)));
+        assert!(!framed(&screen, &shift(&grid, 0.0, 20.0)));
+        assert!(!framed(&screen, &shift(&grid, -20.0, 0.0)));
+        // Half a cell off, the lines cross the tiles' middles: no frame either.
+        assert!(!framed(&screen, &shift(&grid, 10.0, 0.0)));
+    }
 }

@@ -282,3 +282,58 @@ fn a_game_with_a_players_wrong_entries_in_red_is_read_with_its_entries_marked_in
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `name`'s phone at `size` on the easy puzzle with its top row emptied of givens, pencil
+/// notes in that row's empty cells and the noted cell r1c6 selected (lit as selected).
+fn tiles_with_notes_on_top(size: Size) -> SudokuApp {
+    let easy = named("easy").unwrap();
+    let text: String = ".".repeat(9)
+        + &easy
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .skip(9)
+            .collect::<String>();
+    let board = parse(&text).expect("a board");
+    let mut phone = SudokuApp::new(board, Skin::named("tiles").unwrap(), size).unwrap();
+    for (col, mask) in [
+        (0, 0b1_1010_0110),
+        (1, 0b10_0100),
+        (3, 0b11_0000_0010),
+        (5, 0b11_0000_0000),
+    ] {
+        phone.set_notes(SimCell::new(0, col).unwrap(), mask);
+    }
+    phone.select(Some(SimCell::new(0, 5).unwrap()));
+    phone
+}
+
+#[test]
+fn a_board_of_tiles_whose_top_row_holds_only_notes_is_found_and_read_without_calibration() {
+    // The lattice of a board of tiles (no lines: gaps between tiles, steps at the board's
+    // edge) was trusted only with a digit in each outer row and column; every cell framed by
+    // the gaps and the page proves it as well (tiles 720x1280 was refused: no grid found).
+    let mut phone = tiles_with_notes_on_top(SUPPORTED_SIZES[0]);
+    let read = vision::read(&phone.render(), None)
+        .result
+        .expect("the board read");
+    let want: Board = phone.board().into();
+    assert_eq!(read.board, want);
+    for col in [0, 1, 3, 5] {
+        assert!(read.readings[col].notes, "r1c{} has notes", col + 1);
+    }
+}
+
+#[test]
+fn faint_notes_on_a_small_screens_tile_lit_as_selected_are_read_as_notes() {
+    // On the 320x640 screen the notes on the selected tile are blurred to about 40 levels off
+    // it, fainter than ink usually is, and its dark rounded corners are the cell's strongest
+    // contrast; the notes flag was missed.
+    let mut phone = tiles_with_notes_on_top(SMALL);
+    let read = vision::read(&phone.render(), None)
+        .result
+        .expect("the board read");
+    let want: Board = phone.board().into();
+    assert_eq!(read.board, want);
+    assert!(read.readings[5].notes, "the selected r1c6 has notes");
+    assert!(!read.readings[2].notes, "r1c3 has none");
+}

@@ -10,7 +10,7 @@ mod features;
 mod segment;
 
 pub use features::InkFeatures;
-use segment::{INK_AMP, run_together, segment};
+use segment::{INK_AMP, notes_in_frame, run_together, segment};
 
 use super::VisionError;
 use super::locate::Grid;
@@ -421,9 +421,9 @@ impl CellSample {
                 cell.notes = true;
             }
         }
-        // A faint cell gives only a big digit, never notes.
+        // A faint cell gives a big digit, or notes only where its marks look like notes.
         if self.amp < INK_AMP {
-            cell.notes = false;
+            cell.notes = big.is_empty() && self.faint_notes(note_min, big_min);
         }
         (cell, big)
     }
@@ -458,28 +458,14 @@ impl CellSample {
                 bright = bright.max(v as i16 - bg);
             }
         }
-        let (sign, amp) = if dark >= bright {
-            (-1, dark)
-        } else {
-            (1, bright)
-        };
-        if amp < INK_AMP {
-            return false;
-        }
-        let threshold = (amp as f32 * 0.45).max(30.0);
-        let mask: Vec<bool> = lum
-            .iter()
-            .map(|&v| ((v as i16 - bg) * sign) as f32 > threshold)
-            .collect();
-        let (_, comps) = components(&mask, w, h);
-        let pitch = self.pitch;
-        let big = pitch * big_min;
-        let note_min = (pitch * 0.07).max(3.0).min(big * 0.6);
-        comps.iter().any(|c| {
-            let clear = c.x0 > 0 && c.y0 > 0 && c.x1 < w - 1 && c.y1 < h - 1;
-            let (cw, ch) = (c.width() as f32, c.height() as f32);
-            clear && ch >= note_min && ch < big && cw.max(ch) < pitch * 0.28
-        })
+        let big = self.pitch * big_min;
+        let note_min = (self.pitch * 0.07).max(3.0).min(big * 0.6);
+        // Both polarities, the stronger first: the dark rounded corners of a tile lit as
+        // selected are the strongest contrast there, the light notes on it the other.
+        let mut inks = [(-1, dark), (1, bright)];
+        inks.sort_by_key(|&(_, amp)| -amp);
+        inks.into_iter()
+            .any(|ink| notes_in_frame(&lum, (w, h), bg, ink, self.pitch, (note_min, big)))
     }
 }
 

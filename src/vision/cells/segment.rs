@@ -210,6 +210,17 @@ impl CellSample {
         c.x0 == 0 || c.y0 == 0 || c.x1 == self.w - 1 || c.y1 == self.h - 1
     }
 
+    /// Pencil notes in a faint cell (its ink [`FAINT_AMP`] to [`INK_AMP`] off the background):
+    /// see [`faint_notes`].
+    pub(super) fn faint_notes(&self, note_min: f32, big_min: f32) -> bool {
+        faint_notes(
+            &self.comps,
+            (self.w, self.h),
+            self.pitch,
+            (note_min, big_min),
+        )
+    }
+
     /// Could `c` be (part of) a big digit by its shape alone?
     pub(super) fn digit_like(&self, c: &Component) -> bool {
         let (cw, ch) = (c.width() as f32, c.height() as f32);
@@ -224,4 +235,107 @@ impl CellSample {
 pub(super) fn run_together(bb: BBox) -> bool {
     let (w, h) = (bb.2 + 1 - bb.0, bb.3 + 1 - bb.1);
     w as f32 > 1.15 * h as f32
+}
+
+/// Are there pencil notes in `lum` (a cell's samples between its line centres, `size`) as ink
+/// of polarity `sign` and contrast `amp` off `bg`? At [`INK_AMP`] or more, one note-sized mark
+/// clear of the frame's edge (lines, highlight edges and a corner's arc reach it); fainter
+/// (small notes on a tile lit as selected, blurred on a small screen) as [`faint_notes`] says.
+pub(super) fn notes_in_frame(
+    lum: &[u8],
+    size: (usize, usize),
+    bg: i16,
+    (sign, amp): (i16, i16),
+    pitch: f32,
+    heights: (f32, f32),
+) -> bool {
+    if amp < FAINT_AMP {
+        return false;
+    }
+    let floor = if amp >= INK_AMP { 30.0 } else { 0.0 };
+    let threshold = (amp as f32 * 0.45).max(floor);
+    let mask: Vec<bool> = lum
+        .iter()
+        .map(|&v| ((v as i16 - bg) * sign) as f32 > threshold)
+        .collect();
+    let (_, comps) = components(&mask, size.0, size.1);
+    if amp >= INK_AMP {
+        !note_heights(&comps, size, pitch, heights).is_empty()
+    } else {
+        faint_notes(&comps, size, pitch, heights)
+    }
+}
+
+/// Notes among faint marks `comps` (in a frame of `size` samples): two or more note-sized marks
+/// clear of the frame's edge, two of them of one height, as notes in one font are. Highlight
+/// edges and a rounded tile's corners reach the edge; JPEG ringing and textures leave specks
+/// of any size.
+fn faint_notes(comps: &[Component], size: (usize, usize), pitch: f32, heights: (f32, f32)) -> bool {
+    let mut hs = note_heights(comps, size, pitch, heights);
+    hs.sort_by(f32::total_cmp);
+    hs.windows(2).any(|p| p[1] - p[0] <= (0.2 * p[1]).max(1.0))
+}
+
+/// Heights of the marks in `comps` that could be notes: clear of the frame's edge, from
+/// `note_min` to below `big` samples tall, and smaller than 0.28 of a cell each way.
+fn note_heights(
+    comps: &[Component],
+    (w, h): (usize, usize),
+    pitch: f32,
+    (note_min, big): (f32, f32),
+) -> Vec<f32> {
+    comps
+        .iter()
+        .filter(|c| c.x0 > 0 && c.y0 > 0 && c.x1 < w - 1 && c.y1 < h - 1)
+        .filter(|c| {
+            let (cw, ch) = (c.width() as f32, c.height() as f32);
+            ch >= note_min && ch < big && cw.max(ch) < pitch * 0.28
+        })
+        .map(|c| c.height() as f32)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 20 x 20 frame of a tile lit as selected (108) with dark corners (20, as the gaps
+    /// around a rounded tile), and light marks at `level` in the given boxes (x, y, w, h).
+    fn frame(level: u8, marks: &[(usize, usize, usize, usize)]) -> Vec<u8> {
+        let mut lum = vec![108u8; 20 * 20];
+        for (x, y) in [(0, 0), (19, 0), (0, 19), (19, 19)] {
+            lum[y * 20 + x] = 20;
+        }
+        for &(x0, y0, w, h) in marks {
+            for y in y0..y0 + h {
+                lum[y * 20 + x0..y * 20 + x0 + w].fill(level);
+            }
+        }
+        lum
+    }
+
+    fn notes(lum: &[u8]) -> bool {
+        let bright = lum.iter().map(|&v| v as i16 - 108).max().unwrap();
+        // The dark corners are the stronger ink; the reader tries both, as here.
+        [(-1, 88), (1, bright)]
+            .into_iter()
+            .any(|ink| notes_in_frame(lum, (20, 20), 108, ink, 20.0, (3.0, 8.0)))
+    }
+
+    #[test]
+    fn faint_notes_on_a_tile_lit_as_selected_are_notes_beside_its_dark_corners() {
+        // Three note-sized marks 40 levels over the tile: fainter than ink usually is.
+        let three = frame(148, &[(3, 3, 2, 5), (13, 3, 3, 5), (13, 12, 3, 5)]);
+        assert!(notes(&three));
+    }
+
+    #[test]
+    fn a_lone_faint_speck_or_the_tiles_own_corners_are_no_notes() {
+        assert!(!notes(&frame(108, &[])));
+        assert!(!notes(&frame(148, &[(8, 8, 2, 5)])));
+        // Two faint marks of very different heights are no font's notes.
+        assert!(!notes(&frame(148, &[(3, 3, 2, 3), (13, 3, 3, 7)])));
+        // One mark at ink's full contrast is a note, as before.
+        assert!(notes(&frame(200, &[(8, 8, 2, 5)])));
+    }
 }
