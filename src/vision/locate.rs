@@ -134,32 +134,49 @@ pub(crate) fn near(img: &Screen, expected: Rect, strict: bool) -> Result<Grid, V
     let d = ((short / 120.0).round() as i64).clamp(2, 12);
     let pitch = (expected.width + expected.height) as f32 / 18.0;
     let band = ((pitch * 0.12).round() as i64).max(3);
-    let luma = |x: i64, y: i64| img.row(y as u32)[x as usize] as i16;
     // One line, both polarities: (position, coverage) of the best spot in its band.
     let find = |vertical: bool, at: f32, from: u32, to: u32| -> [(f32, f32); 2] {
         let limit = if vertical { iw } else { ih } as i64;
         let step = ((to - from) as usize / 300).max(2);
         let c = at.round() as i64;
-        let mut prof = [Vec::new(), Vec::new()];
-        let mut samples = 0usize;
-        for k in c - band..=c + band {
-            let mut hits = [0usize; 2];
-            if k - d >= 0 && k + d < limit {
-                samples = 0;
-                for a in (from..to).step_by(step) {
-                    let a = a as i64;
-                    let (v, m1, m2) = if vertical {
-                        (luma(k, a), luma(k - d, a), luma(k + d, a))
-                    } else {
-                        (luma(a, k), luma(a, k - d), luma(a, k + d))
-                    };
-                    samples += 1;
-                    hits[0] += (m1.min(m2) - v > 12) as usize;
-                    hits[1] += (v - m1.max(m2) > 12) as usize;
+        // Spots of the band whose both sides are on the screen; the others count nothing.
+        let testable = (c - band).max(d)..(c + band + 1).min(limit - d);
+        let samples = if testable.is_empty() {
+            0
+        } else {
+            (from..to).step_by(step).len()
+        };
+        let mut prof = [
+            vec![0usize; (2 * band + 1) as usize],
+            vec![0usize; (2 * band + 1) as usize],
+        ];
+        // A line darker (0) or lighter (1) than both sides by over 12 at `v` between `m1`, `m2`.
+        let mut count = |k: i64, v: i16, m1: i16, m2: i16| {
+            let i = (k - (c - band)) as usize;
+            prof[0][i] += (m1.min(m2) - v > 12) as usize;
+            prof[1][i] += (v - m1.max(m2) > 12) as usize;
+        };
+        // Each screen row fetched once: along a vertical line's band a row holds every spot.
+        if vertical && !testable.is_empty() {
+            for a in (from..to).step_by(step) {
+                let row = img.row(a);
+                for k in testable.clone() {
+                    let at = |x: i64| row[x as usize] as i16;
+                    count(k, at(k), at(k - d), at(k + d));
                 }
             }
-            prof[0].push(hits[0]);
-            prof[1].push(hits[1]);
+        } else if !vertical {
+            for k in testable.clone() {
+                let (row, above, below) = (
+                    img.row(k as u32),
+                    img.row((k - d) as u32),
+                    img.row((k + d) as u32),
+                );
+                for a in (from..to).step_by(step) {
+                    let a = a as usize;
+                    count(k, row[a] as i16, above[a] as i16, below[a] as i16);
+                }
+            }
         }
         prof.map(|prof| {
             let peak = prof.iter().copied().max().unwrap_or(0);
