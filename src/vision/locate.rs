@@ -308,9 +308,22 @@ fn round_index(p: f32, len: usize) -> usize {
     if p <= 0.0 {
         return 0;
     }
-    let t = p as usize;
-    let i = t + (p - t as f32 >= 0.5) as usize;
+    if p >= len as f32 {
+        return len - 1;
+    }
+    // Through 32-bit integers (exact below `len`): one instruction each way, where 64-bit
+    // unsigned conversions take several with branches.
+    let t = p as i32;
+    let i = t as usize + (p - t as f32 >= 0.5) as usize;
     i.min(len - 1)
+}
+
+/// [`round_index`] for `p` known to lie in `0.0..len` (the batched lattices' lines): the
+/// same index without the edge tests.
+#[inline]
+fn round_inside(p: f32) -> usize {
+    let t = p as i32;
+    t as usize + (p - t as f32 >= 0.5) as usize
 }
 
 /// The best few lattices of one profile, best first, no two alike.
@@ -361,7 +374,7 @@ fn best_lattices(
                 for i in 0..10 {
                     let step = i as f32 * s;
                     for (k, score) in scores.iter_mut().enumerate() {
-                        *score += covered[round_index(p0 + k as f32 + step, covered.len())];
+                        *score += covered[round_inside(p0 + k as f32 + step)];
                     }
                 }
                 for (k, &score) in scores.iter().enumerate() {
