@@ -146,35 +146,45 @@ pub(crate) fn near(img: &Screen, expected: Rect, strict: bool) -> Result<Grid, V
         } else {
             (from..to).step_by(step).len()
         };
-        let mut prof = [
-            vec![0usize; (2 * band + 1) as usize],
-            vec![0usize; (2 * band + 1) as usize],
-        ];
+        let width = (2 * band + 1) as usize;
+        let mut prof = [vec![0u32; width], vec![0u32; width]];
         // A line darker (0) or lighter (1) than both sides by over 12 at `v` between `m1`, `m2`.
-        let mut count = |k: i64, v: i16, m1: i16, m2: i16| {
-            let i = (k - (c - band)) as usize;
-            prof[0][i] += (m1.min(m2) - v > 12) as usize;
-            prof[1][i] += (v - m1.max(m2) > 12) as usize;
+        let hits = |v: u8, m1: u8, m2: u8| {
+            let (v, m1, m2) = (v as i16, m1 as i16, m2 as i16);
+            ((m1.min(m2) - v > 12) as u32, (v - m1.max(m2) > 12) as u32)
         };
-        // Each screen row fetched once: along a vertical line's band a row holds every spot.
-        if vertical && !testable.is_empty() {
-            for a in (from..to).step_by(step) {
-                let row = img.row(a);
-                for k in testable.clone() {
-                    let at = |x: i64| row[x as usize] as i16;
-                    count(k, at(k), at(k - d), at(k + d));
-                }
-            }
-        } else if !vertical {
-            for k in testable.clone() {
-                let (row, above, below) = (
-                    img.row(k as u32),
-                    img.row((k - d) as u32),
-                    img.row((k + d) as u32),
-                );
+        if !testable.is_empty() {
+            let first = (testable.start - (c - band)) as usize;
+            let (k0, k1, d) = (testable.start as usize, testable.end as usize, d as usize);
+            let [dark, light] = &mut prof;
+            let (dark, light) = (&mut dark[first..], &mut light[first..]);
+            if vertical {
+                // Each screen row fetched once: it holds every spot of the band.
                 for a in (from..to).step_by(step) {
-                    let a = a as usize;
-                    count(k, row[a] as i16, above[a] as i16, below[a] as i16);
+                    let row = img.row(a);
+                    let sides = row[k0 - d..k1 - d].iter().zip(&row[k0 + d..k1 + d]);
+                    let spots = row[k0..k1].iter().zip(sides);
+                    for ((n0, n1), (&v, (&m1, &m2))) in
+                        dark.iter_mut().zip(light.iter_mut()).zip(spots)
+                    {
+                        let (h0, h1) = hits(v, m1, m2);
+                        *n0 += h0;
+                        *n1 += h1;
+                    }
+                }
+            } else {
+                for (k, (n0, n1)) in (k0..k1).zip(dark.iter_mut().zip(light.iter_mut())) {
+                    let (row, above, below) = (
+                        img.row(k as u32),
+                        img.row((k - d) as u32),
+                        img.row((k + d) as u32),
+                    );
+                    for a in (from..to).step_by(step) {
+                        let a = a as usize;
+                        let (h0, h1) = hits(row[a], above[a], below[a]);
+                        *n0 += h0;
+                        *n1 += h1;
+                    }
                 }
             }
         }

@@ -150,16 +150,27 @@ pub(super) fn normalise_span(strength: &[f32], w: usize, span: [f32; 4]) -> Vec<
     let xs = sources(PATCH_W * 4, ox, fx0, bw);
     let ys = sources(PATCH_H * 4, oy, fy0, bh);
     let mut out = vec![0u8; PATCH_W * PATCH_H];
-    for ty in 0..PATCH_H {
-        for tx in 0..PATCH_W {
-            let mut sum = 0f32;
-            for y in ys[ty * 4..ty * 4 + 4].iter().flatten() {
-                let row = &strength[y * w..(y + 1) * w];
-                for x in xs[tx * 4..tx * 4 + 4].iter().flatten() {
-                    sum += row[*x];
+    // Each output pixel sums its sub-samples row by row, left to right, as one loop over both
+    // would: a whole patch row at a time, each source row's samples gathered first (0 where a
+    // sub-sample falls outside: adding 0 leaves a sum as it was), then added column by column.
+    let mut gathered = [[0f32; PATCH_W]; 4];
+    for (ty, dst) in out.chunks_exact_mut(PATCH_W).enumerate() {
+        let mut sums = [0f32; PATCH_W];
+        for y in ys[ty * 4..ty * 4 + 4].iter().flatten() {
+            let row = &strength[y * w..(y + 1) * w];
+            for (j, g) in gathered.iter_mut().enumerate() {
+                for (tx, v) in g.iter_mut().enumerate() {
+                    *v = xs[tx * 4 + j].map_or(0.0, |x| row[x]);
                 }
             }
-            out[ty * PATCH_W + tx] = (sum / 16.0 * 255.0).round().clamp(0.0, 255.0) as u8;
+            for g in &gathered {
+                for (sum, v) in sums.iter_mut().zip(g) {
+                    *sum += v;
+                }
+            }
+        }
+        for (d, sum) in dst.iter_mut().zip(sums) {
+            *d = (sum / 16.0 * 255.0).round().clamp(0.0, 255.0) as u8;
         }
     }
     out
@@ -328,6 +339,66 @@ mod tests {
                     .collect()
             };
             assert_eq!(boxes(&comps), boxes(&want), "case {case}");
+        }
+    }
+
+    /// [`normalise_span`]'s sums as first written, one output pixel at a time: the oracle the
+    /// row-at-a-time sums must equal bit for bit.
+    fn normalise_by_pixel(strength: &[f32], w: usize, span: [f32; 4]) -> Vec<u8> {
+        let [fx0, fy0, fx1, fy1] = span;
+        let (bw, bh) = (fx1 - fx0, fy1 - fy0);
+        let scale = (PATCH_H as f32 / bh).min(PATCH_W as f32 / bw);
+        let (ox, oy) = (
+            (PATCH_W as f32 - bw * scale) / 2.0,
+            (PATCH_H as f32 - bh * scale) / 2.0,
+        );
+        let sources = |n: usize, o: f32, start: f32, len: f32| -> Vec<Option<usize>> {
+            let (whole, part) = (start.floor(), start - start.floor());
+            (0..n)
+                .map(|i| {
+                    let v = ((i as f32 + 0.5) / 4.0 - o) / scale;
+                    (v >= 0.0 && v < len).then(|| (whole + (v + part).floor()) as usize)
+                })
+                .collect()
+        };
+        let (xs, ys) = (
+            sources(PATCH_W * 4, ox, fx0, bw),
+            sources(PATCH_H * 4, oy, fy0, bh),
+        );
+        let mut out = vec![0u8; PATCH_W * PATCH_H];
+        for ty in 0..PATCH_H {
+            for tx in 0..PATCH_W {
+                let mut sum = 0f32;
+                for y in ys[ty * 4..ty * 4 + 4].iter().flatten() {
+                    for x in xs[tx * 4..tx * 4 + 4].iter().flatten() {
+                        sum += strength[y * w + x];
+                    }
+                }
+                out[ty * PATCH_W + tx] = (sum / 16.0 * 255.0).round().clamp(0.0, 255.0) as u8;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn patches_sum_their_samples_as_one_pixel_at_a_time_would() {
+        // Boxes wide and tall, small and large, whole and fractional, over uneven strengths.
+        let (w, h) = (61, 83);
+        let strength: Vec<f32> = (0..w * h)
+            .map(|i| (i * 7919 % 1000) as f32 / 999.0)
+            .collect();
+        for span in [
+            [0.0, 0.0, 61.0, 83.0],
+            [3.0, 5.0, 9.0, 40.0],
+            [2.4, 1.7, 50.2, 20.9],
+            [10.5, 10.25, 12.75, 80.0],
+            [0.3, 0.6, 60.9, 82.1],
+        ] {
+            assert_eq!(
+                normalise_span(&strength, w, span),
+                normalise_by_pixel(&strength, w, span),
+                "{span:?}"
+            );
         }
     }
 
