@@ -135,20 +135,8 @@ pub(super) fn normalise_span(strength: &[f32], w: usize, span: [f32; 4]) -> Vec<
     let scale = (PATCH_H as f32 / bh).min(PATCH_W as f32 / bw);
     let ox = (PATCH_W as f32 - bw * scale) / 2.0;
     let oy = (PATCH_H as f32 - bh * scale) / 2.0;
-    // Source column and row of each of the 4 sub-samples per output pixel (None outside); the
-    // whole part of the box's edge is added after flooring, so whole-sample boxes sample
-    // exactly as they always did.
-    let sources = |n: usize, o: f32, start: f32, len: f32| -> Vec<Option<usize>> {
-        let (whole, part) = (start.floor(), start - start.floor());
-        (0..n)
-            .map(|i| {
-                let v = ((i as f32 + 0.5) / 4.0 - o) / scale;
-                (v >= 0.0 && v < len).then(|| (whole + (v + part).floor()) as usize)
-            })
-            .collect()
-    };
-    let xs = sources(PATCH_W * 4, ox, fx0, bw);
-    let ys = sources(PATCH_H * 4, oy, fy0, bh);
+    let xs = sub_sample_sources(PATCH_W * 4, ox, fx0, bw, scale);
+    let ys = sub_sample_sources(PATCH_H * 4, oy, fy0, bh, scale);
     let mut out = vec![0u8; PATCH_W * PATCH_H];
     // Each output pixel sums its sub-samples row by row, left to right, as one loop over both
     // would: a whole patch row at a time, each source row's samples gathered first (0 where a
@@ -174,6 +162,21 @@ pub(super) fn normalise_span(strength: &[f32], w: usize, span: [f32; 4]) -> Vec<
         }
     }
     out
+}
+
+/// Source column (or row) of each of the `n` sub-samples (4 per output pixel) along one axis of
+/// [`normalise_span`], `None` outside the box: the patch starts `o` before the box, which
+/// starts at `start` and is `len` long, at `scale` patch pixels per sample. The whole part of
+/// the box's edge is added after flooring, so whole-sample boxes sample exactly as they always
+/// did.
+fn sub_sample_sources(n: usize, o: f32, start: f32, len: f32, scale: f32) -> Vec<Option<usize>> {
+    let (whole, part) = (start.floor(), start - start.floor());
+    (0..n)
+        .map(|i| {
+            let v = ((i as f32 + 0.5) / 4.0 - o) / scale;
+            (v >= 0.0 && v < len).then(|| (whole + (v + part).floor()) as usize)
+        })
+        .collect()
 }
 /// Where a digit's ink ends, to a fraction of a sample: `[x0, y0, x1, y1]` around `bb` (whole
 /// samples), and `strength` filled in the ring of samples just outside it that this reaches.
@@ -352,18 +355,9 @@ mod tests {
             (PATCH_W as f32 - bw * scale) / 2.0,
             (PATCH_H as f32 - bh * scale) / 2.0,
         );
-        let sources = |n: usize, o: f32, start: f32, len: f32| -> Vec<Option<usize>> {
-            let (whole, part) = (start.floor(), start - start.floor());
-            (0..n)
-                .map(|i| {
-                    let v = ((i as f32 + 0.5) / 4.0 - o) / scale;
-                    (v >= 0.0 && v < len).then(|| (whole + (v + part).floor()) as usize)
-                })
-                .collect()
-        };
         let (xs, ys) = (
-            sources(PATCH_W * 4, ox, fx0, bw),
-            sources(PATCH_H * 4, oy, fy0, bh),
+            sub_sample_sources(PATCH_W * 4, ox, fx0, bw, scale),
+            sub_sample_sources(PATCH_H * 4, oy, fy0, bh, scale),
         );
         let mut out = vec![0u8; PATCH_W * PATCH_H];
         for ty in 0..PATCH_H {
