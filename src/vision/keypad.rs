@@ -49,27 +49,29 @@ fn glyphs_outside_sampled(img: &Screen, grid: &Grid, s: usize) -> Vec<Glyph> {
     let gr = grid.rect();
     let (gx0, gx1) = (gr.x as usize, gr.right() as usize + 3);
     let (gy0, gy1) = (gr.y as usize, gr.bottom() as usize + 3);
-    // Brightness over the local mean (about one cell around), zero inside the grid; row by row
-    // so that the box bounds and the grid test are worked out once per row.
-    let mut diff = vec![0f32; w * h];
-    for y in 0..h {
+    // The local mean's box around (x, y), clipped to the screen.
+    let window = |x: usize, y: usize| {
+        let (x0, x1) = (x.saturating_sub(rad), (x + rad + 1).min(w));
         let (y0, y1) = (y.saturating_sub(rad), (y + rad + 1).min(h));
-        let row_in_grid = y * s + 3 + s >= gy0 && y * s <= gy1;
-        let (top, bottom) = (&integral[y0 * (w + 1)..], &integral[y1 * (w + 1)..]);
-        for x in 0..w {
-            if row_in_grid && x * s + 3 + s >= gx0 && x * s <= gx1 {
-                continue;
-            }
-            let (x0, x1) = (x.saturating_sub(rad), (x + rad + 1).min(w));
-            let sum = bottom[x1] + top[x0] - top[x1] - bottom[x0];
-            let mean = sum as f32 / ((x1 - x0) * (y1 - y0)) as f32;
-            diff[y * w + x] = lum[y * w + x] as f32 - mean;
+        (x0, x1, y0, y1)
+    };
+    // Brightness over the local mean (about one cell around), zero inside the grid. Only the
+    // glyphs found below need it, so it is worked out for their boxes alone.
+    let diff = |x: usize, y: usize| -> f32 {
+        if y * s + 3 + s >= gy0 && y * s <= gy1 && x * s + 3 + s >= gx0 && x * s <= gx1 {
+            return 0.0;
         }
-    }
+        let (x0, x1, y0, y1) = window(x, y);
+        let (top, bottom) = (&integral[y0 * (w + 1)..], &integral[y1 * (w + 1)..]);
+        let sum = bottom[x1] + top[x0] - top[x1] - bottom[x0];
+        let mean = sum as f32 / ((x1 - x0) * (y1 - y0)) as f32;
+        lum[y * w + x] as f32 - mean
+    };
+    // Samples clearly darker or lighter than that local mean, outside the grid.
+    let masks = contrast_masks(&lum, &integral, (w, h), rad, (s, gx0, gx1, gy0, gy1));
     let mut out = Vec::new();
-    for sign in [-1f32, 1.0] {
-        let mask: Vec<bool> = diff.iter().map(|&d| d * sign > 30.0).collect();
-        let (labels, comps) = components(&mask, w, h);
+    for (sign, mask) in [-1f32, 1.0].into_iter().zip(&masks) {
+        let (labels, comps) = components(mask, w, h);
         // Neighbours that could be letters or digits (not button borders or separators).
         let tall: Vec<&Component> = comps
             .iter()
@@ -109,7 +111,7 @@ fn glyphs_outside_sampled(img: &Screen, grid: &Grid, s: usize) -> Vec<Glyph> {
             for y in c.y0..=c.y1 {
                 for x in c.x0..=c.x1 {
                     if labels[y * w + x] == c.label {
-                        amp = amp.max(diff[y * w + x] * sign);
+                        amp = amp.max(diff(x, y) * sign);
                     }
                 }
             }
@@ -121,7 +123,7 @@ fn glyphs_outside_sampled(img: &Screen, grid: &Grid, s: usize) -> Vec<Glyph> {
                     });
                     if near {
                         strength[(y - c.y0) * bw + x - c.x0] =
-                            (diff[y * w + x] * sign / amp).clamp(0.0, 1.0);
+                            (diff(x, y) * sign / amp).clamp(0.0, 1.0);
                     }
                 }
             }
@@ -140,6 +142,76 @@ fn glyphs_outside_sampled(img: &Screen, grid: &Grid, s: usize) -> Vec<Glyph> {
         }
     }
     out
+}
+
+/// The samples of `lum` (`w` x `h`) darker and lighter than the mean of the box of radius `rad`
+/// around them by over 30 levels, from its `integral` image; none where the grid is (`grid`:
+/// the sampling step and the grid's bounds in screen pixels, as `glyphs_outside_sampled`
+/// gives them). One pass in integers: `lum - sum / area > 30` is
+/// `lum * area > sum + 30 * area`, the same test as in floats (a box holds at most ~10^5
+/// samples, so `sum / area` is never within float rounding of the threshold without being
+/// on it). Row by row, so that the box's rows and the grid's columns are worked out once per
+/// row.
+fn contrast_masks(
+    lum: &[u8],
+    integral: &[u32],
+    (w, h): (usize, usize),
+    rad: usize,
+    (s, gx0, gx1, gy0, gy1): (usize, usize, usize, usize, usize),
+) -> [Vec<bool>; 2] {
+    let mut masks = [vec![false; w * h], vec![false; w * h]];
+    for y in 0..h {
+        let (y0, y1) = (y.saturating_sub(rad), (y + rad + 1).min(h));
+        let rows = (y1 - y0) as u32;
+        let (top, bottom) = (&integral[y0 * (w + 1)..], &integral[y1 * (w + 1)..]);
+        let row_in_grid = y * s + 3 + s >= gy0 && y * s <= gy1;
+        // Columns skipped as inside the grid: `x * s + 3 + s >= gx0 && x * s <= gx1`.
+        let skip = if row_in_grid {
+            (gx0.saturating_sub(3 + s)).div_ceil(s)..(gx1 / s + 1).min(w)
+        } else {
+            0..0
+        };
+        let lum_row = &lum[y * w..(y + 1) * w];
+        let [dark, bright] = &mut masks;
+        let (dark, bright) = (
+            &mut dark[y * w..(y + 1) * w],
+            &mut bright[y * w..(y + 1) * w],
+        );
+        for part in [0..skip.start.min(w), skip.end.max(skip.start)..w] {
+            // Where the box lies whole inside the row its area is one number and its corners
+            // are four shifted slices of the integral: a loop the compiler vectorises. The
+            // clipped boxes at the row's ends are worked out one by one.
+            let lo = part.start.max(rad);
+            let hi = part.end.min(w.saturating_sub(rad + 1)).max(lo);
+            for x in (part.start..lo.min(part.end)).chain(hi.max(part.start)..part.end) {
+                let (x0, x1) = (x.saturating_sub(rad), (x + rad + 1).min(w));
+                let area = (x1 - x0) as u32 * rows;
+                let sum = bottom[x1] + top[x0] - top[x1] - bottom[x0];
+                let v = lum_row[x] as u32;
+                dark[x] = sum > (v + 30) * area;
+                bright[x] = v * area > sum + 30 * area;
+            }
+            if lo < hi {
+                let area = (2 * rad + 1) as u32 * rows;
+                let (near, far) = (lo - rad..hi - rad, lo + rad + 1..hi + rad + 1);
+                let corners = bottom[far.clone()]
+                    .iter()
+                    .zip(&top[near.clone()])
+                    .zip(&top[far])
+                    .zip(&bottom[near]);
+                let masks = dark[lo..hi].iter_mut().zip(&mut bright[lo..hi]);
+                for ((((&b1, &t0), &t1), &b0), (&v, (dk, br))) in
+                    corners.zip(lum_row[lo..hi].iter().zip(masks))
+                {
+                    let sum = b1 + t0 - t1 - b0;
+                    let v = v as u32;
+                    *dk = sum > (v + 30) * area;
+                    *br = v * area > sum + 30 * area;
+                }
+            }
+        }
+    }
+    masks
 }
 
 /// Mean brightness of each `s` x `s` block of `img`, row-major (the screen at 1/s size).

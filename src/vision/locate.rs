@@ -134,32 +134,59 @@ pub(crate) fn near(img: &Screen, expected: Rect, strict: bool) -> Result<Grid, V
     let d = ((short / 120.0).round() as i64).clamp(2, 12);
     let pitch = (expected.width + expected.height) as f32 / 18.0;
     let band = ((pitch * 0.12).round() as i64).max(3);
-    let luma = |x: i64, y: i64| img.row(y as u32)[x as usize] as i16;
     // One line, both polarities: (position, coverage) of the best spot in its band.
     let find = |vertical: bool, at: f32, from: u32, to: u32| -> [(f32, f32); 2] {
         let limit = if vertical { iw } else { ih } as i64;
         let step = ((to - from) as usize / 300).max(2);
         let c = at.round() as i64;
-        let mut prof = [Vec::new(), Vec::new()];
-        let mut samples = 0usize;
-        for k in c - band..=c + band {
-            let mut hits = [0usize; 2];
-            if k - d >= 0 && k + d < limit {
-                samples = 0;
+        // Spots of the band whose both sides are on the screen; the others count nothing.
+        let testable = (c - band).max(d)..(c + band + 1).min(limit - d);
+        let samples = if testable.is_empty() {
+            0
+        } else {
+            (from..to).step_by(step).len()
+        };
+        let width = (2 * band + 1) as usize;
+        let mut prof = [vec![0u32; width], vec![0u32; width]];
+        // A line darker (0) or lighter (1) than both sides by over 12 at `v` between `m1`, `m2`.
+        let hits = |v: u8, m1: u8, m2: u8| {
+            let (v, m1, m2) = (v as i16, m1 as i16, m2 as i16);
+            ((m1.min(m2) - v > 12) as u32, (v - m1.max(m2) > 12) as u32)
+        };
+        if !testable.is_empty() {
+            let first = (testable.start - (c - band)) as usize;
+            let (k0, k1, d) = (testable.start as usize, testable.end as usize, d as usize);
+            let [dark, light] = &mut prof;
+            let (dark, light) = (&mut dark[first..], &mut light[first..]);
+            if vertical {
+                // Each screen row fetched once: it holds every spot of the band.
                 for a in (from..to).step_by(step) {
-                    let a = a as i64;
-                    let (v, m1, m2) = if vertical {
-                        (luma(k, a), luma(k - d, a), luma(k + d, a))
-                    } else {
-                        (luma(a, k), luma(a, k - d), luma(a, k + d))
-                    };
-                    samples += 1;
-                    hits[0] += (m1.min(m2) - v > 12) as usize;
-                    hits[1] += (v - m1.max(m2) > 12) as usize;
+                    let row = img.row(a);
+                    let sides = row[k0 - d..k1 - d].iter().zip(&row[k0 + d..k1 + d]);
+                    let spots = row[k0..k1].iter().zip(sides);
+                    for ((n0, n1), (&v, (&m1, &m2))) in
+                        dark.iter_mut().zip(light.iter_mut()).zip(spots)
+                    {
+                        let (h0, h1) = hits(v, m1, m2);
+                        *n0 += h0;
+                        *n1 += h1;
+                    }
+                }
+            } else {
+                for (k, (n0, n1)) in (k0..k1).zip(dark.iter_mut().zip(light.iter_mut())) {
+                    let (row, above, below) = (
+                        img.row(k as u32),
+                        img.row((k - d) as u32),
+                        img.row((k + d) as u32),
+                    );
+                    for a in (from..to).step_by(step) {
+                        let a = a as usize;
+                        let (h0, h1) = hits(row[a], above[a], below[a]);
+                        *n0 += h0;
+                        *n1 += h1;
+                    }
                 }
             }
-            prof[0].push(hits[0]);
-            prof[1].push(hits[1]);
         }
         prof.map(|prof| {
             let peak = prof.iter().copied().max().unwrap_or(0);
@@ -291,9 +318,22 @@ fn round_index(p: f32, len: usize) -> usize {
     if p <= 0.0 {
         return 0;
     }
-    let t = p as usize;
-    let i = t + (p - t as f32 >= 0.5) as usize;
+    if p >= len as f32 {
+        return len - 1;
+    }
+    // Through 32-bit integers (exact below `len`): one instruction each way, where 64-bit
+    // unsigned conversions take several with branches.
+    let t = p as i32;
+    let i = t as usize + (p - t as f32 >= 0.5) as usize;
     i.min(len - 1)
+}
+
+/// [`round_index`] for `p` known to lie in `0.0..len` (the batched lattices' lines): the
+/// same index without the edge tests.
+#[inline]
+fn round_inside(p: f32) -> usize {
+    let t = p as i32;
+    t as usize + (p - t as f32 >= 0.5) as usize
 }
 
 /// The best few lattices of one profile, best first, no two alike.
@@ -344,7 +384,7 @@ fn best_lattices(
                 for i in 0..10 {
                     let step = i as f32 * s;
                     for (k, score) in scores.iter_mut().enumerate() {
-                        *score += covered[round_index(p0 + k as f32 + step, covered.len())];
+                        *score += covered[round_inside(p0 + k as f32 + step)];
                     }
                 }
                 for (k, &score) in scores.iter().enumerate() {

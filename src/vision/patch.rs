@@ -26,48 +26,82 @@ impl Component {
     }
 }
 
-/// 8-connected components of `mask` (`w` x `h`, row-major). Labels start at 1; 0 is background.
+/// 8-connected components of `mask` (`w` x `h`, row-major). Labels start at 1; 0 is background;
+/// components are numbered in the reading order of their first pixel. Found by runs: each
+/// row's runs of set pixels, joined to the runs they touch in the row above (union-find, each
+/// component's root its first run), then labelled a run at a time. A screen's masks hold long
+/// runs (button faces, bars), which a pixel-by-pixel flood fill visited nine neighbours each.
 pub(crate) fn components(mask: &[bool], w: usize, h: usize) -> (Vec<u32>, Vec<Component>) {
     let mut labels = vec![0u32; w * h];
     let mut comps = Vec::new();
-    // Pixels as (x, y): no division to find a popped pixel's place.
-    let mut stack: Vec<(usize, usize)> = Vec::new();
-    let mut next = 0;
-    // Each unlabelled mask pixel in reading order starts a component.
-    while let Some(start) = next_set(mask, next) {
-        next = start + 1;
-        if labels[start] != 0 {
-            continue;
+    // Runs (y, x0, x1 inclusive) in reading order; `row_start[y]` is row y's first run.
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    let mut row_start = Vec::with_capacity(h + 1);
+    for y in 0..h {
+        row_start.push(runs.len());
+        let row = &mask[y * w..(y + 1) * w];
+        let mut x = 0;
+        while let Some(a) = next_set(row, x) {
+            let b = row[a..].iter().position(|&m| !m).map_or(w, |k| a + k);
+            runs.push((y, a, b - 1));
+            x = b;
         }
-        let label = comps.len() as u32 + 1;
-        let mut c = Component {
-            x0: usize::MAX,
-            y0: usize::MAX,
-            x1: 0,
-            y1: 0,
-            area: 0,
-            label,
-        };
-        labels[start] = label;
-        stack.push((start % w, start / w));
-        while let Some((x, y)) = stack.pop() {
-            c.x0 = c.x0.min(x);
-            c.x1 = c.x1.max(x);
-            c.y0 = c.y0.min(y);
-            c.y1 = c.y1.max(y);
-            c.area += 1;
-            let (nx0, nx1) = (x.saturating_sub(1), (x + 1).min(w - 1));
-            for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
-                for nx in nx0..=nx1 {
-                    let j = ny * w + nx;
-                    if mask[j] && labels[j] == 0 {
-                        labels[j] = label;
-                        stack.push((nx, ny));
-                    }
-                }
+    }
+    row_start.push(runs.len());
+    // Each run's parent; a root is the first run of its component (the smaller index wins).
+    let mut parent: Vec<usize> = (0..runs.len()).collect();
+    let root = |parent: &mut [usize], mut i: usize| {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    };
+    for y in 1..h {
+        let (above, here) = (
+            row_start[y - 1]..row_start[y],
+            row_start[y]..row_start[y + 1],
+        );
+        let mut j = above.start;
+        for i in here {
+            let (_, a, b) = runs[i];
+            // Runs above that end left of `a - 1` touch neither this run nor any after it.
+            while j < above.end && runs[j].2 + 1 < a {
+                j += 1;
+            }
+            let mut k = j;
+            while k < above.end && runs[k].1 <= b + 1 {
+                let (ri, rk) = (root(&mut parent, i), root(&mut parent, k));
+                let (lo, hi) = (ri.min(rk), ri.max(rk));
+                parent[hi] = lo;
+                k += 1;
             }
         }
-        comps.push(c);
+    }
+    // Labels in the order the roots come in reading order, then each run's pixels.
+    let mut label_of = vec![0u32; runs.len()];
+    for (i, &(y, a, b)) in runs.iter().enumerate() {
+        let r = root(&mut parent, i);
+        if r == i {
+            comps.push(Component {
+                x0: usize::MAX,
+                y0: y,
+                x1: 0,
+                y1: y,
+                area: 0,
+                label: comps.len() as u32 + 1,
+            });
+            label_of[i] = comps.len() as u32;
+        } else {
+            label_of[i] = label_of[r];
+        }
+        let label = label_of[i];
+        let c = &mut comps[label as usize - 1];
+        c.x0 = c.x0.min(a);
+        c.x1 = c.x1.max(b);
+        c.y1 = y;
+        c.area += b - a + 1;
+        labels[y * w + a..=y * w + b].fill(label);
     }
     (labels, comps)
 }
@@ -101,34 +135,48 @@ pub(super) fn normalise_span(strength: &[f32], w: usize, span: [f32; 4]) -> Vec<
     let scale = (PATCH_H as f32 / bh).min(PATCH_W as f32 / bw);
     let ox = (PATCH_W as f32 - bw * scale) / 2.0;
     let oy = (PATCH_H as f32 - bh * scale) / 2.0;
-    // Source column and row of each of the 4 sub-samples per output pixel (None outside); the
-    // whole part of the box's edge is added after flooring, so whole-sample boxes sample
-    // exactly as they always did.
-    let sources = |n: usize, o: f32, start: f32, len: f32| -> Vec<Option<usize>> {
-        let (whole, part) = (start.floor(), start - start.floor());
-        (0..n)
-            .map(|i| {
-                let v = ((i as f32 + 0.5) / 4.0 - o) / scale;
-                (v >= 0.0 && v < len).then(|| (whole + (v + part).floor()) as usize)
-            })
-            .collect()
-    };
-    let xs = sources(PATCH_W * 4, ox, fx0, bw);
-    let ys = sources(PATCH_H * 4, oy, fy0, bh);
+    let xs = sub_sample_sources(PATCH_W * 4, ox, fx0, bw, scale);
+    let ys = sub_sample_sources(PATCH_H * 4, oy, fy0, bh, scale);
     let mut out = vec![0u8; PATCH_W * PATCH_H];
-    for ty in 0..PATCH_H {
-        for tx in 0..PATCH_W {
-            let mut sum = 0f32;
-            for y in ys[ty * 4..ty * 4 + 4].iter().flatten() {
-                let row = &strength[y * w..(y + 1) * w];
-                for x in xs[tx * 4..tx * 4 + 4].iter().flatten() {
-                    sum += row[*x];
+    // Each output pixel sums its sub-samples row by row, left to right, as one loop over both
+    // would: a whole patch row at a time, each source row's samples gathered first (0 where a
+    // sub-sample falls outside: adding 0 leaves a sum as it was), then added column by column.
+    let mut gathered = [[0f32; PATCH_W]; 4];
+    for (ty, dst) in out.chunks_exact_mut(PATCH_W).enumerate() {
+        let mut sums = [0f32; PATCH_W];
+        for y in ys[ty * 4..ty * 4 + 4].iter().flatten() {
+            let row = &strength[y * w..(y + 1) * w];
+            for (j, g) in gathered.iter_mut().enumerate() {
+                for (tx, v) in g.iter_mut().enumerate() {
+                    *v = xs[tx * 4 + j].map_or(0.0, |x| row[x]);
                 }
             }
-            out[ty * PATCH_W + tx] = (sum / 16.0 * 255.0).round().clamp(0.0, 255.0) as u8;
+            for g in &gathered {
+                for (sum, v) in sums.iter_mut().zip(g) {
+                    *sum += v;
+                }
+            }
+        }
+        for (d, sum) in dst.iter_mut().zip(sums) {
+            *d = (sum / 16.0 * 255.0).round().clamp(0.0, 255.0) as u8;
         }
     }
     out
+}
+
+/// Source column (or row) of each of the `n` sub-samples (4 per output pixel) along one axis of
+/// [`normalise_span`], `None` outside the box: the patch starts `o` before the box, which
+/// starts at `start` and is `len` long, at `scale` patch pixels per sample. The whole part of
+/// the box's edge is added after flooring, so whole-sample boxes sample exactly as they always
+/// did.
+fn sub_sample_sources(n: usize, o: f32, start: f32, len: f32, scale: f32) -> Vec<Option<usize>> {
+    let (whole, part) = (start.floor(), start - start.floor());
+    (0..n)
+        .map(|i| {
+            let v = ((i as f32 + 0.5) / 4.0 - o) / scale;
+            (v >= 0.0 && v < len).then(|| (whole + (v + part).floor()) as usize)
+        })
+        .collect()
 }
 /// Where a digit's ink ends, to a fraction of a sample: `[x0, y0, x1, y1]` around `bb` (whole
 /// samples), and `strength` filled in the ring of samples just outside it that this reaches.
@@ -227,6 +275,125 @@ mod tests {
         assert_eq!((comps[0].x0, comps[0].y1, comps[0].area), (0, 1, 2));
         assert_eq!((comps[1].x0, comps[1].height(), comps[1].area), (3, 2, 2));
         assert_eq!(labels[5], labels[0]);
+    }
+
+    /// The components by a pixel-by-pixel flood fill, as they were first found: the oracle
+    /// the run-based [`components`] must equal.
+    fn components_by_flood(mask: &[bool], w: usize, h: usize) -> (Vec<u32>, Vec<Component>) {
+        let mut labels = vec![0u32; w * h];
+        let mut comps: Vec<Component> = Vec::new();
+        let mut stack = Vec::new();
+        for start in 0..w * h {
+            if !mask[start] || labels[start] != 0 {
+                continue;
+            }
+            let label = comps.len() as u32 + 1;
+            let mut c = Component {
+                x0: usize::MAX,
+                y0: usize::MAX,
+                x1: 0,
+                y1: 0,
+                area: 0,
+                label,
+            };
+            labels[start] = label;
+            stack.push((start % w, start / w));
+            while let Some((x, y)) = stack.pop() {
+                (c.x0, c.x1) = (c.x0.min(x), c.x1.max(x));
+                (c.y0, c.y1) = (c.y0.min(y), c.y1.max(y));
+                c.area += 1;
+                for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
+                    for nx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
+                        let j = ny * w + nx;
+                        if mask[j] && labels[j] == 0 {
+                            labels[j] = label;
+                            stack.push((nx, ny));
+                        }
+                    }
+                }
+            }
+            comps.push(c);
+        }
+        (labels, comps)
+    }
+
+    #[test]
+    fn components_by_runs_equal_a_flood_fill_on_random_masks() {
+        // Masks from sparse to dense, with rows that start and end set and U shapes that join
+        // late, from a fixed linear congruential sequence.
+        let mut seed = 12345u64;
+        for case in 0..200 {
+            let (w, h) = (1 + case % 37, 1 + case * 7 % 23);
+            let density = (case % 10) as u64;
+            let mask: Vec<bool> = (0..w * h)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (seed >> 33) % 10 < density
+                })
+                .collect();
+            let (labels, comps) = components(&mask, w, h);
+            let (want_labels, want) = components_by_flood(&mask, w, h);
+            assert_eq!(labels, want_labels, "case {case}");
+            let boxes = |c: &[Component]| -> Vec<_> {
+                c.iter()
+                    .map(|c| (c.x0, c.y0, c.x1, c.y1, c.area, c.label))
+                    .collect()
+            };
+            assert_eq!(boxes(&comps), boxes(&want), "case {case}");
+        }
+    }
+
+    /// [`normalise_span`]'s sums as first written, one output pixel at a time: the oracle the
+    /// row-at-a-time sums must equal bit for bit.
+    fn normalise_by_pixel(strength: &[f32], w: usize, span: [f32; 4]) -> Vec<u8> {
+        let [fx0, fy0, fx1, fy1] = span;
+        let (bw, bh) = (fx1 - fx0, fy1 - fy0);
+        let scale = (PATCH_H as f32 / bh).min(PATCH_W as f32 / bw);
+        let (ox, oy) = (
+            (PATCH_W as f32 - bw * scale) / 2.0,
+            (PATCH_H as f32 - bh * scale) / 2.0,
+        );
+        let (xs, ys) = (
+            sub_sample_sources(PATCH_W * 4, ox, fx0, bw, scale),
+            sub_sample_sources(PATCH_H * 4, oy, fy0, bh, scale),
+        );
+        let mut out = vec![0u8; PATCH_W * PATCH_H];
+        for ty in 0..PATCH_H {
+            for tx in 0..PATCH_W {
+                let mut sum = 0f32;
+                for y in ys[ty * 4..ty * 4 + 4].iter().flatten() {
+                    for x in xs[tx * 4..tx * 4 + 4].iter().flatten() {
+                        sum += strength[y * w + x];
+                    }
+                }
+                out[ty * PATCH_W + tx] = (sum / 16.0 * 255.0).round().clamp(0.0, 255.0) as u8;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn patches_sum_their_samples_as_one_pixel_at_a_time_would() {
+        // Boxes wide and tall, small and large, whole and fractional, over uneven strengths.
+        let (w, h) = (61, 83);
+        let strength: Vec<f32> = (0..w * h)
+            .map(|i| (i * 7919 % 1000) as f32 / 999.0)
+            .collect();
+        for span in [
+            [0.0, 0.0, 61.0, 83.0],
+            [3.0, 5.0, 9.0, 40.0],
+            [2.4, 1.7, 50.2, 20.9],
+            [10.5, 10.25, 12.75, 80.0],
+            [0.3, 0.6, 60.9, 82.1],
+        ] {
+            assert_eq!(
+                normalise_span(&strength, w, span),
+                normalise_by_pixel(&strength, w, span),
+                "{span:?}"
+            );
+        }
     }
 
     #[test]
