@@ -658,6 +658,21 @@ mod tests {
             .collect()
     }
 
+    /// The merge the clustering would make next, from a fresh cache of the bank's readings.
+    fn merge_of(
+        members: &[Vec<usize>],
+        centroids: &[Vec<u8>],
+        cells: &[Cell],
+    ) -> Option<(usize, usize)> {
+        best_merge(
+            bank(),
+            members,
+            centroids,
+            cells,
+            &mut vec![None; centroids.len()],
+        )
+    }
+
     #[test]
     fn a_players_mistake_in_another_weight_merges_with_the_digit_it_repeats_and_only_then() {
         let c = |r, k| Cell::new(r, k).unwrap();
@@ -669,29 +684,11 @@ mod tests {
         let cells = [c(0, 0), c(0, 5), c(4, 4)];
         let members = vec![vec![0], vec![1], vec![2]];
         assert!(ncc(&centroids[0], &centroids[1]) >= MISTAKE_ALIKE);
-        assert_eq!(
-            best_merge(
-                bank(),
-                &members,
-                &centroids,
-                &cells,
-                &mut vec![None; centroids.len()]
-            ),
-            Some((0, 1))
-        );
+        assert_eq!(merge_of(&members, &centroids, &cells), Some((0, 1)));
         // Three clashes are no mistake: the two groups are two digits.
         let cells = [c(0, 0), c(0, 5), c(4, 4), c(1, 1), c(2, 2), c(1, 5)];
         let members = vec![vec![0, 4], vec![1, 3, 5], vec![2]];
-        assert_ne!(
-            best_merge(
-                bank(),
-                &members,
-                &centroids,
-                &cells,
-                &mut vec![None; centroids.len()]
-            ),
-            Some((0, 1))
-        );
+        assert_ne!(merge_of(&members, &centroids, &cells), Some((0, 1)));
         // The two most alike digits of the typeface, as alike as a mistake, are two digits.
         let (a, b) = (1..=9)
             .flat_map(|a| (a + 1..=9).map(move |b| (a, b)))
@@ -707,16 +704,7 @@ mod tests {
             ncc(&centroids[0], &centroids[1]) >= MISTAKE_ALIKE,
             "{a} {b}"
         );
-        assert_ne!(
-            best_merge(
-                bank(),
-                &members,
-                &centroids,
-                &cells,
-                &mut vec![None; centroids.len()]
-            ),
-            Some((0, 1))
-        );
+        assert_ne!(merge_of(&members, &centroids, &cells), Some((0, 1)));
     }
 
     #[test]
@@ -741,15 +729,6 @@ mod tests {
         assert_eq!(cluster(bank(), &patches, &cells).of, vec![0, 1, 0]);
         let members = vec![vec![0], vec![1]];
         let centroids = vec![pa, pb];
-        assert_eq!(
-            best_merge(
-                bank(),
-                &members,
-                &centroids,
-                &cells,
-                &mut vec![None; centroids.len()]
-            ),
-            None
-        );
+        assert_eq!(merge_of(&members, &centroids, &cells), None);
     }
 }

@@ -167,14 +167,14 @@ pub fn boundary_brightness_ratio(
     if y0 >= y1 || grid.x >= x1 {
         return None;
     }
-    let luma = |img: &RgbaImage, x: u32, y: u32| {
+    let at = |img: &RgbaImage, x: u32, y: u32| {
         let p = img.get_pixel(x, y).0;
-        (p[0] as u32 * 77 + p[1] as u32 * 150 + p[2] as u32 * 29) >> 8
+        luma(p[0], p[1], p[2]) as u64
     };
     let (mut sum_a, mut sum_b, mut n) = (0u64, 0u64, 0u64);
     let mut add = |x: u32, y: u32| {
-        sum_a += luma(a, x, y) as u64;
-        sum_b += luma(b, x, y) as u64;
+        sum_a += at(a, x, y);
+        sum_b += at(b, x, y);
         n += 1;
     };
     for i in 0..=9 {
@@ -205,10 +205,15 @@ fn luma_row(rgba: &[u8], out: &mut [u8]) {
         .iter_mut()
         .zip(rgba[done * 4..].chunks_exact(4))
     {
-        // Sums in 16 bits: the weights add up to 256, so 255 * 256 fits.
-        let (r, g, b) = (p[0] as u16, p[1] as u16, p[2] as u16);
-        *o = ((r * 77 + g * 150 + b * 29) >> 8) as u8;
+        *o = luma(p[0], p[1], p[2]);
     }
+}
+
+/// The brightness of one pixel: the formula every stage uses (Rec. 601 weights of 256). Sums
+/// in 16 bits: the weights add up to 256, so 255 * 256 fits.
+#[inline]
+fn luma(r: u8, g: u8, b: u8) -> u8 {
+    ((r as u16 * 77 + g as u16 * 150 + b as u16 * 29) >> 8) as u8
 }
 
 /// [`luma_row`] for whole runs of 16 pixels; returns how many pixels it converted. Each pixel's
