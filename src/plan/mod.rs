@@ -181,7 +181,9 @@ pub fn group_by_digit(moves: &[Move]) -> Vec<Move> {
 /// Where the next move takes another key, the move ends by selecting `park` (a given, which no
 /// key changes): if the next move's cell tap is lost (an app that drops the first tap while
 /// an animation plays), its key lands on the given and does nothing, instead of putting the
-/// new digit in the cell just filled.
+/// new digit in the cell just filled. A plan starts on the park too: it is made after a look at
+/// the screen (at the start, or to go on after lost taps or a cover), when the selection may be
+/// on any cell, often the one filled last.
 /// Number-first: the digit (or erase tool) is tapped only when it changes, then the cell.
 pub fn targets(moves: &[Move], order: InputOrder, park: Option<Cell>) -> (Vec<Target>, Vec<usize>) {
     let key = |m: &Move| match *m {
@@ -193,6 +195,9 @@ pub fn targets(moves: &[Move], order: InputOrder, park: Option<Cell>) -> (Vec<Ta
     let mut taps = Vec::with_capacity(2 * moves.len());
     let mut move_ends = Vec::with_capacity(moves.len());
     let mut tool: Option<Target> = None;
+    if let (Some(p), InputOrder::CellFirst, false) = (park, order, moves.is_empty()) {
+        taps.push(Target::Cell(p));
+    }
     for (i, m) in moves.iter().enumerate() {
         let wanted = key(m);
         match order {
@@ -272,7 +277,7 @@ mod tests {
     }
 
     #[test]
-    fn a_cell_first_plan_selects_the_park_given_where_the_key_changes_and_only_there() {
+    fn a_cell_first_plan_selects_the_park_given_first_and_where_the_key_changes_and_only_there() {
         let (a, b, c, g) = (cell(0, 1), cell(0, 2), cell(4, 4), cell(8, 8));
         let moves = [
             Move::Erase { cell: c },
@@ -285,6 +290,7 @@ mod tests {
         assert_eq!(
             taps,
             vec![
+                At(g),
                 At(c),
                 Erase,
                 At(g),
@@ -297,7 +303,7 @@ mod tests {
                 Digit(4)
             ]
         );
-        assert_eq!(ends, vec![2, 4, 7, 9]);
+        assert_eq!(ends, vec![3, 5, 8, 10]);
         // Number-first needs none (the key comes first), nor a park cell the plan changes.
         let plain = targets(&moves, InputOrder::NumberFirst, None);
         assert_eq!(targets(&moves, InputOrder::NumberFirst, Some(g)), plain);
