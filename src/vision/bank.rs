@@ -43,6 +43,12 @@ fn coarse(feat: &[f32]) -> (Vec<f32>, f32) {
     (c, lost)
 }
 
+impl std::fmt::Debug for Bank {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bank").field("faces", &self.faces).finish()
+    }
+}
+
 /// The embedded bank, decoded on first use.
 pub fn bank() -> &'static Bank {
     static BANK: OnceLock<Bank> = OnceLock::new();

@@ -3,6 +3,7 @@
 //! recognition thresholds). Plain data handed down by the caller, so that vision never needs to
 //! know what a profile or a calibration file is.
 
+use super::bank::Bank;
 use super::templates::Templates;
 use crate::geometry::{Rect, Size};
 use crate::sudoku::Board;
@@ -56,6 +57,10 @@ pub struct Hints<'a> {
     /// For a caller that taps nothing (`read`): a screenshot of another size than `place`'s is
     /// read with the templates alone instead of refused.
     pub other_sizes: bool,
+    /// The glyph bank the full search labels digits and orders the keypad with; `None`: the
+    /// embedded one. Another bank measures how the reader copes with typefaces it has not
+    /// seen (a bank with the app's own font left out).
+    pub bank: Option<&'a Bank>,
 }
 
 impl<'a> Hints<'a> {

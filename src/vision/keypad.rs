@@ -2,6 +2,7 @@
 //! digits, of one size, isolated (not part of a word or a clock), laid out in one to three rows
 //! that hold nine glyphs in reading order (1x9, 3x3, 5+4, ...). The i-th glyph is digit i+1.
 
+use super::bank::Bank;
 use super::locate::Grid;
 use super::patch::{Component, PATCH_H, PATCH_W, components, normalise};
 use super::screen::Screen;
@@ -404,13 +405,13 @@ pub fn find_keys(img: &RgbaImage, grid: &Grid, templates: &Templates) -> Option<
 /// on that order: the keypad's layout (read by rows or by columns) and the glyph bank's joint
 /// labelling of the nine glyphs. A keypad in any other order (or none) gives `None`.
 pub fn verified_keypad(img: &RgbaImage, grid: &Grid) -> Option<[Vec<u8>; 9]> {
-    verified_keypad_on(&Screen::new(img), grid)
+    verified_keypad_on(&Screen::new(img), grid, super::bank::bank())
 }
 
-/// [`verified_keypad`] on a screen whose brightness plane the caller shares.
-pub(crate) fn verified_keypad_on(img: &Screen, grid: &Grid) -> Option<[Vec<u8>; 9]> {
+/// [`verified_keypad`] on a screen whose brightness plane the caller shares, with `bank`.
+pub(crate) fn verified_keypad_on(img: &Screen, grid: &Grid, bank: &Bank) -> Option<[Vec<u8>; 9]> {
     let s = ((grid.pitch() / 40.0) as usize).max(1);
-    order_keypad(&glyphs_outside_sampled(img, grid, s)).map(|keys| keys.map(|g| g.patch))
+    order_keypad_with(bank, &glyphs_outside_sampled(img, grid, s)).map(|keys| keys.map(|g| g.patch))
 }
 
 /// Which glyphs can matter to [`order_keypad`], decided by size alone before the costly glyph
@@ -447,7 +448,11 @@ fn worth_scoring(glyphs: &[Glyph]) -> Vec<bool> {
 /// The nine keypad glyphs of [`verified_keypad`] in digit order, among glyphs already found
 /// outside the grid.
 pub fn order_keypad(glyphs: &[Glyph]) -> Option<[Glyph; 9]> {
-    let bank = super::bank::bank();
+    order_keypad_with(super::bank::bank(), glyphs)
+}
+
+/// [`order_keypad`] with another glyph bank.
+fn order_keypad_with(bank: &Bank, glyphs: &[Glyph]) -> Option<[Glyph; 9]> {
     let worth = worth_scoring(glyphs);
     // Glyphs the bank takes for a clear digit, each with its best score per digit.
     let top = |s: &[f32; 9]| s.iter().cloned().fold(-1f32, f32::max);

@@ -7,8 +7,9 @@
 //! (`read_screen`, digits labelled by `glyphs`). `reader::read` chooses between them.
 
 use super::VisionError;
+use super::bank::{Bank, bank};
 use super::cells::{CellInk, InkFeatures, check_not_killer, cut_cells_with_features};
-use super::glyphs::{Label, Reference, label, mean_patch};
+use super::glyphs::{Label, Reference, label_with, mean_patch};
 use super::hints::{Hints, Thresholds};
 use super::keypad;
 use super::kinds::{DigitKind, StoredInks, calibrated_kinds, mistaken_entry};
@@ -334,8 +335,9 @@ pub(super) fn read_screen(
             digit_cells.len()
         )));
     }
-    let references = references(img, &grid, hints, &digit_cells, &patches);
-    let labels = label(&patches, &digit_cells, &references);
+    let bank: &Bank = hints.bank.unwrap_or_else(|| bank());
+    let references = references(img, &grid, hints, bank, &digit_cells, &patches);
+    let labels = label_with(bank, &patches, &digit_cells, &references);
     let board = sure_board(&digit_cells, &labels, hints.givens)?;
     let readings = screen_readings(screen, &board, &digit_cells, &labels);
     let mut rec = Recognition {
@@ -355,6 +357,7 @@ fn references(
     img: &Screen,
     grid: &Grid,
     hints: Hints,
+    bank: &Bank,
     digit_cells: &[Cell],
     patches: &[&[u8]],
 ) -> Vec<Reference<'static>> {
@@ -382,7 +385,7 @@ fn references(
         });
     }
     let keys = if hints.templates.is_none() {
-        keypad::verified_keypad_on(img, grid)
+        keypad::verified_keypad_on(img, grid, bank)
     } else {
         None
     };
