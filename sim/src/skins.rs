@@ -235,6 +235,14 @@ impl Skin {
         self.input
     }
 
+    /// This skin with the player's entries drawn exactly as its givens (ink and face), as some
+    /// apps draw them: nothing on the screen tells the two apart.
+    pub fn entries_drawn_as_givens(mut self) -> Skin {
+        self.colors.entry = self.colors.given;
+        self.entry_face = self.given_face;
+        self
+    }
+
     /// Sudoku.com-like: white, navy givens, blue entries, bare 1x9 digits, ad banner.
     fn light() -> Skin {
         Skin {

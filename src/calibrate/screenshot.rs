@@ -13,7 +13,9 @@ use crate::vision::glyphs::{Reference, label};
 use crate::vision::keypad::{Glyph, find_keypad, glyphs_outside, order_keypad};
 use crate::vision::patch::{PATCH_H, PATCH_W};
 use crate::vision::recognize::{MIN_CLUES, colour_distance, read_inks, rule_conflicts};
-use crate::vision::{CellInk, Grid, ReadError, ScreenCells, Templates, VisionError, overlay};
+use crate::vision::{
+    CellInk, CellKind, Grid, ReadError, Recognition, ScreenCells, Templates, VisionError, overlay,
+};
 use anyhow::{Result, anyhow, bail};
 use image::RgbaImage;
 
@@ -106,6 +108,21 @@ fn mean_colour(cs: &[[u8; 3]]) -> [u8; 3] {
     std::array::from_fn(|k| ((cs.iter().map(|c| c[k] as u32).sum::<u32>() + n / 2) / n) as u8)
 }
 
+/// The givens' and the entries' inks from the kinds the reader told: the mean ink of each (a
+/// board played nearly to the end has more entries than givens, so the larger colour group is
+/// not always the givens). No entry ink where the entries are drawn in the givens' colour (the
+/// reader told them apart by their cells' paper). `None` without a given.
+fn inks_by_kind(givens: &[[u8; 3]], entries: &[[u8; 3]]) -> Option<([u8; 3], Option<[u8; 3]>)> {
+    if givens.is_empty() {
+        return None;
+    }
+    let given = mean_colour(givens);
+    let entry = (!entries.is_empty())
+        .then(|| mean_colour(entries))
+        .filter(|&e| colour_distance(e, given) >= KIND_DISTANCE);
+    Some((given, entry))
+}
+
 /// Splits digit ink colours into givens (the larger group) and entries, when two clearly
 /// different colours are present.
 fn ink_colours(inks: &[[u8; 3]]) -> ([u8; 3], Option<[u8; 3]>) {
@@ -154,6 +171,8 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
     // where that cut finds too few digits for a sudoku (edge-to-edge grids, small digits in
     // discs), the reader's own cells.
     let seen = vision::read(img, None);
+    // The kinds the reader told (when it read the board): which digits are givens.
+    let kinds = seen.result.as_ref().ok().map(kinds_of);
     let screen = match (seen.screen, seen.result) {
         (_, Err(e @ ReadError::Vision(VisionError::Killer(_)))) | (None, Err(e)) => {
             return Err(anyhow!(e));
@@ -199,7 +218,25 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
     for (k, (cell, _)) in digit_cells.iter().enumerate() {
         board.set(*cell, Some(labels[k]));
     }
-    finish(img, opts, grid, &inks, board, keypad, labelled_by)
+    let labelled = Labelled {
+        board,
+        kinds,
+        by: labelled_by,
+    };
+    finish(img, opts, grid, &inks, labelled, keypad)
+}
+
+/// What calibrate knows of the board's digits: their labels, their kinds where the reader told
+/// them, and who labelled them.
+struct Labelled {
+    board: Board,
+    kinds: Option<Vec<CellKind>>,
+    by: LabelSource,
+}
+
+/// Each cell's kind as `rec` read it, in cell order.
+fn kinds_of(rec: &Recognition) -> Vec<CellKind> {
+    rec.readings.iter().map(|r| r.kind).collect()
 }
 
 /// The mean patch of each digit 1..=9 among `patches` labelled `labels` (`None`: not on the
@@ -307,15 +344,12 @@ pub fn calibrate_read(
         })
         .collect();
     let keypad = find_keypad(&glyphs_outside(img, &grid), &refs, true);
-    finish(
-        img,
-        opts,
-        grid,
-        &screen.cells,
-        read.board,
-        keypad,
-        LabelSource::Reader,
-    )
+    let labelled = Labelled {
+        board: read.board,
+        kinds: Some(kinds_of(read)),
+        by: LabelSource::Reader,
+    };
+    finish(img, opts, grid, &screen.cells, labelled, keypad)
 }
 
 /// The rest of calibrating once the grid, its cells and their digits are known: templates
@@ -326,10 +360,14 @@ fn finish(
     opts: &CalibrateOptions,
     grid: Grid,
     inks: &[CellInk],
-    board: Board,
+    labelled: Labelled,
     keypad: Option<[Glyph; 9]>,
-    labelled_by: LabelSource,
 ) -> Result<Calibrated> {
+    let Labelled {
+        board,
+        kinds,
+        by: labelled_by,
+    } = labelled;
     let digit_cells: Vec<(Cell, &crate::vision::DigitPatch)> = Cell::all()
         .zip(inks)
         .filter_map(|(c, ink)| ink.digit.as_ref().map(|p| (c, p)))
@@ -349,7 +387,20 @@ fn finish(
     let (templates, from_keypad) = templates_for(&patches, &labels, keypad.as_ref())?;
 
     let ink_list: Vec<[u8; 3]> = digit_cells.iter().map(|(_, p)| p.ink).collect();
-    let (given_ink, entry_ink) = ink_colours(&ink_list);
+    let (given_ink, entry_ink) = match &kinds {
+        Some(kinds) => {
+            let of_kind = |kind| -> Vec<[u8; 3]> {
+                digit_cells
+                    .iter()
+                    .filter(|(c, _)| kinds.get(c.index()) == Some(&kind))
+                    .map(|(_, p)| p.ink)
+                    .collect()
+            };
+            inks_by_kind(&of_kind(CellKind::Given), &of_kind(CellKind::Entry))
+                .unwrap_or_else(|| ink_colours(&ink_list))
+        }
+        None => ink_colours(&ink_list),
+    };
     let calibration = calibration_for(img, opts, &grid, keypad.as_ref(), given_ink, entry_ink);
     calibration.validate()?;
 

@@ -12,7 +12,7 @@ use super::cells::{CellInk, InkFeatures, check_not_killer, cut_cells_with_featur
 use super::glyphs::{Label, Reference, label_with, mean_patch};
 use super::hints::{Hints, Thresholds};
 use super::keypad;
-use super::kinds::{DigitKind, StoredInks, calibrated_kinds, mistaken_entry};
+use super::kinds::{DigitKind, InkSplit, StoredInks, calibrated_kinds, mistaken_entry};
 use super::locate::Grid;
 pub use super::locate::{grid_offset, grid_tolerance};
 use super::scan::ScreenCells;
@@ -149,8 +149,25 @@ pub(super) fn with_calibrated_kinds(
     th: &Thresholds,
 ) -> Result<Recognition, ReadError> {
     set_calibrated_kinds(&mut rec.readings, &screen.cells, &screen.features, th);
+    prefer_screens_own_kinds(&mut rec.readings, &screen.split);
     settle_clashes(&mut rec, &screen.features)?;
     Ok(rec)
+}
+
+/// Where this screen tells a digit's kind by itself ([`InkSplit`], the reader's rule without
+/// calibration: inks, discs, tints, the empty cells' paper), that kind stands, and a digit
+/// whose kind it sees hidden by a highlight counts as a given, as without calibration; the
+/// stored inks decide only where the screen's digits cannot be told apart. A calibration stores
+/// two inks, so it cannot see entries drawn in the givens' ink on another paper, nor a given
+/// drawn in the selection's colours.
+fn prefer_screens_own_kinds(readings: &mut [Reading], split: &InkSplit) {
+    for (i, r) in readings.iter_mut().enumerate() {
+        match (r.digit, split.kind(i)) {
+            (Some(_), Some(DigitKind::Entry)) => r.kind = CellKind::Entry,
+            (Some(_), Some(_)) => r.kind = CellKind::Given,
+            _ => {}
+        }
+    }
 }
 
 /// The rule check of a read: givens never break the rules, so of two clashing digits that
@@ -239,6 +256,7 @@ pub(super) fn read_cells(
 ) -> Result<Recognition, ReadError> {
     let features = &screen.features;
     let mut rec = read_inks_with(&screen.cells, features, screen.grid.clone(), templates, th)?;
+    prefer_screens_own_kinds(&mut rec.readings, &screen.split);
     settle_clashes(&mut rec, features)?;
     Ok(rec)
 }

@@ -9,7 +9,7 @@ use sudoku_agent::device::{Device, InputKind};
 use sudoku_agent::geometry::{Point, Size};
 use sudoku_agent::sudoku::{Board, Cell, Outcome, solve};
 use sudoku_agent::vision;
-use sudoku_sim::{SimServer, SudokuApp, TapSource};
+use sudoku_sim::{SimServer, Skin, SudokuApp, TapSource};
 use support::adb_server;
 use support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
 
@@ -232,12 +232,8 @@ fn drop_mid_play_then_rerun(input: InputKind) {
     drop(sim);
 
     // The phone comes back (same game state, new connection): a re-run finishes the board.
-    let mut phone = SudokuApp::new(
-        givens,
-        sudoku_sim::Skin::named("light").unwrap(),
-        SMALL_SIZE.into(),
-    )
-    .unwrap();
+    let mut phone =
+        SudokuApp::new(givens, Skin::named("light").unwrap(), SMALL_SIZE.into()).unwrap();
     for c in Cell::all() {
         if let Some(d) = entries.get(c.into()) {
             phone.set_entry(c.into(), Some(d));
@@ -288,16 +284,13 @@ fn a_calibration_for_another_screen_size_is_refused_without_a_tap() {
 #[test]
 fn an_unsolvable_read_is_refused_without_a_tap() {
     let adb = adb_server::shared();
-    let (mut cal, templates) = rig::calibration("light", SMALL_SIZE);
-    // Entries read as givens: one wrong digit (breaking no rule by itself) then makes the
-    // puzzle, which has exactly one solution, unsolvable as read.
-    cal.recognition.kind_distance = 10_000.0;
-    let sim = rig::serve(
-        rig::phone("light", SMALL_SIZE, "easy"),
-        "instant",
-        None,
-        adb.addr(),
-    );
+    let (cal, templates) = rig::calibration("light", SMALL_SIZE);
+    // An app that draws its entries as its givens: one wrong entry (breaking no rule by
+    // itself) reads as a given, and makes the puzzle, which has exactly one solution,
+    // unsolvable as read.
+    let skin = Skin::named("light").unwrap().entries_drawn_as_givens();
+    let phone = SudokuApp::new(rig::puzzle("easy").into(), skin, SMALL_SIZE.into()).unwrap();
+    let sim = rig::serve(phone, "instant", None, adb.addr());
     let solution = solution_of(&sim);
     let board = sim.with_screen(|p| p.board());
     let (cell, digit) = Cell::all()
