@@ -108,11 +108,17 @@ fn plural(n: usize) -> String {
 
 fn describe_doubts(d: &[Doubt]) -> String {
     d.iter()
-        .map(|d| {
-            format!(
+        .map(|d| match (d.best.0, d.second.0) {
+            // No digit at all: the shapes could not be told apart (more than nine of them).
+            (0, _) => format!("{} (no digit fits)", d.cell),
+            (_, 0) => format!(
+                "{} ({} at {:.2}, nothing else fits)",
+                d.cell, d.best.0, d.best.1
+            ),
+            _ => format!(
                 "{} ({} or {} at {:.2} and {:.2})",
                 d.cell, d.best.0, d.second.0, d.best.1, d.second.1
-            )
+            ),
         })
         .collect::<Vec<_>>()
         .join(", ")
@@ -622,5 +628,20 @@ mod tests {
         let (mut rec, features) = read_of(&board, |_| [200; 3]);
         let err = settle_clashes(&mut rec, &features).unwrap_err();
         assert!(matches!(err, ReadError::Conflict(ref p) if p.contains(&(c(0, 0), c(0, 2), 5))));
+    }
+
+    #[test]
+    fn a_doubt_where_no_digit_fits_says_so_instead_of_naming_digit_zero() {
+        let cell = Cell::new(0, 1).unwrap();
+        let doubt = |best, second| Doubt { cell, best, second };
+        let text = describe_doubts(&[
+            doubt((0, 0.0), (0, 0.0)),
+            doubt((7, 0.6), (0, 0.0)),
+            doubt((8, 0.5), (2, 0.45)),
+        ]);
+        assert_eq!(
+            text,
+            "r1c2 (no digit fits), r1c2 (7 at 0.60, nothing else fits), r1c2 (8 or 2 at 0.50 and 0.45)"
+        );
     }
 }
