@@ -419,8 +419,8 @@ pub struct StoredInks {
 /// row by row): each group of alike digits is judged as a whole. When some group is drawn in
 /// the stored given colour, the stored colours hold on this screen: groups near a stored
 /// colour take its kind; a group near neither that holds one digit in two or more cells is a
-/// same-number highlight that recoloured them ([`DigitKind::Unknown`]: it hides their kind);
-/// any other group is entries. Groups in the given colour that differ by a disc or a stroke
+/// same-number highlight that recoloured them ([`DigitKind::Unknown`]: it hides their kind), and
+/// so is a lone digit in the selected cell's reversed colours; any other group is entries. Groups in the given colour that differ by a disc or a stroke
 /// (which the stored inks do not record) are told apart by the screen: the largest holds the
 /// givens, other groups of two or more digits are entries. When no group is in the stored given
 /// colour (the app's theme changed since calibration), the stored colours say nothing and the
@@ -459,10 +459,17 @@ pub fn calibrated_kinds(
     // highlight on the calibration screen).
     let inks: Vec<[u8; 3]> = groups.iter().map(|g| mean_ink(g)).collect();
     let one_digit = |g: &[usize]| g.len() >= 2 && g.iter().all(|&i| digits[i] == digits[g[0]]);
+    // The selected cell in the app's selection colours hides its kind too.
+    let largest = (0..groups.len())
+        .max_by_key(|&g| (groups[g].len(), std::cmp::Reverse(g)))
+        .unwrap_or(0);
+    let selected = lone_inverted(&groups, features, largest);
     let mut decided: Vec<Option<DigitKind>> = (0..groups.len())
         .map(|n| {
             let (dg, de) = (to_given(inks[n]), to_entry(inks[n]));
-            (!one_digit(&groups[n])).then_some(if dg <= stored.distance && dg <= de {
+            let hidden =
+                one_digit(&groups[n]) || (selected[n] && n != largest && dg > stored.distance);
+            (!hidden).then_some(if dg <= stored.distance && dg <= de {
                 DigitKind::Given
             } else {
                 DigitKind::Entry
@@ -509,6 +516,44 @@ pub fn calibrated_kinds(
         }
     }
     kinds
+}
+
+/// Which of `groups` are a lone digit drawn the other way round from the screen's digits (those
+/// of group `largest`): dark on a light tint where they are light on a dark paper, or the
+/// reverse. That is the selected cell in the app's selection colours, which hide its kind.
+fn lone_inverted(
+    groups: &[Vec<usize>],
+    features: &[Option<InkFeatures>],
+    largest: usize,
+) -> Vec<bool> {
+    let polarity = |f: &InkFeatures| {
+        let (ink, paper) = (luma(f.ink), luma(f.background));
+        ((ink - paper).abs() >= POLARITY_LUMA).then_some(ink > paper)
+    };
+    let Some(main) = groups.get(largest) else {
+        return vec![false; groups.len()];
+    };
+    let (l, d) = main
+        .iter()
+        .filter_map(|&i| polarity(features[i].as_ref()?))
+        .fold((0usize, 0usize), |(l, d), light| {
+            (l + light as usize, d + !light as usize)
+        });
+    let light = match (l, d) {
+        (l, 0) if l > 0 => true,
+        (0, d) if d > 0 => false,
+        _ => return vec![false; groups.len()],
+    };
+    groups
+        .iter()
+        .map(|g| {
+            g.len() == 1
+                && features[g[0]]
+                    .as_ref()
+                    .and_then(polarity)
+                    .is_some_and(|p| p != light)
+        })
+        .collect()
 }
 
 /// A digit stands out from its cell, lighter or darker, by this much brightness.
@@ -623,33 +668,9 @@ impl InkSplit {
         let largest = (0..groups.len())
             .max_by_key(|&g| (groups[g].len(), std::cmp::Reverse(g)))
             .unwrap_or(0);
-        // A lone digit drawn the other way round from the screen's digits (dark on a light
-        // tint where they are light on a dark paper, or the reverse) is the selected cell in the
-        // app's selection colours: they hide its kind.
-        let polarity = |f: &InkFeatures| {
-            let (ink, paper) = (luma(f.ink), luma(f.background));
-            ((ink - paper).abs() >= POLARITY_LUMA).then_some(ink > paper)
-        };
-        let screen_polarity = groups[largest]
-            .iter()
-            .filter_map(|&i| polarity(features[i].as_ref()?))
-            .fold((0usize, 0usize), |(l, d), light| {
-                (l + light as usize, d + !light as usize)
-            });
-        let inverted = |n: usize| {
-            let light = match screen_polarity {
-                (l, 0) if l > 0 => true,
-                (0, d) if d > 0 => false,
-                _ => return false,
-            };
-            groups[n].len() == 1
-                && features[groups[n][0]]
-                    .as_ref()
-                    .and_then(polarity)
-                    .is_some_and(|p| p != light)
-        };
+        let inverted = lone_inverted(&groups, features, largest);
         let highlight: Vec<bool> = (0..groups.len())
-            .map(|n| (groups[n].len() >= 2 && one_glyph(&groups[n])) || restyled(n) || inverted(n))
+            .map(|n| (groups[n].len() >= 2 && one_glyph(&groups[n])) || restyled(n) || inverted[n])
             .collect();
         // The largest group is never a highlight (a screen with one digit everywhere is not a
         // game); the others are candidates unless they look like one.

@@ -196,10 +196,9 @@ fn kinds_right(
 const RIGHT_KINDS: usize = 16;
 
 /// Screenshots with a givens mask whose every kind a calibration made on the screen itself
-/// reads right (of 16 it calibrates on). The one left: a given in the selected cell's colours
-/// (Natalia's dark theme) reads as an entry: the calibration stored one ink, the screen alone
-/// calls the board indistinguishable and says nothing of that cell.
-const RIGHT_KINDS_CALIBRATED: usize = 15;
+/// reads right (of the 16 it calibrates on): all of them since a given in the selected cell's
+/// reversed colours (Natalia's dark theme) hides its kind with a profile too.
+const RIGHT_KINDS_CALIBRATED: usize = 16;
 
 /// The cells of `rec` whose kind differs from `mask`'s letter ('G' given, 'E' entry, '.' empty).
 fn kinds_wrong(rec: &vision::Recognition, mask: &str) -> Vec<String> {

@@ -209,6 +209,34 @@ fn a_highlight_keeps_the_kind_of_its_ink_and_hides_it_when_it_recolours_the_digi
 }
 
 #[test]
+fn a_lone_digit_in_the_selected_cells_reversed_colours_hides_its_kind_after_calibration() {
+    // Dark theme calibrated with givens only: light givens on dark paper. The selected cell is
+    // lit, its digit dark on it: a colour the calibration never saw, yet no entry.
+    let stored = StoredInks {
+        given: [213, 221, 240],
+        entry: None,
+        distance: 60.0,
+    };
+    let mut s: Vec<_> = (0..20)
+        .map(|i| {
+            (
+                i * 4 + 4,
+                i % 9,
+                feat_on([213, 221, 240], [28, 27, 31], 0.2),
+            )
+        })
+        .collect();
+    s.push((0, 0, feat_on([40, 20, 90], [208, 188, 255], 0.2)));
+    // A lone entry in a new ink on the dark paper is still an entry.
+    s.push((1, 5, feat_on([120, 170, 255], [28, 27, 31], 0.2)));
+    let (cells, features) = screen(&s);
+    let kinds = calibrated_kinds(&digits_of(&s), &cells, &features, stored);
+    assert_eq!(kinds[4], Some(DigitKind::Given));
+    assert_eq!(kinds[0], Some(DigitKind::Unknown));
+    assert_eq!(kinds[1], Some(DigitKind::Entry));
+}
+
+#[test]
 fn entries_in_the_given_ink_told_apart_by_a_missing_disc_are_entries_after_calibration() {
     // Calibrated on a screen whose digits all share one ink (Saku): only a disc marks givens.
     let stored = StoredInks {
