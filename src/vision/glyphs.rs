@@ -481,14 +481,23 @@ pub fn label_with(
                 scores[g][d as usize - 1],
                 by_ref.margin[g]
             );
+            let ref_score = scores[g][d as usize - 1];
             if d == l.digit {
                 // Two independent sources agree: a clear reference makes up for a weak bank, and
                 // so do two weak margins that together are clear (summed over both sources, the
                 // digit beats every other by at least the sum of the two margins).
-                let ref_score = scores[g][d as usize - 1];
                 l.sure |= ref_score >= MIN_SCORE
                     && (by_ref.margin[g] >= MIN_MARGIN
                         || agree_clearly(l, ref_score, by_ref.margin[g]));
+            } else if ref_score < MIN_SCORE {
+                // The reference draws no digit like this shape (its best is a poor match): it
+                // says nothing of it, as where no reference was found; the bank alone decides,
+                // only when it is clear.
+                log::debug!(
+                    "group {g}: {} has nothing like it ({} at {ref_score:.2})",
+                    r.name,
+                    d
+                );
             } else {
                 log::debug!(
                     "group {g}: bank says {} ({:.2}), {} says {}",
@@ -656,6 +665,46 @@ mod tests {
                 )[0]
             })
             .collect()
+    }
+
+    #[test]
+    fn a_reference_with_nothing_like_a_shape_leaves_it_to_the_bank_and_one_that_reads_it_otherwise_disputes_it()
+     {
+        let c = |r, k| Cell::new(r, k).unwrap();
+        let (one, two, nine) = (drawn(0, 1), drawn(0, 2), drawn(0, 9));
+        let patches: Vec<&[u8]> = vec![&one, &two, &nine];
+        let cells = [c(0, 0), c(4, 4), c(8, 8)];
+        let alone = label_with(bank(), &patches, &cells, &[]);
+        assert!(alone.iter().all(|l| l.sure), "{alone:?}");
+        assert_eq!(alone[2].digit, 9);
+        // A keypad whose 9 was not cut (no shape for it): the 9 goes to some other digit the
+        // reference reads poorly, which says nothing of it.
+        let shapes = |nine: Option<&Vec<u8>>| -> Vec<Option<Vec<u8>>> {
+            (1..=9)
+                .map(|d| match d {
+                    1 => Some(one.clone()),
+                    2 => Some(two.clone()),
+                    9 => nine.cloned(),
+                    _ => None,
+                })
+                .collect()
+        };
+        let blank = Reference {
+            name: "a keypad without its 9",
+            shapes: shapes(None),
+        };
+        let labels = label_with(bank(), &patches, &cells, &[blank]);
+        assert!(labels[2].sure && labels[2].digit == 9, "{labels:?}");
+        // A reference that draws this shape as its 2 (and no 9) reads it well: a dispute.
+        let mut swapped = shapes(None);
+        swapped[1] = Some(nine.clone());
+        swapped[0] = Some(two.clone());
+        let credible = Reference {
+            name: "a keypad drawing it as a 2",
+            shapes: swapped,
+        };
+        let labels = label_with(bank(), &patches, &cells, &[credible]);
+        assert!(!labels[2].sure, "{labels:?}");
     }
 
     /// The merge the clustering would make next, from a fresh cache of the bank's readings.
