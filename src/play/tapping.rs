@@ -100,7 +100,7 @@ pub(super) fn tap_and_check(
         if let Some(seen) = tapping.check()? {
             last_seen = Some(seen);
         }
-        tapping.run.judge_key()?;
+        tapping.judge_key()?;
     }
     tapping.report.timings.tap_ms = ms(started.elapsed());
     tapping.report.timings.verify_ms = 0.0;
@@ -412,6 +412,24 @@ impl Tapping<'_> {
         }
     }
 
+    /// Judges the key tap that ended the batch ([`Run::key_verdict`]); one that does not look
+    /// selected is looked at once more after a settle (the app may still be drawing it, and in
+    /// an app where tapping a selected key deselects it, tapping it again would), then acted on.
+    fn judge_key(&mut self) -> Result<()> {
+        let Some((key, mut verdict)) = self.run.key_verdict() else {
+            return Ok(());
+        };
+        if verdict == Verdict::NotSelected {
+            std::thread::sleep(settle(self.options));
+            self.run.key_due = Some(key);
+            self.shot()?;
+            if let Some(looks) = self.run.looks.take() {
+                verdict = self.run.keys.judge(&looks, key);
+            }
+        }
+        self.run.act_on_key(verdict)
+    }
+
     /// A check's screenshot (counted as a check).
     fn shot(&mut self) -> Result<image::RgbaImage> {
         self.report.checks += 1;
@@ -691,11 +709,9 @@ impl Run {
     }
 
     /// After a check: learns the keys' looks from the first move (its key is the app's selected
-    /// one once its cell shows its digit), and judges the key tap that ended the batch. A key
-    /// that does not look selected is tapped again, alone, before any cell of its digit (the
-    /// batch resumes at it); after two more tries the run stops. An app whose key never changes
-    /// when tapped twice shows no selection: said once, and keys are no longer checked.
-    fn judge_key(&mut self) -> Result<()> {
+    /// one once its cell shows its digit), and judges the key tap that ended the batch on this
+    /// check's looks: the key, and how it looks.
+    fn key_verdict(&mut self) -> Option<(usize, Verdict)> {
         let looks: Option<Looks> = self.looks.take();
         if !self.keys_started {
             self.keys_started = true;
@@ -711,11 +727,18 @@ impl Run {
                 }
             }
         }
-        let (Some(key), Some(looks)) = (self.key_due.take(), looks) else {
-            return Ok(());
-        };
+        let (key, looks) = (self.key_due.take()?, looks?);
+        Some((key, self.keys.judge(&looks, key)))
+    }
+
+    /// What follows the verdict on the key tap that ended the batch. A key that does not look
+    /// selected is tapped again, alone, before any cell of its digit (the batch resumes at it);
+    /// after two more tries the run stops. An app whose key never changes when tapped twice
+    /// shows no selection: said once, and keys are no longer checked.
+    fn act_on_key(&mut self, verdict: Verdict) -> Result<()> {
+        self.key_due = None;
         let target = self.plan.taps[self.taps_done - 1].target;
-        match (self.keys.judge(&looks, key), self.keys.display) {
+        match (verdict, self.keys.display) {
             (Verdict::Selected | Verdict::Unknown, _) => self.key_tries = 0,
             (Verdict::NotSelected, Display::Shown) if self.key_tries < 2 => {
                 self.key_tries += 1;
