@@ -98,6 +98,13 @@ pub enum Target {
     Erase,
 }
 
+impl Target {
+    /// A keypad button (a digit or erase), not a cell.
+    pub fn is_key(self) -> bool {
+        !matches!(self, Target::Cell(_))
+    }
+}
+
 impl std::fmt::Display for Target {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -184,7 +191,8 @@ pub fn group_by_digit(moves: &[Move]) -> Vec<Move> {
 /// new digit in the cell just filled. A plan starts on the park too: it is made after a look at
 /// the screen (at the start, or to go on after lost taps or a cover), when the selection may be
 /// on any cell, often the one filled last.
-/// Number-first: the digit (or erase tool) is tapped only when it changes, then the cell.
+/// Number-first: the digit (or erase tool) is tapped only when it changes, then the cell (`play`
+/// sends that key tap at the end of the batch before, and checks it on the keypad).
 pub fn targets(moves: &[Move], order: InputOrder, park: Option<Cell>) -> (Vec<Target>, Vec<usize>) {
     let key = |m: &Move| match *m {
         Move::Set { digit, .. } => Target::Digit(digit),

@@ -1,6 +1,7 @@
 //! How a plan is cut into checked batches: at most [`WATCH_TAPS`] taps between two looks at
-//! the screen, a new digit (or erase) only right after a look that saw the board clear, and
-//! the last move alone; and which cells a look may leave for the next one (still being drawn).
+//! the screen, a new digit (or erase) only right after a look that saw the board clear (and,
+//! number-first, its key looking selected), and the last move alone; and which cells a look may
+//! leave for the next one (still being drawn).
 
 use crate::plan::{Move, Plan};
 use crate::sudoku::{Board, Cell};
@@ -14,19 +15,36 @@ pub const WATCH_TAPS: usize = 8;
 /// tap a move while the digit stays, fits more moves in [`WATCH_TAPS`].
 pub const WATCH_MOVES: usize = WATCH_TAPS / 2;
 
-/// Where the checked batch that starts at move `done` (tap `taps_done`) of `plan` ends: as many
+/// Where the checked batch that starts at move `done` (tap `taps_done`) of `plan` ends: the
+/// moves it completes and the taps it sends (`(moves end, taps end)`, both exclusive). As many
 /// whole moves as fit in [`WATCH_TAPS`] taps (at least one). The last move goes alone, after a
 /// check of all the others: most apps cover the solved board with an end card at once, so it is
 /// the one move no check can see.
 ///
 /// A move whose key differs from the one before (a new digit, or erase) opens a batch, right
-/// after a check saw the board clear. Within a batch a lost tap then does no harm: in a
-/// number-first app a key tap lost under an overlay that flashed would make the cells after it
-/// take the old digit, and in a cell-first app a lost cell tap makes the key that follows land
-/// in the cell selected before, which already holds that digit. At the batch's start that cell
-/// is a given (the plan parks the selection there when the key changes, `plan::targets`), which
-/// no key changes: the first tap after a check may be lost too, unseen by the check.
-pub(super) fn batch_end(moves: &[Move], plan: &Plan, done: usize, taps_done: usize) -> usize {
+/// after a check saw the board clear. In a cell-first app a lost cell tap makes the key that
+/// follows land in the cell selected before, which within a batch already holds that digit; at
+/// the batch's start that cell is a given (the plan parks the selection there when the key
+/// changes, `plan::targets`), which no key changes: the first tap after a check may be lost
+/// too, unseen by the check.
+///
+/// In a number-first app whose keypad shows the key selected (`key_last`), the new key's tap
+/// ends the batch before instead (when it fits in the taps), so the check after it sees whether
+/// the key took before any cell of its digit is tapped: a lost key tap would make those cells
+/// take the old digit, and the first tap after a check may be lost unseen. A batch that would
+/// start with a key tap (a fresh plan's first, a key tapped again, one that did not fit) is that
+/// key alone.
+pub(super) fn batch_end(
+    moves: &[Move],
+    plan: &Plan,
+    (done, taps_done): (usize, usize),
+    key_last: bool,
+) -> (usize, usize) {
+    let is_key = |tap: usize| plan.taps.get(tap).is_some_and(|t| t.target.is_key());
+    let first_tap = |m: usize| if m == 0 { 0 } else { plan.move_ends[m - 1] + 1 };
+    if key_last && taps_done == first_tap(done) && is_key(taps_done) {
+        return (done, taps_done + 1);
+    }
     let mut end = done + 1;
     while end < moves.len()
         && plan.move_ends[end] < taps_done + WATCH_TAPS
@@ -35,11 +53,16 @@ pub(super) fn batch_end(moves: &[Move], plan: &Plan, done: usize, taps_done: usi
         end += 1;
     }
     let end = end.min(moves.len());
-    if end == moves.len() && end - done > 1 {
+    let end = if end == moves.len() && end - done > 1 {
         end - 1
     } else {
         end
+    };
+    let taps_end = plan.move_ends[end - 1] + 1;
+    if key_last && end < moves.len() && is_key(taps_end) && taps_end < taps_done + WATCH_TAPS {
+        return (end, taps_end + 1);
     }
+    (end, taps_end)
 }
 
 /// How long after its taps a digit may still be appearing: apps fade or pop digits in over
@@ -77,17 +100,18 @@ pub(super) fn blank_while_drawn(
     unverified.iter().position(|m| differ.contains(&m.cell()))
 }
 
-/// How many checks tapping `moves` by `plan` takes when every move lands: the first move alone
-/// (it proves the input order), then one a batch ([`batch_end`]).
+/// How many checks tapping `moves` by `plan` takes when every move lands and each key looks
+/// selected: the first move alone (it proves the input order), then one a batch
+/// ([`batch_end`], a number-first key last).
 pub fn planned_checks(moves: &[Move], plan: &Plan) -> usize {
     let (mut done, mut checks) = (0, 0);
+    let mut taps_done = 0;
     while done < moves.len() {
-        let upto = if done == 0 {
-            1
+        (done, taps_done) = if done == 0 {
+            (1, plan.move_ends[0] + 1)
         } else {
-            batch_end(moves, plan, done, plan.move_ends[done - 1] + 1)
+            batch_end(moves, plan, (done, taps_done), true)
         };
-        done = upto;
         checks += 1;
     }
     checks
@@ -121,18 +145,26 @@ mod tests {
         }
     }
 
-    /// The moves per batch of a whole run in which every move lands.
-    fn batch_sizes(moves: &[Move], order: InputOrder) -> Vec<usize> {
+    /// The moves and the taps of each batch of a whole run in which every move lands and every
+    /// key looks selected.
+    fn batches_of(moves: &[Move], order: InputOrder) -> Vec<(usize, usize)> {
         let plan = plan_of(moves, order);
-        let mut sizes = vec![1];
-        let mut done = 1;
+        let mut sizes = vec![(1, plan.move_ends[0] + 1)];
+        let (mut done, mut taps_done) = (1, plan.move_ends[0] + 1);
         while done < moves.len() {
-            let end = batch_end(moves, &plan, done, plan.move_ends[done - 1] + 1);
-            sizes.push(end - done);
-            done = end;
+            let (end, taps_end) = batch_end(moves, &plan, (done, taps_done), true);
+            assert!(taps_end - taps_done <= WATCH_TAPS);
+            sizes.push((end - done, taps_end - taps_done));
+            (done, taps_done) = (end, taps_end);
         }
+        assert_eq!(taps_done, plan.taps.len());
         assert_eq!(sizes.len(), planned_checks(moves, &plan));
         sizes
+    }
+
+    /// The moves per batch of a whole run in which every move lands.
+    fn batch_sizes(moves: &[Move], order: InputOrder) -> Vec<usize> {
+        batches_of(moves, order).into_iter().map(|b| b.0).collect()
     }
 
     /// One move setting `digits[i]` in cell `i`, for each `i`.
@@ -152,14 +184,31 @@ mod tests {
     }
 
     #[test]
-    fn a_number_first_batch_starts_with_its_key_and_holds_up_to_eight_taps() {
+    fn a_number_first_batch_ends_with_the_next_digits_key_and_holds_up_to_eight_taps() {
         let digits = [1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3];
         let moves = sets(&digits);
-        // 1 | 1 1 | key 2 + seven 2s | 2 2 | key 3 + 3 | 3
+        // key 1 + 1 | 1 1 + key 2 | eight 2s | 2 + key 3 | 3 | 3
         assert_eq!(
-            batch_sizes(&moves, InputOrder::NumberFirst),
-            [1, 2, 7, 2, 1, 1]
+            batches_of(&moves, InputOrder::NumberFirst),
+            [(1, 2), (2, 3), (8, 8), (1, 2), (1, 1), (1, 1)]
         );
+    }
+
+    #[test]
+    fn a_number_first_key_that_does_not_fit_after_the_cells_goes_alone_before_them() {
+        let digits = [1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2];
+        let moves = sets(&digits);
+        // key 1 + 1 | eight 1s | key 2 | 2 | 2
+        assert_eq!(
+            batches_of(&moves, InputOrder::NumberFirst),
+            [(1, 2), (8, 8), (0, 1), (1, 1), (1, 1)]
+        );
+        // A fresh plan (after lost taps or a cover) starts with its key alone too.
+        let plan = plan_of(&moves, InputOrder::NumberFirst);
+        assert_eq!(batch_end(&moves, &plan, (0, 0), true), (0, 1));
+        // Without the key check (an app that shows no selected key) the key opens the batch.
+        assert_eq!(batch_end(&moves, &plan, (0, 0), false), (7, 8));
+        assert_eq!(batch_end(&moves, &plan, (1, 2), false), (9, 10));
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::vision::{CellKind, Recognition, Templates};
 use anyhow::{Context, Result};
 
 mod batches;
+mod keys;
 mod relearn;
 mod tapping;
 pub use batches::{WATCH_MOVES, WATCH_TAPS, planned_checks};

@@ -1,9 +1,10 @@
 //! Tapping a plan in and checking it on screen: batches of at most [`super::WATCH_TAPS`]
 //! taps, each re-read (after the screen settles); a cover that comes and goes, or dims the
-//! board; the input order re-learned from the first move; the last move alone, and the end
-//! screen after it.
+//! board; the input order re-learned from the first move; a number-first key tap checked on the
+//! keypad before its cells; the last move alone, and the end screen after it.
 
 use super::batches::{DRAWING, batch_end, blank_while_drawn};
+use super::keys::{self, Display, KeyWatch, Looks, Verdict};
 use super::relearn::{cell_centre, cell_side, relearn_order};
 use super::{
     PlayOptions, PlayReport, Step, Timings, assess_read, board_as_seen, ms, plural_cells, show,
@@ -56,6 +57,11 @@ pub(super) fn tap_and_check(
         partial_checks: 0,
         fetched: 0..0,
         clear: None,
+        keys: KeyWatch::new(),
+        keys_started: false,
+        key_due: None,
+        key_tries: 0,
+        looks: None,
     };
     let total = run.moves.len();
     // Taps on the board need no wait for a frame after them; taps on keys do (`tap_waits`).
@@ -81,7 +87,8 @@ pub(super) fn tap_and_check(
         let upto = if tapping.run.order_checked {
             tapping.run.watched_batch_end()
         } else {
-            tapping.run.done + 1
+            let done = tapping.run.done;
+            (done + 1, tapping.run.plan.move_ends[done] + 1)
         };
         tapping.send(upto, progress)?;
         if !tapping.device.shows_taps() {
@@ -93,6 +100,7 @@ pub(super) fn tap_and_check(
         if let Some(seen) = tapping.check()? {
             last_seen = Some(seen);
         }
+        tapping.judge_key()?;
     }
     tapping.report.timings.tap_ms = ms(started.elapsed());
     tapping.report.timings.verify_ms = 0.0;
@@ -129,10 +137,12 @@ enum Shown {
 }
 
 impl Tapping<'_> {
-    /// Sends the moves up to `upto`, `per_call` moves a call; Ctrl-C is noticed between calls.
-    fn send(&mut self, upto: usize, progress: &mut dyn FnMut(Step)) -> Result<()> {
+    /// Sends the moves up to `upto.0` and the taps up to `upto.1` (a key tap may end the batch
+    /// before its move's cells), `per_call` moves a call; Ctrl-C is noticed between calls.
+    fn send(&mut self, upto: (usize, usize), progress: &mut dyn FnMut(Step)) -> Result<()> {
         let total = self.total;
-        while self.run.done < upto {
+        let (upto, taps_upto) = upto;
+        while self.run.done < upto || self.run.taps_done < taps_upto {
             if self.stop.load(Ordering::SeqCst) {
                 return Err(anyhow!(
                     "stopped by the user after {} of {total} moves; re-run play to finish the board",
@@ -149,7 +159,11 @@ impl Tapping<'_> {
                     ..p
                 });
             }
-            let end = self.run.plan.move_ends[call_end - 1];
+            let end = if call_end == upto {
+                taps_upto - 1
+            } else {
+                self.run.plan.move_ends[call_end - 1]
+            };
             let points: Vec<Point> = self.run.plan.taps[self.run.taps_done..=end]
                 .iter()
                 .map(|t| t.at)
@@ -164,6 +178,8 @@ impl Tapping<'_> {
             self.report.taps_sent += points.len();
             self.run.taps_done = end + 1;
             self.run.done = call_end;
+            let last = self.run.plan.taps[end].target;
+            self.run.key_due = keys::key_index(last).filter(|_| self.run.key_checks());
             progress(Step::Moves {
                 done: self.report.moves_done.min(total),
                 total,
@@ -313,6 +329,9 @@ impl Tapping<'_> {
         let shot = self.device.screenshot().context(CHECK_SHOT_FAILED)?;
         self.report.checks += 1;
         self.run.fetched = check_rows(&self.run.cal);
+        if self.run.keys_wanted() {
+            self.run.note_keys(&shot);
+        }
         let read = self.run.read(&shot, self.templates);
         self.last_shot = Some((Instant::now(), shot));
         Ok(read)
@@ -391,6 +410,24 @@ impl Tapping<'_> {
             }
             Err(why) => self.wait_out_cover(why),
         }
+    }
+
+    /// Judges the key tap that ended the batch ([`Run::key_verdict`]); one that does not look
+    /// selected is looked at once more after a settle (the app may still be drawing it, and in
+    /// an app where tapping a selected key deselects it, tapping it again would), then acted on.
+    fn judge_key(&mut self) -> Result<()> {
+        let Some((key, mut verdict)) = self.run.key_verdict() else {
+            return Ok(());
+        };
+        if verdict == Verdict::NotSelected {
+            std::thread::sleep(settle(self.options));
+            self.run.key_due = Some(key);
+            self.shot()?;
+            if let Some(looks) = self.run.looks.take() {
+                verdict = self.run.keys.judge(&looks, key);
+            }
+        }
+        self.run.act_on_key(verdict)
     }
 
     /// A check's screenshot (counted as a check).
@@ -524,6 +561,16 @@ struct Run {
     /// The last check's frame that showed the board undimmed: what a scrim is seen against
     /// ([`cover::dimmed`]). None until a check reads the board, and after a cover.
     clear: Option<image::RgbaImage>,
+    /// What is known of the keypad's looks (number-first: is the key just tapped selected?).
+    keys: KeyWatch,
+    /// The first check (whose screenshot teaches the keys' looks) was made.
+    keys_started: bool,
+    /// The key whose tap ended the batch sent, judged after its check.
+    key_due: Option<usize>,
+    /// Times the key due was tapped again.
+    key_tries: usize,
+    /// The keys' looks on this check's screenshot, when it fetched the keypad's rows.
+    looks: Option<Looks>,
 }
 
 impl Run {
@@ -534,26 +581,40 @@ impl Run {
     /// last move and `full` ones fetch all the grid's rows, so a digit that strayed elsewhere is
     /// seen within a few checks, and all of them before the end.
     fn check_shot(&mut self, device: &mut dyn Device, full: bool) -> Result<image::RgbaImage> {
+        let with_keys = self.keys_wanted();
         if self.whole_checks {
             self.frame = None;
             self.fetched = check_rows(&self.cal);
-            return device.screenshot().context(CHECK_SHOT_FAILED);
+            let shot = device.screenshot().context(CHECK_SHOT_FAILED)?;
+            if with_keys {
+                self.note_keys(&shot);
+            }
+            return Ok(shot);
         }
         let all = check_rows(&self.cal);
         let partial = !full
             && self.order_checked
             && self.partial_checks + 1 < FULL_CHECK_EVERY
             && self.done + 1 < self.moves.len();
-        let rows = match (&self.frame, partial) {
+        let mut rows = match (&self.frame, partial) {
             (Some(_), true) => self.batch_rows().unwrap_or(all.clone()),
             _ => all.clone(),
         };
+        if let (true, Some(keypad)) = (with_keys, &self.cal.keypad) {
+            // One fetch from the batch's rows down (or up) to the keypad's.
+            let keys = keys::keypad_rows(keypad);
+            rows = rows.start.min(keys.start)..rows.end.max(keys.end);
+        }
         let shot = device
             .screenshot_rows(rows.clone())
             .context(CHECK_SHOT_FAILED)?;
+        if with_keys {
+            self.note_keys(&shot);
+        }
         self.fetched = rows.clone();
+        let covers_all = rows.start <= all.start && rows.end >= all.end;
         let shot = match self.frame.take() {
-            Some(mut frame) if rows != all && frame.dimensions() == shot.dimensions() => {
+            Some(mut frame) if !covers_all && frame.dimensions() == shot.dimensions() => {
                 let width = frame.width();
                 for y in rows {
                     for x in 0..width {
@@ -616,9 +677,99 @@ impl Run {
         Some(start..end)
     }
 
-    /// Where the next checked batch ends ([`batch_end`]).
-    fn watched_batch_end(&self) -> usize {
-        batch_end(&self.moves, &self.plan, self.done, self.taps_done)
+    /// Where the next checked batch ends, in moves and taps ([`batch_end`]).
+    fn watched_batch_end(&self) -> (usize, usize) {
+        batch_end(
+            &self.moves,
+            &self.plan,
+            (self.done, self.taps_done),
+            self.key_checks(),
+        )
+    }
+
+    /// Key taps are checked on the keypad: a number-first app, unless it showed that it does
+    /// not mark the selected key.
+    fn key_checks(&self) -> bool {
+        self.cal.input_order == InputOrder::NumberFirst
+            && self.cal.keypad.is_some()
+            && self.keys.display != Display::NotShown
+    }
+
+    /// This check's screenshot must hold the keypad: a key tap ended the batch, or (the first
+    /// check) the keys' looks are still to be learned.
+    fn keys_wanted(&self) -> bool {
+        self.key_checks() && (self.key_due.is_some() || !self.keys_started)
+    }
+
+    /// Keeps the keys' looks on a check's screenshot that holds the keypad's rows.
+    fn note_keys(&mut self, shot: &image::RgbaImage) {
+        if let Some(keypad) = &self.cal.keypad {
+            self.looks = Some(keys::looks(shot, keypad));
+        }
+    }
+
+    /// After a check: learns the keys' looks from the first move (its key is the app's selected
+    /// one once its cell shows its digit), and judges the key tap that ended the batch on this
+    /// check's looks: the key, and how it looks.
+    fn key_verdict(&mut self) -> Option<(usize, Verdict)> {
+        let looks: Option<Looks> = self.looks.take();
+        if !self.keys_started {
+            self.keys_started = true;
+            if let (Some(looks), Some(first)) = (&looks, self.moves.first())
+                && self.verified >= 1
+                && self.key_checks()
+            {
+                let key = first
+                    .digit()
+                    .map_or(plan::Target::Erase, plan::Target::Digit);
+                if let Some(k) = keys::key_index(key) {
+                    self.keys.learn(looks, k);
+                }
+            }
+        }
+        let (key, looks) = (self.key_due.take()?, looks?);
+        Some((key, self.keys.judge(&looks, key)))
+    }
+
+    /// What follows the verdict on the key tap that ended the batch. A key that does not look
+    /// selected is tapped again, alone, before any cell of its digit (the batch resumes at it);
+    /// after two more tries the run stops. An app whose key never changes when tapped twice
+    /// shows no selection: said once, and keys are no longer checked.
+    fn act_on_key(&mut self, verdict: Verdict) -> Result<()> {
+        self.key_due = None;
+        let target = self.plan.taps[self.taps_done - 1].target;
+        match (verdict, self.keys.display) {
+            (Verdict::Selected | Verdict::Unknown, _) => self.key_tries = 0,
+            (Verdict::NotSelected, Display::Shown) if self.key_tries < 2 => {
+                self.key_tries += 1;
+                self.taps_done -= 1;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "{target} does not look selected after its tap (a tap the app dropped?): tapping it again before any cell"
+                );
+            }
+            (Verdict::NotSelected, Display::Shown) => {
+                return Err(BoardProblem(format!(
+                    "stopped: {target} does not look selected after {} taps, so no cell of it was tapped. Likely cause: the app ignores that key (a dialog over the keypad, or the keypad moved); fix it on the phone and re-run play",
+                    self.key_tries + 1
+                ))
+                .into());
+            }
+            (Verdict::NotSelected, _) if self.key_tries == 0 => {
+                // A lost tap, or an app that shows no selected key: once more tells.
+                self.key_tries = 1;
+                self.taps_done -= 1;
+            }
+            (Verdict::NotSelected, _) => {
+                self.key_tries = 0;
+                self.keys.display = Display::NotShown;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "the app does not mark the selected key on its keypad: a key tap it drops cannot be seen, so keys are not checked in this run"
+                );
+            }
+        }
+        Ok(())
     }
 
     /// Every cell that differs from the plan shows nothing where a digit was planned, and
@@ -667,6 +818,8 @@ impl Run {
         self.verified = 0;
         self.sent_at.clear();
         self.frame = None;
+        self.key_due = None;
+        self.key_tries = 0;
         Ok(())
     }
 }

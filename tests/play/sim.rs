@@ -314,3 +314,52 @@ fn most_checks_fetch_only_the_rows_their_batch_changed_and_the_checks_around_the
     let fetched: usize = lens.iter().sum();
     assert!(fetched * 100 < lens.len() * all.len() * 75, "{lens:?}");
 }
+
+/// A number-first phone that ignores every tap on one key (a dialog's corner over it, a key the
+/// app greys out).
+struct DeadKey {
+    inner: Recorder,
+    key: Point,
+}
+
+impl Device for DeadKey {
+    fn screenshot(&mut self) -> anyhow::Result<RgbaImage> {
+        self.inner.screenshot()
+    }
+    fn screen_size(&mut self) -> anyhow::Result<Size> {
+        self.inner.screen_size()
+    }
+    fn tap_all(&mut self, taps: &[Point]) -> anyhow::Result<()> {
+        let live: Vec<Point> = taps.iter().copied().filter(|&p| p != self.key).collect();
+        self.inner.tap_all(&live)
+    }
+    fn input(&self) -> Input {
+        self.inner.input
+    }
+}
+
+#[test]
+fn a_number_first_key_that_never_looks_selected_stops_the_run_before_any_cell_of_its_digit() {
+    let (cal, _) = rig::calibration("numfirst", SMALL_SIZE);
+    let key = cal.keypad.as_ref().unwrap().digits[8];
+    let mut device = DeadKey {
+        inner: Recorder {
+            phone: SimDevice::new(rig::phone("numfirst", SMALL_SIZE, "easy")),
+            ..recorder(Input::Method(InputKind::Tap))
+        },
+        key,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let err = play_on(&mut device, "numfirst", None, &stop)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("key 9 does not look selected after 3 taps"),
+        "{err}"
+    );
+    let phone = device.inner.phone.phone();
+    // The digits before 9 went in, and no cell meant for a 9 took the digit still selected.
+    assert_eq!(phone.mistakes(), 0, "{err}");
+    assert!(phone.wrong_entries().is_empty(), "{err}");
+    assert!(!phone.is_solved());
+}
