@@ -7,6 +7,7 @@ use crate::device::Device;
 use crate::error::BoardProblem;
 use crate::profile::calibration::Calibration;
 use crate::vision;
+use crate::vision::screen::Boundaries;
 use crate::vision::{Recognition, Templates};
 use anyhow::{Context, Result, bail};
 use std::io::Write as _;
@@ -56,21 +57,20 @@ pub fn wait_for_board(
     }
 }
 
-/// The board looks dimmed as a whole against `reference`, a frame of it seen clear: along its
-/// cell boundaries within `rows` the brightness fell by a fifth or more (see
-/// [`vision::screen::boundary_brightness_ratio`]). A dialog's or an overlay's scrim does this
+/// The board looks dimmed as a whole on a frame whose cell boundaries are `shot` against
+/// `reference`, those of a frame of it seen clear: along them within `rows` the brightness fell
+/// by a fifth or more (see [`Boundaries::ratio`]). A dialog's or an overlay's scrim does this
 /// (Android dims by 32-60%) while the digits under it may still read, on a dark theme above
 /// all; a tap sent then is swallowed. Between frames of the same board the ratio stayed within
 /// 0.94-1.07 on every simulated skin; a scrim gave 0.50-0.67. Only dimming counts: a frame
 /// brighter than the reference is a reference caught under a scrim, and replaces it.
 /// Returns the ratio when dimmed.
 pub fn dimmed(
-    reference: &image::RgbaImage,
-    shot: &image::RgbaImage,
-    grid: crate::geometry::Rect,
+    reference: &Boundaries,
+    shot: &Boundaries,
     rows: std::ops::Range<u32>,
 ) -> Option<f32> {
-    let ratio = vision::screen::boundary_brightness_ratio(reference, shot, grid, rows)?;
+    let ratio = reference.ratio(shot, rows)?;
     (ratio < 0.8).then_some(ratio)
 }
 
@@ -94,9 +94,10 @@ mod tests {
     #[test]
     fn a_dark_board_under_androids_dimming_is_dimmed_and_a_brighter_frame_is_not() {
         let grid = Rect::new(0, 0, 90, 90);
-        let (clear, scrimmed) = (screen(30, 80), screen(18, 48));
-        assert!(dimmed(&clear, &scrimmed, grid, 0..90).is_some());
-        assert_eq!(dimmed(&clear, &clear, grid, 0..90), None);
-        assert_eq!(dimmed(&scrimmed, &clear, grid, 0..90), None);
+        let clear = Boundaries::of(&screen(30, 80), grid);
+        let scrimmed = Boundaries::of(&screen(18, 48), grid);
+        assert!(dimmed(&clear, &scrimmed, 0..90).is_some());
+        assert_eq!(dimmed(&clear, &clear, 0..90), None);
+        assert_eq!(dimmed(&scrimmed, &clear, 0..90), None);
     }
 }

@@ -17,6 +17,7 @@ use crate::plan::{self, Move, Plan};
 use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::{Board, Cell};
 use crate::vision;
+use crate::vision::screen::Boundaries;
 use crate::vision::settling::{self, Settling};
 use crate::vision::{Recognition, Templates};
 use anyhow::{Context, Result, anyhow};
@@ -258,10 +259,11 @@ impl Tapping<'_> {
     fn look(&mut self, expected: &Board, changed: &[Cell]) -> Result<Shown> {
         let shot = self.run.check_shot(self.device, false)?;
         self.report.checks += 1;
-        if self.run.dimmed(&shot).is_some() {
+        let (seen, dimmed) = self.run.boundaries(&shot);
+        if dimmed.is_some() {
             return self.wait_out_dimming(expected, changed);
         }
-        let read = self.run.read(&shot, self.templates);
+        let read = self.run.read_undimmed(&shot, seen, self.templates);
         self.last_shot = Some((Instant::now(), shot));
         match board_as_seen(read, expected, changed) {
             Ok(seen) => Ok(Shown::Board(seen)),
@@ -558,9 +560,10 @@ struct Run {
     partial_checks: usize,
     /// The screen rows the last check's screenshot brought fresh.
     fetched: std::ops::Range<u32>,
-    /// The last check's frame that showed the board undimmed: what a scrim is seen against
-    /// ([`cover::dimmed`]). None until a check reads the board, and after a cover.
-    clear: Option<image::RgbaImage>,
+    /// The cell boundaries of the last check's frame that showed the board undimmed: what a
+    /// scrim is seen against ([`cover::dimmed`]). None until a check reads the board, and after
+    /// a cover.
+    clear: Option<Boundaries>,
     /// What is known of the keypad's looks (number-first: is the key just tapped selected?).
     keys: KeyWatch,
     /// The first check (whose screenshot teaches the keys' looks) was made.
@@ -633,11 +636,13 @@ impl Run {
         Ok(shot)
     }
 
-    /// The last check's screenshot looks dimmed against the last clear one ([`cover::dimmed`]):
-    /// the brightness ratio then.
-    fn dimmed(&self, shot: &image::RgbaImage) -> Option<f32> {
-        let clear = self.clear.as_ref()?;
-        cover::dimmed(clear, shot, self.cal.grid, self.fetched.clone())
+    /// A check's screenshot's cell boundaries, and the brightness ratio when they look dimmed
+    /// against the last clear check's ([`cover::dimmed`]).
+    fn boundaries(&self, shot: &image::RgbaImage) -> (Boundaries, Option<f32>) {
+        let seen = Boundaries::of(shot, self.cal.grid);
+        let dimmed = (self.clear.as_ref())
+            .and_then(|clear| cover::dimmed(clear, &seen, self.fetched.clone()));
+        (seen, dimmed)
     }
 
     /// Reads a check's screenshot; a dimmed one is no board (its taps would be swallowed),
@@ -647,15 +652,27 @@ impl Run {
         shot: &image::RgbaImage,
         templates: &Templates,
     ) -> Result<Recognition, crate::vision::ReadError> {
-        if let Some(ratio) = self.dimmed(shot) {
+        let (seen, dimmed) = self.boundaries(shot);
+        if let Some(ratio) = dimmed {
             return Err(crate::vision::ReadError::WrongScreen(format!(
                 "the board dimmed to {:.0}% of its brightness: a dialog or an overlay over it?",
                 ratio * 100.0
             )));
         }
+        self.read_undimmed(shot, seen, templates)
+    }
+
+    /// Reads a check's screenshot whose boundaries (`seen`) showed no dimming; when it reads,
+    /// they are what the next check is seen against.
+    fn read_undimmed(
+        &mut self,
+        shot: &image::RgbaImage,
+        seen: Boundaries,
+        templates: &Templates,
+    ) -> Result<Recognition, crate::vision::ReadError> {
         let read = vision::read(shot, Some(&self.cal.hints(templates))).result;
         if read.is_ok() {
-            self.clear = Some(shot.clone());
+            self.clear = Some(seen);
         }
         read
     }

@@ -148,45 +148,89 @@ pub fn still_around(a: &RgbaImage, b: &RgbaImage, at: Point, side: u32) -> bool 
     })
 }
 
-/// How much brighter `b` is than `a` along the boundaries between the cells of `grid` (its
-/// lines, or the gaps between tiles) within the screen rows `rows`: the ratio of their mean
-/// brightness, each lifted by 8 levels so that a near-black board does not swing it. Digits,
-/// notes and most highlights lie inside cells, so between two frames of the same board this
-/// stays near 1; a scrim (a dialog's or a flashing overlay's dimming) moves it by a third or
-/// more. `None` when `rows` miss the grid.
-pub fn boundary_brightness_ratio(
-    a: &RgbaImage,
-    b: &RgbaImage,
+/// The brightness along the boundaries between the cells of a grid on one frame (its lines, or
+/// the gaps between tiles), kept instead of the frame: what a later frame's dimming is measured
+/// against ([`Boundaries::ratio`]). Digits, notes and most highlights lie inside cells, so
+/// between two frames of the same board the ratio stays near 1; a scrim (a dialog's or a
+/// flashing overlay's dimming) moves it by a third or more.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Boundaries {
     grid: Rect,
-    rows: std::ops::Range<u32>,
-) -> Option<f32> {
-    let (w, h) = (a.width().min(b.width()), a.height().min(b.height()));
-    let y0 = rows.start.max(grid.y);
-    let y1 = rows.end.min(grid.y + grid.height).min(h);
-    let x1 = (grid.x + grid.width).min(w);
-    if y0 >= y1 || grid.x >= x1 {
-        return None;
-    }
-    let at = |img: &RgbaImage, x: u32, y: u32| {
-        let p = img.get_pixel(x, y).0;
-        luma(p[0], p[1], p[2]) as u64
-    };
-    let (mut sum_a, mut sum_b, mut n) = (0u64, 0u64, 0u64);
-    let mut add = |x: u32, y: u32| {
-        sum_a += at(a, x, y);
-        sum_b += at(b, x, y);
-        n += 1;
-    };
-    for i in 0..=9 {
-        let x = (grid.x + i * grid.width / 9).min(x1 - 1);
-        (y0..y1).step_by(2).for_each(|y| add(x, y));
-        let y = grid.y + i * grid.height / 9;
-        if (y0..y1).contains(&y) {
-            (grid.x..x1).step_by(2).for_each(|x| add(x, y));
+    size: (u32, u32),
+    /// Per screen row from the grid's top: the summed brightness at the ten vertical
+    /// boundaries (empty when the grid lies off the frame).
+    columns: Vec<u64>,
+    /// Per horizontal boundary on the frame: its screen row, its summed brightness along the
+    /// grid (every second pixel) and how many pixels that is.
+    lines: Vec<(u32, u64, u64)>,
+}
+
+impl Boundaries {
+    /// The boundaries of `grid` on `img`.
+    pub fn of(img: &RgbaImage, grid: Rect) -> Boundaries {
+        let (w, h) = img.dimensions();
+        let x1 = (grid.x + grid.width).min(w);
+        let y1 = (grid.y + grid.height).min(h);
+        let at = |x: u32, y: u32| {
+            let p = img.get_pixel(x, y).0;
+            luma(p[0], p[1], p[2]) as u64
+        };
+        let (mut columns, mut lines) = (Vec::new(), Vec::new());
+        if grid.x < x1 {
+            let xs: Vec<u32> = (0..=9)
+                .map(|i| (grid.x + i * grid.width / 9).min(x1 - 1))
+                .collect();
+            columns = (grid.y..y1)
+                .map(|y| xs.iter().map(|&x| at(x, y)).sum())
+                .collect();
+            lines = (0..=9)
+                .map(|i| grid.y + i * grid.height / 9)
+                .filter(|&y| y < y1)
+                .map(|y| {
+                    let xs = (grid.x..x1).step_by(2);
+                    (y, xs.clone().map(|x| at(x, y)).sum(), xs.count() as u64)
+                })
+                .collect();
+        }
+        Boundaries {
+            grid,
+            size: (w, h),
+            columns,
+            lines,
         }
     }
-    let mean = |sum: u64| sum as f32 / n as f32 + 8.0;
-    Some(mean(sum_b) / mean(sum_a))
+
+    /// How much brighter `later` (the same grid on a later frame of the same size) is than these
+    /// boundaries within the screen rows `rows`: the ratio of their mean brightness, each lifted
+    /// by 8 levels so that a near-black board does not swing it. `None` when `rows` miss the
+    /// grid, or the frames differ in grid or size.
+    pub fn ratio(&self, later: &Boundaries, rows: std::ops::Range<u32>) -> Option<f32> {
+        if later.grid != self.grid || later.size != self.size || self.columns.is_empty() {
+            return None;
+        }
+        let top = self.grid.y;
+        let y0 = rows.start.max(top);
+        let y1 = rows.end.min(top + self.columns.len() as u32);
+        if y0 >= y1 {
+            return None;
+        }
+        let (mut sum_a, mut sum_b, mut n) = (0u64, 0u64, 0u64);
+        for y in (y0..y1).step_by(2) {
+            let i = (y - top) as usize;
+            sum_a += self.columns[i];
+            sum_b += later.columns[i];
+            n += 10;
+        }
+        for (a, b) in self.lines.iter().zip(&later.lines) {
+            if (y0..y1).contains(&a.0) {
+                sum_a += a.1;
+                sum_b += b.1;
+                n += a.2;
+            }
+        }
+        let mean = |sum: u64| sum as f32 / n as f32 + 8.0;
+        Some(mean(sum_b) / mean(sum_a))
+    }
 }
 
 /// The brightness of each RGBA pixel of `rgba` into `out` (one byte per pixel): the one
@@ -316,6 +360,10 @@ mod tests {
         }
     }
 
+    fn ratio(a: &RgbaImage, b: &RgbaImage, grid: Rect, rows: std::ops::Range<u32>) -> Option<f32> {
+        Boundaries::of(a, grid).ratio(&Boundaries::of(b, grid), rows)
+    }
+
     #[test]
     fn ink_inside_cells_leaves_the_boundary_brightness_as_it_was() {
         let a = board();
@@ -323,7 +371,7 @@ mod tests {
         for (x, y) in (27..33).flat_map(|x| (47..53).map(move |y| (x, y))) {
             b.put_pixel(x, y, Rgba([0, 0, 0, 255]));
         }
-        let ratio = boundary_brightness_ratio(&a, &b, Rect::new(5, 5, 90, 90), 0..100).unwrap();
+        let ratio = ratio(&a, &b, Rect::new(5, 5, 90, 90), 0..100).unwrap();
         assert!((ratio - 1.0).abs() < 1e-6, "{ratio}");
     }
 
@@ -340,10 +388,10 @@ mod tests {
             }
         }
         let grid = Rect::new(5, 5, 90, 90);
-        let dimmed = boundary_brightness_ratio(&a, &b, grid, 40..60).unwrap();
+        let dimmed = ratio(&a, &b, grid, 40..60).unwrap();
         assert!((0.5..0.65).contains(&dimmed), "{dimmed}");
         // Rows the scrim missed, and rows off the grid, say nothing of it.
-        assert_eq!(boundary_brightness_ratio(&a, &b, grid, 0..40), Some(1.0));
-        assert_eq!(boundary_brightness_ratio(&a, &b, grid, 96..100), None);
+        assert_eq!(ratio(&a, &b, grid, 0..40), Some(1.0));
+        assert_eq!(ratio(&a, &b, grid, 96..100), None);
     }
 }
