@@ -154,26 +154,16 @@ pub(super) fn with_calibrated_kinds(
     screen: &ScreenCells,
     th: &Thresholds,
 ) -> Result<Recognition, ReadError> {
-    set_calibrated_kinds(&mut rec.readings, &screen.cells, &screen.features, th);
-    prefer_screens_own_kinds(&mut rec.readings, &screen.split);
+    let split = Some(&screen.split);
+    set_calibrated_kinds(
+        &mut rec.readings,
+        &screen.cells,
+        &screen.features,
+        th,
+        split,
+    );
     settle_clashes(&mut rec, &screen.features)?;
     Ok(rec)
-}
-
-/// Where this screen tells a digit's kind by itself ([`InkSplit`], the reader's rule without
-/// calibration: inks, discs, tints, the empty cells' paper), that kind stands, and a digit
-/// whose kind it sees hidden by a highlight counts as a given, as without calibration; the
-/// stored inks decide only where the screen's digits cannot be told apart. A calibration stores
-/// two inks, so it cannot see entries drawn in the givens' ink on another paper, nor a given
-/// drawn in the selection's colours.
-fn prefer_screens_own_kinds(readings: &mut [Reading], split: &InkSplit) {
-    for (i, r) in readings.iter_mut().enumerate() {
-        match (r.digit, split.kind(i)) {
-            (Some(_), Some(DigitKind::Entry)) => r.kind = CellKind::Entry,
-            (Some(_), Some(_)) => r.kind = CellKind::Given,
-            _ => {}
-        }
-    }
 }
 
 /// The rule check of a read: givens never break the rules, so of two clashing digits that
@@ -208,12 +198,19 @@ fn settle_clashes(
     Ok(())
 }
 
-/// Sets each reading's kind by [`calibrated_kinds`] on the cells' ink features.
+/// Sets each reading's kind. Where this screen tells a digit's kind by itself (`split`, the
+/// reader's rule without calibration: inks, discs, tints, the empty cells' paper), that kind
+/// stands, and a digit whose kind it sees hidden by a highlight counts as a given, as without
+/// calibration. The stored inks ([`calibrated_kinds`] on the cells' ink features) decide where
+/// the screen's digits cannot be told apart, or no split was made. A calibration stores two
+/// inks, so it cannot see entries drawn in the givens' ink on another paper, nor a given drawn
+/// in the selection's colours.
 fn set_calibrated_kinds(
     readings: &mut [Reading],
     cells: &[CellInk],
     features: &[Option<InkFeatures>],
     th: &Thresholds,
+    split: Option<&InkSplit>,
 ) {
     let digits: Vec<Option<u8>> = readings.iter().map(|r| r.digit).collect();
     let stored = StoredInks {
@@ -222,7 +219,8 @@ fn set_calibrated_kinds(
         distance: th.kind_distance,
     };
     let kinds = calibrated_kinds(&digits, cells, features, stored);
-    for (r, kind) in readings.iter_mut().zip(kinds) {
+    for (i, (r, kind)) in readings.iter_mut().zip(kinds).enumerate() {
+        let kind = split.and_then(|s| s.kind(i)).or(kind);
         r.kind = match (r.digit, kind) {
             (None, _) => CellKind::Empty,
             (Some(_), Some(DigitKind::Entry)) => CellKind::Entry,
@@ -261,8 +259,9 @@ pub(super) fn read_cells(
     th: &Thresholds,
 ) -> Result<Recognition, ReadError> {
     let features = &screen.features;
-    let mut rec = read_inks_with(&screen.cells, features, screen.grid.clone(), templates, th)?;
-    prefer_screens_own_kinds(&mut rec.readings, &screen.split);
+    let split = Some(&screen.split);
+    let cut = (&screen.cells[..], &features[..], split);
+    let mut rec = read_inks_with(cut, screen.grid.clone(), templates, th)?;
     settle_clashes(&mut rec, features)?;
     Ok(rec)
 }
@@ -291,16 +290,16 @@ pub fn read_inks(
             })
         })
         .collect();
-    read_inks_with(inks, &features, grid, templates, th)
+    read_inks_with((inks, &features, None), grid, templates, th)
 }
 
 /// [`read_inks`] with each digit's ink features, by which the screen's givens and entries are
 /// told apart ([`calibrated_kinds`]): the stored colours where this screen still draws them,
 /// the screen's own split where the theme changed; a digit whose kind a same-number highlight
-/// hides counts as a given, as the glyph-bank reader counts it.
+/// hides counts as a given, as the glyph-bank reader counts it; the screen's own split first,
+/// where one was made.
 fn read_inks_with(
-    inks: &[CellInk],
-    features: &[Option<InkFeatures>],
+    (inks, features, split): (&[CellInk], &[Option<InkFeatures>], Option<&InkSplit>),
     grid: Grid,
     templates: &Templates,
     th: &Thresholds,
@@ -326,7 +325,7 @@ fn read_inks_with(
     if !doubts.is_empty() {
         return Err(ReadError::Unsure(doubts));
     }
-    set_calibrated_kinds(&mut readings, inks, features, th);
+    set_calibrated_kinds(&mut readings, inks, features, th, split);
     Ok(Recognition {
         clashes: rule_conflicts(&board),
         board,
