@@ -387,6 +387,22 @@ fn reading_orders(glyphs: &[&Glyph]) -> Vec<Vec<usize>> {
     orders
 }
 
+/// Do the nine `glyphs` lie on the lattice of a keypad: R rows of C keys (rows and columns told
+/// apart as [`reading_orders`] groups them), all full but the last? A glyph off the keys' rows
+/// or columns (a word's letter beside them) adds a line the nine cannot fill.
+fn on_a_lattice(glyphs: &[&Glyph]) -> bool {
+    let h = glyphs.iter().map(|g| g.bbox.height).max().unwrap_or(1) as f32;
+    let lines = |coord: fn(&Glyph) -> f32| {
+        let mut v: Vec<f32> = glyphs.iter().map(|g| coord(g)).collect();
+        v.sort_by(f32::total_cmp);
+        1 + v.windows(2).filter(|p| p[1] - p[0] >= h * 0.5).count()
+    };
+    let rows = lines(|g| g.centre().y as f32);
+    let cols = lines(|g| g.centre().x as f32);
+    let n = glyphs.len();
+    rows * cols >= n && ((rows - 1) * cols < n || rows * (cols - 1) < n)
+}
+
 /// The centres of the nine digit keys on `img`, in digit order, found as calibrate finds them with
 /// an app's own digit `templates` as the labelled shapes: how a stored profile's keypad is
 /// checked against the screen (an app update can move the keypad and nothing else).
@@ -497,11 +513,18 @@ fn order_keypad_with(bank: &Bank, glyphs: &[Glyph]) -> Option<[Glyph; 9]> {
                     continue;
                 };
                 let clear = a.margin.iter().all(|&m| m >= super::glyphs::MIN_MARGIN);
-                let agrees = a
-                    .digit
-                    .iter()
-                    .enumerate()
-                    .all(|(d, &x)| x as usize == d + 1);
+                // The labels must run 1..=9 in this reading order, or in one of the nine glyphs
+                // alone when they lie on a lattice of keys: a 3x3 keypad read down its columns
+                // is a window of the column order (a word beside its rows can split the row
+                // order) and still reads 1..=9 by its own rows.
+                let runs_on = |o: &[usize]| {
+                    o.iter()
+                        .enumerate()
+                        .all(|(d, &k)| a.digit[k] as usize == d + 1)
+                };
+                let nine: Vec<&Glyph> = window.iter().map(|&g| members[g]).collect();
+                let agrees = runs_on(&(0..9).collect::<Vec<_>>())
+                    || (on_a_lattice(&nine) && reading_orders(&nine).iter().any(|o| runs_on(o)));
                 log::debug!(
                     "keypad window: digits {:?} margins {:.2?}",
                     a.digit,
@@ -512,10 +535,52 @@ fn order_keypad_with(bank: &Bank, glyphs: &[Glyph]) -> Option<[Glyph; 9]> {
                 }
                 let total: f32 = a.margin.iter().sum();
                 if best.as_ref().is_none_or(|(b, _)| total > *b) {
-                    best = Some((total, std::array::from_fn(|d| members[window[d]].clone())));
+                    let mut by_digit = [0usize; 9];
+                    for (k, &d) in a.digit.iter().enumerate() {
+                        by_digit[d as usize - 1] = window[k];
+                    }
+                    best = Some((total, by_digit.map(|g| members[g].clone())));
                 }
             }
         }
     }
     best.map(|(_, k)| k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Glyphs 20 px tall centred at `centres`.
+    fn at(centres: &[(u32, u32)]) -> Vec<Glyph> {
+        centres
+            .iter()
+            .map(|&(x, y)| Glyph {
+                bbox: Rect::new(x - 7, y - 10, 14, 20),
+                patch: Vec::new(),
+                bright: false,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn nine_keys_in_full_rows_lie_on_a_lattice_and_one_off_their_rows_and_columns_does_not() {
+        let grid = |cols: u32| -> Vec<(u32, u32)> {
+            (0..9)
+                .map(|i| (100 + (i % cols) * 60, 100 + (i / cols) * 60))
+                .collect()
+        };
+        for cols in [1, 2, 3, 5, 9] {
+            let glyphs = at(&grid(cols));
+            assert!(
+                on_a_lattice(&glyphs.iter().collect::<Vec<_>>()),
+                "{cols} columns"
+            );
+        }
+        // A 5+4 keypad whose ninth glyph is a mark below and between two keys of its last row.
+        let mut keys = grid(5);
+        keys[8] = (130, 180);
+        let glyphs = at(&keys);
+        assert!(!on_a_lattice(&glyphs.iter().collect::<Vec<_>>()));
+    }
 }

@@ -167,3 +167,32 @@ fn a_reference_that_contradicts_the_bank_makes_the_reader_refuse_with_both_candi
     }
     assert!(err.to_string().contains("4 or 9") || err.to_string().contains("9 or 4"));
 }
+
+#[test]
+fn a_3x3_keypad_with_a_letter_beside_its_middle_row_is_verified_key_by_key() {
+    // A button's label right of the keypad, in line with its middle row, splits the row order
+    // (1 2 3 4 5 6 B 7 8 9); the keys read down their columns are nine in a row.
+    let keys: Vec<(u8, i32, i32)> = (1..=9u8)
+        .map(|d| {
+            let i = d as i32 - 1;
+            (d, 1000 + (i % 3) * 150, 120 + (i / 3) * 160)
+        })
+        .collect();
+    let plain = screen(&keys);
+    let grid = locate_grid(&plain).unwrap();
+    let expected = verified_keypad(&plain, &grid).expect("the plain keypad is verified");
+    for letter in ["B", "S", "Z"] {
+        let mut img = plain.clone();
+        draw_text_mut(
+            &mut img,
+            INK,
+            1450,
+            280,
+            PxScale::from(70.0),
+            &font(),
+            letter,
+        );
+        let shapes = verified_keypad(&img, &grid);
+        assert_eq!(shapes.as_ref(), Some(&expected), "with {letter} beside it");
+    }
+}
