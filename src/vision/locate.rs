@@ -671,6 +671,26 @@ impl Search<'_> {
 }
 
 impl Grid {
+    /// This lattice moved a cell: `right` (or left) when `across`, else down (or up). Its first
+    /// (last) line on that axis is dropped and one put a cell beyond its last (first), the cell
+    /// there as wide as the one it is beside.
+    pub(crate) fn slid_a_cell(&self, across: bool, forward: bool) -> Grid {
+        let slide = |v: &[f32; 10]| -> [f32; 10] {
+            if forward {
+                std::array::from_fn(|i| if i < 9 { v[i + 1] } else { 2.0 * v[9] - v[8] })
+            } else {
+                std::array::from_fn(|i| if i > 0 { v[i - 1] } else { 2.0 * v[0] - v[1] })
+            }
+        };
+        let mut g = self.clone();
+        if across {
+            g.xs = slide(&self.xs);
+        } else {
+            g.ys = slide(&self.ys);
+        }
+        g
+    }
+
     /// This grid, found on a screen scaled down by `factor` (2 for [`half_size`]), in the
     /// coordinates of the full screen.
     pub(crate) fn scaled_up(&self, factor: f32, full: (u32, u32)) -> Grid {

@@ -115,38 +115,50 @@ impl ScreenCells {
             .all(|k| has(&|c: Cell| c.row() == k) && has(&|c: Cell| c.col() == k))
     }
 
-    /// Does the board go on beside this lattice? Three or more cells of its pitch just left or
-    /// just right of it, in line with its rows, hold digits like the board's own (height, ink
-    /// and background): the lattice is a column off a board of tiles without lines, or one
-    /// grid of several. A classic board stops at its border; a keypad beside it has keys of
-    /// another size or look, and seldom three in line with the rows.
-    pub(crate) fn board_goes_on_beside(&self, img: &Screen) -> bool {
+    /// Does the board go on beyond this lattice: `[left, right, above, below]` (above and below
+    /// only looked at when `vertical`)? Three or more cells of its pitch just beyond that side,
+    /// in line with its rows (columns), hold digits like the board's own (height, ink and
+    /// background): the lattice is a column off a board of tiles without lines, or one grid of
+    /// several. A classic board stops at its border; a keypad beside it has keys of another
+    /// size or look, and seldom three in line with the rows.
+    fn board_beyond(&self, img: &Screen, vertical: bool) -> [bool; 4] {
         let feats: Vec<&InkFeatures> = self.features.iter().flatten().collect();
         let Some(h) = median_height(&feats) else {
-            return false;
+            return [false; 4];
         };
         let like_the_board = |f: &InkFeatures| like_digits(f, h, &feats);
         let pitch = self.grid.pitch();
         let (xs, ys) = (&self.grid.xs, &self.grid.ys);
         let big_min = (0.8 * h).min(super::cells::BIG_MIN);
-        [xs[0] - pitch, xs[9]].into_iter().any(|x0| {
-            if x0 < 0.0 || x0 + pitch > img.width() as f32 {
-                return false;
-            }
-            let beside = (0..9)
-                .filter(|&r| {
-                    let rect = Rect::new(
-                        x0.round() as u32,
-                        ys[r].round() as u32,
-                        pitch.round() as u32,
-                        (ys[r + 1] - ys[r]).round() as u32,
-                    );
-                    super::cells::digit_features_in(img, rect, pitch, big_min)
+        // Three or more of the nine cells of a line of `pitch` beyond the lattice (`rect(i)`)
+        // hold digits like the board's.
+        let goes_on = |rect: &dyn Fn(usize) -> Rect| {
+            (0..9)
+                .filter(|&i| {
+                    super::cells::digit_features_in(img, rect(i), pitch, big_min)
                         .is_some_and(|f| like_the_board(&f))
                 })
-                .count();
-            beside >= 3
-        })
+                .count()
+                >= 3
+        };
+        let px = |v: f32| v.round() as u32;
+        let column = |x0: f32| {
+            x0 >= 0.0
+                && x0 + pitch <= img.width() as f32
+                && goes_on(&|r| Rect::new(px(x0), px(ys[r]), px(pitch), px(ys[r + 1] - ys[r])))
+        };
+        let row = |y0: f32| {
+            vertical
+                && y0 >= 0.0
+                && y0 + pitch <= img.height() as f32
+                && goes_on(&|c| Rect::new(px(xs[c]), px(y0), px(xs[c + 1] - xs[c]), px(pitch)))
+        };
+        [
+            column(xs[0] - pitch),
+            column(xs[9]),
+            row(ys[0] - pitch),
+            row(ys[9]),
+        ]
     }
 
     /// Is this lattice the rectangle `expected` (within the locator's wobble)?
@@ -223,6 +235,9 @@ fn framed(img: &Screen, grid: &Grid) -> bool {
     })
 }
 
+/// How many cells a lattice is moved, each way, to the board that goes on beyond it.
+const MAX_SLIDE: usize = 3;
+
 /// The least brightness step between a cell's paper and the lines around it that frames it.
 const FRAME_CONTRAST: i16 = 12;
 
@@ -260,10 +275,16 @@ pub(crate) fn find_grid_and_cells_on(
     hint: Option<Rect>,
 ) -> Result<ScreenCells, VisionError> {
     let mut ran_on = false;
-    let mut stands_alone = |screen: &ScreenCells| {
+    let mut stands_alone = |screen: ScreenCells| -> Option<ScreenCells> {
         let runs = super::overrun::lines_run_on(img, &screen.grid);
         ran_on |= runs;
-        !runs && !screen.board_goes_on_beside(img)
+        if runs {
+            return None;
+        }
+        match screen.board_beyond(img, true) {
+            [false, false, _, _] => Some(screen),
+            beyond => slid_onto_the_board(img, screen, beyond),
+        }
     };
     match find(img, hint, &mut stands_alone) {
         Err(VisionError::NoGrid(_)) if ran_on => Err(VisionError::MultiGrid),
@@ -271,11 +292,48 @@ pub(crate) fn find_grid_and_cells_on(
     }
 }
 
-/// [`find_grid_and_cells`]: the first plausible lattice that `alone` accepts.
+/// A lattice a cell or two off a board of tiles (its strongest edges can be other tiles beside
+/// the board: a column of note fields, rows of them below) sees the board go on at one side of
+/// an axis (`beyond`, as [`ScreenCells::board_beyond`] gives it): the board is the lattice
+/// moved that way, as far as the board goes on, if that one stands alone and still looks like a
+/// sudoku with a digit in every outer row and column. `None` when the board goes on at both
+/// sides of an axis, or further than [`MAX_SLIDE`] cells.
+fn slid_onto_the_board(
+    img: &Screen,
+    mut screen: ScreenCells,
+    mut beyond: [bool; 4],
+) -> Option<ScreenCells> {
+    let (w, h) = (img.width() as f32, img.height() as f32);
+    for _ in 0..MAX_SLIDE {
+        let mut grid = screen.grid.clone();
+        for (across, back, on) in [(true, beyond[0], beyond[1]), (false, beyond[2], beyond[3])] {
+            match (back, on) {
+                (true, true) => return None,
+                (false, false) => {}
+                (_, forward) => grid = grid.slid_a_cell(across, forward),
+            }
+        }
+        if grid.xs[0] < 0.0 || grid.ys[0] < 0.0 || grid.xs[9] >= w || grid.ys[9] >= h {
+            return None;
+        }
+        screen = ScreenCells::on(img, grid);
+        beyond = screen.board_beyond(img, true);
+        if beyond == [false; 4] {
+            let alone = screen.plausible()
+                && screen.edges_hold_digits()
+                && !super::overrun::lines_run_on(img, &screen.grid);
+            return alone.then_some(screen);
+        }
+    }
+    None
+}
+
+/// [`find_grid_and_cells`]: the first plausible lattice that `alone` accepts (as it is, or as the
+/// lattice `alone` returns instead).
 fn find(
     img: &Screen,
     hint: Option<Rect>,
-    alone: &mut dyn FnMut(&ScreenCells) -> bool,
+    alone: &mut dyn FnMut(ScreenCells) -> Option<ScreenCells>,
 ) -> Result<ScreenCells, VisionError> {
     // A calibrated place is cheap to check: the lines near it, then the cells. A lattice a row
     // off the real grid (the hint a row out, or the app's grid moved by a row) still has
@@ -289,7 +347,11 @@ fn find(
     {
         let screen = ScreenCells::on(img, grid);
         check_not_killer(&screen.cells)?;
-        if screen.plausible() && screen.fits(h) && screen.edges_hold_digits() && alone(&screen) {
+        if screen.plausible()
+            && screen.fits(h)
+            && screen.edges_hold_digits()
+            && let Some(screen) = alone(screen)
+        {
             return Ok(screen);
         }
     }
@@ -326,25 +388,31 @@ fn find(
     if let Ok(grid) = locate_grid_on(search) {
         let screen = ScreenCells::on(img, full(grid, true));
         check_not_killer(&screen.cells)?;
-        if screen.plausible() && alone(&screen) {
+        let digits = screen.digits();
+        if screen.plausible()
+            && let Some(screen) = alone(screen)
+        {
             return Ok(screen);
         }
         first_error = Some(VisionError::NoGrid(format!(
-            "the grid found holds {} centred digits, too few for a sudoku",
-            screen.digits()
+            "the grid found holds {digits} centred digits, too few for a sudoku"
         )));
     }
     for grid in locate_grid_candidates_on(search) {
         let screen = ScreenCells::on(img, full(grid, false));
         check_not_killer(&screen.cells)?;
-        if screen.plausible() && alone(&screen) {
+        if screen.plausible()
+            && let Some(screen) = alone(screen)
+        {
             return Ok(screen);
         }
     }
     // No lines to find: cells told apart by shading alone.
     if let Some(grid) = super::unlined::locate_shaded(img) {
         let screen = ScreenCells::on(img, grid);
-        if screen.plausible() && alone(&screen) {
+        if screen.plausible()
+            && let Some(screen) = alone(screen)
+        {
             check_not_killer(&screen.cells)?;
             return Ok(screen);
         }
@@ -363,7 +431,7 @@ fn find(
         check_not_killer(&screen.cells)?;
         if screen.plausible()
             && (screen.edges_hold_digits() || framed(img, &screen.grid))
-            && alone(&screen)
+            && let Some(screen) = alone(screen)
         {
             return Ok(screen);
         }
@@ -419,5 +487,109 @@ mod tests {
         assert!(!framed(&screen, &shift(&grid, -20.0, 0.0)));
         // Half a cell off, the lines cross the tiles' middles: no frame either.
         assert!(!framed(&screen, &shift(&grid, 10.0, 0.0)));
+    }
+
+    /// A board of tiles of `pitch` px with a 2 px gap on a dark page, `cols` x 9 of them, its
+    /// top-left tile at (`x0`, `y0`), each tile of column `c` holding the digit `digit(row, c)`
+    /// (0: none) in light ink; the lattice through the gaps of columns `first..first + 9`.
+    fn tiles_with_digits(
+        (x0, y0, pitch): (u32, u32, u32),
+        cols: u32,
+        first: usize,
+        digit: impl Fn(usize, usize) -> u32,
+    ) -> (RgbaImage, Grid) {
+        use ab_glyph::{FontRef, PxScale};
+        let font =
+            FontRef::try_from_slice(include_bytes!("../../assets/fonts/DejaVuSans.ttf")).unwrap();
+        let (w, h) = (x0 * 2 + cols * pitch, y0 * 2 + 9 * pitch);
+        let mut img = RgbaImage::from_pixel(w, h, image::Rgba([20, 20, 20, 255]));
+        for r in 0..9 {
+            for c in 0..cols {
+                let (x, y) = (x0 + c * pitch, y0 + r * pitch);
+                let tile =
+                    imageproc::rect::Rect::at(x as i32, y as i32).of_size(pitch - 2, pitch - 2);
+                imageproc::drawing::draw_filled_rect_mut(
+                    &mut img,
+                    tile,
+                    image::Rgba([50, 54, 60, 255]),
+                );
+                let d = digit(r as usize, c as usize);
+                if d > 0 {
+                    imageproc::drawing::draw_text_mut(
+                        &mut img,
+                        image::Rgba([235, 235, 235, 255]),
+                        (x + pitch * 3 / 10) as i32,
+                        (y + pitch / 8) as i32,
+                        PxScale::from(pitch as f32 * 0.7),
+                        &font,
+                        &d.to_string(),
+                    );
+                }
+            }
+        }
+        let at = |o: u32, i: usize| o as f32 - 1.0 + (i as u32 * pitch) as f32;
+        let grid = Grid {
+            xs: std::array::from_fn(|i| at(x0, first + i)),
+            ys: std::array::from_fn(|i| at(y0, i)),
+            strength: 1.0,
+            bright_lines: false,
+        };
+        (img, grid)
+    }
+
+    /// A valid sudoku's digit at (`r`, `c`) when the cell is one of about half the board.
+    fn digit_at(r: usize, c: usize) -> u32 {
+        let solved = ((r * 3 + r / 3 + c) % 9 + 1) as u32;
+        if (r * 7 + c * 5) % 9 < 4 { solved } else { 0 }
+    }
+
+    #[test]
+    fn a_lattice_a_column_and_two_rows_off_a_board_of_tiles_is_slid_onto_it() {
+        let (img, board) = tiles_with_digits((40, 40, 40), 9, 0, digit_at);
+        let (img, board) = {
+            // Room for the lattice off the board: the page goes on right and below.
+            let mut big = RgbaImage::from_pixel(
+                img.width() + 80,
+                img.height() + 120,
+                image::Rgba([20, 20, 20, 255]),
+            );
+            image::imageops::replace(&mut big, &img, 0, 0);
+            (big, board)
+        };
+        let screen = Screen::new(&img);
+        let off = board
+            .slid_a_cell(true, true)
+            .slid_a_cell(false, true)
+            .slid_a_cell(false, true);
+        let cells = ScreenCells::on(&screen, off);
+        let beyond = cells.board_beyond(&screen, true);
+        assert_eq!(beyond, [true, false, true, false]);
+        let slid = slid_onto_the_board(&screen, cells, beyond).expect("slid onto the board");
+        for (a, b) in slid
+            .grid
+            .xs
+            .iter()
+            .chain(&slid.grid.ys)
+            .zip(board.xs.iter().chain(&board.ys))
+        {
+            assert!((a - b).abs() < 0.5, "{:?} against {:?}", slid.grid, board);
+        }
+    }
+
+    #[test]
+    fn a_lattice_with_the_board_going_on_at_both_sides_is_not_slid() {
+        // Eleven columns of tiles with digits: nine of them are no standalone sudoku.
+        let (img, lattice) = tiles_with_digits((40, 40, 40), 11, 1, |r, c| {
+            if c == 0 || c == 10 {
+                (r % 9 + 1) as u32
+            } else {
+                digit_at(r, c - 1)
+            }
+        });
+        let screen = Screen::new(&img);
+        let cells = ScreenCells::on(&screen, lattice);
+        let beyond = cells.board_beyond(&screen, true);
+        assert_eq!(beyond[..2], [true, true]);
+        assert!(slid_onto_the_board(&screen, cells, beyond).is_none());
     }
 }
