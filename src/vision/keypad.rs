@@ -27,15 +27,18 @@ impl Glyph {
 
 /// All plausible digit-sized glyphs outside the grid, in both polarities.
 pub fn glyphs_outside(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
-    glyphs_outside_sampled(&Screen::new(img), grid, 1)
+    glyphs_outside_sampled(&Screen::new(img), grid, 1, f32::INFINITY)
 }
 
 /// [`glyphs_outside`] looked for in `s` x `s` blocks, for reading: keys stay tens of samples
 /// tall on large screens, the whole-screen passes cost a quarter or less, and boxes are exact
-/// to `s` pixels (calibrate, which records key centres, looks at every pixel).
-fn glyphs_outside_sampled(img: &Screen, grid: &Grid, s: usize) -> Vec<Glyph> {
+/// to `s` pixels (calibrate, which records key centres, looks at every pixel). A glyph is at
+/// least a fifth of a cell tall, or 80% of `digit_px` (the board's digits' height in pixels)
+/// where the board's digits are smaller than that.
+fn glyphs_outside_sampled(img: &Screen, grid: &Grid, s: usize, digit_px: f32) -> Vec<Glyph> {
     let (w, h) = (img.width() as usize / s, img.height() as usize / s);
     let pitch = grid.pitch() / s as f32;
+    let least = (pitch * 0.2).min(0.8 * digit_px / s as f32);
     let lum = block_luma(img, s);
     // Integral image for the local mean over about one cell.
     let mut integral = vec![0u32; (w + 1) * (h + 1)];
@@ -80,7 +83,7 @@ fn glyphs_outside_sampled(img: &Screen, grid: &Grid, s: usize) -> Vec<Glyph> {
             .collect();
         for c in &comps {
             let (cw, ch) = (c.width() as f32, c.height() as f32);
-            if ch < pitch * 0.2 || ch > pitch * 1.3 || cw > ch * 1.0 || cw < ch * 0.08 {
+            if ch < least || ch > pitch * 1.3 || cw > ch * 1.0 || cw < ch * 0.08 {
                 continue;
             }
             if (c.area as f32) < 0.12 * cw * ch {
@@ -413,21 +416,33 @@ pub fn find_keys(img: &RgbaImage, grid: &Grid, templates: &Templates) -> Option<
         .collect();
     // Sampled as for reading: centres to a few pixels are plenty to tell a key that moved.
     let s = ((grid.pitch() / 40.0) as usize).max(1);
-    find_keypad(&glyphs_outside_sampled(img, grid, s), &refs, true)
-        .map(|keys| keys.map(|g| g.centre()))
+    find_keypad(
+        &glyphs_outside_sampled(img, grid, s, f32::INFINITY),
+        &refs,
+        true,
+    )
+    .map(|keys| keys.map(|g| g.centre()))
 }
 
 /// The keypad's nine digit shapes in digit order 1..=9, only when two independent sources agree
 /// on that order: the keypad's layout (read by rows or by columns) and the glyph bank's joint
 /// labelling of the nine glyphs. A keypad in any other order (or none) gives `None`.
 pub fn verified_keypad(img: &RgbaImage, grid: &Grid) -> Option<[Vec<u8>; 9]> {
-    verified_keypad_on(&Screen::new(img), grid, super::bank::bank())
+    verified_keypad_on(&Screen::new(img), grid, super::bank::bank(), f32::INFINITY)
 }
 
-/// [`verified_keypad`] on a screen whose brightness plane the caller shares, with `bank`.
-pub(crate) fn verified_keypad_on(img: &Screen, grid: &Grid, bank: &Bank) -> Option<[Vec<u8>; 9]> {
-    let s = ((grid.pitch() / 40.0) as usize).max(1);
-    order_keypad_with(bank, &glyphs_outside_sampled(img, grid, s)).map(|keys| keys.map(|g| g.patch))
+/// [`verified_keypad`] on a screen whose brightness plane the caller shares, with `bank`, on a
+/// board whose digits are `digit_px` tall: keys as small as those (a tablet's, or a phone's
+/// scaled down) are looked for too, with samples fine enough to keep their shape.
+pub(crate) fn verified_keypad_on(
+    img: &Screen,
+    grid: &Grid,
+    bank: &Bank,
+    digit_px: f32,
+) -> Option<[Vec<u8>; 9]> {
+    let s = ((grid.pitch() / 40.0).min(digit_px / 20.0) as usize).max(1);
+    order_keypad_with(bank, &glyphs_outside_sampled(img, grid, s, digit_px))
+        .map(|keys| keys.map(|g| g.patch))
 }
 
 /// Which glyphs can matter to [`order_keypad`], decided by size alone before the costly glyph
@@ -582,5 +597,30 @@ mod tests {
         keys[8] = (130, 180);
         let glyphs = at(&keys);
         assert!(!on_a_lattice(&glyphs.iter().collect::<Vec<_>>()));
+    }
+
+    #[test]
+    fn keys_as_small_as_the_boards_digits_are_found_where_a_fifth_of_a_cell_would_miss_them() {
+        use ab_glyph::{FontRef, PxScale};
+        let font =
+            FontRef::try_from_slice(include_bytes!("../../assets/fonts/DejaVuSans.ttf")).unwrap();
+        // An 80 px grid at the top; a row of keys 12 px tall (less than a fifth of a cell).
+        let mut img = RgbaImage::from_pixel(800, 1000, image::Rgba([250, 250, 250, 255]));
+        for d in 1..=9 {
+            imageproc::drawing::draw_text_mut(
+                &mut img,
+                image::Rgba([30, 30, 30, 255]),
+                40 + d * 70,
+                850,
+                PxScale::from(16.0),
+                &font,
+                &d.to_string(),
+            );
+        }
+        let grid = Grid::from_rect(Rect::new(40, 40, 720, 720));
+        let screen = Screen::new(&img);
+        let found = |digit_px: f32| glyphs_outside_sampled(&screen, &grid, 1, digit_px).len();
+        assert_eq!(found(f32::INFINITY), 0);
+        assert_eq!(found(12.0), 9);
     }
 }

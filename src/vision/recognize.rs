@@ -359,7 +359,14 @@ pub(super) fn read_screen(
         )));
     }
     let bank: &Bank = hints.bank.unwrap_or_else(|| bank());
-    let references = references(img, &grid, hints, bank, &digit_cells, &patches);
+    // The board's digits' median height: keys are looked for down to about that size.
+    let mut heights: Vec<u32> = digit_cells
+        .iter()
+        .filter_map(|c| inks[c.index()].digit.as_ref().map(|p| p.bbox.height))
+        .collect();
+    heights.sort_unstable();
+    let digit_px = heights[heights.len() / 2] as f32;
+    let references = references(img, &grid, hints, bank, &digit_cells, (&patches, digit_px));
     let labels = label_with(bank, &patches, &digit_cells, &references);
     let board = sure_board(&digit_cells, &labels, hints.givens)?;
     let readings = screen_readings(screen, &board, &digit_cells, &labels);
@@ -382,7 +389,7 @@ fn references(
     hints: Hints,
     bank: &Bank,
     digit_cells: &[Cell],
-    patches: &[&[u8]],
+    (patches, digit_px): (&[&[u8]], f32),
 ) -> Vec<Reference<'static>> {
     let mut references = Vec::new();
     if let Some(t) = hints.templates {
@@ -408,7 +415,7 @@ fn references(
         });
     }
     let keys = if hints.templates.is_none() {
-        keypad::verified_keypad_on(img, grid, bank)
+        keypad::verified_keypad_on(img, grid, bank, digit_px)
     } else {
         None
     };
