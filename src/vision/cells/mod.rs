@@ -415,6 +415,12 @@ impl CellSample {
                 }
                 continue;
             }
+            // A bare upright stroke far off the cell's middle is a line between cells (a box
+            // separator drawn in the gap of a board of tiles), not a 1: digits are centred.
+            let off_middle = ((c.x0 + c.x1) as f32 / 2.0 - (w - 1) as f32 / 2.0).abs();
+            if cw * 6.0 <= ch && off_middle > pitch * 0.25 {
+                continue;
+            }
             if ch >= big_min && cw <= pitch * 0.85 && cw >= 2.0 {
                 big.push(c);
             } else if ch >= note_min && ch < big_min {
@@ -576,6 +582,16 @@ mod tests {
         // A bar that runs on into the line stays clipped in the wider cut too.
         let into_line = cut_cell(&cell_with(&[(26, 20, 8, 40)]), rect, 60.0);
         assert!(into_line.digit.is_none(), "{into_line:?}");
+    }
+
+    #[test]
+    fn a_bare_stroke_near_the_cells_side_is_a_separator_and_one_in_its_middle_a_digit() {
+        let rect = Rect::new(0, 0, 60, 60);
+        // 2 px wide and 20 tall: a box separator in the gap beside a tile, then a plain 1.
+        let beside = cut_cell(&cell_with(&[(46, 20, 2, 20)]), rect, 60.0);
+        assert!(beside.digit.is_none(), "{beside:?}");
+        let middle = cut_cell(&cell_with(&[(29, 20, 2, 20)]), rect, 60.0);
+        assert_eq!(middle.digit.expect("a 1").bbox, Rect::new(29, 20, 2, 20));
     }
 
     #[test]
