@@ -5,7 +5,8 @@
 //! Timings are medians of repeated runs (wall clock) plus the mean CPU time of a read; on a
 //! shared machine compare rows of one run. `VISION_BENCH_SKIP_SWEEP=1` skips the sweep;
 //! `VISION_BENCH_REAL=1` prints every real screenshot's read and CPU time instead;
-//! `VISION_BENCH_PROFILE=<png>` only reads that screenshot in a loop (for `perf record`).
+//! `VISION_BENCH_PROFILE=<png>` only reads that screenshot in a loop (for `perf record`), with
+//! `VISION_BENCH_PROFILE_CALIBRATED=1` through a calibration made on it first.
 
 #[path = "support/cpu.rs"]
 mod cpu;
@@ -167,10 +168,20 @@ fn no_calibration(budget: Duration) {
 /// about 20 s of CPU and prints nothing else, for `perf record` on the bench binary.
 fn profile_loop(path: &str) {
     let img = image::open(path).expect("a readable screenshot").to_rgba8();
+    let calibrated = std::env::var_os("VISION_BENCH_PROFILE_CALIBRATED").map(|_| {
+        let opts = CalibrateOptions {
+            profile: "bench".into(),
+            ..Default::default()
+        };
+        calibrate_image(&img, &opts).expect("the screenshot calibrates")
+    });
+    let hints = calibrated
+        .as_ref()
+        .map(|done| done.calibration.hints(&done.templates));
     let start = cpu::thread_cpu().unwrap_or_default();
     let mut n = 0;
     while cpu::thread_cpu().unwrap_or_default() - start < Duration::from_secs(20) {
-        black_box(vision::read(&img, None).result.ok());
+        black_box(vision::read(&img, hints.as_ref()).result.ok());
         n += 1;
     }
     println!("{n} reads of {path}");
