@@ -1,4 +1,6 @@
-//! `play` on a 55-empty puzzle, per latency preset and input backend, through the real adb server.
+//! `play` on a 55-empty puzzle, per latency preset and input backend, through the real adb server,
+//! each twice: on a cell-first app (skin `light`) and on a number-first one (skin `numfirst`), so
+//! the two input orders stand side by side.
 //!
 //! The simulated phone runs in a child process (this binary again, in phone mode), so the CPU
 //! time measured here is the host side only: `AdbDevice` (adb_client), screenshot transfer and
@@ -8,7 +10,7 @@
 //!   and is not counted (probing, and for `inject` the one-time push and JVM start: 0.3 s on the
 //!   phone presets);
 //! * speedup: the preset's first row's device time (one `input tap` per tap) divided by this row's (2.0x = twice as fast), and the same against the Android 9
-//!   baseline;
+//!   baseline; both against a row of the same skin;
 //! * host CPU: this process's CPU time (`getrusage`) during `play`, and the same
 //!   minus the raw screenshot decode (measured separately on a frame of the same size);
 //! * wall: host elapsed time; with evdev through a `dd` stream the hold and gap are slept on
@@ -39,37 +41,44 @@ use sudoku_agent::device::{InputKind, Pacing};
 /// 55 empty cells, one solution (magictour top1465).
 const PUZZLE: &str =
     "9..7..3...5..2..1...7.....93..6..7...6..5..3...2..8..61..4..6...4..6..8...6..3..4";
-const SKIN: &str = "light";
+/// The apps played: cell-first (the one the targets are for), then number-first.
+const SKINS: [&str; 2] = ["light", "numfirst"];
+/// Set to `<preset> <skin>` in the child process that runs the simulated phone.
 const PHONE_MODE: &str = "PLAY_BENCH_PHONE";
 
-/// Targets from issues 5 and 12 (device time, screenshots included); issue 23 withdrew the
-/// injector's 1.5 s (checks every 8 taps are worth their time) for 4.0 s, from 5.07 s.
+/// Targets from issues 5 and 12 (device time, screenshots included, on the cell-first app);
+/// issue 23 withdrew the injector's 1.5 s (checks every 8 taps are worth their time) for 4.0 s,
+/// from 5.07 s.
 const ANDROID9_EVDEV_TARGET: Duration = Duration::from_millis(2500);
 const ANDROID12_STREAM_TARGET: Duration = Duration::from_millis(7000);
 const ANDROID12_INJECT_TARGET: Duration = Duration::from_millis(4000);
 const HOST_CPU_TARGET: Duration = Duration::from_millis(100);
 
 fn main() {
-    if let Ok(preset) = std::env::var(PHONE_MODE) {
-        phone_mode(&preset);
+    if let Ok(phone) = std::env::var(PHONE_MODE) {
+        let (preset, skin) = phone.split_once(' ').expect("<preset> <skin>");
+        phone_mode(preset, skin);
         return;
     }
     if std::env::args().any(|a| a == "--list") {
         return;
     }
     let adb = adb_server::AdbServer::start();
-    let (cal, templates) = play_rig::calibration(SKIN, play_rig::PHONE_SIZE);
+    let calibrations = SKINS.map(|skin| play_rig::calibration(skin, play_rig::PHONE_SIZE));
     let decode = decode_cost();
     println!(
-        "play: {} empty cells, skin {SKIN}, {}; raw screenshot decode {:.1} ms each",
+        "play: {} empty cells, skins {} (cell first) and {} (number first), {}; raw screenshot decode {:.1} ms each",
         PUZZLE.chars().filter(|&c| c == '.').count(),
+        SKINS[0],
+        SKINS[1],
         play_rig::PHONE_SIZE,
         ms(decode)
     );
     println!(
-        "{:<10} {:<7} {:>6} {:>5} {:>10} {:>8} {:>9} {:>9} {:>12} {:>11} {:>6} {:>9} {:>7}",
+        "{:<10} {:<7} {:<8} {:>6} {:>5} {:>10} {:>8} {:>9} {:>9} {:>12} {:>11} {:>6} {:>9} {:>7}",
         "preset",
         "input",
+        "skin",
         "moves",
         "taps",
         "device s",
@@ -83,7 +92,7 @@ fn main() {
         "wall s"
     );
     let mut rows = Vec::new();
-    let mut android9_baseline = None;
+    let mut android9_baseline = [None; SKINS.len()];
     let presets: [(&str, &[InputKind]); 4] = [
         (
             "android9",
@@ -118,32 +127,37 @@ fn main() {
         ),
     ];
     for (preset, inputs) in presets {
-        let mut baseline = None;
+        let mut baseline = [None; SKINS.len()];
         for &input in inputs {
-            let row = run_one(&adb, preset, input, &cal, &templates, decode);
-            let base = *baseline.get_or_insert(row.device);
-            let a9: Duration = *android9_baseline.get_or_insert(row.device);
-            println!(
-                "{:<10} {:<7} {:>6} {:>5} {:>10.2} {:>7.1}x {:>8.1}x {:>7.0}ms {:>10.0}ms {:>11} {:>6} {:>9} {:>7.2}",
-                preset,
-                input.name(),
-                row.moves,
-                row.taps,
-                row.device.as_secs_f64(),
-                base.as_secs_f64() / row.device.as_secs_f64(),
-                a9.as_secs_f64() / row.device.as_secs_f64(),
-                ms(row.cpu),
-                ms(row.cpu_without_decode),
-                row.round_trips,
-                row.screenshots,
-                row.overtaken,
-                row.wall.as_secs_f64()
-            );
-            rows.push((preset, input, row));
+            // The two input orders side by side: each backend on both apps.
+            for (s, skin) in SKINS.into_iter().enumerate() {
+                let (cal, templates) = &calibrations[s];
+                let row = run_one(&adb, (preset, skin), input, cal, templates, decode);
+                let base = *baseline[s].get_or_insert(row.device);
+                let a9: Duration = *android9_baseline[s].get_or_insert(row.device);
+                println!(
+                    "{:<10} {:<7} {:<8} {:>6} {:>5} {:>10.2} {:>7.1}x {:>8.1}x {:>7.0}ms {:>10.0}ms {:>11} {:>6} {:>9} {:>7.2}",
+                    preset,
+                    input.name(),
+                    skin,
+                    row.moves,
+                    row.taps,
+                    row.device.as_secs_f64(),
+                    base.as_secs_f64() / row.device.as_secs_f64(),
+                    a9.as_secs_f64() / row.device.as_secs_f64(),
+                    ms(row.cpu),
+                    ms(row.cpu_without_decode),
+                    row.round_trips,
+                    row.screenshots,
+                    row.overtaken,
+                    row.wall.as_secs_f64()
+                );
+                rows.push((preset, skin, input, row));
+            }
         }
     }
     println!();
-    for (preset, input, row) in &rows {
+    for (preset, _, input, row) in rows.iter().filter(|r| r.1 == SKINS[0]) {
         let target = match (*preset, input) {
             ("android9", InputKind::Evdev) => Some(ANDROID9_EVDEV_TARGET),
             ("android12", InputKind::Stream) => Some(ANDROID12_STREAM_TARGET),
@@ -152,8 +166,9 @@ fn main() {
         };
         if let Some(t) = target {
             println!(
-                "target {preset} {}: device {:.2} s <= {:.1} s: {}; host CPU apart from decode {:.0} ms <= {:.0} ms: {}",
+                "target {preset} {} {}: device {:.2} s <= {:.1} s: {}; host CPU apart from decode {:.0} ms <= {:.0} ms: {}",
                 input.name(),
+                SKINS[0],
                 row.device.as_secs_f64(),
                 t.as_secs_f64(),
                 verdict(row.device <= t),
@@ -183,13 +198,13 @@ struct Row {
 
 fn run_one(
     adb: &adb_server::AdbServer,
-    preset: &str,
+    (preset, skin): (&str, &str),
     input: InputKind,
     cal: &sudoku_agent::profile::calibration::Calibration,
     templates: &sudoku_agent::vision::Templates,
     decode: Duration,
 ) -> Row {
-    let mut phone = PhoneProcess::spawn(preset);
+    let mut phone = PhoneProcess::spawn(preset, skin);
     let serial = phone.serial.clone();
     let port: u16 = serial.rsplit(':').next().unwrap().parse().unwrap();
     sim_connect(adb.addr(), port);
@@ -198,7 +213,7 @@ fn run_one(
         &serial,
         Some(input),
     )
-    .unwrap_or_else(|e| panic!("{preset} {input}: {e:#}"));
+    .unwrap_or_else(|e| panic!("{preset} {input} {skin}: {e:#}"));
     let mut options = play_rig::options(cal);
     options.pacing = Some(Pacing::default_for(input));
     if std::env::var_os("PLAY_BENCH_STAGES").is_some() {
@@ -211,7 +226,7 @@ fn run_one(
             .unwrap();
         let t2 = process_cpu();
         eprintln!(
-            "{preset} {}: one screenshot {:.1} ms CPU (decode included), one read {:.1} ms CPU",
+            "{preset} {} {skin}: one screenshot {:.1} ms CPU (decode included), one read {:.1} ms CPU",
             input.name(),
             ms(t1 - t),
             ms(t2 - t1)
@@ -222,15 +237,19 @@ fn run_one(
     let cpu = process_cpu();
     let wall = Instant::now();
     let report = play_rig::play(&mut device, cal, templates, &options)
-        .unwrap_or_else(|e| panic!("{preset} {input}: {e:#}"));
+        .unwrap_or_else(|e| panic!("{preset} {input} {skin}: {e:#}"));
     let wall = wall.elapsed();
     let cpu = process_cpu() - cpu;
     let device_time = Duration::from_micros(phone.ask("clock") - clock);
-    assert_eq!(phone.ask("solved"), 1, "{preset} {input}: not solved");
+    assert_eq!(
+        phone.ask("solved"),
+        1,
+        "{preset} {input} {skin}: not solved"
+    );
     let overtaken = phone.ask("overtaken");
     let stats = device.stats();
     if std::env::var_os("PLAY_BENCH_STAGES").is_some() {
-        eprintln!("{preset} {}: {:?}", input.name(), report.timings);
+        eprintln!("{preset} {} {skin}: {:?}", input.name(), report.timings);
     }
     drop(device);
     let screenshots = stats.screenshots - before.screenshots;
@@ -300,9 +319,9 @@ struct PhoneProcess {
 }
 
 impl PhoneProcess {
-    fn spawn(preset: &str) -> PhoneProcess {
+    fn spawn(preset: &str, skin: &str) -> PhoneProcess {
         let mut child = Command::new(std::env::current_exe().unwrap())
-            .env(PHONE_MODE, preset)
+            .env(PHONE_MODE, format!("{preset} {skin}"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -334,9 +353,9 @@ impl Drop for PhoneProcess {
     }
 }
 
-fn phone_mode(preset: &str) {
+fn phone_mode(preset: &str, skin: &str) {
     use sudoku_sim::{Latency, SimConfig, SimServer};
-    let phone = play_rig::phone(SKIN, play_rig::PHONE_SIZE, PUZZLE);
+    let phone = play_rig::phone(skin, play_rig::PHONE_SIZE, PUZZLE);
     let sim = SimServer::start(
         phone,
         SimConfig {

@@ -1,10 +1,14 @@
 //! Whether a number-first app's keypad shows the key just tapped as selected: each key's patch
 //! of pixels compared with how it looked unselected (and the key selected before with how it
-//! looked then). A lost key tap is seen before any cell takes the old digit.
+//! looked then), and the guard's state through a run (the key due for a look, the looks a check
+//! brought, the taps tried). A lost key tap is seen before any cell takes the old digit.
 
-use crate::plan::Target;
-use crate::profile::calibration::Keypad;
+use crate::error::BoardProblem;
+use crate::plan::{Move, Target};
+use crate::profile::calibration::{Calibration, InputOrder, Keypad};
+use anyhow::Result;
 use image::RgbaImage;
+use std::io::Write as _;
 
 /// Keys watched: digits 1..=9, then erase.
 const KEYS: usize = 10;
@@ -19,13 +23,13 @@ const PATCH_CHANGE: f32 = 0.05;
 
 /// The pixels around one key's centre, row by row.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Patch(Vec<[u8; 3]>);
+struct Patch(Vec<[u8; 3]>);
 
 /// Each key's patch in one frame (`None`: the key is not on the keypad).
-pub(super) type Looks = [Option<Patch>; KEYS];
+type Looks = [Option<Patch>; KEYS];
 
 /// The index of `target`'s key among [`Looks`] (`None` for a cell).
-pub(super) fn key_index(target: Target) -> Option<usize> {
+fn key_index(target: Target) -> Option<usize> {
     match target {
         Target::Digit(d) => Some(usize::from(d.clamp(1, 9)) - 1),
         Target::Erase => Some(KEYS - 1),
@@ -70,7 +74,7 @@ pub(super) fn keypad_rows(keypad: &Keypad) -> std::ops::Range<u32> {
 }
 
 /// Each key's patch on `frame`.
-pub(super) fn looks(frame: &RgbaImage, keypad: &Keypad) -> Looks {
+fn looks(frame: &RgbaImage, keypad: &Keypad) -> Looks {
     let half = half_side(keypad);
     centres(keypad).map(|centre| {
         let c = centre?;
@@ -88,7 +92,7 @@ pub(super) fn looks(frame: &RgbaImage, keypad: &Keypad) -> Looks {
 }
 
 /// The two patches of one key differ: more than [`PATCH_CHANGE`] of the pixels changed.
-pub(super) fn differs(a: &Patch, b: &Patch) -> bool {
+fn differs(a: &Patch, b: &Patch) -> bool {
     if a.0.len() != b.0.len() || a.0.is_empty() {
         return true;
     }
@@ -123,7 +127,8 @@ pub(super) enum Verdict {
     Unknown,
 }
 
-/// What is known about the keypad's looks in this run.
+/// What is known about the keypad's looks in this run, and where the guard is: which key tap
+/// awaits a look, the looks the last check brought, the taps of it tried.
 #[derive(Debug, Clone)]
 pub(super) struct KeyWatch {
     pub display: Display,
@@ -131,6 +136,14 @@ pub(super) struct KeyWatch {
     unselected: Looks,
     /// The key last seen selected, and its patch then.
     selected: Option<(usize, Patch)>,
+    /// The first check (whose screenshot teaches the keys' looks) was made.
+    started: bool,
+    /// The key whose tap ended the batch sent, judged after its check.
+    due: Option<usize>,
+    /// Times the key due was tapped again.
+    tries: usize,
+    /// The keys' looks on this check's screenshot, when it fetched the keypad's rows.
+    noted: Option<Looks>,
 }
 
 impl KeyWatch {
@@ -139,12 +152,120 @@ impl KeyWatch {
             display: Display::Unknown,
             unselected: std::array::from_fn(|_| None),
             selected: None,
+            started: false,
+            due: None,
+            tries: 0,
+            noted: None,
         }
+    }
+
+    /// Key taps are checked on the keypad: a number-first app, unless it showed that it does
+    /// not mark the selected key.
+    pub fn checks(&self, cal: &Calibration) -> bool {
+        cal.input_order == InputOrder::NumberFirst
+            && cal.keypad.is_some()
+            && self.display != Display::NotShown
+    }
+
+    /// This check's screenshot must hold the keypad: a key tap ended the batch, or (the first
+    /// check) the keys' looks are still to be learned.
+    pub fn wanted(&self, cal: &Calibration) -> bool {
+        self.checks(cal) && (self.due.is_some() || !self.started)
+    }
+
+    /// A batch was sent ending with a tap on `last`: a key tap is due for a look at the check.
+    pub fn sent(&mut self, last: Target, cal: &Calibration) {
+        self.due = key_index(last).filter(|_| self.checks(cal));
+    }
+
+    /// `key`'s tap is looked at once more by the next check.
+    pub fn look_again(&mut self, key: usize) {
+        self.due = Some(key);
+    }
+
+    /// A fresh plan: no key tap awaits a look, and none was tried again.
+    pub fn replanned(&mut self) {
+        self.due = None;
+        self.tries = 0;
+    }
+
+    /// Keeps the keys' looks on a check's screenshot, when the check wanted them ([`Self::wanted`]:
+    /// it fetched the keypad's rows).
+    pub fn note(&mut self, shot: &RgbaImage, cal: &Calibration) {
+        if let (true, Some(keypad)) = (self.wanted(cal), &cal.keypad) {
+            self.noted = Some(looks(shot, keypad));
+        }
+    }
+
+    /// After a check: learns the keys' looks from the run's `first` move once a check saw it
+    /// (`first_seen`: its key is the app's selected one once its cell shows its digit), and
+    /// judges the key tap that ended the batch on this check's looks: the key, and how it looks.
+    pub fn verdict(
+        &mut self,
+        first: Option<&Move>,
+        first_seen: bool,
+        cal: &Calibration,
+    ) -> Option<(usize, Verdict)> {
+        let noted = self.noted.take();
+        if !self.started {
+            self.started = true;
+            if let (Some(now), Some(first)) = (&noted, first)
+                && first_seen
+                && self.checks(cal)
+            {
+                let key = first.digit().map_or(Target::Erase, Target::Digit);
+                if let Some(k) = key_index(key) {
+                    self.learn(now, k);
+                }
+            }
+        }
+        let (key, now) = (self.due.take()?, noted?);
+        Some((key, self.judge(&now, key)))
+    }
+
+    /// What follows the verdict on `target`, the key tap that ended the batch: `true` when it
+    /// is to be tapped again, alone, before any cell of its digit (it does not look selected);
+    /// after two more tries the run stops. An app whose key never changes when tapped twice
+    /// shows no selection: said once, and keys are no longer checked.
+    pub fn tap_again(&mut self, verdict: Verdict, target: Target) -> Result<bool> {
+        self.due = None;
+        match (verdict, self.display) {
+            (Verdict::Selected | Verdict::Unknown, _) => self.tries = 0,
+            (Verdict::NotSelected, Display::Shown) if self.tries < 2 => {
+                self.tries += 1;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "{target} does not look selected after its tap (a tap the app dropped?): tapping it again before any cell"
+                );
+                return Ok(true);
+            }
+            (Verdict::NotSelected, Display::Shown) => {
+                return Err(BoardProblem(format!(
+                    "stopped: {target} does not look selected after {} taps, so no cell of it was tapped. Likely cause: the app ignores that key (a dialog over the keypad, or the keypad moved); fix it on the phone and re-run play",
+                    self.tries + 1
+                ))
+                .into());
+            }
+            (Verdict::NotSelected, _) if self.tries == 0 => {
+                // A lost tap, or an app that shows no selected key: once more tells.
+                self.tries = 1;
+                return Ok(true);
+            }
+            (Verdict::NotSelected, _) => {
+                self.tries = 0;
+                self.display = Display::NotShown;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "the app does not mark the selected key on its keypad: a key tap it drops cannot be seen, so keys are not checked in this run"
+                );
+            }
+        }
+        Ok(false)
     }
 
     /// Judges `key` on `now` (a frame's looks after its tap), and learns from a key that looks
     /// selected (or cannot be told): the others are unselected then.
-    pub fn judge(&mut self, now: &Looks, key: usize) -> Verdict {
+    fn judge(&mut self, now: &Looks, key: usize) -> Verdict {
         let Some(patch) = &now[key] else {
             return Verdict::Unknown;
         };
@@ -176,7 +297,7 @@ impl KeyWatch {
 
     /// `key` is the app's selected key on `now` (a move typed with it landed): every other
     /// key's patch is its unselected look.
-    pub fn learn(&mut self, now: &Looks, key: usize) {
+    fn learn(&mut self, now: &Looks, key: usize) {
         for (k, patch) in now.iter().enumerate() {
             if k != key && patch.is_some() {
                 self.unselected[k] = patch.clone();
@@ -272,6 +393,83 @@ mod tests {
             KeyWatch::new().judge(&looks(&frame(None), &k), 2),
             Verdict::Unknown
         );
+    }
+
+    /// The repository's calibration, made number-first with [`keypad`].
+    fn number_first() -> Calibration {
+        let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut cal = Calibration::load(&manifest.join("calibration.toml")).unwrap();
+        cal.input_order = InputOrder::NumberFirst;
+        cal.keypad = Some(keypad());
+        cal
+    }
+
+    /// A watch whose first check saw the first move, typed with key 1 on `first_look`.
+    fn started(cal: &Calibration, first_look: &RgbaImage) -> KeyWatch {
+        let mut watch = KeyWatch::new();
+        assert!(watch.wanted(cal));
+        watch.note(first_look, cal);
+        let first = Move::Set {
+            cell: crate::sudoku::Cell::new(0, 0).unwrap(),
+            digit: 1,
+        };
+        assert_eq!(watch.verdict(Some(&first), true, cal), None);
+        assert!(!watch.wanted(cal));
+        watch
+    }
+
+    #[test]
+    fn a_key_that_stays_unselected_is_tapped_twice_more_and_then_stops_the_run() {
+        let cal = number_first();
+        let mut watch = started(&cal, &frame(Some(0)));
+        watch.sent(Target::Digit(3), &cal);
+        watch.note(&frame(Some(2)), &cal);
+        assert_eq!(
+            watch.verdict(None, true, &cal),
+            Some((2, Verdict::Selected))
+        );
+        assert!(
+            !watch
+                .tap_again(Verdict::Selected, Target::Digit(3))
+                .unwrap()
+        );
+        // Key 5's taps are lost: key 3 stays lit.
+        for _ in 0..2 {
+            watch.sent(Target::Digit(5), &cal);
+            assert!(watch.wanted(&cal));
+            watch.note(&frame(Some(2)), &cal);
+            let (key, verdict) = watch.verdict(None, true, &cal).unwrap();
+            assert_eq!((key, verdict), (4, Verdict::NotSelected));
+            assert!(watch.tap_again(verdict, Target::Digit(5)).unwrap());
+        }
+        let err = watch
+            .tap_again(Verdict::NotSelected, Target::Digit(5))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("after 3 taps"), "{err}");
+    }
+
+    #[test]
+    fn an_app_that_never_marks_a_key_tapped_twice_has_its_keys_no_longer_checked() {
+        let cal = number_first();
+        let mut watch = started(&cal, &frame(None));
+        for again in [true, false] {
+            watch.sent(Target::Digit(3), &cal);
+            watch.note(&frame(None), &cal);
+            let (_, verdict) = watch.verdict(None, true, &cal).unwrap();
+            assert_eq!(verdict, Verdict::NotSelected);
+            assert_eq!(watch.tap_again(verdict, Target::Digit(3)).unwrap(), again);
+        }
+        assert_eq!(watch.display, Display::NotShown);
+        assert!(!watch.checks(&cal));
+        watch.sent(Target::Digit(3), &cal);
+        assert!(!watch.wanted(&cal));
+        // A cell-first app's keys are never checked.
+        let cell_first = Calibration {
+            input_order: InputOrder::CellFirst,
+            ..cal
+        };
+        assert!(!KeyWatch::new().wanted(&cell_first));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! keypad before its cells; the last move alone, and the end screen after it.
 
 use super::batches::{DRAWING, batch_end, blank_while_drawn};
-use super::keys::{self, Display, KeyWatch, Looks, Verdict};
+use super::keys::{self, KeyWatch, Verdict};
 use super::relearn::{cell_centre, cell_side, relearn_order};
 use super::{
     PlayOptions, PlayReport, Step, Timings, assess_read, board_as_seen, ms, plural_cells, show,
@@ -59,10 +59,6 @@ pub(super) fn tap_and_check(
         fetched: 0..0,
         clear: None,
         keys: KeyWatch::new(),
-        keys_started: false,
-        key_due: None,
-        key_tries: 0,
-        looks: None,
     };
     let total = run.moves.len();
     // Taps on the board need no wait for a frame after them; taps on keys do (`tap_waits`).
@@ -180,7 +176,7 @@ impl Tapping<'_> {
             self.run.taps_done = end + 1;
             self.run.done = call_end;
             let last = self.run.plan.taps[end].target;
-            self.run.key_due = keys::key_index(last).filter(|_| self.run.key_checks());
+            self.run.keys.sent(last, &self.run.cal);
             progress(Step::Moves {
                 done: self.report.moves_done.min(total),
                 total,
@@ -331,9 +327,7 @@ impl Tapping<'_> {
         let shot = self.device.screenshot().context(CHECK_SHOT_FAILED)?;
         self.report.checks += 1;
         self.run.fetched = check_rows(&self.run.cal);
-        if self.run.keys_wanted() {
-            self.run.note_keys(&shot);
-        }
+        self.run.keys.note(&shot, &self.run.cal);
         let read = self.run.read(&shot, self.templates);
         self.last_shot = Some((Instant::now(), shot));
         Ok(read)
@@ -416,20 +410,25 @@ impl Tapping<'_> {
 
     /// Judges the key tap that ended the batch ([`Run::key_verdict`]); one that does not look
     /// selected is looked at once more after a settle (the app may still be drawing it, and in
-    /// an app where tapping a selected key deselects it, tapping it again would), then acted on.
+    /// an app where tapping a selected key deselects it, tapping it again would), then acted on
+    /// ([`KeyWatch::tap_again`]: a key tapped again resumes the batch at it).
     fn judge_key(&mut self) -> Result<()> {
         let Some((key, mut verdict)) = self.run.key_verdict() else {
             return Ok(());
         };
         if verdict == Verdict::NotSelected {
             std::thread::sleep(settle(self.options));
-            self.run.key_due = Some(key);
+            self.run.keys.look_again(key);
             self.shot()?;
-            if let Some(looks) = self.run.looks.take() {
-                verdict = self.run.keys.judge(&looks, key);
+            if let Some((_, again)) = self.run.key_verdict() {
+                verdict = again;
             }
         }
-        self.run.act_on_key(verdict)
+        let target = self.run.plan.taps[self.run.taps_done - 1].target;
+        if self.run.keys.tap_again(verdict, target)? {
+            self.run.taps_done -= 1;
+        }
+        Ok(())
     }
 
     /// A check's screenshot (counted as a check).
@@ -564,16 +563,9 @@ struct Run {
     /// scrim is seen against ([`cover::dimmed`]). None until a check reads the board, and after
     /// a cover.
     clear: Option<Boundaries>,
-    /// What is known of the keypad's looks (number-first: is the key just tapped selected?).
+    /// The number-first key guard: what is known of the keypad's looks, and which key tap
+    /// awaits a look.
     keys: KeyWatch,
-    /// The first check (whose screenshot teaches the keys' looks) was made.
-    keys_started: bool,
-    /// The key whose tap ended the batch sent, judged after its check.
-    key_due: Option<usize>,
-    /// Times the key due was tapped again.
-    key_tries: usize,
-    /// The keys' looks on this check's screenshot, when it fetched the keypad's rows.
-    looks: Option<Looks>,
 }
 
 impl Run {
@@ -584,14 +576,11 @@ impl Run {
     /// last move and `full` ones fetch all the grid's rows, so a digit that strayed elsewhere is
     /// seen within a few checks, and all of them before the end.
     fn check_shot(&mut self, device: &mut dyn Device, full: bool) -> Result<image::RgbaImage> {
-        let with_keys = self.keys_wanted();
         if self.whole_checks {
             self.frame = None;
             self.fetched = check_rows(&self.cal);
             let shot = device.screenshot().context(CHECK_SHOT_FAILED)?;
-            if with_keys {
-                self.note_keys(&shot);
-            }
+            self.keys.note(&shot, &self.cal);
             return Ok(shot);
         }
         let all = check_rows(&self.cal);
@@ -603,7 +592,7 @@ impl Run {
             (Some(_), true) => self.batch_rows().unwrap_or(all.clone()),
             _ => all.clone(),
         };
-        if let (true, Some(keypad)) = (with_keys, &self.cal.keypad) {
+        if let (true, Some(keypad)) = (self.keys.wanted(&self.cal), &self.cal.keypad) {
             // One fetch from the batch's rows down (or up) to the keypad's.
             let keys = keys::keypad_rows(keypad);
             rows = rows.start.min(keys.start)..rows.end.max(keys.end);
@@ -611,9 +600,7 @@ impl Run {
         let shot = device
             .screenshot_rows(rows.clone())
             .context(CHECK_SHOT_FAILED)?;
-        if with_keys {
-            self.note_keys(&shot);
-        }
+        self.keys.note(&shot, &self.cal);
         self.fetched = rows.clone();
         let covers_all = rows.start <= all.start && rows.end >= all.end;
         let shot = match self.frame.take() {
@@ -700,93 +687,15 @@ impl Run {
             &self.moves,
             &self.plan,
             (self.done, self.taps_done),
-            self.key_checks(),
+            self.keys.checks(&self.cal),
         )
     }
 
-    /// Key taps are checked on the keypad: a number-first app, unless it showed that it does
-    /// not mark the selected key.
-    fn key_checks(&self) -> bool {
-        self.cal.input_order == InputOrder::NumberFirst
-            && self.cal.keypad.is_some()
-            && self.keys.display != Display::NotShown
-    }
-
-    /// This check's screenshot must hold the keypad: a key tap ended the batch, or (the first
-    /// check) the keys' looks are still to be learned.
-    fn keys_wanted(&self) -> bool {
-        self.key_checks() && (self.key_due.is_some() || !self.keys_started)
-    }
-
-    /// Keeps the keys' looks on a check's screenshot that holds the keypad's rows.
-    fn note_keys(&mut self, shot: &image::RgbaImage) {
-        if let Some(keypad) = &self.cal.keypad {
-            self.looks = Some(keys::looks(shot, keypad));
-        }
-    }
-
-    /// After a check: learns the keys' looks from the first move (its key is the app's selected
-    /// one once its cell shows its digit), and judges the key tap that ended the batch on this
-    /// check's looks: the key, and how it looks.
+    /// After a check: the verdict on the key tap that ended the batch ([`KeyWatch::verdict`]),
+    /// the keys' looks learned from the first move once a check saw it.
     fn key_verdict(&mut self) -> Option<(usize, Verdict)> {
-        let looks: Option<Looks> = self.looks.take();
-        if !self.keys_started {
-            self.keys_started = true;
-            if let (Some(looks), Some(first)) = (&looks, self.moves.first())
-                && self.verified >= 1
-                && self.key_checks()
-            {
-                let key = first
-                    .digit()
-                    .map_or(plan::Target::Erase, plan::Target::Digit);
-                if let Some(k) = keys::key_index(key) {
-                    self.keys.learn(looks, k);
-                }
-            }
-        }
-        let (key, looks) = (self.key_due.take()?, looks?);
-        Some((key, self.keys.judge(&looks, key)))
-    }
-
-    /// What follows the verdict on the key tap that ended the batch. A key that does not look
-    /// selected is tapped again, alone, before any cell of its digit (the batch resumes at it);
-    /// after two more tries the run stops. An app whose key never changes when tapped twice
-    /// shows no selection: said once, and keys are no longer checked.
-    fn act_on_key(&mut self, verdict: Verdict) -> Result<()> {
-        self.key_due = None;
-        let target = self.plan.taps[self.taps_done - 1].target;
-        match (verdict, self.keys.display) {
-            (Verdict::Selected | Verdict::Unknown, _) => self.key_tries = 0,
-            (Verdict::NotSelected, Display::Shown) if self.key_tries < 2 => {
-                self.key_tries += 1;
-                self.taps_done -= 1;
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "{target} does not look selected after its tap (a tap the app dropped?): tapping it again before any cell"
-                );
-            }
-            (Verdict::NotSelected, Display::Shown) => {
-                return Err(BoardProblem(format!(
-                    "stopped: {target} does not look selected after {} taps, so no cell of it was tapped. Likely cause: the app ignores that key (a dialog over the keypad, or the keypad moved); fix it on the phone and re-run play",
-                    self.key_tries + 1
-                ))
-                .into());
-            }
-            (Verdict::NotSelected, _) if self.key_tries == 0 => {
-                // A lost tap, or an app that shows no selected key: once more tells.
-                self.key_tries = 1;
-                self.taps_done -= 1;
-            }
-            (Verdict::NotSelected, _) => {
-                self.key_tries = 0;
-                self.keys.display = Display::NotShown;
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "the app does not mark the selected key on its keypad: a key tap it drops cannot be seen, so keys are not checked in this run"
-                );
-            }
-        }
-        Ok(())
+        self.keys
+            .verdict(self.moves.first(), self.verified >= 1, &self.cal)
     }
 
     /// Every cell that differs from the plan shows nothing where a digit was planned, and
@@ -835,8 +744,7 @@ impl Run {
         self.verified = 0;
         self.sent_at.clear();
         self.frame = None;
-        self.key_due = None;
-        self.key_tries = 0;
+        self.keys.replanned();
         Ok(())
     }
 }
