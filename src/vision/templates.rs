@@ -64,10 +64,8 @@ impl Templates {
     pub fn best_two(&self, patch: &[u8]) -> [(u8, f32); 2] {
         let v = unit_vector(patch);
         let mut best = [(0u8, -1f32), (0u8, -1f32)];
-        let dot = |t: &Option<Vec<f32>>| {
-            t.as_ref()
-                .map(|t| t.iter().zip(&v).map(|(a, b)| a * b).sum::<f32>())
-        };
+        // In eight lanes (`bank::dot`): a sum kept in order cannot use vector instructions.
+        let dot = |t: &Option<Vec<f32>>| t.as_ref().map(|t| super::bank::dot(t, &v));
         for i in 0..9 {
             let s = match (dot(&self.unit[i]), dot(&self.alt_unit[i])) {
                 (Some(a), Some(b)) => a.max(b),
