@@ -141,15 +141,21 @@ pub(super) fn normalise_span(strength: &[f32], w: usize, span: [f32; 4]) -> Vec<
     // Each output pixel sums its sub-samples row by row, left to right, as one loop over both
     // would: a whole patch row at a time, each source row's samples gathered first (0 where a
     // sub-sample falls outside: adding 0 leaves a sum as it was), then added column by column.
+    // A source row sub-sampled again (a patch larger than the digit's samples takes each row
+    // several times) keeps what was gathered from it.
     let mut gathered = [[0f32; PATCH_W]; 4];
+    let mut gathered_from = None;
     for (ty, dst) in out.chunks_exact_mut(PATCH_W).enumerate() {
         let mut sums = [0f32; PATCH_W];
-        for y in ys[ty * 4..ty * 4 + 4].iter().flatten() {
-            let row = &strength[y * w..(y + 1) * w];
-            for (j, g) in gathered.iter_mut().enumerate() {
-                for (tx, v) in g.iter_mut().enumerate() {
-                    *v = xs[tx * 4 + j].map_or(0.0, |x| row[x]);
+        for &y in ys[ty * 4..ty * 4 + 4].iter().flatten() {
+            if gathered_from != Some(y) {
+                let row = &strength[y * w..(y + 1) * w];
+                for (j, g) in gathered.iter_mut().enumerate() {
+                    for (tx, v) in g.iter_mut().enumerate() {
+                        *v = xs[tx * 4 + j].map_or(0.0, |x| row[x]);
+                    }
                 }
+                gathered_from = Some(y);
             }
             for g in &gathered {
                 for (sum, v) in sums.iter_mut().zip(g) {
