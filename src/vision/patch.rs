@@ -143,21 +143,17 @@ pub(super) fn normalise_span(strength: &[f32], w: usize, span: [f32; 4]) -> Vec<
     let ys = sub_sample_sources(PATCH_H * 4, oy, fy0, bh, scale);
     let mut out = vec![0u8; PATCH_W * PATCH_H];
     // Each output pixel sums its sub-samples row by row, left to right, as one loop over both
-    // would: a whole patch row at a time, each source row's samples gathered first (0 where a
-    // sub-sample falls outside: adding 0 leaves a sum as it was), then added column by column.
-    let mut gathered = [[0f32; PATCH_W]; 4];
+    // would, skipping those outside the box (adding 0 leaves a sum, never -0, as it was). The
+    // sub-samples inside lie in one run along each axis, so each output column's are a run of
+    // its four: their source columns, found once for the patch.
+    let cols: Vec<&[usize]> = xs.chunks_exact(4).map(|four| inside(four)).collect();
     for (ty, dst) in out.chunks_exact_mut(PATCH_W).enumerate() {
         let mut sums = [0f32; PATCH_W];
-        for y in ys[ty * 4..ty * 4 + 4].iter().flatten() {
+        for &y in inside(&ys[ty * 4..ty * 4 + 4]) {
             let row = &strength[y * w..(y + 1) * w];
-            for (j, g) in gathered.iter_mut().enumerate() {
-                for (tx, v) in g.iter_mut().enumerate() {
-                    *v = xs[tx * 4 + j].map_or(0.0, |x| row[x]);
-                }
-            }
-            for g in &gathered {
-                for (sum, v) in sums.iter_mut().zip(g) {
-                    *sum += v;
+            for (sum, xs) in sums.iter_mut().zip(&cols) {
+                for &x in *xs {
+                    *sum += row[x];
                 }
             }
         }
@@ -169,18 +165,36 @@ pub(super) fn normalise_span(strength: &[f32], w: usize, span: [f32; 4]) -> Vec<
 }
 
 /// Source column (or row) of each of the `n` sub-samples (4 per output pixel) along one axis of
-/// [`normalise_span`], `None` outside the box: the patch starts `o` before the box, which
+/// [`normalise_span`], `usize::MAX` outside the box: the patch starts `o` before the box, which
 /// starts at `start` and is `len` long, at `scale` patch pixels per sample. The whole part of
 /// the box's edge is added after flooring, so whole-sample boxes sample exactly as they always
-/// did.
-fn sub_sample_sources(n: usize, o: f32, start: f32, len: f32, scale: f32) -> Vec<Option<usize>> {
+/// did. The sub-samples inside are one run (the source position grows with `i`).
+fn sub_sample_sources(n: usize, o: f32, start: f32, len: f32, scale: f32) -> Vec<usize> {
     let (whole, part) = (start.floor(), start - start.floor());
     (0..n)
         .map(|i| {
             let v = ((i as f32 + 0.5) / 4.0 - o) / scale;
-            (v >= 0.0 && v < len).then(|| (whole + (v + part).floor()) as usize)
+            if v >= 0.0 && v < len {
+                (whole + (v + part).floor()) as usize
+            } else {
+                usize::MAX
+            }
         })
         .collect()
+}
+
+/// The run of `sources` inside the box (see [`sub_sample_sources`]), in order.
+fn inside(sources: &[usize]) -> &[usize] {
+    let from = sources
+        .iter()
+        .position(|&x| x != usize::MAX)
+        .unwrap_or(sources.len());
+    let to = from
+        + sources[from..]
+            .iter()
+            .take_while(|&&x| x != usize::MAX)
+            .count();
+    &sources[from..to]
 }
 /// Where a digit's ink ends, to a fraction of a sample: `[x0, y0, x1, y1]` around `bb` (whole
 /// samples), and `strength` filled in the ring of samples just outside it that this reaches.
@@ -367,8 +381,9 @@ mod tests {
         for ty in 0..PATCH_H {
             for tx in 0..PATCH_W {
                 let mut sum = 0f32;
-                for y in ys[ty * 4..ty * 4 + 4].iter().flatten() {
-                    for x in xs[tx * 4..tx * 4 + 4].iter().flatten() {
+                let inside = |v: &&usize| **v != usize::MAX;
+                for y in ys[ty * 4..ty * 4 + 4].iter().filter(inside) {
+                    for x in xs[tx * 4..tx * 4 + 4].iter().filter(inside) {
                         sum += strength[y * w + x];
                     }
                 }
