@@ -5,7 +5,8 @@
 //! Timings are medians of repeated runs (wall clock) plus the mean CPU time of a read; on a
 //! shared machine compare rows of one run. `VISION_BENCH_SKIP_SWEEP=1` skips the sweep;
 //! `VISION_BENCH_REAL=1` prints every real screenshot's read and CPU time instead;
-//! `VISION_BENCH_PROFILE=<png>` only reads that screenshot in a loop (for `perf record`).
+//! `VISION_BENCH_PROFILE=<png>` only reads that screenshot in a loop (for `perf record`), with a
+//! calibration made from it when `VISION_BENCH_PROFILE_HINTS=1`.
 
 #[path = "support/cpu.rs"]
 mod cpu;
@@ -164,16 +165,32 @@ fn no_calibration(budget: Duration) {
 }
 
 /// `VISION_BENCH_PROFILE=<screenshot>`: reads that screenshot with no calibration in a loop for
-/// about 20 s of CPU and prints nothing else, for `perf record` on the bench binary.
+/// about 20 s of CPU and prints nothing else, for `perf record` on the bench binary. With
+/// `VISION_BENCH_PROFILE_HINTS=1` it reads with the hints of a calibration made from it first
+/// (the calibrated path); `read_loop` is the function to hand `valgrind --toggle-collect`.
 fn profile_loop(path: &str) {
     let img = image::open(path).expect("a readable screenshot").to_rgba8();
+    let opts = CalibrateOptions {
+        profile: "bench".into(),
+        ..Default::default()
+    };
+    let done = std::env::var_os("VISION_BENCH_PROFILE_HINTS")
+        .map(|_| calibrate_image(&img, &opts).unwrap());
+    let hints = done.as_ref().map(|d| d.calibration.hints(&d.templates));
+    let n = read_loop(&img, hints.as_ref());
+    println!("{n} reads of {path}");
+}
+
+/// Reads `img` with `hints` for about 20 s of CPU; how many reads that was.
+#[inline(never)]
+fn read_loop(img: &image::RgbaImage, hints: Option<&vision::Hints>) -> usize {
     let start = cpu::thread_cpu().unwrap_or_default();
     let mut n = 0;
     while cpu::thread_cpu().unwrap_or_default() - start < Duration::from_secs(20) {
-        black_box(vision::read(&img, None).result.ok());
+        black_box(vision::read(img, hints).result.ok());
         n += 1;
     }
-    println!("{n} reads of {path}");
+    n
 }
 
 /// `VISION_BENCH_REAL=1`: every real screenshot in `shared/real-screens` read with no
