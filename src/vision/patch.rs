@@ -146,7 +146,7 @@ pub(super) fn normalise_span(strength: &[f32], w: usize, span: [f32; 4]) -> Vec<
     // would, skipping those outside the box (adding 0 leaves a sum, never -0, as it was). The
     // sub-samples inside lie in one run along each axis, so each output column's are a run of
     // its four: their source columns, found once for the patch.
-    let cols: Vec<&[usize]> = xs.chunks_exact(4).map(|four| inside(four)).collect();
+    let cols: Vec<&[usize]> = xs.chunks_exact(4).map(inside).collect();
     for (ty, dst) in out.chunks_exact_mut(PATCH_W).enumerate() {
         let mut sums = [0f32; PATCH_W];
         for &y in inside(&ys[ty * 4..ty * 4 + 4]) {
