@@ -40,13 +40,22 @@ fn glyphs_outside_sampled(img: &Screen, grid: &Grid, s: usize, digit_px: f32) ->
     let pitch = grid.pitch() / s as f32;
     let least = (pitch * 0.2).min(0.8 * digit_px / s as f32);
     let lum = block_luma(img, s);
-    // Integral image for the local mean over about one cell.
-    let mut integral = vec![0u32; (w + 1) * (h + 1)];
+    // Integral image for the local mean over about one cell, grown a row at a time (each
+    // row zeroed just before it is summed: one pass over the memory).
+    let mut integral = Vec::with_capacity((w + 1) * (h + 1));
+    integral.resize(w + 1, 0u32);
     for y in 0..h {
+        integral.resize((y + 2) * (w + 1), 0);
+        let (above, here) = integral.split_at_mut((y + 1) * (w + 1));
+        let above = &above[y * (w + 1) + 1..];
         let mut row = 0u32;
-        for x in 0..w {
-            row += lum[y * w + x] as u32;
-            integral[(y + 1) * (w + 1) + x + 1] = integral[y * (w + 1) + x + 1] + row;
+        for ((out, &up), &v) in here[1..]
+            .iter_mut()
+            .zip(above)
+            .zip(&lum[y * w..(y + 1) * w])
+        {
+            row += v as u32;
+            *out = up + row;
         }
     }
     let rad = ((pitch * 0.5) as usize).max(4);
@@ -163,8 +172,12 @@ fn contrast_masks(
     rad: usize,
     (s, gx0, gx1, gy0, gy1): (usize, usize, usize, usize, usize),
 ) -> [Vec<bool>; 2] {
-    let mut masks = [vec![false; w * h], vec![false; w * h]];
+    // Grown a row at a time, each row zeroed just before it is written.
+    let mut masks = [Vec::with_capacity(w * h), Vec::with_capacity(w * h)];
     for y in 0..h {
+        for mask in &mut masks {
+            mask.resize((y + 1) * w, false);
+        }
         let (y0, y1) = (y.saturating_sub(rad), (y + rad + 1).min(h));
         let rows = (y1 - y0) as u32;
         let (top, bottom) = (&integral[y0 * (w + 1)..], &integral[y1 * (w + 1)..]);

@@ -32,7 +32,6 @@ impl Component {
 /// component's root its first run), then labelled a run at a time. A screen's masks hold long
 /// runs (button faces, bars), which a pixel-by-pixel flood fill visited nine neighbours each.
 pub(crate) fn components(mask: &[bool], w: usize, h: usize) -> (Vec<u32>, Vec<Component>) {
-    let mut labels = vec![0u32; w * h];
     let mut comps = Vec::new();
     // Runs (y, x0, x1 inclusive) in reading order; `row_start[y]` is row y's first run.
     let mut runs: Vec<(usize, usize, usize)> = Vec::new();
@@ -78,7 +77,10 @@ pub(crate) fn components(mask: &[bool], w: usize, h: usize) -> (Vec<u32>, Vec<Co
             }
         }
     }
-    // Labels in the order the roots come in reading order, then each run's pixels.
+    // Labels in the order the roots come in reading order, then each run's pixels. The label
+    // plane grows in reading order with the runs (background zeroed just before the next run),
+    // so that each of its bytes is written once, not zeroed whole first and then filled.
+    let mut labels: Vec<u32> = Vec::with_capacity(w * h);
     let mut label_of = vec![0u32; runs.len()];
     for (i, &(y, a, b)) in runs.iter().enumerate() {
         let r = root(&mut parent, i);
@@ -101,8 +103,10 @@ pub(crate) fn components(mask: &[bool], w: usize, h: usize) -> (Vec<u32>, Vec<Co
         c.x1 = c.x1.max(b);
         c.y1 = y;
         c.area += b - a + 1;
-        labels[y * w + a..=y * w + b].fill(label);
+        labels.resize(y * w + a, 0);
+        labels.resize(y * w + b + 1, label);
     }
+    labels.resize(w * h, 0);
     (labels, comps)
 }
 
