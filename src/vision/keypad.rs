@@ -40,24 +40,7 @@ fn glyphs_outside_sampled(img: &Screen, grid: &Grid, s: usize, digit_px: f32) ->
     let pitch = grid.pitch() / s as f32;
     let least = (pitch * 0.2).min(0.8 * digit_px / s as f32);
     let lum = block_luma(img, s);
-    // Integral image for the local mean over about one cell, grown a row at a time (each
-    // row zeroed just before it is summed: one pass over the memory).
-    let mut integral = Vec::with_capacity((w + 1) * (h + 1));
-    integral.resize(w + 1, 0u32);
-    for y in 0..h {
-        integral.resize((y + 2) * (w + 1), 0);
-        let (above, here) = integral.split_at_mut((y + 1) * (w + 1));
-        let above = &above[y * (w + 1) + 1..];
-        let mut row = 0u32;
-        for ((out, &up), &v) in here[1..]
-            .iter_mut()
-            .zip(above)
-            .zip(&lum[y * w..(y + 1) * w])
-        {
-            row += v as u32;
-            *out = up + row;
-        }
-    }
+    let integral = integral_image(&lum, w, h);
     let rad = ((pitch * 0.5) as usize).max(4);
     let gr = grid.rect();
     let (gx0, gx1) = (gr.x as usize, gr.right() as usize + 3);
@@ -155,6 +138,29 @@ fn glyphs_outside_sampled(img: &Screen, grid: &Grid, s: usize, digit_px: f32) ->
         }
     }
     out
+}
+
+/// The integral image of `lum` (`w` x `h`), `(w + 1) x (h + 1)` with a zero first row and
+/// column, for the local mean over about one cell. Grown a row at a time (each row zeroed just
+/// before it is summed: one pass over the memory).
+fn integral_image(lum: &[u8], w: usize, h: usize) -> Vec<u32> {
+    let mut integral = Vec::with_capacity((w + 1) * (h + 1));
+    integral.resize(w + 1, 0u32);
+    for y in 0..h {
+        integral.resize((y + 2) * (w + 1), 0);
+        let (above, here) = integral.split_at_mut((y + 1) * (w + 1));
+        let above = &above[y * (w + 1) + 1..];
+        let mut row = 0u32;
+        for ((out, &up), &v) in here[1..]
+            .iter_mut()
+            .zip(above)
+            .zip(&lum[y * w..(y + 1) * w])
+        {
+            row += v as u32;
+            *out = up + row;
+        }
+    }
+    integral
 }
 
 /// The samples of `lum` (`w` x `h`) darker and lighter than the mean of the box of radius `rad`
