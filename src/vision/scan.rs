@@ -281,9 +281,14 @@ pub(crate) fn find_grid_and_cells_on(
         if runs {
             return None;
         }
-        match screen.board_beyond(img, true) {
+        // Above and below are looked at only for a lattice the board goes on beside: every
+        // read passes here, and few lattices are off the board.
+        match screen.board_beyond(img, false) {
             [false, false, _, _] => Some(screen),
-            beyond => slid_onto_the_board(img, screen, beyond),
+            _ => {
+                let beyond = screen.board_beyond(img, true);
+                slid_onto_the_board(img, screen, beyond)
+            }
         }
     };
     match find(img, hint, &mut stands_alone) {
