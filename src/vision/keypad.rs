@@ -378,49 +378,48 @@ pub fn find_keypad(
 /// Orders of reading a keypad's glyphs: rows top to bottom (each left to right), columns left to
 /// right (each top to bottom), for 1x9, 2x5, 5+4, 3x3 and two-column landscape layouts.
 fn reading_orders(glyphs: &[&Glyph]) -> Vec<Vec<usize>> {
-    let mut orders = Vec::new();
-    let h = glyphs.iter().map(|g| g.bbox.height).max().unwrap_or(1) as f32;
-    for by_rows in [true, false] {
-        // Primary coordinate groups glyphs into lines; the secondary orders within a line.
-        let key = |g: &Glyph| {
-            let c = g.centre();
-            if by_rows {
-                (c.y as f32, c.x as f32)
-            } else {
-                (c.x as f32, c.y as f32)
-            }
-        };
-        let mut idx: Vec<usize> = (0..glyphs.len()).collect();
-        idx.sort_by(|&a, &b| key(glyphs[a]).0.total_cmp(&key(glyphs[b]).0));
-        let mut lines: Vec<Vec<usize>> = Vec::new();
-        for i in idx {
-            let p = key(glyphs[i]).0;
-            match lines.last_mut() {
-                Some(l) if (key(glyphs[l[0]]).0 - p).abs() < h * 0.5 => l.push(i),
-                _ => lines.push(vec![i]),
-            }
-        }
-        for l in &mut lines {
-            l.sort_by(|&a, &b| key(glyphs[a]).1.total_cmp(&key(glyphs[b]).1));
-        }
-        orders.push(lines.concat());
-    }
+    let mut orders: Vec<Vec<usize>> = [true, false]
+        .map(|by_rows| lines(glyphs, by_rows).concat())
+        .into();
     orders.dedup();
     orders
 }
 
-/// Do the nine `glyphs` lie on the lattice of a keypad: R rows of C keys (rows and columns told
-/// apart as [`reading_orders`] groups them), all full but the last? A glyph off the keys' rows
-/// or columns (a word's letter beside them) adds a line the nine cannot fill.
-fn on_a_lattice(glyphs: &[&Glyph]) -> bool {
+/// The lines of `glyphs` (indices): rows top to bottom, each left to right (or, not `by_rows`,
+/// columns left to right, each top to bottom). A glyph joins the line whose first glyph's centre
+/// is within half the tallest glyph's height of its own.
+fn lines(glyphs: &[&Glyph], by_rows: bool) -> Vec<Vec<usize>> {
     let h = glyphs.iter().map(|g| g.bbox.height).max().unwrap_or(1) as f32;
-    let lines = |coord: fn(&Glyph) -> f32| {
-        let mut v: Vec<f32> = glyphs.iter().map(|g| coord(g)).collect();
-        v.sort_by(f32::total_cmp);
-        1 + v.windows(2).filter(|p| p[1] - p[0] >= h * 0.5).count()
+    // Primary coordinate groups glyphs into lines; the secondary orders within a line.
+    let key = |g: &Glyph| {
+        let c = g.centre();
+        if by_rows {
+            (c.y as f32, c.x as f32)
+        } else {
+            (c.x as f32, c.y as f32)
+        }
     };
-    let rows = lines(|g| g.centre().y as f32);
-    let cols = lines(|g| g.centre().x as f32);
+    let mut idx: Vec<usize> = (0..glyphs.len()).collect();
+    idx.sort_by(|&a, &b| key(glyphs[a]).0.total_cmp(&key(glyphs[b]).0));
+    let mut lines: Vec<Vec<usize>> = Vec::new();
+    for i in idx {
+        let p = key(glyphs[i]).0;
+        match lines.last_mut() {
+            Some(l) if (key(glyphs[l[0]]).0 - p).abs() < h * 0.5 => l.push(i),
+            _ => lines.push(vec![i]),
+        }
+    }
+    for l in &mut lines {
+        l.sort_by(|&a, &b| key(glyphs[a]).1.total_cmp(&key(glyphs[b]).1));
+    }
+    lines
+}
+
+/// Do the nine `glyphs` lie on the lattice of a keypad: R rows of C keys (the [`lines`] of
+/// each way), all full but the last? A glyph off the keys' rows or columns (a word's letter
+/// beside them) adds a line the nine cannot fill.
+fn on_a_lattice(glyphs: &[&Glyph]) -> bool {
+    let (rows, cols) = (lines(glyphs, true).len(), lines(glyphs, false).len());
     let n = glyphs.len();
     rows * cols >= n && ((rows - 1) * cols < n || rows * (cols - 1) < n)
 }
