@@ -6,6 +6,7 @@
 //! independent sources disagree, is a doubt: the caller refuses and names its cells.
 
 use super::bank::{Bank, bank, dot, feature};
+use super::holes;
 use super::patch::ncc;
 use crate::sudoku::Cell;
 
@@ -360,6 +361,16 @@ pub const MIN_SCORE: f32 = 0.6;
 /// Below this margin a group's digit is not clearly better than its runner-up.
 pub const MIN_MARGIN: f32 = 0.08;
 
+/// A group's digit below [`MIN_SCORE`] is still sure at this score when its holes rule out the
+/// digit the bank ranks next (two sources agreeing, as with a reference).
+const HELD_SCORE: f32 = 0.5;
+
+/// Whether a shape's bank scores read clearly as one digit (score and margin).
+fn clear_scores(s: &[f32; 9]) -> bool {
+    let [(_, best), (_, second)] = best_two(s);
+    best >= MIN_SCORE && best - second >= MIN_MARGIN
+}
+
 /// A second, independent source of digit shapes: `shapes[d - 1]` drawn as digit d (keypad
 /// buttons in their verified order, or a calibration's templates).
 pub struct Reference<'a> {
@@ -384,35 +395,47 @@ fn reference_scores(centroids: &[Vec<u8>], r: &Reference) -> Scores {
         .collect()
 }
 
+/// The best digit (0-based) of one group's scores and its score, and the runner-up's.
+fn best_two(s: &[f32; 9]) -> [(usize, f32); 2] {
+    let best = (0..9).fold(0, |b, d| if s[d] > s[b] { d } else { b });
+    let second = (0..9)
+        .filter(|&d| d != best)
+        .map(|d| (d, s[d]))
+        .fold((0, f32::NEG_INFINITY), |x, y| if y.1 > x.1 { y } else { x });
+    [(best, s[best]), second]
+}
+
 /// Gives groups that lost the one-to-one assignment (one digit drawn in two weights: more
 /// groups than digits) their own best digit, when it fits clearly better and the groups then
-/// sharing a digit never see each other.
+/// sharing a digit never see each other. Groups that share a digit are free of the one-to-one
+/// rule that measured their margins (which digit the one left over went to), so each is then
+/// measured on its own scores.
 fn share_digits(scores: &Scores, a: &mut Assignment, groups: &[Vec<Cell>]) {
     for g in 0..scores.len() {
-        let (best, best_s) = (0..9)
-            .map(|d| (d, scores[g][d]))
-            .fold((0, f32::NEG_INFINITY), |x, y| if y.1 > x.1 { y } else { x });
+        let [(best, best_s), _] = best_two(&scores[g]);
         let current = a.digit[g] as usize - 1;
         if best == current || best_s < scores[g][current] + 0.15 {
             continue;
         }
-        let clash = (0..scores.len()).any(|h| {
-            h != g
-                && a.digit[h] as usize == best + 1
-                && groups[g]
-                    .iter()
-                    .any(|c| groups[h].iter().any(|e| c.sees(*e)))
+        let sharing: Vec<usize> = (0..scores.len())
+            .filter(|&h| h != g && a.digit[h] as usize == best + 1)
+            .collect();
+        let clash = sharing.iter().any(|&h| {
+            groups[g]
+                .iter()
+                .any(|c| groups[h].iter().any(|e| c.sees(*e)))
         });
         if clash {
             continue;
         }
-        let second = (0..9)
-            .filter(|&d| d != best)
-            .map(|d| (d, scores[g][d]))
-            .fold((0, f32::NEG_INFINITY), |x, y| if y.1 > x.1 { y } else { x });
         a.digit[g] = best as u8 + 1;
-        a.margin[g] = best_s - second.1;
-        a.runner_up[g] = second.0 as u8 + 1;
+        for h in sharing.into_iter().chain([g]) {
+            let [(own, own_s), (second, second_s)] = best_two(&scores[h]);
+            if own == best {
+                a.margin[h] = own_s - second_s;
+                a.runner_up[h] = second as u8 + 1;
+            }
+        }
     }
 }
 
@@ -435,7 +458,15 @@ pub fn label_with(
     let groups: Vec<Vec<Cell>> = (0..clusters.len())
         .map(|k| clusters.members(k).map(|i| cells[i]).collect())
         .collect();
-    let shape_scores = bank_scores(bank, &clusters.centroids);
+    let bank_only = bank_scores(bank, &clusters.centroids);
+    // Holes settle what shapes leave close (a handwritten 2 and 8), in a typeface that draws
+    // them as plain ones do.
+    let hole_counts: Vec<usize> = clusters.centroids.iter().map(|c| holes::holes(c)).collect();
+    let by_holes = holes::plain(&bank_only, &hole_counts, clear_scores);
+    let mut shape_scores = bank_only.clone();
+    if by_holes {
+        holes::penalise(&mut shape_scores, &hole_counts);
+    }
     let Some(mut by_bank) = assign(&shape_scores) else {
         // More than nine shapes that cannot merge: nothing is sure.
         let none = Label {
@@ -452,12 +483,29 @@ pub fn label_with(
         .map(|g| {
             let d = by_bank.digit[g];
             let score = shape_scores[g][d as usize - 1];
+            // A weak score is made up for by holes that rule out the bank's own runner-up.
+            let held = by_holes && score >= HELD_SCORE && {
+                let mut others = bank_only[g];
+                others[d as usize - 1] = f32::NEG_INFINITY;
+                let [(rival, _), _] = best_two(&others);
+                hole_counts[g] > holes::MOST[rival]
+            };
+            log::debug!(
+                "group {g}: bank {d} ({score:.2}, margin {:.2}), {} holes{}",
+                by_bank.margin[g],
+                hole_counts[g],
+                if by_holes {
+                    ""
+                } else {
+                    " (not used: the typeface draws holes its own way)"
+                }
+            );
             Label {
                 digit: d,
                 runner_up: by_bank.runner_up[g],
                 score,
                 margin: by_bank.margin[g],
-                sure: score >= MIN_SCORE && by_bank.margin[g] >= MIN_MARGIN,
+                sure: (score >= MIN_SCORE || held) && by_bank.margin[g] >= MIN_MARGIN,
             }
         })
         .collect();
@@ -779,5 +827,31 @@ mod tests {
         let members = vec![vec![0], vec![1]];
         let centroids = vec![pa, pb];
         assert_eq!(merge_of(&members, &centroids, &cells), None);
+    }
+
+    #[test]
+    fn two_groups_that_share_a_digit_are_each_measured_on_their_own_scores() {
+        // Two shapes of a 6 (9 groups, the board has no 5): one-to-one, one of them must take
+        // the 5, and either may, so the 6 the other keeps has no margin. Once the group on the 5
+        // takes its own best digit, the 6, each is as sure as its own 6 beats its next digit.
+        let mut scores = vec![[0.1f32; 9]; 9];
+        for (g, row) in scores.iter_mut().enumerate().take(7) {
+            row[if g < 4 { g } else { g + 2 }] = 0.95;
+        }
+        scores[7][5] = 0.94;
+        scores[7][4] = 0.7;
+        scores[8][5] = 0.92;
+        scores[8][4] = 0.71;
+        let mut a = assign(&scores).unwrap();
+        assert!(a.margin[7].min(a.margin[8]) < 0.05, "{:?}", a.margin);
+        let cell = |r, c| Cell::new(r, c).unwrap();
+        let mut groups: Vec<Vec<Cell>> = (0..9).map(|g| vec![cell(g, g)]).collect();
+        groups[7] = vec![cell(0, 1)];
+        groups[8] = vec![cell(4, 5)];
+        share_digits(&scores, &mut a, &groups);
+        assert_eq!(a.digit[7..], [6, 6]);
+        assert!((a.margin[7] - 0.24).abs() < 1e-4, "{:?}", a.margin);
+        assert!((a.margin[8] - 0.21).abs() < 1e-4, "{:?}", a.margin);
+        assert_eq!(a.runner_up[7..], [5, 5]);
     }
 }

@@ -12,7 +12,8 @@
 //! fallback, the full search: `scan::find_grid_and_cells` finds the grid (outer lines optional)
 //! and the cells, `kinds` tells givens from entries by how each screen draws them, and
 //! `glyphs` labels the digits of one screen jointly from `bank`, the embedded digit glyphs of
-//! many free typefaces, checked against the keypad or the templates. `locate` finds grid
+//! many free typefaces (and `holes`, which digits a shape's closed loops rule out), checked
+//! against the keypad or the templates. `locate` finds grid
 //! lines, `cells` turns each cell into a normalised ink patch, `templates` stores the reference
 //! digits, `keypad` finds the digit buttons (and confirms their order). `unlined` finds grids
 //! whose lines are not all drawn (no outer border, or cells told apart by shading alone) once
@@ -22,14 +23,15 @@
 //! read, refused ones included. `screen` holds the one brightness formula, the [`Screen`] that
 //! a read makes once and hands every stage (its brightness plane, converted a row at a time as
 //! stages want rows, and a half-size screen made lazily for the grid search), and the colour
-//! distance every stage uses. Imports run one way: `screen`, `patch`, `ridges`, `hints` at the
-//! bottom; `locate`, `cells`, `kinds`, `unlined`, `overrun`, `scan` above them; `recognize`,
+//! distance every stage uses. Imports run one way: `screen`, `patch`, `ridges`, `hints`, `holes` at
+//! the bottom; `locate`, `cells`, `kinds`, `unlined`, `overrun`, `scan` above them; `recognize`,
 //! then `reader` and `overlay` on top.
 
 pub mod bank;
 pub mod cells;
 pub mod glyphs;
 pub mod hints;
+pub mod holes;
 pub mod keypad;
 pub mod kinds;
 pub mod locate;

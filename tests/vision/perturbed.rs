@@ -69,3 +69,27 @@ fn a_lattice_a_column_off_a_board_of_tiles_is_passed_over_not_read() {
         assert!(!matches!(v, Verdict::Wrong(_)), "{v:?}");
     }
 }
+
+#[test]
+fn a_handwritten_2_and_8_are_told_apart_by_their_holes_when_no_keypad_shows() {
+    // A handwritten typeface the glyph bank lacks: its 2s and 8s correlate with the bank's 2s
+    // and 8s about alike, and the keypad that settled them is cut off or covered. The 8's
+    // closed loop is a hole no 2 has.
+    for p in ["nobot", "banner"] {
+        if let Some(v) = read_perturbed("helal_mysudoku_ios_framed_368x776.png", p) {
+            assert_eq!(v, Verdict::Exact, "{p}");
+        }
+    }
+}
+
+#[test]
+fn a_small_6_in_a_group_of_its_own_is_not_read_as_the_5_no_cell_holds() {
+    // At 720 px wide a 13-inch tablet's digits are 10 px tall: two 6s fell in two groups, one
+    // of them had to take the 5 the board lacks, and its margin measured only which of the two
+    // took it. Its hole (no 5 has one) and its own scores decide.
+    for p in ["w720", "720jpg"] {
+        if let Some(v) = read_perturbed("nextjedi_ipad13_hard_start_2064x2752.png", p) {
+            assert_eq!(v, Verdict::Exact, "{p}");
+        }
+    }
+}
