@@ -564,7 +564,9 @@ pub fn label_with(
     }
     last_digit_left(&mut labels, &disputed, !references.is_empty());
     // A patch unlike its group's mean (groups merged to fit nine digits) must also look like
-    // the group's digit by itself.
+    // the group's digit by itself. One that is the same glyph as another group, sure of the
+    // digit the bank reads the patch as too, is that digit: a player's mistake, kept out of its
+    // digit's group by the cell it clashes with, then merged wherever there was room.
     clusters
         .of
         .iter()
@@ -574,12 +576,27 @@ pub fn label_with(
             if ncc(p, &clusters.centroids[g]) < SAME_GLYPH {
                 let own = bank.best_per_digit(&feature(p));
                 let mine = own[l.digit as usize - 1];
-                let (best, best_s) = (0..9)
-                    .map(|d| (d, own[d]))
-                    .fold((0, f32::NEG_INFINITY), |x, y| if y.1 > x.1 { y } else { x });
+                let [(best, best_s), _] = best_two(&own);
                 if best + 1 != l.digit as usize && best_s > mine - MIN_MARGIN {
-                    l.runner_up = best as u8 + 1;
-                    l.sure = false;
+                    let twin = (0..labels.len()).find(|&h| {
+                        h != g
+                            && labels[h].sure
+                            && labels[h].digit as usize == best + 1
+                            && ncc(p, &clusters.centroids[h]) >= SAME_GLYPH
+                    });
+                    match twin {
+                        Some(h) => {
+                            log::debug!(
+                                "a patch of group {g} is the glyph of group {h}, {}",
+                                best + 1
+                            );
+                            l = labels[h];
+                        }
+                        None => {
+                            l.runner_up = best as u8 + 1;
+                            l.sure = false;
+                        }
+                    }
                 }
             }
             l

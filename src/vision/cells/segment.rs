@@ -192,14 +192,15 @@ impl CellSample {
         self.comps.iter().any(|c| self.digit_like(c))
     }
 
-    /// A mark the cut clips on one side only, as tall as a big digit (0.4 of a cell) and no
-    /// wider than one: a digit drawn close to the lines, or a line or an edge seen end on.
+    /// A mark the cut clips on one side or two, as tall as a big digit (0.4 of a cell) and no
+    /// wider than one: a digit drawn close to the lines (a handwritten 4's bar and tail can
+    /// reach two), or a line, an edge or a corner seen end on.
     pub(super) fn clips_a_big_mark(&self) -> bool {
         let (w, h) = (self.w, self.h);
         self.comps.iter().any(|c| {
             let sides = [c.x0 == 0, c.y0 == 0, c.x1 == w - 1, c.y1 == h - 1];
             let (cw, ch) = (c.width() as f32, c.height() as f32);
-            sides.iter().filter(|&&s| s).count() == 1
+            (1..=2).contains(&sides.iter().filter(|&&s| s).count())
                 && ch >= self.pitch * 0.4
                 && cw <= self.pitch * 0.85
                 && cw >= 2.0
