@@ -271,28 +271,45 @@ fn best_rests(scores: &Scores) -> Vec<[f32; 512]> {
     rest
 }
 
-/// The best total score with group `g` forced to digit `d` (the other groups at best).
-fn best_forced(scores: &Scores, rest: &[[f32; 512]], g: usize, d: usize) -> f32 {
-    let mut level = [f32::NEG_INFINITY; 512];
-    for &used in &sets_by_size()[g] {
-        if used & (1 << d) == 0 {
-            level[used] = scores[g][d] + rest[g + 1][used | 1 << d];
-        }
-    }
-    for i in (0..g).rev() {
-        let mut up = [f32::NEG_INFINITY; 512];
+/// `first[i][used]`: the best total score assigning groups `..i` to exactly the digits in
+/// `used` (a set of `i` digits), left to right: the mirror of [`best_rests`].
+fn best_firsts(scores: &Scores) -> Vec<[f32; 512]> {
+    let k = scores.len();
+    let mut first = vec![[f32::NEG_INFINITY; 512]; k + 1];
+    first[0][0] = 0.0;
+    for i in 0..k {
         for &used in &sets_by_size()[i] {
-            let mut best = f32::NEG_INFINITY;
-            for e in 0..9 {
-                if used & (1 << e) == 0 {
-                    best = best.max(scores[i][e] + level[used | 1 << e]);
+            let here = first[i][used];
+            if here == f32::NEG_INFINITY {
+                continue;
+            }
+            for d in 0..9 {
+                if used & (1 << d) == 0 {
+                    let to = &mut first[i + 1][used | 1 << d];
+                    *to = to.max(here + scores[i][d]);
                 }
             }
-            up[used] = best;
         }
-        level = up;
     }
-    level[0]
+    first
+}
+
+/// The best total score with group `g` forced to each digit (the other groups at best): the
+/// best first groups on some digits, `g` on its digit, the best rest on the digits left.
+fn best_forced(scores: &Scores, first: &[[f32; 512]], rest: &[[f32; 512]], g: usize) -> [f32; 9] {
+    let mut forced = [f32::NEG_INFINITY; 9];
+    for &used in &sets_by_size()[g] {
+        let before = first[g][used];
+        if before == f32::NEG_INFINITY {
+            continue;
+        }
+        for (d, f) in forced.iter_mut().enumerate() {
+            if used & (1 << d) == 0 {
+                *f = f.max(before + scores[g][d] + rest[g + 1][used | 1 << d]);
+            }
+        }
+    }
+    forced
 }
 
 /// Assigns at most nine groups to distinct digits, maximising the summed scores (exact, by
@@ -302,9 +319,9 @@ pub fn assign(scores: &Scores) -> Option<Assignment> {
     if k == 0 || k > 9 {
         return None;
     }
-    let rest = best_rests(scores);
+    let (first, rest) = (best_firsts(scores), best_rests(scores));
     let forced: Vec<[f32; 9]> = (0..k)
-        .map(|g| std::array::from_fn(|d| best_forced(scores, &rest, g, d)))
+        .map(|g| best_forced(scores, &first, &rest, g))
         .collect();
     let mut digit = Vec::with_capacity(k);
     let mut margin = Vec::with_capacity(k);
@@ -870,5 +887,51 @@ mod tests {
         assert!((a.margin[7] - 0.24).abs() < 1e-4, "{:?}", a.margin);
         assert!((a.margin[8] - 0.21).abs() < 1e-4, "{:?}", a.margin);
         assert_eq!(a.runner_up[7..], [5, 5]);
+    }
+
+    #[test]
+    fn the_best_score_with_a_group_forced_to_a_digit_is_the_best_of_all_assignments_with_it() {
+        // Brute force over every one-to-one assignment of five groups, pseudo-random scores.
+        let mut seed = 7u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (seed >> 16) as f32 / 65_536.0
+        };
+        let scores: Scores = (0..5).map(|_| std::array::from_fn(|_| next())).collect();
+        let (first, rest) = (best_firsts(&scores), best_rests(&scores));
+        fn all(
+            scores: &Scores,
+            g: usize,
+            used: usize,
+            sum: f32,
+            out: &mut Vec<(Vec<usize>, f32)>,
+            ds: &mut Vec<usize>,
+        ) {
+            if g == scores.len() {
+                out.push((ds.clone(), sum));
+                return;
+            }
+            for d in (0..9).filter(|d| used & (1 << d) == 0) {
+                ds.push(d);
+                all(scores, g + 1, used | 1 << d, sum + scores[g][d], out, ds);
+                ds.pop();
+            }
+        }
+        let mut every = Vec::new();
+        all(&scores, 0, 0, 0.0, &mut every, &mut Vec::new());
+        for g in 0..5 {
+            let forced = best_forced(&scores, &first, &rest, g);
+            for (d, got) in forced.iter().enumerate() {
+                let want = every
+                    .iter()
+                    .filter(|(ds, _)| ds[g] == d)
+                    .map(|(_, s)| *s)
+                    .fold(f32::NEG_INFINITY, f32::max);
+                assert!(
+                    (got - want).abs() < 1e-5,
+                    "group {g} digit {d}: {got} vs {want}"
+                );
+            }
+        }
     }
 }

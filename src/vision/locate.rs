@@ -351,7 +351,7 @@ fn best_lattices(
     let mut covered = vec![0f32; filtered.len()];
     // Lattices whose lines all lie this far inside the profile need none of `line_strength`'s
     // edge cases: their lines' strengths are plain look-ups.
-    const BATCH: usize = 8;
+    let mut sums: Vec<f32> = Vec::new();
     let (inner_lo, inner_hi) = ((d + r) as f32, n - 2.0 - (d + r) as f32);
     while s <= s_range.1 {
         let norm = 9.0 * s * 0.85;
@@ -374,23 +374,28 @@ fn best_lattices(
                 best.truncate(3);
             }
         };
+        // The offsets whose lines all lie this far inside: `first..=last`.
+        let first = p0.max(inner_lo.ceil());
+        let last = hi.min(inner_hi - 9.0 * s).floor();
         while p0 <= hi {
-            // Runs of BATCH offsets whose lines all lie inside are scored side by side in full
-            // (independent sums, no early exit: a lattice dropped early could not have been
-            // kept, so the kept ones are the same), then kept in order as one by one.
-            let last = p0 + (BATCH - 1) as f32;
-            if p0 >= inner_lo && last <= hi && last + 9.0 * s <= inner_hi {
-                let mut scores = [0f32; BATCH];
+            // The offsets whose lines all lie inside are scored side by side: each score is
+            // the sum of ten shifted copies of `covered` (line i of offset p0 at p0 plus i
+            // pitches, rounded), added in line order as one by one, then kept in order.
+            if p0 == first && first <= last {
+                let count = (last - first) as usize + 1;
+                let start = first as usize;
+                sums.clear();
+                sums.resize(count, 0.0);
                 for i in 0..10 {
-                    let step = i as f32 * s;
-                    for (k, score) in scores.iter_mut().enumerate() {
-                        *score += covered[round_inside(p0 + k as f32 + step)];
+                    let at = start + round_inside(i as f32 * s);
+                    for (sum, c) in sums.iter_mut().zip(&covered[at..at + count]) {
+                        *sum += c;
                     }
                 }
-                for (k, &score) in scores.iter().enumerate() {
-                    insert(&mut best, p0 + k as f32, score);
+                for (k, &score) in sums.iter().enumerate() {
+                    insert(&mut best, first + k as f32, score);
                 }
-                p0 += BATCH as f32;
+                p0 = last + 1.0;
                 continue;
             }
             // A lattice that cannot beat the third best (or 4) even with every line still to
