@@ -1,6 +1,6 @@
 //! Robustness sweep (`cargo bench --bench vision_robustness`): every real screenshot in
 //! `shared/real-screens` and `shared/real-screens-2`, untouched and under each perturbation of `tests/support/perturb.rs`
-//! (other widths, JPEG, device frame, margins, crops, brightness, contrast, gamma, inverted,
+//! (other widths down to 360 px, JPEG, device frame, margins, crops, brightness, contrast, gamma, inverted,
 //! an ad banner), read with no calibration. Prints one row per screenshot (`=` exact, `-`
 //! refused, `X` wrong, blank: does not apply), the totals per perturbation, then every wrong
 //! board and every refusal with its reason. `VISION_ROBUST_ONLY=substring` keeps the

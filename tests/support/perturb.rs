@@ -190,6 +190,14 @@ fn banner(img: &RgbaImage, ctx: Context) -> Option<RgbaImage> {
 pub fn perturbations() -> Vec<Perturbation> {
     vec![
         Perturbation {
+            name: "w480",
+            apply: |img, _| resize_width(img, 480),
+        },
+        Perturbation {
+            name: "w360",
+            apply: |img, _| resize_width(img, 360),
+        },
+        Perturbation {
             name: "w720",
             apply: |img, _| resize_width(img, 720),
         },

@@ -137,7 +137,9 @@ impl CellSample {
                 let (lo, hi) = (flat.len() / 20, flat.len() - 1 - flat.len() / 20);
                 let bb = (xs[lo], ys[lo], xs[hi], ys[hi]);
                 let (bw, bh) = (bb.2 + 1 - bb.0, bb.3 + 1 - bb.1);
-                if (bw.min(bh) as f32) < self.pitch * 0.12 {
+                // A badge is a disc or a tile, about as wide as tall; a flat level in a long
+                // thin box is a stroke (a small 1's stem, 2-3 samples wide, is one flat level).
+                if (bw.min(bh) as f32) < self.pitch * 0.12 || 2 * bw.min(bh) < bw.max(bh) {
                     return None;
                 }
                 // The badge with what is drawn on it fills its box as a disc fills its square.
