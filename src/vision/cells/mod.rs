@@ -265,7 +265,9 @@ fn cage_dashes(lum: &[u8], w: usize, h: usize, pitch: f32) -> usize {
     let bg = median(lum) as i16;
     // Only the band is looked at (its rows whole, else its two ends of each row), and the
     // mask is made only when the count asks for the components.
-    let differs = |v: u8| (v as i16 - bg).abs() > 25;
+    // Faint enough for a killer's grey dashes on a screenshot scaled down (21-27 levels at
+    // 360 px wide), still above a JPEG's ringing and a wood texture's grain.
+    let differs = |v: u8| (v as i16 - bg).abs() > 20;
     let band_of = |y: usize| -> [std::ops::Range<usize>; 2] {
         if y < band || y + band >= h {
             [0..w, 0..0]
