@@ -49,6 +49,12 @@ impl Grid {
     }
 
     /// Mean cell size in pixels.
+    /// A candidate of [`locate_grid_candidates`] that is little more than its four inner box
+    /// lines (a '#'): where the board ends is inferred, not seen, so its cells must show it.
+    pub fn sparse(&self) -> bool {
+        self.strength < FULL_SCORE / 20.0
+    }
+
     pub fn pitch(&self) -> f32 {
         (self.xs[9] - self.xs[0] + self.ys[9] - self.ys[0]) / 18.0
     }
@@ -744,6 +750,12 @@ fn boxes_stand_out(lines: &[f32; 10], profile: &[f32], r: usize) -> bool {
     m[3].min(m[6]) >= 1.15 * thin[3]
 }
 
+/// The least score of 20 lines a candidate of [`locate_grid_candidates`] needs: its four
+/// inner box lines, nearly whole.
+const SPARSE_SCORE: f32 = 3.6;
+/// Below this score of 20 a candidate is little more than its inner box lines.
+const FULL_SCORE: f32 = 5.0;
+
 /// Candidate grids whose outer lines may be missing (edge to edge under an app bar, a taskbar
 /// over the bottom line, no outer border, lines drawn only between boxes), best first.
 ///
@@ -844,7 +856,9 @@ pub(crate) fn locate_grid_candidates_on(img: &Screen) -> Vec<Grid> {
                     boxes_stand_out(&xs, &rd.cols[polarity], r),
                     boxes_stand_out(&ys, &rd.rows[polarity], r)
                 );
-                if !boxes_ok || score < 5.0 {
+                // The four inner box lines alone (a '#', the thin lines too faint to see)
+                // score about 4: kept, as sparse (see `Grid::sparse`).
+                if !boxes_ok || score < SPARSE_SCORE {
                     continue;
                 }
                 let clamp = |v: [f32; 10], max: usize| v.map(|p| p.clamp(0.0, max as f32));

@@ -404,9 +404,11 @@ fn find(
         )));
     }
     for grid in locate_grid_candidates_on(search) {
+        let sparse = grid.sparse();
         let screen = ScreenCells::on(img, full(grid, false));
         check_not_killer(&screen.cells)?;
         if screen.plausible()
+            && (!sparse || screen.edges_hold_digits())
             && let Some(screen) = alone(screen)
         {
             return Ok(screen);

@@ -133,3 +133,13 @@ fn a_killer_sudoku_scaled_down_until_its_dashed_cages_are_faint_is_still_refused
         assert_eq!(v, Verdict::Exact, "{v:?}");
     }
 }
+
+#[test]
+fn a_board_whose_only_visible_lines_are_its_four_box_lines_is_found_from_them() {
+    // A dark theme under a gamma curve: the thin lines are 2-4 grey levels off the cells and
+    // only the four purple box lines show, a '#'. They fix the lattice; where the board ends
+    // is inferred, so it is trusted with digits like the board's in every outer row and column.
+    if let Some(v) = read_perturbed("sudsuncat_dark_notes_640x1320.png", "gamma") {
+        assert_eq!(v, Verdict::Exact, "{v:?}");
+    }
+}
