@@ -475,16 +475,7 @@ pub fn label_with(
     let groups: Vec<Vec<Cell>> = (0..clusters.len())
         .map(|k| clusters.members(k).map(|i| cells[i]).collect())
         .collect();
-    let bank_only = bank_scores(bank, &clusters.centroids);
-    // Holes settle what shapes leave close (a handwritten 2 and 8), in a typeface that draws
-    // them as plain ones do.
-    let hole_counts: Vec<usize> = clusters.centroids.iter().map(|c| holes::holes(c)).collect();
-    let by_holes = holes::plain(&bank_only, &hole_counts, clear_scores);
-    let mut shape_scores = bank_only.clone();
-    if by_holes {
-        holes::penalise(&mut shape_scores, &hole_counts);
-    }
-    let Some(mut by_bank) = assign(&shape_scores) else {
+    let Some(mut labels) = bank_labels(bank, &clusters, &groups) else {
         // More than nine shapes that cannot merge: nothing is sure.
         let none = Label {
             digit: 0,
@@ -495,44 +486,77 @@ pub fn label_with(
         };
         return vec![none; patches.len()];
     };
-    share_digits(&shape_scores, &mut by_bank, &groups);
-    let mut labels: Vec<Label> = (0..clusters.len())
-        .map(|g| {
-            let d = by_bank.digit[g];
-            let score = shape_scores[g][d as usize - 1];
-            // A weak score is made up for by holes that rule out the bank's own runner-up.
-            let held = by_holes && score >= HELD_SCORE && {
-                let mut others = bank_only[g];
-                others[d as usize - 1] = f32::NEG_INFINITY;
-                let [(rival, _), _] = best_two(&others);
-                hole_counts[g] > holes::MOST[rival]
-            };
-            log::debug!(
-                "group {g}: bank {d} ({score:.2}, margin {:.2}), {} holes{}",
-                by_bank.margin[g],
-                hole_counts[g],
-                if by_holes {
-                    ""
-                } else {
-                    " (not used: the typeface draws holes its own way)"
+    let disputed = check_references(&mut labels, &clusters, &groups, references);
+    for (l, &d) in labels.iter_mut().zip(&disputed) {
+        l.sure &= !d;
+    }
+    last_digit_left(&mut labels, &disputed, !references.is_empty());
+    patch_labels(bank, &clusters, patches, &labels)
+}
+
+/// Each group's label from the glyph bank alone (its shape, and its holes where the typeface
+/// draws them plainly), assigned jointly; `None` when more than nine groups are left.
+fn bank_labels(bank: &Bank, clusters: &Clusters, groups: &[Vec<Cell>]) -> Option<Vec<Label>> {
+    let bank_only = bank_scores(bank, &clusters.centroids);
+    // Holes settle what shapes leave close (a handwritten 2 and 8), in a typeface that draws
+    // them as plain ones do.
+    let hole_counts: Vec<usize> = clusters.centroids.iter().map(|c| holes::holes(c)).collect();
+    let by_holes = holes::plain(&bank_only, &hole_counts, clear_scores);
+    let mut shape_scores = bank_only.clone();
+    if by_holes {
+        holes::penalise(&mut shape_scores, &hole_counts);
+    }
+    let mut by_bank = assign(&shape_scores)?;
+    share_digits(&shape_scores, &mut by_bank, groups);
+    Some(
+        (0..clusters.len())
+            .map(|g| {
+                let d = by_bank.digit[g];
+                let score = shape_scores[g][d as usize - 1];
+                // A weak score is made up for by holes that rule out the bank's own runner-up.
+                let held = by_holes && score >= HELD_SCORE && {
+                    let mut others = bank_only[g];
+                    others[d as usize - 1] = f32::NEG_INFINITY;
+                    let [(rival, _), _] = best_two(&others);
+                    hole_counts[g] > holes::MOST[rival]
+                };
+                log::debug!(
+                    "group {g}: bank {d} ({score:.2}, margin {:.2}), {} holes{}",
+                    by_bank.margin[g],
+                    hole_counts[g],
+                    if by_holes {
+                        ""
+                    } else {
+                        " (not used: the typeface draws holes its own way)"
+                    }
+                );
+                Label {
+                    digit: d,
+                    runner_up: by_bank.runner_up[g],
+                    score,
+                    margin: by_bank.margin[g],
+                    sure: (score >= MIN_SCORE || held) && by_bank.margin[g] >= MIN_MARGIN,
                 }
-            );
-            Label {
-                digit: d,
-                runner_up: by_bank.runner_up[g],
-                score,
-                margin: by_bank.margin[g],
-                sure: (score >= MIN_SCORE || held) && by_bank.margin[g] >= MIN_MARGIN,
-            }
-        })
-        .collect();
+            })
+            .collect(),
+    )
+}
+
+/// Checks each group's label against every reference: an agreeing clear reference makes a weak
+/// label sure; one that reads the group as another digit disputes it (returned per group).
+fn check_references(
+    labels: &mut [Label],
+    clusters: &Clusters,
+    groups: &[Vec<Cell>],
+    references: &[Reference],
+) -> Vec<bool> {
     let mut disputed = vec![false; labels.len()];
     for r in references {
         let scores = reference_scores(&clusters.centroids, r);
         let Some(mut by_ref) = assign(&scores) else {
             continue;
         };
-        share_digits(&scores, &mut by_ref, &groups);
+        share_digits(&scores, &mut by_ref, groups);
         for (g, l) in labels.iter_mut().enumerate() {
             let d = by_ref.digit[g];
             log::debug!(
@@ -576,10 +600,16 @@ pub fn label_with(
             }
         }
     }
-    for (l, &d) in labels.iter_mut().zip(&disputed) {
-        l.sure &= !d;
-    }
-    last_digit_left(&mut labels, &disputed, !references.is_empty());
+    disputed
+}
+
+/// Each patch's label: its group's, unless it is unlike its group's mean (see below).
+fn patch_labels(
+    bank: &Bank,
+    clusters: &Clusters,
+    patches: &[&[u8]],
+    labels: &[Label],
+) -> Vec<Label> {
     // A patch unlike its group's mean (groups merged to fit nine digits) must also look like
     // the group's digit by itself. One that is the same glyph as another group, sure of the
     // digit the bank reads the patch as too, is that digit: a player's mistake, kept out of its

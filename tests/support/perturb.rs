@@ -78,6 +78,17 @@ pub struct Perturbation {
     pub apply: fn(&RgbaImage, Context) -> Option<RgbaImage>,
 }
 
+impl Perturbation {
+    fn new(name: &'static str, apply: fn(&RgbaImage, Context) -> Option<RgbaImage>) -> Self {
+        Perturbation { name, apply }
+    }
+}
+
+/// Resized to `W` pixels wide (a phone of another width), unless it is that wide already.
+fn width<const W: u32>(img: &RgbaImage, _: Context) -> Option<RgbaImage> {
+    resize_width(img, W)
+}
+
 fn resize_width(img: &RgbaImage, w: u32) -> Option<RgbaImage> {
     if img.width() == w {
         return None;
@@ -189,30 +200,12 @@ fn banner(img: &RgbaImage, ctx: Context) -> Option<RgbaImage> {
 /// Every perturbation of the sweep, in table order.
 pub fn perturbations() -> Vec<Perturbation> {
     vec![
-        Perturbation {
-            name: "w480",
-            apply: |img, _| resize_width(img, 480),
-        },
-        Perturbation {
-            name: "w360",
-            apply: |img, _| resize_width(img, 360),
-        },
-        Perturbation {
-            name: "w720",
-            apply: |img, _| resize_width(img, 720),
-        },
-        Perturbation {
-            name: "w1080",
-            apply: |img, _| resize_width(img, 1080),
-        },
-        Perturbation {
-            name: "w1440",
-            apply: |img, _| resize_width(img, 1440),
-        },
-        Perturbation {
-            name: "w2000",
-            apply: |img, _| resize_width(img, 2000),
-        },
+        Perturbation::new("w360", width::<360>),
+        Perturbation::new("w480", width::<480>),
+        Perturbation::new("w720", width::<720>),
+        Perturbation::new("w1080", width::<1080>),
+        Perturbation::new("w1440", width::<1440>),
+        Perturbation::new("w2000", width::<2000>),
         Perturbation {
             name: "jpeg65",
             apply: |img, _| Some(jpeg(img, 65)),
