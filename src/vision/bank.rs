@@ -20,10 +20,16 @@ pub struct Bank {
     /// best are correlated in full.
     coarse: Vec<f32>,
     lost: Vec<f32>,
+    /// The same at a quarter resolution ([`coarser`]): a looser bound, but a table small
+    /// enough to stay in the CPU's cache, tried before the half-resolution one.
+    coarser: Vec<f32>,
+    lost_more: Vec<f32>,
 }
 
 /// Length of a [`coarse`] vector.
 const C: usize = N / 4;
+/// Length of a [`coarser`] vector.
+const C4: usize = N / 16;
 
 /// A feature vector projected onto patches that are constant over 2x2 blocks, in coordinates
 /// where the dot product of two projections is `dot(coarse(a), coarse(b))` (each block's sum
@@ -41,6 +47,24 @@ fn coarse(feat: &[f32]) -> (Vec<f32>, f32) {
     let all: f32 = feat.iter().map(|v| v * v).sum();
     let lost = (all - kept).max(0.0).sqrt();
     (c, lost)
+}
+
+/// [`coarse`] over 4x4 blocks (each block's sum over four), with the length of what that loses.
+fn coarser(feat: &[f32]) -> (Vec<f32>, f32) {
+    let mut c = Vec::with_capacity(C4);
+    for by in 0..PATCH_H / 4 {
+        for bx in 0..PATCH_W / 4 {
+            let mut sum = 0.0;
+            for y in 0..4 {
+                let row = (4 * by + y) * PATCH_W + 4 * bx;
+                sum += feat[row..row + 4].iter().sum::<f32>();
+            }
+            c.push(sum / 4.0);
+        }
+    }
+    let kept: f32 = c.iter().map(|v| v * v).sum();
+    let all: f32 = feat.iter().map(|v| v * v).sum();
+    (c, (all - kept).max(0.0).sqrt())
 }
 
 impl std::fmt::Debug for Bank {
@@ -80,16 +104,22 @@ impl Bank {
 
     fn of(faces: usize, units: Vec<f32>) -> Bank {
         let (mut coarse_all, mut lost) = (Vec::with_capacity(faces * 9 * C), Vec::new());
+        let (mut coarser_all, mut lost_more) = (Vec::with_capacity(faces * 9 * C4), Vec::new());
         for u in units.chunks_exact(N) {
             let (c, l) = coarse(u);
             coarse_all.extend(c);
             lost.push(l);
+            let (c, l) = coarser(u);
+            coarser_all.extend(c);
+            lost_more.push(l);
         }
         Bank {
             faces,
             units,
             coarse: coarse_all,
             lost,
+            coarser: coarser_all,
+            lost_more,
         }
     }
 
@@ -113,36 +143,43 @@ impl Bank {
     /// For each digit, the best correlation of `feat` with any typeface's drawing of it.
     ///
     /// The same numbers as the maximum over [`Bank::correlations`], found faster: a drawing is
-    /// correlated in full only when its half-resolution bound says it could beat the best so
-    /// far (the slack covers rounding).
+    /// correlated in full only when its quarter-resolution bound, then its half-resolution one,
+    /// say it could beat the best so far (the slack covers rounding).
     pub fn best_per_digit(&self, feat: &[f32]) -> [f32; 9] {
+        let (c4f, lost4_f) = coarser(feat);
         let (cf, lost_f) = coarse(feat);
-        // Four drawings at a time (see `dot4`), the last few one by one.
-        let mut bound: Vec<f32> = Vec::with_capacity(self.lost.len());
-        let quads = self.coarse.chunks_exact(4 * C);
+        // The quarter-resolution bound of every drawing, four at a time (see `dot4`).
+        let mut bound: Vec<f32> = Vec::with_capacity(self.lost_more.len());
+        let quads = self.coarser.chunks_exact(4 * C4);
         let rest = quads.remainder();
-        for (quad, lost) in quads.zip(self.lost.chunks_exact(4)) {
-            let dots = dot4(quad, &cf);
-            bound.extend(dots.iter().zip(lost).map(|(d, l)| d + l * lost_f + 1e-4));
+        for (quad, lost) in quads.zip(self.lost_more.chunks_exact(4)) {
+            let dots = dot4(quad, &c4f);
+            bound.extend(dots.iter().zip(lost).map(|(d, l)| d + l * lost4_f + 1e-4));
         }
         let done = bound.len();
-        for (c, l) in rest.chunks_exact(C).zip(&self.lost[done..]) {
-            bound.push(dot(c, &cf) + l * lost_f + 1e-4);
+        for (c, l) in rest.chunks_exact(C4).zip(&self.lost_more[done..]) {
+            bound.push(dot(c, &c4f) + l * lost4_f + 1e-4);
         }
+        let full = |i: usize| dot(&self.units[i * N..(i + 1) * N], feat);
         let mut best = [-1f32; 9];
-        // Start each digit from the drawing with the highest bound, then the rest in order.
+        // Start each digit from the drawing with the highest bound, then the rest in order,
+        // each passed over as soon as a bound says it cannot beat the best so far.
         for (d, slot) in best.iter_mut().enumerate() {
             let first = (0..self.faces)
                 .map(|f| f * 9 + d)
                 .max_by(|&a, &b| bound[a].total_cmp(&bound[b]));
             if let Some(i) = first {
-                *slot = slot.max(dot(&self.units[i * N..(i + 1) * N], feat));
+                *slot = slot.max(full(i));
             }
         }
         for (i, &b) in bound.iter().enumerate() {
             let d = i % 9;
-            if b > best[d] {
-                best[d] = best[d].max(dot(&self.units[i * N..(i + 1) * N], feat));
+            if b <= best[d] {
+                continue;
+            }
+            let half = dot(&self.coarse[i * C..(i + 1) * C], &cf) + self.lost[i] * lost_f + 1e-4;
+            if half > best[d] {
+                best[d] = best[d].max(full(i));
             }
         }
         best
@@ -184,7 +221,7 @@ pub(crate) fn dot(a: &[f32], b: &[f32]) -> f32 {
     acc.iter().sum::<f32>() + tail
 }
 
-/// [`dot`] of each of the four `C`-long vectors in `quad` with `b`, worked side by side: one
+/// [`dot`] of each of the four `b`-long vectors in `quad` with `b`, worked side by side: one
 /// dot product is a chain of additions, each waiting for the last, where four independent
 /// chains keep the CPU busy. Each is summed exactly as [`dot`] sums it (the same lanes in the
 /// same order), so the same bits; with AVX where the CPU has it (one register per chain, no
@@ -206,14 +243,15 @@ fn dot4_avx(quad: &[f32], b: &[f32]) -> [f32; 4] {
 
 #[inline(always)]
 fn dot4_lanes(quad: &[f32], b: &[f32]) -> [f32; 4] {
-    debug_assert!(quad.len() == 4 * C && b.len() == C && C.is_multiple_of(8));
-    let (a0, rest) = quad.split_at(C);
-    let (a1, rest) = rest.split_at(C);
-    let (a2, a3) = rest.split_at(C);
+    let n = b.len();
+    debug_assert!(quad.len() == 4 * n && n.is_multiple_of(8));
+    let (a0, rest) = quad.split_at(n);
+    let (a1, rest) = rest.split_at(n);
+    let (a2, a3) = rest.split_at(n);
     let mut acc = [[0f32; 8]; 4];
     let chunks = a0.chunks_exact(8).zip(a1.chunks_exact(8));
     let chunks = chunks.zip(a2.chunks_exact(8)).zip(a3.chunks_exact(8));
-    for ((((x0, x1), x2), x3), y) in chunks.zip(b[..C].chunks_exact(8)) {
+    for ((((x0, x1), x2), x3), y) in chunks.zip(b.chunks_exact(8)) {
         for k in 0..8 {
             acc[0][k] += x0[k] * y[k];
             acc[1][k] += x1[k] * y[k];
@@ -278,6 +316,14 @@ mod tests {
                 for (k, c) in quad.chunks_exact(C).enumerate() {
                     assert_eq!(side_by_side[k].to_bits(), dot(c, probe).to_bits());
                 }
+            }
+        }
+        // The same at quarter resolution.
+        let probe = coarser(b.unit(7, 2)).0;
+        for quad in b.coarser.chunks_exact(4 * C4).step_by(5) {
+            let side_by_side = dot4(quad, &probe);
+            for (k, c) in quad.chunks_exact(C4).enumerate() {
+                assert_eq!(side_by_side[k].to_bits(), dot(c, &probe).to_bits());
             }
         }
     }
