@@ -31,40 +31,36 @@ const C: usize = N / 4;
 /// Length of a [`coarser`] vector.
 const C4: usize = N / 16;
 
-/// A feature vector projected onto patches that are constant over 2x2 blocks, in coordinates
-/// where the dot product of two projections is `dot(coarse(a), coarse(b))` (each block's sum
-/// over two). With `lost` the length of what the projection drops, the correlation of `a` and
-/// `b` lies within `lost(a) * lost(b)` of that dot product.
-fn coarse(feat: &[f32]) -> (Vec<f32>, f32) {
-    let mut c = Vec::with_capacity(C);
-    for by in 0..PATCH_H / 2 {
-        for bx in 0..PATCH_W / 2 {
-            let at = |x: usize, y: usize| feat[(2 * by + y) * PATCH_W + 2 * bx + x];
-            c.push((at(0, 0) + at(1, 0) + at(0, 1) + at(1, 1)) / 2.0);
-        }
-    }
-    let kept: f32 = c.iter().map(|v| v * v).sum();
-    let all: f32 = feat.iter().map(|v| v * v).sum();
-    let lost = (all - kept).max(0.0).sqrt();
-    (c, lost)
-}
-
-/// [`coarse`] over 4x4 blocks (each block's sum over four), with the length of what that loses.
-fn coarser(feat: &[f32]) -> (Vec<f32>, f32) {
-    let mut c = Vec::with_capacity(C4);
-    for by in 0..PATCH_H / 4 {
-        for bx in 0..PATCH_W / 4 {
+/// A feature vector projected onto patches that are constant over `k` x `k` blocks, in
+/// coordinates where the dot product of two projections is the dot product of their block
+/// vectors (each block's sum over `k`). With `lost` the length of what the projection drops,
+/// the correlation of `a` and `b` lies within `lost(a) * lost(b)` of that dot product.
+fn blocks(feat: &[f32], k: usize) -> (Vec<f32>, f32) {
+    let mut c = Vec::with_capacity(N / (k * k));
+    for by in 0..PATCH_H / k {
+        for bx in 0..PATCH_W / k {
             let mut sum = 0.0;
-            for y in 0..4 {
-                let row = (4 * by + y) * PATCH_W + 4 * bx;
-                sum += feat[row..row + 4].iter().sum::<f32>();
+            for y in 0..k {
+                for x in 0..k {
+                    sum += feat[(k * by + y) * PATCH_W + k * bx + x];
+                }
             }
-            c.push(sum / 4.0);
+            c.push(sum / k as f32);
         }
     }
     let kept: f32 = c.iter().map(|v| v * v).sum();
     let all: f32 = feat.iter().map(|v| v * v).sum();
     (c, (all - kept).max(0.0).sqrt())
+}
+
+/// [`blocks`] of 2x2: the half-resolution bound.
+fn coarse(feat: &[f32]) -> (Vec<f32>, f32) {
+    blocks(feat, 2)
+}
+
+/// [`blocks`] of 4x4: the quarter-resolution bound.
+fn coarser(feat: &[f32]) -> (Vec<f32>, f32) {
+    blocks(feat, 4)
 }
 
 impl std::fmt::Debug for Bank {

@@ -146,12 +146,7 @@ const MISTAKE_LEAD: f32 = 0.2;
 /// The digit the bank clearly reads a patch as (score and margin), if any.
 fn clear_digit(bank: &Bank, patch: &[u8]) -> Option<usize> {
     let s = bank.best_per_digit(&feature(patch));
-    let best = (0..9).max_by(|&a, &b| s[a].total_cmp(&s[b]))?;
-    let second = (0..9)
-        .filter(|&d| d != best)
-        .map(|d| s[d])
-        .fold(f32::NEG_INFINITY, f32::max);
-    (s[best] >= MIN_SCORE && s[best] - second >= MIN_MARGIN).then_some(best)
+    clear_scores(&s).then(|| best_two(&s)[0].0)
 }
 
 /// The two groups to merge next (indices, `a < b`): the most alike that never see each other,

@@ -5,6 +5,8 @@
 //! with more holes than a digit ever has is not that digit.
 
 use super::patch::{PATCH_H, PATCH_W};
+use image::{GrayImage, Luma};
+use imageproc::region_labelling::{Connectivity, connected_components};
 
 /// The most holes each digit (1..=9, index `digit - 1`) has in a plain typeface.
 pub const MOST: [usize; 9] = [0, 0, 0, 1, 0, 1, 0, 2, 1];
@@ -16,49 +18,34 @@ const CLEAR_PAPER: u8 = 64;
 /// ... and at least this many paper pixels of the 24 x 32 patch (a speck in a blot is no hole).
 const MIN_AREA: usize = 6;
 
-/// The holes in a digit patch: 4-connected areas of paper that do not reach the patch's edge,
-/// each large enough and clearly paper somewhere.
+/// The holes in a digit patch: 4-connected areas of paper (imageproc's labelling) that do not
+/// reach the patch's edge, each large enough and clearly paper somewhere.
 pub fn holes(patch: &[u8]) -> usize {
     debug_assert_eq!(patch.len(), PATCH_W * PATCH_H);
-    let mut seen = vec![false; patch.len()];
-    let mut stack = Vec::new();
-    let mut count = 0;
-    for start in 0..patch.len() {
-        if seen[start] || patch[start] >= PAPER {
+    let (w, h) = (PATCH_W as u32, PATCH_H as u32);
+    let paper = GrayImage::from_fn(w, h, |x, y| {
+        Luma([u8::from(patch[(y * w + x) as usize] < PAPER)])
+    });
+    let labels = connected_components(&paper, Connectivity::Four, Luma([0u8]));
+    // Per label: area, reaches the edge, holds a clearly paper pixel.
+    let mut areas: Vec<(usize, bool, bool)> = Vec::new();
+    for (x, y, l) in labels.enumerate_pixels() {
+        let l = l[0] as usize;
+        if l == 0 {
             continue;
         }
-        seen[start] = true;
-        stack.push(start);
-        let (mut area, mut edge, mut clear) = (0, false, false);
-        while let Some(i) = stack.pop() {
-            area += 1;
-            clear |= patch[i] < CLEAR_PAPER;
-            let (x, y) = (i % PATCH_W, i / PATCH_W);
-            edge |= x == 0 || y == 0 || x == PATCH_W - 1 || y == PATCH_H - 1;
-            let mut visit = |j: usize| {
-                if !seen[j] && patch[j] < PAPER {
-                    seen[j] = true;
-                    stack.push(j);
-                }
-            };
-            if x > 0 {
-                visit(i - 1);
-            }
-            if x + 1 < PATCH_W {
-                visit(i + 1);
-            }
-            if y > 0 {
-                visit(i - PATCH_W);
-            }
-            if y + 1 < PATCH_H {
-                visit(i + PATCH_W);
-            }
+        if areas.len() < l {
+            areas.resize(l, (0, false, false));
         }
-        if !edge && clear && area >= MIN_AREA {
-            count += 1;
-        }
+        let a = &mut areas[l - 1];
+        a.0 += 1;
+        a.1 |= x == 0 || y == 0 || x == w - 1 || y == h - 1;
+        a.2 |= patch[(y * w + x) as usize] < CLEAR_PAPER;
     }
-    count
+    areas
+        .iter()
+        .filter(|&&(area, edge, clear)| !edge && clear && area >= MIN_AREA)
+        .count()
 }
 
 /// Taken off a digit's bank score for a shape with more holes than that digit ever has:
