@@ -10,7 +10,7 @@ use crate::cli::{CalibrateArgs, InputOrderArg};
 use crate::device::{Device, DeviceSpec};
 use crate::profile::calibration::InputOrder;
 use crate::profile::choice::DEFAULT_FILE;
-use crate::profile::{ProfileKey, Store};
+use crate::profile::{Profile, ProfileKey, Store};
 use anyhow::{Context, Result, bail};
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
@@ -93,7 +93,10 @@ fn target(args: &CalibrateArgs, phone: &mut Phone) -> Result<Target> {
 /// Stores what was found as the profile for `key` (replacing the one there), the overlay in its
 /// folder unless `overlay` says where.
 fn store_profile(done: &Calibrated, key: &ProfileKey, overlay: Option<&Path>) -> Result<ExitCode> {
-    let path = Store::open_default()?.save(key, &done.calibration, &done.templates)?;
+    let path = Store::open_default()?.save(
+        key,
+        &Profile::new(done.calibration.clone(), done.templates.clone()),
+    )?;
     let folder = path.parent().unwrap_or(Path::new("."));
     let overlay = overlay.map_or_else(|| folder.join("overlay.png"), Path::to_path_buf);
     done.overlay

@@ -178,14 +178,14 @@ fn play_one(
         };
         row.profile = chosen.name.clone();
         let options = PlayOptions {
-            pacing: chosen.calibration.pacing,
+            pacing: chosen.profile.calibration.pacing,
             ..options.clone()
         };
         let report = play_from(
             chosen.first,
             &mut device,
-            &chosen.calibration,
-            &chosen.templates,
+            &chosen.profile.calibration,
+            &chosen.profile.templates,
             &options,
             stop,
             &mut |_| {},

@@ -51,7 +51,11 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
         args.calibration.as_deref(),
         &|line: &str| errln!("{line}"),
     )?;
-    let (cal, templates, first) = (chosen.calibration, chosen.templates, chosen.first);
+    let (cal, templates, first) = (
+        chosen.profile.calibration,
+        chosen.profile.templates,
+        chosen.first,
+    );
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = Arc::clone(&stop);

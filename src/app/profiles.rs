@@ -21,7 +21,11 @@ pub(super) fn run(args: ProfilesArgs) -> Result<ExitCode> {
             }
             for name in names {
                 match store.load(&name) {
-                    Ok(p) => outln!("{name}\t{}\t{}", describe(&p.calibration), p.path.display()),
+                    Ok(p) => outln!(
+                        "{name}\t{}\t{}",
+                        describe(&p.profile.calibration),
+                        p.path.display()
+                    ),
                     Err(e) => outln!("{name}\tunusable: {e:#}"),
                 }
             }
@@ -29,10 +33,10 @@ pub(super) fn run(args: ProfilesArgs) -> Result<ExitCode> {
         ProfilesAction::Show { name } => {
             let p = store.load(&name)?;
             outln!("# {}", p.path.display());
-            print!("{}", p.calibration.to_toml()?);
+            print!("{}", p.profile.calibration.to_toml()?);
             outln!(
                 "# templates: {}/1.png..9.png",
-                p.calibration.templates_dir(&p.path).display()
+                p.profile.calibration.templates_dir(&p.path).display()
             );
         }
         ProfilesAction::Remove { name } => {

@@ -46,14 +46,14 @@ pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
             (
                 img,
                 format!("the screen of {}", args.device.device),
-                Some((chosen.calibration, chosen.templates)),
+                Some(chosen.profile),
             )
         }
     };
     // `read` taps nothing: a calibration of another screen size still lends its templates.
     let hints = calibration
         .as_ref()
-        .map(|(cal, templates)| cal.hints(templates).any_size());
+        .map(|profile| profile.hints().any_size());
     let seen = vision::read(&img, hints.as_ref());
     // The overlay is written whatever the outcome: a refused read is when it helps most.
     if let Some(path) = &args.overlay {

@@ -160,7 +160,7 @@ fn prepare(
     let chosen = profile_for(device, args.calibration.as_deref(), &|line: &str| {
         errln!("{who}{line}")
     })?;
-    let (cal, templates) = (chosen.calibration, chosen.templates);
+    let (cal, templates) = (chosen.profile.calibration, chosen.profile.templates);
     let layout = crate::plan::layout(&cal)?;
     let description = device.input_description();
     let input = device.input();
@@ -562,9 +562,10 @@ fn visualize_gif(args: &VisualizeArgs, path: &Path, max_steps: Option<u64>) -> R
                 .calibration
                 .as_deref()
                 .unwrap_or(Path::new(DEFAULT_FILE));
-            let (cal, templates) = load_file(file)?;
+            let profile = load_file(file)?;
             let img = load_screenshot(image)?;
-            let rec = vision::read(&img, Some(&cal.hints(&templates)))
+            let rec = profile
+                .read(&img)
                 .result
                 .map_err(|e| BoardProblem(format!("cannot read {}: {e}", image.display())))?;
             outln!("read {}: {}", image.display(), rec.board.to_line());

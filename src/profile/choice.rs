@@ -10,7 +10,7 @@ use crate::play::FirstRead;
 use crate::profile::calibration::Calibration;
 use crate::profile::fit::{self, Verdict};
 use crate::profile::learn::learn;
-use crate::profile::{ProfileKey, Store};
+use crate::profile::{Profile, ProfileKey, Store, Stored};
 use crate::vision::{Recognition, Templates};
 use anyhow::{Context, Result, anyhow, bail};
 use image::RgbaImage;
@@ -23,8 +23,7 @@ pub const DEFAULT_FILE: &str = "calibration.toml";
 
 /// A calibration chosen for a phone, and what to call it in a table.
 pub struct Chosen {
-    pub calibration: Calibration,
-    pub templates: Templates,
+    pub profile: Profile,
     /// The profile's name, or the calibration file's.
     pub name: String,
     /// Where it came from, which is where what a run re-learns goes (see `remember`).
@@ -56,8 +55,8 @@ pub fn profile_for(
     say: &dyn Fn(&str),
 ) -> Result<Chosen> {
     if let Some(path) = explicit {
-        let (calibration, templates) = load_file(path)?;
-        return explicit_fitted(device, calibration, templates, path, say);
+        let profile = load_file(path)?;
+        return explicit_fitted(device, profile, path, say);
     }
     let key = ProfileKey::of(device)?;
     let (name, screen) = (key.name(), key.screen);
@@ -72,25 +71,23 @@ pub fn profile_for(
         .map_err(|e| format!("profile {name} cannot be loaded ({e:#}): learning it again"));
     let why = match found {
         Err(why) => why,
-        Ok(Some(profile)) => {
+        Ok(Some(stored)) => {
             let shot = Shot::take(device)?;
-            match fit::check(&shot.image, &profile.calibration, &profile.templates) {
+            match fit::check(&shot.image, &stored.profile) {
                 Verdict::Fits(rec) => {
-                    log::info!("using profile {name} ({})", profile.path.display());
+                    log::info!("using profile {name} ({})", stored.path.display());
                     return Ok(Chosen {
                         first: Some(shot.read(*rec)),
-                        calibration: profile.calibration,
-                        templates: profile.templates,
+                        profile: stored.profile,
                         name,
                         source,
                     });
                 }
                 // Not the profile's fault (an ad, a menu): play says so itself.
                 Verdict::Unreadable(_) => {
-                    log::info!("using profile {name} ({})", profile.path.display());
+                    log::info!("using profile {name} ({})", stored.path.display());
                     return Ok(Chosen {
-                        calibration: profile.calibration,
-                        templates: profile.templates,
+                        profile: stored.profile,
                         name,
                         source,
                         first: None,
@@ -104,9 +101,10 @@ pub fn profile_for(
         Ok(None) => match other_size(&store, &key) {
             Some(other) => {
                 let shot = Shot::take(device)?;
-                match fit::fit_to_screen(&shot.image, &other.calibration, &other.templates) {
+                match fit::fit_to_screen(&shot.image, &other.profile) {
                     Ok((calibration, rec)) => {
-                        let path = store.save(&key, &calibration, &other.templates)?;
+                        let profile = Profile::new(calibration, other.profile.templates);
+                        let path = store.save(&key, &profile)?;
                         say(&format!(
                             "fitted profile {} to this {screen} screen (grid and keys found on it): stored as {name} in {}",
                             other.name,
@@ -114,8 +112,7 @@ pub fn profile_for(
                         ));
                         return Ok(Chosen {
                             first: Some(shot.read(rec)),
-                            calibration,
-                            templates: other.templates,
+                            profile,
                             name,
                             source,
                         });
@@ -131,15 +128,14 @@ pub fn profile_for(
     };
     say(&why);
     let learned = learn(device)?;
-    let path = store.save(&key, &learned.calibration, &learned.templates)?;
+    let path = store.save(&key, &learned.profile)?;
     say(&format!(
         "learned {name}: {}; stored in {}",
         learned.summary(),
         path.display()
     ));
     Ok(Chosen {
-        calibration: learned.calibration,
-        templates: learned.templates,
+        profile: learned.profile,
         name,
         source,
         first: None,
@@ -148,7 +144,7 @@ pub fn profile_for(
 
 /// A profile of the same app on another screen size to fit to this one; one that cannot be
 /// loaded is passed over (the app is learned at this size instead).
-fn other_size(store: &Store, key: &ProfileKey) -> Option<crate::profile::Profile> {
+fn other_size(store: &Store, key: &ProfileKey) -> Option<Stored> {
     store.find_other_size(key).unwrap_or_else(|e| {
         log::warn!("{e:#}; learning the app at this size");
         None
@@ -161,8 +157,7 @@ fn other_size(store: &Store, key: &ProfileKey) -> Option<crate::profile::Profile
 /// choice).
 fn explicit_fitted(
     device: &mut dyn Device,
-    calibration: Calibration,
-    templates: Templates,
+    profile: Profile,
     path: &Path,
     say: &dyn Fn(&str),
 ) -> Result<Chosen> {
@@ -170,17 +165,16 @@ fn explicit_fitted(
     let source = Source::File(path.to_path_buf());
     let shot = Shot::take(device)?;
     let size = Size::new(shot.image.width(), shot.image.height());
-    if size != calibration.screen {
-        match fit::fit_to_screen(&shot.image, &calibration, &templates) {
+    if size != profile.calibration.screen {
+        match fit::fit_to_screen(&shot.image, &profile) {
             Ok((fitted, rec)) => {
                 say(&format!(
                     "calibration {name} ({}) fitted to this {size} screen (grid and keys found on it)",
-                    calibration.screen
+                    profile.calibration.screen
                 ));
                 return Ok(Chosen {
                     first: Some(shot.read(rec)),
-                    calibration: fitted,
-                    templates,
+                    profile: Profile::new(fitted, profile.templates),
                     name,
                     source,
                 });
@@ -189,8 +183,7 @@ fn explicit_fitted(
             Err(why) => {
                 log::warn!("calibration {name} does not fit this {size} screen: {why}");
                 return Ok(Chosen {
-                    calibration,
-                    templates,
+                    profile,
                     name,
                     source,
                     first: None,
@@ -198,7 +191,7 @@ fn explicit_fitted(
             }
         }
     }
-    let first = match fit::check(&shot.image, &calibration, &templates) {
+    let first = match fit::check(&shot.image, &profile) {
         Verdict::Fits(rec) => Some(shot.read(*rec)),
         Verdict::Stale(why) if why.starts_with("the keypad") => bail!(
             "calibration {name} does not fit this screen ({why}); nothing was tapped: `sudoku-agent calibrate --probe --out {}` measures it again, or drop --calibration to use the app's profile",
@@ -208,8 +201,7 @@ fn explicit_fitted(
         Verdict::Stale(_) | Verdict::Unreadable(_) => None,
     };
     Ok(Chosen {
-        calibration,
-        templates,
+        profile,
         name,
         source,
         first,
@@ -259,10 +251,10 @@ fn learning_lock(name: &str) -> Arc<Mutex<()>> {
 }
 
 /// A calibration file and the templates next to it.
-pub fn load_file(path: &Path) -> Result<(Calibration, Templates)> {
+pub fn load_file(path: &Path) -> Result<Profile> {
     let cal = Calibration::load(path)?;
     let templates = Templates::load(&cal.templates_dir(path))?;
-    Ok((cal, templates))
+    Ok(Profile::new(cal, templates))
 }
 
 /// A calibration file's name, for messages and tables.
@@ -276,8 +268,7 @@ fn file_name(path: &Path) -> String {
 /// A calibration `play --all` may use, with its templates.
 pub struct Candidate {
     path: PathBuf,
-    cal: Calibration,
-    templates: Templates,
+    profile: Profile,
 }
 
 /// The calibrations named by `--calibration`: the file, or every `*.toml` in the folder.
@@ -296,12 +287,8 @@ pub fn candidates(path: &Path) -> Result<Vec<Candidate>> {
     let loaded: Vec<Candidate> = files
         .into_iter()
         .map(|path| {
-            let (cal, templates) = load_file(&path)?;
-            Ok(Candidate {
-                path,
-                cal,
-                templates,
-            })
+            let profile = load_file(&path)?;
+            Ok(Candidate { path, profile })
         })
         .collect::<Result<_>>()?;
     if loaded.is_empty() {
@@ -322,8 +309,8 @@ pub fn best_candidate(device: &mut dyn Device, candidates: &[Candidate]) -> Resu
     // where it taps) is a candidate: another app's can read a board through the glyph bank.
     let (rec, chosen) = candidates
         .iter()
-        .filter_map(|c| match fit::check(&shot.image, &c.cal, &c.templates) {
-            Verdict::Fits(rec) => Some((match_score(&rec, &c.cal), rec, c)),
+        .filter_map(|c| match fit::check(&shot.image, &c.profile) {
+            Verdict::Fits(rec) => Some((match_score(&rec, &c.profile.calibration), rec, c)),
             _ => None,
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))
@@ -341,8 +328,7 @@ pub fn best_candidate(device: &mut dyn Device, candidates: &[Candidate]) -> Resu
             )
         })?;
     Ok(Chosen {
-        calibration: chosen.cal.clone(),
-        templates: chosen.templates.clone(),
+        profile: chosen.profile.clone(),
         name: file_name(&chosen.path),
         source: Source::File(chosen.path.clone()),
         // Play starts from this screenshot and its read: no second capture before the first tap.

@@ -6,6 +6,7 @@
 //! over only when this screen's own grid and keys give every position it taps, checked by reading.
 
 use crate::geometry::{Point, Size};
+use crate::profile::Profile;
 use crate::profile::calibration::{Calibration, Keypad};
 use crate::sudoku::Cell;
 use crate::vision;
@@ -26,8 +27,9 @@ pub enum Verdict {
 }
 
 /// Checks `cal` on `screen`, a screenshot of its own size.
-pub fn check(screen: &RgbaImage, cal: &Calibration, templates: &Templates) -> Verdict {
-    let seen = vision::read(screen, Some(&cal.hints(templates)));
+pub fn check(screen: &RgbaImage, profile: &Profile) -> Verdict {
+    let (cal, templates) = (&profile.calibration, &profile.templates);
+    let seen = profile.read(screen);
     match seen.result {
         Ok(rec) => match templates_differ(seen.screen.as_ref(), &rec, templates, cal)
             .or_else(|| keypad_moved(screen, &rec.grid, cal, templates))
@@ -116,9 +118,9 @@ fn distance(a: Point, b: Point) -> f32 {
 /// returned with it.
 pub fn fit_to_screen(
     screen: &RgbaImage,
-    cal: &Calibration,
-    templates: &Templates,
+    profile: &Profile,
 ) -> Result<(Calibration, Recognition), String> {
+    let (cal, templates) = (&profile.calibration, &profile.templates);
     let size = Size::new(screen.width(), screen.height());
     if (size.width > size.height) != (cal.screen.width > cal.screen.height) {
         return Err(format!(

@@ -7,17 +7,16 @@
 use crate::calibrate::probe::{Probed, probe_waiting};
 use crate::calibrate::{CalibrateOptions, Calibrated, calibrate_image, calibrate_read};
 use crate::device::Device;
-use crate::profile::calibration::{Calibration, InputOrder};
+use crate::profile::Profile;
+use crate::profile::calibration::InputOrder;
 use crate::vision;
-use crate::vision::Templates;
 use anyhow::{Context, Result, anyhow, bail};
 use image::RgbaImage;
 
 /// A profile learned on the phone, and what the probe did.
 #[derive(Debug, Clone)]
 pub struct Learned {
-    pub calibration: Calibration,
-    pub templates: Templates,
+    pub profile: Profile,
     pub probed: Probed,
 }
 
@@ -39,8 +38,7 @@ pub fn learn(device: &mut dyn Device) -> Result<Learned> {
         probed.input_order,
     )?;
     Ok(Learned {
-        calibration: done.calibration,
-        templates: done.templates,
+        profile: Profile::new(done.calibration, done.templates),
         probed,
     })
 }
@@ -85,7 +83,7 @@ pub fn calibrate_screen(screen: &RgbaImage) -> Result<Calibrated> {
 impl Learned {
     /// What was learned, in a few words: grid, keypad, order, erase, notes, probe cost.
     pub fn summary(&self) -> String {
-        let cal = &self.calibration;
+        let cal = &self.profile.calibration;
         let g = cal.grid;
         let order = match cal.input_order {
             InputOrder::CellFirst => "cell-first",

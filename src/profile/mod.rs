@@ -17,8 +17,9 @@ pub use remember::remember_order;
 use crate::device::Device;
 use crate::geometry::Size;
 use crate::profile::calibration::Calibration;
-use crate::vision::Templates;
+use crate::vision::{self, Hints, Seen, Templates};
 use anyhow::{Context, Result, bail};
+use image::RgbaImage;
 use std::path::{Path, PathBuf};
 
 /// Overrides the config directory (tests, portable installs).
@@ -76,12 +77,41 @@ impl ProfileKey {
     }
 }
 
-/// A stored profile.
+/// What was learned about one app on one phone, loaded once: its calibration (grid, keypad,
+/// input order, pacing, thresholds) and the digit templates cut from its screen. The one value
+/// the commands pass around; it reads a screenshot the calibrated way ([`Profile::read`]), so no
+/// caller builds the reader's hints by hand.
 #[derive(Debug, Clone)]
 pub struct Profile {
-    pub name: String,
     pub calibration: Calibration,
     pub templates: Templates,
+}
+
+impl Profile {
+    pub fn new(calibration: Calibration, templates: Templates) -> Profile {
+        Profile {
+            calibration,
+            templates,
+        }
+    }
+
+    /// What the reader is told of this profile: its templates, its grid place and thresholds.
+    pub fn hints(&self) -> Hints<'_> {
+        self.calibration.hints(&self.templates)
+    }
+
+    /// Reads `screen` with this profile (the fast calibrated path first; never a board whose
+    /// grid moved from where the profile taps).
+    pub fn read(&self, screen: &RgbaImage) -> Seen {
+        vision::read(screen, Some(&self.hints()))
+    }
+}
+
+/// A profile as stored: its name (also its folder), its `profile.toml`, and what it holds.
+#[derive(Debug, Clone)]
+pub struct Stored {
+    pub name: String,
+    pub profile: Profile,
     /// Its `profile.toml`.
     pub path: PathBuf,
 }
@@ -128,7 +158,7 @@ impl Store {
     }
 
     /// The profile for `key`, when one is stored.
-    pub fn find(&self, key: &ProfileKey) -> Result<Option<Profile>> {
+    pub fn find(&self, key: &ProfileKey) -> Result<Option<Stored>> {
         let name = key.name();
         if !self.file(&name)?.is_file() {
             return Ok(None);
@@ -138,7 +168,7 @@ impl Store {
 
     /// A profile of the same app made on another screen size, when one is stored (the one of
     /// the closest shape first). An unknown app has none: its profiles may be other apps'.
-    pub fn find_other_size(&self, key: &ProfileKey) -> Result<Option<Profile>> {
+    pub fn find_other_size(&self, key: &ProfileKey) -> Result<Option<Stored>> {
         if key.package == ProfileKey::new(None, key.screen).package {
             return Ok(None);
         }
@@ -164,32 +194,27 @@ impl Store {
     }
 
     /// The profile called `name`.
-    pub fn load(&self, name: &str) -> Result<Profile> {
+    pub fn load(&self, name: &str) -> Result<Stored> {
         let path = self.file(name)?;
         if !path.is_file() {
             bail!("no profile '{name}'; `sudoku-agent profiles list` shows the stored ones");
         }
         let calibration = Calibration::read(&path)?;
         let templates = Templates::load(&calibration.templates_dir(&path))?;
-        Ok(Profile {
+        Ok(Stored {
             name: name.to_string(),
-            calibration,
-            templates,
+            profile: Profile::new(calibration, templates),
             path,
         })
     }
 
     /// Stores `calibration` and `templates` as the profile for `key` (replacing one there);
     /// returns its `profile.toml`.
-    pub fn save(
-        &self,
-        key: &ProfileKey,
-        calibration: &Calibration,
-        templates: &Templates,
-    ) -> Result<PathBuf> {
+    pub fn save(&self, key: &ProfileKey, profile: &Profile) -> Result<PathBuf> {
         let name = key.name();
         let path = self.file(&name)?;
-        let mut cal = calibration.clone();
+        let templates = &profile.templates;
+        let mut cal = profile.calibration.clone();
         cal.profile = name;
         cal.templates = TEMPLATES.to_string();
         templates.save(&cal.templates_dir(&path))?;
@@ -279,7 +304,9 @@ mod tests {
         let a = ProfileKey::new(Some("com.one.sudoku".into()), size);
         let b = ProfileKey::new(Some("org.two.sudoku".into()), size);
         assert!(store.find(&a).unwrap().is_none());
-        let path = store.save(&a, &calibration(), &templates(10)).unwrap();
+        let path = store
+            .save(&a, &Profile::new(calibration(), templates(10)))
+            .unwrap();
         assert_eq!(
             path,
             store
@@ -289,14 +316,19 @@ mod tests {
         );
         let mut other = calibration();
         other.input_order = InputOrder::CellFirst;
-        store.save(&b, &other, &templates(200)).unwrap();
+        store
+            .save(&b, &Profile::new(other, templates(200)))
+            .unwrap();
         let got_a = store.find(&a).unwrap().unwrap();
         let got_b = store.find(&b).unwrap().unwrap();
-        assert_eq!(got_a.calibration.input_order, InputOrder::NumberFirst);
-        assert_eq!(got_b.calibration.input_order, InputOrder::CellFirst);
-        assert_eq!(got_a.templates.get(1).unwrap()[0], 10);
-        assert_eq!(got_b.templates.get(1).unwrap()[0], 200);
-        assert_eq!(got_a.calibration.templates, "templates");
+        assert_eq!(
+            got_a.profile.calibration.input_order,
+            InputOrder::NumberFirst
+        );
+        assert_eq!(got_b.profile.calibration.input_order, InputOrder::CellFirst);
+        assert_eq!(got_a.profile.templates.get(1).unwrap()[0], 10);
+        assert_eq!(got_b.profile.templates.get(1).unwrap()[0], 200);
+        assert_eq!(got_a.profile.calibration.templates, "templates");
         assert_eq!(
             store.list().unwrap(),
             vec!["com.one.sudoku-720x1280", "org.two.sudoku-720x1280"]
@@ -325,21 +357,22 @@ mod tests {
         let store = temp_store("other-size");
         let app = |w, h| ProfileKey::new(Some("com.one.sudoku".into()), Size::new(w, h));
         store
-            .save(&app(720, 1280), &calibration(), &templates(1))
+            .save(&app(720, 1280), &Profile::new(calibration(), templates(1)))
             .unwrap();
         let mut tall = calibration();
         tall.screen = Size::new(1080, 2400);
-        store.save(&app(1080, 2400), &tall, &templates(2)).unwrap();
+        store
+            .save(&app(1080, 2400), &Profile::new(tall, templates(2)))
+            .unwrap();
         store
             .save(
                 &ProfileKey::new(Some("org.other".into()), Size::new(1080, 2340)),
-                &calibration(),
-                &templates(3),
+                &Profile::new(calibration(), templates(3)),
             )
             .unwrap();
         let found = store.find_other_size(&app(1080, 2340)).unwrap().unwrap();
         assert_eq!(found.name, "com.one.sudoku-1080x2400");
-        assert_eq!(found.templates.get(1).unwrap()[0], 2);
+        assert_eq!(found.profile.templates.get(1).unwrap()[0], 2);
         let none = ProfileKey::new(Some("net.third".into()), Size::new(1080, 2340));
         assert!(store.find_other_size(&none).unwrap().is_none());
         let unknown = ProfileKey::new(None, Size::new(720, 1280));

@@ -82,7 +82,10 @@ mod tests {
         let store = store("remember-profile");
         let key = ProfileKey::new(Some("com.one.sudoku".into()), Size::new(720, 1280));
         store
-            .save(&key, &ordered(InputOrder::NumberFirst), &templates(7))
+            .save(
+                &key,
+                &crate::profile::Profile::new(ordered(InputOrder::NumberFirst), templates(7)),
+            )
             .unwrap();
         let line = remember_order_in(&store, &Source::Profile(key.clone()), InputOrder::CellFirst);
         assert!(
@@ -93,8 +96,15 @@ mod tests {
         );
         assert!(!line.contains('\n'), "{line}");
         let stored = store.find(&key).unwrap().unwrap();
-        assert_eq!(stored.calibration.input_order, InputOrder::CellFirst);
-        assert_eq!(stored.templates, templates(7), "the templates are kept");
+        assert_eq!(
+            stored.profile.calibration.input_order,
+            InputOrder::CellFirst
+        );
+        assert_eq!(
+            stored.profile.templates,
+            templates(7),
+            "the templates are kept"
+        );
         std::fs::remove_dir_all(store.root()).unwrap();
     }
 
