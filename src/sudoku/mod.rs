@@ -10,6 +10,6 @@ pub use board::{Board, Cell};
 pub use board::{ParseError, PuzzleLine, is_puzzle_list, puzzle_lines};
 pub use observer::{Recorder, SolveEvent, SolveObserver, observe, replay};
 pub use solver::{
-    DEFAULT_MAX_STEPS, Outcome, SolveOptions, SolveStats, StopReason, Strategy, UnknownStrategy,
-    solve, solve_with,
+    Agreement, DEFAULT_MAX_STEPS, Outcome, SolveOptions, SolveStats, StopReason, Strategy,
+    UnknownStrategy, agreement, solve, solve_with,
 };

@@ -16,11 +16,13 @@
 //! every point. Every search is bounded by a step budget ([`DEFAULT_MAX_STEPS`] unless the caller
 //! says otherwise), so no puzzle can make it run forever.
 
+mod agreement;
 mod fast;
 mod mrv;
 mod naive;
 
 use super::{Board, Cell, SolveEvent, SolveObserver};
+pub use agreement::{Agreement, agreement};
 use std::fmt;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
