@@ -40,6 +40,7 @@ pub mod overrun;
 pub mod patch;
 mod reader;
 pub mod recognize;
+mod regions;
 mod ridges;
 pub mod scan;
 pub mod screen;
@@ -72,4 +73,8 @@ pub enum VisionError {
         "this looks like a samurai or other multi-grid sudoku (the grid's lines run on beyond its 9x9); only classic sudoku can be read"
     )]
     MultiGrid,
+    #[error(
+        "this looks like a jigsaw sudoku (thick walls between cells off the 3x3 box lines: irregular regions); only classic sudoku can be read"
+    )]
+    Irregular,
 }

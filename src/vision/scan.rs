@@ -261,7 +261,8 @@ fn like_digits(f: &InkFeatures, h: f32, digits: &[&InkFeatures]) -> bool {
 /// Finds the grid (near `hint` first when given) and classifies its cells. A lattice whose
 /// lines run on beyond its 9x9 is passed over (a lattice a cell off the board sees the board's
 /// own lines run on); when nothing else is found, that is a samurai or other multi-grid puzzle,
-/// refused with [`VisionError::MultiGrid`].
+/// refused with [`VisionError::MultiGrid`]. A grid whose thick walls are not on its box lines is
+/// a jigsaw, refused with [`VisionError::Irregular`].
 pub fn find_grid_and_cells(
     img: &RgbaImage,
     hint: Option<Rect>,
@@ -293,6 +294,7 @@ pub(crate) fn find_grid_and_cells_on(
     };
     match find(img, hint, &mut stands_alone) {
         Err(VisionError::NoGrid(_)) if ran_on => Err(VisionError::MultiGrid),
+        Ok(screen) if super::regions::irregular(img, &screen.grid) => Err(VisionError::Irregular),
         found => found,
     }
 }
