@@ -8,7 +8,7 @@
 //! `VISION_BENCH_PROFILE=<png>` only reads that screenshot in a loop (for `perf record`), with
 //! `VISION_BENCH_PROFILE_CALIBRATED=1` through a calibration made on it first.
 
-#[path = "support/cpu.rs"]
+#[path = "../reader/benches/support/cpu.rs"]
 mod cpu;
 // `sim_sweep` finds `../shared` through it; the bench skips what is missing, even under CI.
 #[allow(dead_code)]

@@ -29,8 +29,10 @@
 //! and screen, and the `choice` of one for a phone) and `calibrate` (learning it),
 //! `plan` (moves to taps), `play`, `visualize` (record, estimate, replay, resume, gif),
 //! `device` (trait, adb, input encodings, parsers, file, and the glue to the simulated phone),
-//! `geometry`. The simulated phone is its own crate, `sudoku_sim` (in `sim/`): an independent
-//! peer that never imports the agent, which the tests drive through the real adb server.
+//! `geometry`. The reader is its own crate, `sudoku_reader` (in `reader/`, re-exported here as
+//! `vision` and `geometry` for now), and so is the simulated phone, `sudoku_sim` (in `sim/`):
+//! independent peers that never import the agent; the tests drive the phone through the real
+//! adb server.
 
 pub mod app;
 pub mod calibrate;
@@ -38,10 +40,16 @@ pub mod cli;
 pub mod cover;
 pub mod device;
 pub mod error;
-pub mod geometry;
 pub mod plan;
 pub mod play;
 pub mod profile;
 pub mod sudoku;
-pub mod vision;
 pub mod visualize;
+
+/// TEMPORARY: the reader under its old name, so that `crate::vision::...` and
+/// `sudoku_agent::vision::...` keep compiling while other branches still use them. It goes
+/// once every caller is renamed to `sudoku_reader::`.
+pub use sudoku_reader as vision;
+/// Points, sizes and rectangles: the reader's own types (`sudoku_reader::geometry`), used by
+/// every stage that places or cuts something.
+pub use sudoku_reader::geometry;

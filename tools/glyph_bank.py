@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Generates assets/glyph-bank.png and assets/glyph-bank.tsv: the digits 1-9 of many free
-typefaces, each normalised the way src/vision/cells.rs `normalise` does (tight ink box, aspect
+"""Generates reader/assets/glyph-bank.png and reader/assets/glyph-bank.tsv: the digits 1-9 of many free
+typefaces, each normalised the way reader/src/patch.rs `normalise` does (tight ink box, aspect
 kept, centred in a 24x32 patch, 4x4 point samples averaged per pixel), one row of nine patches per
 typeface, ink white on black. The reader embeds the PNG and knows digit shapes from it without any
 app's templates.
@@ -8,7 +8,7 @@ app's templates.
 Run on Debian with the font packages listed in tools/glyph_bank_fonts.txt installed
 (`apt-get install $(cat tools/glyph_bank_fonts.txt)`) and `pip install pillow fonttools numpy`:
 
-    python3 tools/glyph_bank.py            # writes assets/glyph-bank.png and .tsv
+    python3 tools/glyph_bank.py            # writes reader/assets/glyph-bank.png and .tsv
 
 Near-duplicate typefaces (all nine digits alike) are kept once, so the bank stays small.
 Only typefaces whose font files carry a permissive licence (ALLOWED_LICENCES, read from the
@@ -212,7 +212,7 @@ def main():
         for d, p in enumerate(patches):
             tile = Image.frombytes("L", (PATCH_W, PATCH_H), p)
             atlas.paste(tile, (d * PATCH_W, row * PATCH_H))
-    assets = os.path.join(ROOT, "assets")
+    assets = os.path.join(ROOT, "reader", "assets")
     os.makedirs(assets, exist_ok=True)
     atlas.save(os.path.join(assets, "glyph-bank.png"), optimize=True)
     with open(os.path.join(assets, "glyph-bank.tsv"), "w", encoding="utf-8") as f:

@@ -1,62 +1,14 @@
 //! The simulated phone (the `sudoku-sim` crate) as an in-process `Device`: screenshots are fresh
 //! renders and taps go straight to the app, with no ADB in between. Fast enough for unit tests of
-//! later stages. Also the one place that converts between the agent's geometry and board types
-//! and the phone's own, which it keeps apart on purpose (see `sudoku_sim`'s crate doc).
+//! later stages. The conversions between the reader's geometry and board types and the phone's
+//! own are `From` impls in the reader crate (its `sim` feature): Rust allows them only in a crate
+//! that owns one of the two types.
 
 use crate::device::Device;
 use crate::geometry::{Point, Size};
-use crate::sudoku::{Board, Cell};
 use anyhow::{Result, ensure};
 use image::RgbaImage;
 use sudoku_sim::{Screen, SudokuApp};
-
-impl From<sudoku_sim::Point> for Point {
-    fn from(p: sudoku_sim::Point) -> Point {
-        Point::new(p.x, p.y)
-    }
-}
-
-impl From<Point> for sudoku_sim::Point {
-    fn from(p: Point) -> sudoku_sim::Point {
-        sudoku_sim::Point::new(p.x, p.y)
-    }
-}
-
-impl From<sudoku_sim::Size> for Size {
-    fn from(s: sudoku_sim::Size) -> Size {
-        Size::new(s.width, s.height)
-    }
-}
-
-impl From<Size> for sudoku_sim::Size {
-    fn from(s: Size) -> sudoku_sim::Size {
-        sudoku_sim::Size::new(s.width, s.height)
-    }
-}
-
-impl From<sudoku_sim::Cell> for Cell {
-    fn from(c: sudoku_sim::Cell) -> Cell {
-        Cell::from_index(c.index()).expect("both sides number 81 cells alike")
-    }
-}
-
-impl From<Cell> for sudoku_sim::Cell {
-    fn from(c: Cell) -> sudoku_sim::Cell {
-        sudoku_sim::Cell::from_index(c.index()).expect("both sides number 81 cells alike")
-    }
-}
-
-impl From<sudoku_sim::Board> for Board {
-    fn from(b: sudoku_sim::Board) -> Board {
-        Board::from_cells(*b.cells()).expect("both sides hold digits 0..=9")
-    }
-}
-
-impl From<Board> for sudoku_sim::Board {
-    fn from(b: Board) -> sudoku_sim::Board {
-        sudoku_sim::Board::from_cells(*b.cells()).expect("both sides hold digits 0..=9")
-    }
-}
 
 /// A `Device` backed by a [`SudokuApp`] in this process.
 #[derive(Debug)]
@@ -121,6 +73,7 @@ impl Device for SimDevice {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sudoku::{Board, Cell};
     use sudoku_sim::{Hit, Key, SUPPORTED_SIZES, Skin, puzzles};
 
     fn device() -> SimDevice {

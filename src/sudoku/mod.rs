@@ -1,10 +1,13 @@
 //! The game itself, independent of any phone: board types, parsing and printing, rule checks, and
 //! the observable backtracking solver.
 
-pub mod board;
 pub mod observer;
 pub mod report;
 pub mod solver;
+
+/// Cells and boards are the reader's types (`sudoku_reader::board`), so that a read board is
+/// the board the solver takes.
+pub use sudoku_reader::board;
 
 pub use board::{Board, Cell};
 pub use board::{ParseError, PuzzleLine, is_puzzle_list, puzzle_lines};

@@ -5,10 +5,17 @@
 // Helpers for both crates' tests: the simulated phone's crate keeps them.
 #[path = "../../sim/tests/support/adb_server.rs"]
 pub mod adb_server;
+// The reader's helpers for its real screenshots: the reader's crate keeps them (only some of
+// their functions are used here).
+#[allow(dead_code)]
+#[path = "../../reader/tests/support/perturb.rs"]
 pub mod perturb;
 pub mod play_rig;
 #[path = "../../sim/tests/support/proptest_config.rs"]
 pub mod proptest_config;
+#[allow(dead_code)]
+#[path = "../../reader/tests/support/screens.rs"]
+pub mod screens;
 pub mod shared;
 pub mod sim_sweep;
 

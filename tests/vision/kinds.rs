@@ -1,9 +1,11 @@
 //! Givens vs player entries on real screenshots whose MANIFEST notes say which digits are
-//! givens: read with no calibration, and with a calibration made on a screen of the same app in
-//! another theme (light calibrated, dark read, and back), the givens must come out as the
-//! givens: a theme change or a same-number highlight must not turn them into entries.
+//! givens: read with a calibration made on a screen of the same app in another theme (light
+//! calibrated, dark read, and back), the givens must come out as the givens: a theme change or a
+//! same-number highlight must not turn them into entries. Without calibration, the reader's own
+//! tests check the same (`reader/tests/real_screens.rs`).
 
-use crate::support::perturb::shot;
+use crate::support::perturb::{Shot, shot};
+use crate::support::shared;
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::vision;
 use sudoku_agent::vision::{CellKind, Recognition};
@@ -13,6 +15,15 @@ const MATERIAL_GIVENS: &str =
     "910030000000600002070002054305000060006040100020000405850100040200004000000020086";
 const LIGHT: &str = "materialsudoku_light_inprogress_1080x2160.png";
 const DARK: &str = "materialsudoku_dark_inprogress_1080x2160.png";
+
+const WHO: &str = "the kinds tests on real screenshots (tests/vision/kinds.rs)";
+
+/// The screenshot `name` of `shared/real-screens`, decoded; `None` when it is not on this
+/// machine, after saying so (under CI that fails the test instead).
+fn real(name: &str) -> Option<Shot> {
+    shared::require(&format!("real-screens/{name}"), WHO)?;
+    shot(name)
+}
 
 fn givens_line(rec: &Recognition) -> String {
     rec.givens().to_line().replace('.', "0")
@@ -28,8 +39,7 @@ fn entries(rec: &Recognition) -> Vec<String> {
 
 #[test]
 fn givens_stay_givens_when_a_calibration_from_the_other_theme_reads_the_screen() {
-    let (Some(light), Some(dark)) = (shot(LIGHT), shot(DARK)) else {
-        eprintln!("skipped: the Material Sudoku screenshots are not on this machine");
+    let (Some(light), Some(dark)) = (real(LIGHT), real(DARK)) else {
         return;
     };
     let mut failures = Vec::new();
@@ -75,19 +85,6 @@ fn givens_stay_givens_when_a_calibration_from_the_other_theme_reads_the_screen()
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
-fn givens_are_told_from_entries_without_calibration_in_both_themes() {
-    for name in [LIGHT, DARK] {
-        let Some(s) = shot(name) else {
-            eprintln!("skipped: {name} is not on this machine");
-            return;
-        };
-        let rec = vision::read(&s.img, None).result.unwrap();
-        eprintln!("{name}: entries {:?}", entries(&rec));
-        assert_eq!(givens_line(&rec), MATERIAL_GIVENS, "{name}");
-    }
-}
-
 /// Saku: givens in grey discs, entries bare, the picked digit (3) white on dark teal discs.
 const SAKU: &str = "saku_inprogress_mistake_1080x2400.jpg";
 const SAKU_GIVENS: &str =
@@ -95,8 +92,7 @@ const SAKU_GIVENS: &str =
 
 #[test]
 fn digits_recoloured_by_a_same_number_highlight_are_never_called_entries() {
-    let Some(s) = shot(SAKU) else {
-        eprintln!("skipped: {SAKU} is not on this machine");
+    let Some(s) = real(SAKU) else {
         return;
     };
     let free = vision::read(&s.img, None).result.unwrap();
@@ -136,8 +132,7 @@ const SAKU_DONE: &str = "saku_completed_1080x2400.jpg";
 
 #[test]
 fn a_calibration_on_either_saku_screen_tells_discless_entries_from_givens_on_both() {
-    let (Some(progress), Some(done)) = (shot(SAKU), shot(SAKU_DONE)) else {
-        eprintln!("skipped: the Saku screenshots are not on this machine");
+    let (Some(progress), Some(done)) = (real(SAKU), real(SAKU_DONE)) else {
         return;
     };
     // Without calibration: the two bare entries of the game in progress, and nothing to tell

@@ -1,11 +1,7 @@
 mod cli;
 mod errors;
-mod hint;
-mod keypad;
 mod kinds;
-mod locate_real;
 mod no_calibration;
 mod one_reader;
-mod perturbed;
 mod real_screens;
 mod sim;

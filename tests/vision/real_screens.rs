@@ -2,14 +2,15 @@
 //! calibrate on one screenshot, then every classic screenshot of that app must read exactly as
 //! its MANIFEST grid; every screenshot with a sibling of the same app (MANIFEST app column)
 //! reads exactly with a calibration made on the sibling, also rescaled to another resolution.
-//! The killer-sudoku shot must be refused.
+//! The killer-sudoku shot must be refused. Reads with no calibration are the reader's own tests
+//! (`reader/tests/real_screens.rs`).
 
 use crate::support::{self, shared};
 use std::collections::HashMap;
 use sudoku_agent::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
 use sudoku_agent::sudoku::Board;
 use sudoku_agent::vision;
-use sudoku_agent::vision::{CellKind, ReadError, VisionError};
+use sudoku_agent::vision::{ReadError, VisionError};
 
 const WHO: &str = "the real-screen tests (tests/vision/real_screens.rs)";
 
@@ -337,54 +338,4 @@ fn real_screenshots_the_reader_without_calibration_reads_are_learned_and_read_ba
         through_reader >= 20,
         "only {through_reader} through the reader"
     );
-}
-
-/// Real screenshots (`../shared/real-screens-2/`) where the player's mistakes are on screen,
-/// drawn red, clashing with other digits: read with no calibration, each is the board as shown
-/// (its MANIFEST grid), its clashes listed, and in every clash a cell is read as a player's
-/// entry, one the MANIFEST's mask calls an entry.
-#[test]
-fn boards_with_a_players_clashing_mistakes_read_as_shown_with_the_clashes_listed() {
-    let Some(dir) = shared::require("real-screens-2", WHO) else {
-        return;
-    };
-    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
-    let rows: HashMap<&str, Vec<&str>> = text
-        .lines()
-        .skip(1)
-        .map(|l| l.split('\t').collect::<Vec<_>>())
-        .map(|f| (f[0], f))
-        .collect();
-    for name in [
-        "opensudoku_orig_hvga_notes_320x480.png",
-        "gnome_sudoku_dark_notes_650x700.png",
-        "mano_flutter_full_errors_648x1024.png",
-    ] {
-        let row = &rows[name];
-        let img = image::open(dir.join(name)).unwrap().to_rgba8();
-        let rec = vision::read(&img, None)
-            .result
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(rec.board.to_line(), row[5].replace('0', "."), "{name}");
-        assert!(!rec.clashes.is_empty(), "{name}: no clash listed");
-        let mask = row[7]
-            .split("givens_mask=")
-            .nth(1)
-            .and_then(|m| m.get(..81))
-            .unwrap()
-            .as_bytes();
-        for (a, b, digit) in &rec.clashes {
-            let entries: Vec<_> = [a, b]
-                .into_iter()
-                .filter(|c| rec.readings[c.index()].kind == CellKind::Entry)
-                .collect();
-            assert!(
-                !entries.is_empty(),
-                "{name}: {digit} in {a} and {b}, both givens"
-            );
-            for c in entries {
-                assert_eq!(mask[c.index()], b'E', "{name}: {c} is no entry");
-            }
-        }
-    }
 }
