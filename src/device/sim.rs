@@ -3,7 +3,7 @@
 //! later stages. Also the one place that converts between the agent's geometry and board types
 //! and the phone's own, which it keeps apart on purpose (see `sudoku_sim`'s crate doc).
 
-use crate::device::Device;
+use crate::device::{Device, Key};
 use crate::geometry::{Point, Size};
 use crate::sudoku::{Board, Cell};
 use anyhow::{Result, ensure};
@@ -115,6 +115,12 @@ impl Device for SimDevice {
 
     fn foreground_app(&mut self) -> Result<Option<String>> {
         Ok(Some(self.phone.skin().package().to_string()))
+    }
+
+    /// Taken and changes nothing, as the phone's shell answers `input keyevent`: the app has no
+    /// key handling and its screen never sleeps.
+    fn press_key(&mut self, _key: Key) -> Result<()> {
+        Ok(())
     }
 }
 
