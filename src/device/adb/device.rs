@@ -423,20 +423,21 @@ impl AdbDevice {
 
     /// Whether Android takes injected input here, found with `input keyevent 0` (KEYCODE_UNKNOWN:
     /// a key no app acts on, refused exactly as taps are, STFService.apk#144), for `devices`.
-    /// A refusing phone whose shell may write its touchscreen (Android 9 and older) still plays
-    /// through raw events.
+    /// Only a refusal counts: any other failure (a build that rejects key 0) reads as accepted,
+    /// so the probe never fails a phone. A refusing phone whose shell may write its touchscreen
+    /// (Android 9 and older) still plays through raw events.
     pub fn probe_input(&mut self) -> Result<InputProbe> {
-        match self.key_event("0") {
-            Ok(()) => Ok(InputProbe::Accepted),
-            Err(e) if e.downcast_ref::<TapsRefused>().is_none() => Err(e),
-            Err(_) if self.info.sdk <= EVDEV_MAX_SDK => {
-                match writable_touchscreen(self.server.addr, &self.info, &mut self.stats)? {
-                    Ok(_) => Ok(InputProbe::RawEventsOnly),
-                    Err(_) => Ok(InputProbe::Refused),
-                }
-            }
-            Err(_) => Ok(InputProbe::Refused),
+        let out = self.shell("input keyevent 0")?;
+        let text = format!("{}{}", out.text(), String::from_utf8_lossy(&out.stderr));
+        if !refusal::is_input_refusal(&text) {
+            return Ok(InputProbe::Accepted);
         }
+        if self.info.sdk <= EVDEV_MAX_SDK
+            && writable_touchscreen(self.server.addr, &self.info, &mut self.stats)?.is_ok()
+        {
+            return Ok(InputProbe::RawEventsOnly);
+        }
+        Ok(InputProbe::Refused)
     }
 
     fn screenshot_now(&mut self) -> Result<RgbaImage> {
