@@ -782,3 +782,32 @@ fn an_adb_server_killed_mid_run_is_named_with_how_to_start_it_again() {
     // Back up, so the server's own check at the end does not report a crash.
     assert!(server.run(&["start-server"]).status.success());
 }
+
+#[test]
+fn a_refusal_after_taps_have_landed_is_a_lost_tap_the_caller_may_retry() {
+    let server = adb_server::shared();
+    for (preset, input) in [
+        ("android12", None),
+        ("android12", Some(InputKind::Stream)),
+        ("android9", Some(InputKind::Batch)),
+    ] {
+        let sim = phone(&server, preset);
+        let mut device = AdbDevice::open(&options(&server, &sim.serial(), input)).expect("open");
+        device.set_pacing(NO_PACING);
+        device.tap_all(&sample_taps()).expect("taps land first");
+        sim.handset().set_injection_refused(true);
+        let err = device.tap_all(&[Point::new(7, 8)]).unwrap_err();
+        let msg = format!("{err:#}");
+        let refused = err
+            .downcast_ref::<TapsRefused>()
+            .unwrap_or_else(|| panic!("{preset} {input:?}: {msg}"));
+        assert_eq!((refused.sent, refused.total), (0, 1), "{msg}");
+        assert!(!refused.ends_run(), "{msg}");
+        assert!(msg.contains("after 0 of 1 taps"), "{msg}");
+        assert_eq!(sim.taps().len(), sample_taps().len());
+        // Allowed again, the same device takes taps.
+        sim.handset().set_injection_refused(false);
+        device.tap_all(&[Point::new(7, 8)]).expect("taps again");
+        assert_eq!(sim.taps().len(), sample_taps().len() + 1);
+    }
+}
