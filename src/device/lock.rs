@@ -48,16 +48,23 @@ impl PhoneLock {
     /// Locks the phone `serial` for `command` (`play`, `visualize`, ...) in [`lock_dir`]; fails
     /// at once with [`PhoneInUse`] when another process holds it.
     pub fn acquire(serial: &str, command: &str) -> Result<PhoneLock> {
-        Self::acquire_in(&lock_dir(), serial, command)
+        Self::acquire_in(&lock_dir(), serial, command).map_err(|e| {
+            if e.downcast_ref::<PhoneInUse>().is_some() {
+                return e;
+            }
+            let variable = if runtime_dir().is_some() {
+                "XDG_RUNTIME_DIR"
+            } else {
+                "TMPDIR"
+            };
+            anyhow::anyhow!("{e:#}: set {variable} to a folder you can write")
+        })
     }
 
     /// [`PhoneLock::acquire`] with the lock files in `dir` (created if missing).
     pub fn acquire_in(dir: &Path, serial: &str, command: &str) -> Result<PhoneLock> {
         std::fs::create_dir_all(dir).with_context(|| {
-            format!(
-                "cannot create the folder for phone locks {}: set TMPDIR to a writable folder",
-                dir.display()
-            )
+            format!("cannot create the folder for phone locks {}", dir.display())
         })?;
         let path = dir.join(format!("{}.lock", file_stem(serial)));
         let mut file = OpenOptions::new()
@@ -109,10 +116,16 @@ impl Drop for PhoneLock {
 /// Where lock files live: `$XDG_RUNTIME_DIR/sudoku-agent` (per user, cleared at logout), else
 /// `sudoku-agent-locks` in the temp folder.
 pub fn lock_dir() -> PathBuf {
-    match std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
-        Some(dir) => PathBuf::from(dir).join("sudoku-agent"),
+    match runtime_dir() {
+        Some(dir) => dir.join("sudoku-agent"),
         None => std::env::temp_dir().join("sudoku-agent-locks"),
     }
+}
+
+fn runtime_dir() -> Option<PathBuf> {
+    std::env::var_os("XDG_RUNTIME_DIR")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
 }
 
 /// A file name for `serial` (`127.0.0.1:5555` -> `127.0.0.1_5555`): letters, digits, `.`, `-`
@@ -204,6 +217,22 @@ mod tests {
             format!("{}\nvisualize\n", std::process::id())
         );
         drop((b, again));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_lock_folder_that_cannot_be_made_is_one_line_naming_it() {
+        let dir = dir("blocked");
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("not-a-folder");
+        std::fs::write(&file, b"x").unwrap();
+        let err = PhoneLock::acquire_in(&file.join("locks"), "s", "play").unwrap_err();
+        let msg = format!("{err:#}");
+        assert!(
+            msg.starts_with("cannot create the folder for phone locks ") && msg.contains("locks"),
+            "{msg}"
+        );
+        assert!(err.downcast_ref::<PhoneInUse>().is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
