@@ -1,8 +1,13 @@
-//! `devices`: every phone the adb server knows, as a table or JSON.
+//! `devices`: every phone the adb server knows, as a table or JSON, with whether it takes
+//! injected input (a phone that refuses it shows "input refused", and the setting to turn on is
+//! said once on stderr).
 
 use crate::cli::DevicesArgs;
 use crate::device::Device;
-use crate::device::adb::{AdbDevice, AdbOptions, AdbServer, ListedDevice, NO_DEVICE_HINT};
+use crate::device::adb::{
+    AdbDevice, AdbOptions, AdbServer, InputProbe, ListedDevice, NO_DEVICE_HINT,
+};
+use crate::device::protocol::refusal;
 use anyhow::Result;
 use std::process::ExitCode;
 
@@ -92,7 +97,27 @@ fn describe_row(server: AdbServer, d: &ListedDevice) -> serde_json::Value {
         row["android"] = info.release.clone().into();
         row["sdk"] = info.sdk.into();
         row["screen"] = phone.screen_size()?.to_string().into();
-        row["input"] = phone.input_description().into();
+        // A no-op key (`input keyevent 0`): the injector starts on a refusing phone and is
+        // refused only at its first touch, so asking Android is the one way to know before
+        // `play` does. A fresh process per command, so nothing remembered would do.
+        let probe = phone.probe_input()?;
+        row["input_refused"] = (probe != InputProbe::Accepted).into();
+        row["input"] = match probe {
+            InputProbe::Accepted => phone.input_description(),
+            InputProbe::Refused => "input refused".to_string(),
+            InputProbe::RawEventsOnly => "evdev (input refused)".to_string(),
+        }
+        .into();
+        if probe != InputProbe::Accepted {
+            errln!(
+                "{}",
+                crate::error::one_line(&format!(
+                    "{}: Android refuses injected input: {}",
+                    d.serial,
+                    refusal::advice(info.maker())
+                ))
+            );
+        }
         Ok(())
     });
     if let Err(e) = probed {

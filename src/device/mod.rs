@@ -1,6 +1,8 @@
-//! The phone as the rest of the program sees it: a narrow `Device` trait (screenshot, taps) with
-//! implementations for a real phone through the adb server, the in-process simulated phone, and a
-//! PNG file. Everything phone-specific stays behind it.
+//! The phone as the rest of the program sees it: a narrow `Device` trait (screenshot, taps, screen
+//! state, keys) with implementations for a real phone through the adb server, the in-process
+//! simulated phone, and a PNG file. Everything phone-specific stays behind it. Beside it: waking
+//! the screen before a run (`screen`), one agent per phone (`lock`) and the typed errors callers
+//! decide on (`error`).
 
 use crate::geometry::{Point, Rect, Size};
 use anyhow::Result;
@@ -8,6 +10,7 @@ use image::RgbaImage;
 pub use protocol::input::InputMethod;
 pub use protocol::input_kind::InputKind;
 pub use protocol::pacing::Pacing;
+pub use protocol::screen_state::ScreenState;
 use std::time::Duration;
 
 /// A screen we can look at and touch.
@@ -60,6 +63,29 @@ pub trait Device {
     fn foreground_app(&mut self) -> Result<Option<String>> {
         Ok(None)
     }
+    /// Whether the screen is on, dark or locked ([`wake_screen`] acts on it). `On` by default:
+    /// a device that cannot tell (a file) is never blocked.
+    fn screen_state(&mut self) -> Result<ScreenState> {
+        Ok(ScreenState::On)
+    }
+    /// Presses a key on the phone. Devices without keys say so.
+    fn press_key(&mut self, key: Key) -> Result<()> {
+        anyhow::bail!("this device has no {key:?} key")
+    }
+    /// The phone's serial, for the per-phone lock ([`lock::PhoneLock`]); `None` for devices no
+    /// other process can reach (a file, the in-process simulated phone).
+    fn serial(&self) -> Option<String> {
+        None
+    }
+}
+
+/// Keys a run presses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    /// Wakes a dark screen (`KEYCODE_WAKEUP`; nothing on a screen that is on).
+    Wakeup,
+    /// Back (`KEYCODE_BACK`): closes what our tap opened over the game.
+    Back,
 }
 
 /// The first API level (Android 12) whose `input` command runs `cmd input` instead of starting a
@@ -148,14 +174,20 @@ impl Input {
 }
 
 pub mod adb;
+pub mod error;
 pub mod file;
+pub mod lock;
 pub mod protocol;
+pub mod screen;
 #[cfg(feature = "sim")]
 pub mod sim;
 #[cfg(feature = "sim")]
 pub mod sim_adb;
 pub mod spec;
 
+pub use error::{AdbServerGone, PhoneLocked, Refusal, TapsRefused};
+pub use lock::{PhoneInUse, PhoneLock};
+pub use screen::{is_black, wake_screen};
 pub use spec::DeviceSpec;
 
 #[cfg(test)]

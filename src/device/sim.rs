@@ -4,7 +4,7 @@
 //! own are `From` impls in the reader crate (its `sim` feature): Rust allows them only in a crate
 //! that owns one of the two types.
 
-use crate::device::Device;
+use crate::device::{Device, Key};
 use crate::geometry::{Point, Size};
 use anyhow::{Result, ensure};
 use image::RgbaImage;
@@ -67,6 +67,12 @@ impl Device for SimDevice {
 
     fn foreground_app(&mut self) -> Result<Option<String>> {
         Ok(Some(self.phone.skin().package().to_string()))
+    }
+
+    /// Taken and changes nothing, as the phone's shell answers `input keyevent`: the app has no
+    /// key handling and its screen never sleeps.
+    fn press_key(&mut self, _key: Key) -> Result<()> {
+        Ok(())
     }
 }
 

@@ -10,8 +10,13 @@ use crate::support::adb_server;
 use adb_server::AdbServer as PrivateServer;
 use image::{Rgba, RgbaImage};
 use std::sync::Arc;
-use sudoku_agent::device::adb::{AdbDevice, AdbOptions, NO_DEVICE_HINT, ScreenshotMode};
-use sudoku_agent::device::{Device, InputKind, Pacing};
+use sudoku_agent::device::adb::{
+    AdbDevice, AdbOptions, InputProbe, NO_DEVICE_HINT, ScreenshotMode,
+};
+use sudoku_agent::device::{
+    AdbServerGone, Device, InputKind, Key as PhoneKey, Pacing, ScreenState, TapsRefused,
+    wake_screen,
+};
 use sudoku_agent::geometry::{Point, Rect, Size};
 use sudoku_agent::sudoku::Cell;
 use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, TapSource, puzzles};
@@ -688,4 +693,121 @@ fn a_phone_without_printf_gets_the_dd_stream_fallback_and_its_taps_land() {
     let description = device.input_description();
     assert!(description.ends_with("dd stream)"), "{description}");
     assert_a_move_lands_as_raw_events(&sim, &mut device);
+}
+
+#[test]
+fn refused_input_ends_in_one_typed_line_naming_the_setting_and_nothing_is_tapped() {
+    let server = adb_server::shared();
+    // Auto on Android 12: the injector is refused, then `cmd input` alike; the methods asked for
+    // are refused at their first line.
+    let cases = [
+        ("android12", None),
+        ("android12", Some(InputKind::Stream)),
+        ("android9", Some(InputKind::Batch)),
+        ("android9", Some(InputKind::Tap)),
+    ];
+    for (preset, input) in cases {
+        let sim = phone(&server, preset);
+        sim.handset().set_injection_refused(true);
+        let mut device = AdbDevice::open(&options(&server, &sim.serial(), input)).expect("open");
+        device.set_pacing(NO_PACING);
+        let err = device.tap_all(&sample_taps()).unwrap_err();
+        let msg = format!("{err:#}");
+        let refused = err
+            .downcast_ref::<TapsRefused>()
+            .unwrap_or_else(|| panic!("{preset} {input:?}: {msg}"));
+        assert_eq!((refused.sent, refused.total), (0, sample_taps().len()));
+        assert!(refused.ends_run(), "{msg}");
+        assert_eq!(msg.lines().count(), 1, "{msg}");
+        assert!(
+            msg.contains("nothing was tapped")
+                && msg.contains("\"USB debugging (Security settings)\""),
+            "{msg}"
+        );
+        assert!(sim.taps().is_empty(), "{preset} {input:?}");
+    }
+}
+
+#[test]
+fn the_simulated_phone_reads_as_on_takes_keys_and_names_its_serial() {
+    let server = adb_server::shared();
+    let sim = phone(&server, "android12");
+    let mut device =
+        AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Stream))).expect("open");
+    // The simulated phone has no `dumpsys power`: what is not understood reads as on.
+    assert_eq!(device.screen_state().unwrap(), ScreenState::On);
+    wake_screen(&mut device, &|said| panic!("said {said:?}")).expect("on: nothing to do");
+    device.press_key(PhoneKey::Wakeup).expect("wake key");
+    device.press_key(PhoneKey::Back).expect("back key");
+    let log = sim.command_log();
+    assert!(
+        log.iter()
+            .any(|c| c.contains("input keyevent KEYCODE_WAKEUP"))
+            && log
+                .iter()
+                .any(|c| c.contains("input keyevent KEYCODE_BACK")),
+        "{log:?}"
+    );
+    assert_eq!(device.serial(), Some(sim.serial()));
+    assert_eq!(device.probe_input().unwrap(), InputProbe::Accepted);
+    assert!(sim.taps().is_empty());
+}
+
+#[test]
+fn an_adb_server_killed_mid_run_is_named_with_how_to_start_it_again() {
+    // Its own server: this test stops it.
+    let server = PrivateServer::start();
+    let sim = phone(&server, "android12");
+    let mut device =
+        AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Stream))).expect("open");
+    device.set_pacing(NO_PACING);
+    device.tap_all(&[Point::new(5, 5)]).expect("tap");
+    assert!(server.run(&["kill-server"]).status.success());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while server.is_listening() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let start = format!("`adb -P {} start-server`", server.port());
+    let tapped = device.tap_all(&[Point::new(6, 6)]).unwrap_err();
+    let shot = device.screenshot().unwrap_err();
+    for err in [tapped, shot] {
+        let msg = format!("{err:#}");
+        assert!(err.downcast_ref::<AdbServerGone>().is_some(), "{msg}");
+        assert!(
+            msg.contains("stopped (connection refused") && msg.contains(&start),
+            "{msg}"
+        );
+        assert!(!msg.contains("check the phone"), "{msg}");
+    }
+    // Back up, so the server's own check at the end does not report a crash.
+    assert!(server.run(&["start-server"]).status.success());
+}
+
+#[test]
+fn a_refusal_after_taps_have_landed_is_a_lost_tap_the_caller_may_retry() {
+    let server = adb_server::shared();
+    for (preset, input) in [
+        ("android12", None),
+        ("android12", Some(InputKind::Stream)),
+        ("android9", Some(InputKind::Batch)),
+    ] {
+        let sim = phone(&server, preset);
+        let mut device = AdbDevice::open(&options(&server, &sim.serial(), input)).expect("open");
+        device.set_pacing(NO_PACING);
+        device.tap_all(&sample_taps()).expect("taps land first");
+        sim.handset().set_injection_refused(true);
+        let err = device.tap_all(&[Point::new(7, 8)]).unwrap_err();
+        let msg = format!("{err:#}");
+        let refused = err
+            .downcast_ref::<TapsRefused>()
+            .unwrap_or_else(|| panic!("{preset} {input:?}: {msg}"));
+        assert_eq!((refused.sent, refused.total), (0, 1), "{msg}");
+        assert!(!refused.ends_run(), "{msg}");
+        assert!(msg.contains("after 0 of 1 taps"), "{msg}");
+        assert_eq!(sim.taps().len(), sample_taps().len());
+        // Allowed again, the same device takes taps.
+        sim.handset().set_injection_refused(false);
+        device.tap_all(&[Point::new(7, 8)]).expect("taps again");
+        assert_eq!(sim.taps().len(), sample_taps().len() + 1);
+    }
 }

@@ -1,2 +1,3 @@
 mod adb;
 mod freeze;
+mod lock;

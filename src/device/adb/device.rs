@@ -3,16 +3,19 @@
 
 use super::deadline::adb_timeout;
 use super::injector::{InjectError, Injector};
-use super::input_choice::{self, choose_method};
+use super::input_choice::{self, EVDEV_MAX_SDK, choose_method, writable_touchscreen};
 use super::phone_info::{PhoneInfo, read_phone_info};
 use super::server::{AdbOptions, AdbServer, choose_device};
-use super::shell::{ShellOutput, ShellSession, run_shell, run_shell_within, shell_bytes, short};
+use super::shell::{
+    LineRefused, ShellOutput, ShellSession, run_shell, run_shell_within, shell_bytes, short,
+};
 use super::stats::AdbStats;
-use crate::device::Device;
+use crate::device::error::{AdbServerGone, Refusal, TapsRefused};
 use crate::device::protocol::input::{self, EncodeError, EvdevTarget, InputMethod};
 use crate::device::protocol::input_kind::InputKind;
 use crate::device::protocol::pacing::{self, Pacing};
-use crate::device::protocol::{foreground, injector, parse};
+use crate::device::protocol::{foreground, injector, parse, refusal, screen_state};
+use crate::device::{Device, Key, ScreenState};
 use crate::geometry::{Point, Rect, Size};
 use anyhow::{Context, Result, anyhow, bail};
 use image::RgbaImage;
@@ -45,6 +48,16 @@ pub struct AdbDevice {
     evdev_writer: EvdevWriter,
     screenshot_mode: ScreenshotMode,
     stats: AdbStats,
+}
+
+/// Whether a phone takes injected input ([`AdbDevice::probe_input`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputProbe {
+    Accepted,
+    /// Android refuses injected input: a phone setting (`protocol::refusal::advice`).
+    Refused,
+    /// Injection is refused, but the shell may write the touchscreen: raw events work.
+    RawEventsOnly,
 }
 
 /// How raw touch events reach the node.
@@ -279,6 +292,155 @@ const RAW_STREAM_DRAIN_MS: u32 = 30;
 
 impl Device for AdbDevice {
     fn screenshot(&mut self) -> Result<RgbaImage> {
+        let shot = self.screenshot_now();
+        self.checked(shot)
+    }
+
+    fn screenshot_rows(&mut self, rows: std::ops::Range<u32>) -> Result<RgbaImage> {
+        let shot = self.screenshot_rows_now(rows);
+        self.checked(shot)
+    }
+
+    fn screen_size(&mut self) -> Result<Size> {
+        Ok(match &self.method {
+            InputMethod::Evdev(t) => t.screen,
+            _ => self.info.screen(),
+        })
+    }
+
+    fn tap_all(&mut self, taps: &[Point]) -> Result<()> {
+        if taps.is_empty() {
+            return Ok(());
+        }
+        let tapped = self.tap_all_with_method(taps);
+        self.checked(tapped)
+    }
+
+    fn input(&self) -> crate::device::Input {
+        crate::device::Input::Method(self.method.kind())
+    }
+
+    fn tap_cost(&self, pacing: &Pacing) -> std::time::Duration {
+        self.input().tap_cost_on(pacing, Some(self.info.sdk))
+    }
+
+    fn input_description(&self) -> String {
+        description(&self.method, self.evdev_writer, self.injector.as_ref())
+    }
+
+    fn pacing(&self) -> Option<Pacing> {
+        Some(self.pacing)
+    }
+
+    fn set_pacing(&mut self, pacing: Pacing) {
+        self.pacing = pacing;
+    }
+
+    fn set_board(&mut self, board: Option<Rect>) {
+        self.board = board;
+    }
+
+    fn foreground_app(&mut self) -> Result<Option<String>> {
+        let app = self.foreground_app_now();
+        self.checked(app)
+    }
+
+    /// `dumpsys power` and `dumpsys window policy` in one round trip.
+    fn screen_state(&mut self) -> Result<ScreenState> {
+        let state = self
+            .shell(screen_state::COMMAND)
+            .map(|out| screen_state::from_output(&out.text()));
+        self.checked(state)
+    }
+
+    /// `input keyevent KEYCODE_WAKEUP` / `KEYCODE_BACK`. Before API 20 there is no WAKEUP key:
+    /// POWER, which toggles the screen, so press `Wakeup` only on a dark screen (as
+    /// `device::wake_screen` does).
+    fn press_key(&mut self, key: Key) -> Result<()> {
+        let code = match key {
+            Key::Wakeup if self.info.sdk >= 20 => "KEYCODE_WAKEUP",
+            Key::Wakeup => "KEYCODE_POWER",
+            Key::Back => "KEYCODE_BACK",
+        };
+        let pressed = self.key_event(code);
+        self.checked(pressed)
+    }
+
+    fn serial(&self) -> Option<String> {
+        Some(self.info.serial.clone())
+    }
+}
+
+impl AdbDevice {
+    /// `result`, with an error the adb server's death caused blamed on it: when its port now
+    /// refuses connections, the one line says so and how to start it, instead of blaming the
+    /// phone or the injector.
+    fn checked<T>(&self, result: Result<T>) -> Result<T> {
+        result.map_err(|e| {
+            if e.downcast_ref::<TapsRefused>().is_some() || self.server.answers() {
+                e
+            } else {
+                log::debug!("{}: {e:#}", self.info.serial);
+                AdbServerGone {
+                    addr: self.server.addr,
+                }
+                .into()
+            }
+        })
+    }
+
+    /// Android refusing injected input, after `sent` of `total` taps, as the typed error with
+    /// the setting for this phone's maker.
+    fn refused(&self, sent: usize, total: usize) -> anyhow::Error {
+        TapsRefused {
+            serial: self.info.serial.clone(),
+            sent,
+            total,
+            why: Refusal::Permission {
+                advice: refusal::advice(self.info.maker()),
+                first: sent == 0 && self.stats.taps == 0,
+            },
+        }
+        .into()
+    }
+
+    fn key_event(&mut self, code: &str) -> Result<()> {
+        let out = self.shell(&format!("input keyevent {code}"))?;
+        let text = format!("{}{}", out.text(), String::from_utf8_lossy(&out.stderr));
+        if refusal::is_input_refusal(&text) {
+            return Err(self.refused(0, 1));
+        }
+        if out.status != 0 {
+            bail!(
+                "`input keyevent {code}` failed on {} (exit {}): {}",
+                self.info.serial,
+                out.status,
+                out.diagnostics()
+            );
+        }
+        Ok(())
+    }
+
+    /// Whether Android takes injected input here, found with `input keyevent 0` (KEYCODE_UNKNOWN:
+    /// a key no app acts on, refused exactly as taps are, STFService.apk#144), for `devices`.
+    /// Only a refusal counts: any other failure (a build that rejects key 0) reads as accepted,
+    /// so the probe never fails a phone. A refusing phone whose shell may write its touchscreen
+    /// (Android 9 and older) still plays through raw events.
+    pub fn probe_input(&mut self) -> Result<InputProbe> {
+        let out = self.shell("input keyevent 0")?;
+        let text = format!("{}{}", out.text(), String::from_utf8_lossy(&out.stderr));
+        if !refusal::is_input_refusal(&text) {
+            return Ok(InputProbe::Accepted);
+        }
+        if self.info.sdk <= EVDEV_MAX_SDK
+            && writable_touchscreen(self.server.addr, &self.info, &mut self.stats)?.is_ok()
+        {
+            return Ok(InputProbe::RawEventsOnly);
+        }
+        Ok(InputProbe::Refused)
+    }
+
+    fn screenshot_now(&mut self) -> Result<RgbaImage> {
         self.stats.screenshots += 1;
         let img = match self.screenshot_as(self.screenshot_mode) {
             Ok(img) => img,
@@ -320,14 +482,14 @@ impl Device for AdbDevice {
     /// `screencap | tail -c +N | head -c M` on the phone, the other rows filled in here. A
     /// 1080x2340 frame is 10 MB, most of a raw screenshot's time on USB 2.0; the grid's rows are
     /// under half of it. Anything unexpected falls back to a whole screenshot.
-    fn screenshot_rows(&mut self, rows: std::ops::Range<u32>) -> Result<RgbaImage> {
+    fn screenshot_rows_now(&mut self, rows: std::ops::Range<u32>) -> Result<RgbaImage> {
         let layout = match &self.raw_layout {
             Some(l) if self.screenshot_mode == ScreenshotMode::Raw => l.clone(),
-            _ => return self.screenshot(),
+            _ => return self.screenshot_now(),
         };
         let rows = layout.clamp(rows);
         if rows.is_empty() {
-            return self.screenshot();
+            return self.screenshot_now();
         }
         self.stats.screenshots += 1;
         let command = layout.rows_command(rows.clone());
@@ -343,50 +505,12 @@ impl Device for AdbDevice {
                 );
                 self.raw_layout = None;
                 self.stats.screenshots -= 1;
-                self.screenshot()
+                self.screenshot_now()
             }
         }
     }
 
-    fn screen_size(&mut self) -> Result<Size> {
-        Ok(match &self.method {
-            InputMethod::Evdev(t) => t.screen,
-            _ => self.info.screen(),
-        })
-    }
-
-    fn tap_all(&mut self, taps: &[Point]) -> Result<()> {
-        if taps.is_empty() {
-            return Ok(());
-        }
-        self.tap_all_with_method(taps)
-    }
-
-    fn input(&self) -> crate::device::Input {
-        crate::device::Input::Method(self.method.kind())
-    }
-
-    fn tap_cost(&self, pacing: &Pacing) -> std::time::Duration {
-        self.input().tap_cost_on(pacing, Some(self.info.sdk))
-    }
-
-    fn input_description(&self) -> String {
-        description(&self.method, self.evdev_writer, self.injector.as_ref())
-    }
-
-    fn pacing(&self) -> Option<Pacing> {
-        Some(self.pacing)
-    }
-
-    fn set_pacing(&mut self, pacing: Pacing) {
-        self.pacing = pacing;
-    }
-
-    fn set_board(&mut self, board: Option<Rect>) {
-        self.board = board;
-    }
-
-    fn foreground_app(&mut self) -> Result<Option<String>> {
+    fn foreground_app_now(&mut self) -> Result<Option<String>> {
         for command in foreground::COMMANDS {
             let text = self.shell(command)?.text();
             if let Some(package) = foreground::focused_package(&text) {
@@ -456,6 +580,7 @@ impl AdbDevice {
                 self.run_raw_stream(&target, taps)?
             }
             (InputMethod::Tap | InputMethod::Batch, _) => {
+                let mut done = 0;
                 for line in self
                     .method
                     .encode_waits(taps, self.pacing.hold_ms, &self.waits(taps))
@@ -463,11 +588,9 @@ impl AdbDevice {
                 {
                     let out = self.shell_taps(&line, taps.len())?;
                     let text = format!("{}{}", out.text(), String::from_utf8_lossy(&out.stderr));
-                    if text.contains("INJECT_EVENTS") {
-                        bail!(
-                            "{} refused to inject taps (INJECT_EVENTS): on Xiaomi/MIUI enable \"USB debugging (Security settings)\" in Developer options",
-                            self.info.serial
-                        );
+                    // A batch line is `&&`-joined: its first refused tap ends it.
+                    if refusal::is_input_refusal(&text) {
+                        return Err(self.refused(done, taps.len()));
                     }
                     if out.status != 0 {
                         bail!(
@@ -478,6 +601,8 @@ impl AdbDevice {
                             out.diagnostics()
                         );
                     }
+                    done +=
+                        line.matches("input tap ").count() + line.matches("input swipe ").count();
                 }
             }
             (InputMethod::Stream | InputMethod::Evdev(_), _) => {
@@ -485,7 +610,16 @@ impl AdbDevice {
                     .method
                     .encode_waits(taps, self.pacing.hold_ms, &self.waits(taps))
                     .map_err(|e: EncodeError| anyhow!("{e}"))?;
-                self.run_streamed(&lines)?
+                // One line per tap: the lines done are the taps done.
+                if let Err(e) = self.run_streamed(&lines) {
+                    return Err(match e.downcast_ref::<LineRefused>() {
+                        Some(r) => {
+                            log::debug!("{}: {}", self.info.serial, r.said);
+                            self.refused(r.done, taps.len())
+                        }
+                        None => e,
+                    });
+                }
             }
         }
         if let InputMethod::Evdev(t) = &mut self.method {
@@ -516,17 +650,34 @@ impl AdbDevice {
         self.stats.stream_lines += lines.len() as u64;
         match injector.run(&lines, per_line) {
             Ok(()) => Ok(()),
-            Err(InjectError::Refused(why)) if self.asked.is_none() => {
+            // Under auto, before any tap landed: the next method. Raw events (Android 9 and
+            // older) bypass the refusal; `input` and `cmd input` are refused alike, and that
+            // refusal is the typed error.
+            Err(InjectError::Refused { why, taps_done: 0 }) if self.asked.is_none() => {
+                log::debug!("{}: {why}", self.info.serial);
                 self.injector = None;
                 self.method = choose_method(self.server.addr, &self.info, None, &mut self.stats)?;
-                log::warn!(
-                    "{}: {why} Continuing with --input {} (slower).",
-                    self.info.serial,
-                    self.method.kind()
-                );
+                if matches!(self.method, InputMethod::Evdev(_)) {
+                    log::warn!(
+                        "{}: Android refused injected input; continuing with --input {} (raw touch events, slower). To allow injection, {}",
+                        self.info.serial,
+                        self.method.kind(),
+                        refusal::advice(self.info.maker())
+                    );
+                }
                 self.tap_all_with_method(taps)
             }
-            Err(InjectError::Refused(why)) => bail!("{}: {why}", self.info.serial),
+            Err(InjectError::Refused { why, taps_done }) => {
+                log::debug!("{}: {why}", self.info.serial);
+                Err(self.refused(taps_done, taps.len()))
+            }
+            Err(InjectError::Dropped { why, taps_done }) => Err(TapsRefused {
+                serial: self.info.serial.clone(),
+                sent: taps_done,
+                total: taps.len(),
+                why: Refusal::Dropped(why),
+            }
+            .into()),
             Err(InjectError::Other(e)) => Err(e),
         }
     }

@@ -23,12 +23,21 @@ const WINDOW: usize = 8;
 /// Why taps through the injector did not happen.
 #[derive(Debug, thiserror::Error)]
 pub enum InjectError {
-    /// Android refused injection; the injector's one line says what the user can do. Nothing was
-    /// injected and the injector has exited.
-    #[error("{0}")]
-    Refused(String),
+    /// Android refused injection (a `SecurityException`); the injector's line says so and it has
+    /// exited. `taps_done` taps of the batch were answered before.
+    #[error("{why}")]
+    Refused { why: String, taps_done: usize },
+    /// Android did not deliver one event (`injectInputEvent` returned false) after `taps_done`
+    /// answered taps; the phone takes input otherwise.
+    #[error("{why}")]
+    Dropped { why: String, taps_done: usize },
     #[error(transparent)]
     Other(#[from] anyhow::Error),
+}
+
+/// Taps among the first `answered` injector lines (`tap X Y HOLD` each).
+fn taps_in(lines: &[String]) -> usize {
+    lines.iter().filter(|l| l.starts_with("tap ")).count()
 }
 
 /// A running injector.
@@ -181,8 +190,19 @@ impl Injector {
             })?;
             match Answer::parse(&line) {
                 Answer::Ok | Answer::Sync(_) => answered += 1,
-                Answer::Refused(why) => return Err(InjectError::Refused(why)),
-                Answer::Bad(why) | Answer::Fail(why) => {
+                Answer::Refused(why) => {
+                    return Err(InjectError::Refused {
+                        why,
+                        taps_done: taps_in(&lines[..answered]),
+                    });
+                }
+                Answer::Fail(why) => {
+                    return Err(InjectError::Dropped {
+                        why,
+                        taps_done: taps_in(&lines[..answered]),
+                    });
+                }
+                Answer::Bad(why) => {
                     return Err(anyhow!(
                         "the injector on {} did not carry out `{}`: {why}",
                         self.serial,

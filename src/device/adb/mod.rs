@@ -32,7 +32,7 @@ mod shell;
 mod stats;
 
 pub use deadline::{ADB_TIMEOUT, adb_timeout};
-pub use device::{AdbDevice, EvdevWriter, ScreenshotMode, describe};
+pub use device::{AdbDevice, EvdevWriter, InputProbe, ScreenshotMode, describe};
 pub use input_choice::{EVDEV_MAX_SDK, STREAM_MIN_SDK};
 pub use phone_info::PhoneInfo;
 pub use server::{

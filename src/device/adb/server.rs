@@ -197,6 +197,15 @@ impl AdbServer {
         Ok(AdbServer { addr })
     }
 
+    /// Whether the server still takes connections: false when its port refuses them (the
+    /// server was killed or crashed), which tells a stopped server from a vanished phone.
+    pub fn answers(&self) -> bool {
+        match TcpStream::connect_timeout(&SocketAddr::V4(self.addr), Duration::from_secs(1)) {
+            Ok(_) => true,
+            Err(e) => e.kind() != std::io::ErrorKind::ConnectionRefused,
+        }
+    }
+
     fn client(&self) -> ADBServer {
         ADBServer::new_from_path(self.addr, Some(no_op_program()))
     }

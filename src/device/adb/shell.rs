@@ -3,7 +3,7 @@
 //! methods, which runs on its own thread with its own `ADBServerDevice`.
 
 use super::deadline::{self, adb_timeout};
-use crate::device::protocol::parse;
+use crate::device::protocol::{parse, refusal};
 use adb_client::ADBDeviceExt;
 use adb_client::server_device::ADBServerDevice;
 use anyhow::{Context, Result, anyhow, bail};
@@ -124,6 +124,15 @@ pub(super) fn adb_error(e: adb_client::RustADBError, serial: &str) -> anyhow::Er
         ),
         other => anyhow!("adb: {other}"),
     }
+}
+
+/// Android refused the injected input of a long-lived shell's line after `done` lines had
+/// succeeded (`said`: what it printed). The device turns it into a `TapsRefused`.
+#[derive(Debug, thiserror::Error)]
+#[error("Android refused injected input after {done} lines: {said}")]
+pub(super) struct LineRefused {
+    pub(super) done: usize,
+    pub(super) said: String,
 }
 
 /// Lines a long-lived shell keeps queued ahead of the one running: enough to hide the link's
@@ -428,7 +437,16 @@ impl ShellSession {
             match parse::split_status(&line) {
                 (before, Some(status)) => {
                     chatter.push_str(&String::from_utf8_lossy(before));
-                    if status != 0 || chatter.contains("INJECT_EVENTS") {
+                    if refusal::is_input_refusal(&chatter) {
+                        // The lines queued behind this one still run (the shell has read them),
+                        // and are refused alike.
+                        return Err(LineRefused {
+                            done: acked,
+                            said: chatter.trim().to_string(),
+                        }
+                        .into());
+                    }
+                    if status != 0 {
                         // The lines queued behind this one still run: the shell has read them.
                         bail!(
                             "`{}` failed on {} (exit {status}){}",
