@@ -3,7 +3,7 @@
 //! another theme (light calibrated, dark read, and back), the givens must come out as the
 //! givens: a theme change or a same-number highlight must not turn them into entries.
 
-use crate::support::perturb::shot;
+use crate::support::perturb::require_shot;
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::vision;
 use sudoku_agent::vision::{CellKind, Recognition};
@@ -11,6 +11,8 @@ use sudoku_agent::vision::{CellKind, Recognition};
 /// Material Sudoku, one puzzle in a light and a dark theme, each with a same-digit highlight.
 const MATERIAL_GIVENS: &str =
     "910030000000600002070002054305000060006040100020000405850100040200004000000020086";
+/// Who reads these screenshots, for the line that says they are missing.
+const WHO: &str = "the givens-or-entries tests (tests/vision/kinds.rs)";
 const LIGHT: &str = "materialsudoku_light_inprogress_1080x2160.png";
 const DARK: &str = "materialsudoku_dark_inprogress_1080x2160.png";
 
@@ -28,8 +30,7 @@ fn entries(rec: &Recognition) -> Vec<String> {
 
 #[test]
 fn givens_stay_givens_when_a_calibration_from_the_other_theme_reads_the_screen() {
-    let (Some(light), Some(dark)) = (shot(LIGHT), shot(DARK)) else {
-        eprintln!("skipped: the Material Sudoku screenshots are not on this machine");
+    let (Some(light), Some(dark)) = (require_shot(LIGHT, WHO), require_shot(DARK, WHO)) else {
         return;
     };
     let mut failures = Vec::new();
@@ -78,8 +79,7 @@ fn givens_stay_givens_when_a_calibration_from_the_other_theme_reads_the_screen()
 #[test]
 fn givens_are_told_from_entries_without_calibration_in_both_themes() {
     for name in [LIGHT, DARK] {
-        let Some(s) = shot(name) else {
-            eprintln!("skipped: {name} is not on this machine");
+        let Some(s) = require_shot(name, WHO) else {
             return;
         };
         let rec = vision::read(&s.img, None).result.unwrap();
@@ -95,8 +95,7 @@ const SAKU_GIVENS: &str =
 
 #[test]
 fn digits_recoloured_by_a_same_number_highlight_are_never_called_entries() {
-    let Some(s) = shot(SAKU) else {
-        eprintln!("skipped: {SAKU} is not on this machine");
+    let Some(s) = require_shot(SAKU, WHO) else {
         return;
     };
     let free = vision::read(&s.img, None).result.unwrap();
@@ -136,8 +135,8 @@ const SAKU_DONE: &str = "saku_completed_1080x2400.jpg";
 
 #[test]
 fn a_calibration_on_either_saku_screen_tells_discless_entries_from_givens_on_both() {
-    let (Some(progress), Some(done)) = (shot(SAKU), shot(SAKU_DONE)) else {
-        eprintln!("skipped: the Saku screenshots are not on this machine");
+    let (Some(progress), Some(done)) = (require_shot(SAKU, WHO), require_shot(SAKU_DONE, WHO))
+    else {
         return;
     };
     // Without calibration: the two bare entries of the game in progress, and nothing to tell
