@@ -67,6 +67,8 @@ pub fn shot(name: &str) -> Option<Shot> {
 /// One screenshot of a MANIFEST by file name, decoded, for the tests named by `who`; `None`
 /// when it is not on this machine, after saying so as `shared::require` does (a SKIPPED line,
 /// or a failure under CI).
+// The tests' single screenshots; the bench that shares this file reads whole folders (`shots`).
+#[allow(dead_code)]
 pub fn require_shot(name: &str, who: &str) -> Option<Shot> {
     let found = shot(name);
     if found.is_none() {
