@@ -99,7 +99,13 @@ pub struct PlayArgs {
     pub all: bool,
     /// When an ad or a dialog covers the board mid-play: seconds to wait for it to be closed
     /// (by hand; the agent never taps it) before giving up.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 60.0,
+        value_parser = parse_wait,
+        allow_negative_numbers = true,
+    )]
     pub wait: f64,
     /// A first screenshot older than this (milliseconds) is taken again before the first tap.
     /// Hidden: for tests, whose timing must not depend on how loaded the machine is.
@@ -143,7 +149,13 @@ pub struct AdbServerArgs {
     pub host: Option<String>,
     /// Port of the adb server [default: $ANDROID_ADB_SERVER_PORT, else 5037]. A local server is
     /// started when none runs.
-    #[arg(short = 'P', long = "adb-port", value_name = "PORT")]
+    #[arg(
+        short = 'P',
+        long = "adb-port",
+        value_name = "PORT",
+        value_parser = parse_adb_port,
+        allow_negative_numbers = true,
+    )]
     pub port: Option<u16>,
 }
 
@@ -450,7 +462,13 @@ pub struct VisualizeArgs {
     #[arg(long, value_name = "RATE", value_parser = parse_rate)]
     pub moves_per_second: Option<f64>,
     /// Re-read the screen and compare it with the replayed board every N moves (and at the end).
-    #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 200,
+        value_parser = parse_check_every,
+        allow_negative_numbers = true,
+    )]
     pub check_every: u64,
     /// Start without asking, however long the replay takes.
     #[arg(short, long)]
@@ -495,5 +513,40 @@ fn parse_rate(s: &str) -> Result<f64, String> {
             RATE_RANGE.start(),
             RATE_RANGE.end()
         )),
+    }
+}
+
+/// `-P`: the adb server's port, 1 to 65535; 0 would reach adb as a variable the user never set
+/// ("$ANDROID_ADB_SERVER_PORT must be a positive number").
+fn parse_adb_port(s: &str) -> Result<u16, String> {
+    match s.trim().parse::<u16>() {
+        Ok(port) if port > 0 => Ok(port),
+        _ => Err(
+            "-P/--adb-port is the port of the adb server (adb's default is 5037): pass a number from 1 to 65535"
+                .into(),
+        ),
+    }
+}
+
+/// `--check-every`: moves between two reads of the screen, 1 or more.
+fn parse_check_every(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(
+            "--check-every is the number of moves replayed between two reads of the screen: pass a whole number, 1 or more (default 200)"
+                .into(),
+        ),
+    }
+}
+
+/// `--wait`: seconds to wait for a cover over the board to go, 0 or more (and few enough for a
+/// `Duration`).
+fn parse_wait(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(secs) if std::time::Duration::try_from_secs_f64(secs).is_ok() => Ok(secs),
+        _ => Err(
+            "--wait is how long to wait for an ad or a dialog over the board to be closed: pass a number of seconds, 0 or more, like 60 or 0.5"
+                .into(),
+        ),
     }
 }

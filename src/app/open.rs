@@ -6,7 +6,7 @@ use crate::cli::{DeviceArgs, SimPhoneArgs};
 use crate::device::adb::{AdbDevice, AdbOptions};
 use crate::device::file::FileDevice;
 use crate::device::{Device, DeviceSpec};
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use image::RgbaImage;
 #[cfg(not(feature = "sim"))]
 pub(super) use simulated::ABSENT as NO_SIM;
@@ -62,10 +62,9 @@ pub(super) fn open_phone(
     }
 }
 
-/// Loads a screenshot file.
+/// Loads a screenshot file; its errors are one line already (what the file is, what to pass).
 pub(super) fn load_screenshot(path: &Path) -> Result<RgbaImage> {
     crate::device::file::read_screenshot(path)
-        .with_context(|| format!("cannot open screenshot {}", path.display()))
 }
 
 /// The simulated phone (the `sim` feature): the only code of the agent that names the

@@ -4,8 +4,10 @@
 
 use crate::device::Device;
 use crate::geometry::{Point, Size};
-use anyhow::{Context, Result, bail};
-use image::RgbaImage;
+use anyhow::{Result, anyhow, bail};
+use image::{ImageDecoder, RgbaImage};
+use std::fs::File;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
@@ -18,7 +20,7 @@ pub struct FileDevice {
 impl FileDevice {
     /// Opens the picture once to check it is readable and learn its size.
     pub fn open(path: &Path) -> Result<FileDevice> {
-        let img = load(path)?;
+        let img = read_screenshot(path)?;
         Ok(FileDevice {
             path: path.to_path_buf(),
             size: Size::new(img.width(), img.height()),
@@ -32,50 +34,145 @@ impl FileDevice {
     }
 }
 
-fn load(path: &Path) -> Result<RgbaImage> {
-    read_screenshot(path).with_context(|| {
-        format!(
-            "cannot read the screenshot {}: pass an existing PNG with --device file:PATH",
-            path.display()
-        )
-    })
-}
-
 /// Longest side of a picture taken as a phone screenshot (4K phones are 3840 pixels tall).
 pub const MAX_SCREENSHOT_SIDE: u32 = 5000;
 
-/// Reads a screenshot file, refusing it by the size in its header before decoding: an 8000x8000
-/// PNG took 2.6 s and 443 MB to decode only to be refused afterwards.
+/// Most memory one screenshot may take to decode: a 16-bit RGBA picture of the largest size.
+const MAX_DECODE_BYTES: u64 = MAX_SCREENSHOT_SIDE as u64 * MAX_SCREENSHOT_SIDE as u64 * 8;
+
+/// What to do instead, the end of every message about a file that is not a usable screenshot.
+const PASS_A_SCREENSHOT: &str =
+    "pass a PNG or JPEG screenshot, such as one saved by `adb exec-out screencap -p > shot.png`";
+
+/// Reads a screenshot file (PNG or JPEG; any format this build decodes), refusing it by the
+/// size in its header before decoding: an 8000x8000 PNG took 2.6 s and 443 MB to decode only to
+/// be refused afterwards, and a header claiming 2^31 x 2^31 must not reach an allocation.
+/// Every command that takes a screenshot file comes here (`read`/`calibrate`/`visualize
+/// --image`, `--device file:`). Each failure is one line: what the file is and what to pass.
 pub fn read_screenshot(path: &Path) -> Result<RgbaImage> {
-    let open = || -> Result<image::ImageReader<std::io::BufReader<std::fs::File>>> {
-        image::ImageReader::open(path)
-            .with_context(|| format!("cannot open {}", path.display()))?
-            .with_guessed_format()
-            .with_context(|| format!("cannot read {}", path.display()))
-    };
-    let (w, h) = open()?
-        .into_dimensions()
-        .with_context(|| format!("{} is not a readable picture", path.display()))?;
-    if w.max(h) > MAX_SCREENSHOT_SIDE {
-        bail!(
-            "{} is {w}x{h} pixels, larger than any phone screen ({MAX_SCREENSHOT_SIDE} pixels a side at most); pass a screenshot of the phone",
-            path.display()
-        );
+    let name = path.display();
+    let file =
+        File::open(path).map_err(|e| anyhow!("cannot open {name}: {e}; {PASS_A_SCREENSHOT}"))?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let mut reader = BufReader::new(file);
+    let head = reader
+        .fill_buf()
+        .map_err(|e| anyhow!("cannot read {name}: {e}; {PASS_A_SCREENSHOT}"))?
+        .to_vec();
+    if head.is_empty() {
+        bail!("{name} is empty (0 bytes); {PASS_A_SCREENSHOT}");
     }
-    let mut reader = open()?;
+    let format = match image::guess_format(&head) {
+        Ok(format) if format.reading_enabled() => format,
+        Ok(format) => bail!(
+            "{name} is a {} image, which this program does not read; {PASS_A_SCREENSHOT}",
+            format_name(format)
+        ),
+        Err(_) => bail!(
+            "{name} is not a PNG or JPEG image (its first bytes are {}); {PASS_A_SCREENSHOT}",
+            first_bytes(&head)
+        ),
+    };
+    let kind = format_name(format);
+    // The PNG decoder sizes its buffers from the header as it opens: check it first.
+    if let Some((w, h)) = png_header_size(&head) {
+        refuse_larger_than_a_phone(&name, kind, w, h)?;
+    }
+    let mut reader = image::ImageReader::with_format(reader, format);
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(MAX_SCREENSHOT_SIDE);
     limits.max_image_height = Some(MAX_SCREENSHOT_SIDE);
+    limits.max_alloc = Some(MAX_DECODE_BYTES);
     reader.limits(limits);
-    Ok(reader
-        .decode()
-        .with_context(|| format!("{} is not a readable picture", path.display()))?
+    let unreadable = |e: image::ImageError| unreadable(&name, kind, len, e);
+    let decoder = reader.into_decoder().map_err(unreadable)?;
+    let (w, h) = decoder.dimensions();
+    refuse_larger_than_a_phone(&name, kind, w, h)?;
+    Ok(image::DynamicImage::from_decoder(decoder)
+        .map_err(unreadable)?
         .to_rgba8())
+}
+
+/// "PNG", "JPEG", "GIF": a format as people write it.
+fn format_name(format: image::ImageFormat) -> &'static str {
+    format
+        .extensions_str()
+        .first()
+        .map_or("unknown", |e| match *e {
+            "jpg" => "JPEG",
+            "png" => "PNG",
+            "gif" => "GIF",
+            "webp" => "WebP",
+            "bmp" => "BMP",
+            "tiff" | "tif" => "TIFF",
+            _ => "other",
+        })
+}
+
+/// The first bytes of a file in hex, and as text when they are printable (an HTML page, a note).
+fn first_bytes(head: &[u8]) -> String {
+    let first = &head[..head.len().min(8)];
+    let hex: Vec<String> = first.iter().map(|b| format!("{b:02x}")).collect();
+    let text: String = first.iter().map(|&b| b as char).collect();
+    if first.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+        format!("{}, \"{}\"", hex.join(" "), text)
+    } else {
+        hex.join(" ")
+    }
+}
+
+/// Width and height from a PNG's IHDR chunk, when `head` starts with one.
+fn png_header_size(head: &[u8]) -> Option<(u32, u32)> {
+    if head.len() < 24 || !head.starts_with(b"\x89PNG\r\n\x1a\n") || &head[12..16] != b"IHDR" {
+        return None;
+    }
+    let be = |at: usize| u32::from_be_bytes([head[at], head[at + 1], head[at + 2], head[at + 3]]);
+    Some((be(16), be(20)))
+}
+
+fn refuse_larger_than_a_phone(
+    name: &impl std::fmt::Display,
+    kind: &str,
+    w: u32,
+    h: u32,
+) -> Result<()> {
+    if w.max(h) > MAX_SCREENSHOT_SIDE {
+        bail!(
+            "{name} is a {kind} image of {w}x{h} pixels, larger than any phone screen ({MAX_SCREENSHOT_SIDE} pixels a side at most); {PASS_A_SCREENSHOT}"
+        );
+    }
+    Ok(())
+}
+
+/// The one line for a file whose decoding failed: cut short, too large, or damaged.
+fn unreadable(
+    name: &impl std::fmt::Display,
+    kind: &str,
+    len: u64,
+    e: image::ImageError,
+) -> anyhow::Error {
+    let cut_short = match &e {
+        image::ImageError::IoError(io) => io.kind() == std::io::ErrorKind::UnexpectedEof,
+        _ => false,
+    };
+    if cut_short {
+        return anyhow!(
+            "{name} is a {kind} image cut short (the file ends after {len} bytes, before the picture does); take the screenshot again, or {PASS_A_SCREENSHOT}"
+        );
+    }
+    if let image::ImageError::Limits(_) = e {
+        return anyhow!(
+            "{name} is a {kind} image too large for any phone screen (over {MAX_SCREENSHOT_SIDE} pixels a side, or {} MB to decode); {PASS_A_SCREENSHOT}",
+            MAX_DECODE_BYTES >> 20
+        );
+    }
+    // The error's own line only: its source repeats it ("Invalid PNG signature.: Invalid PNG signature.").
+    anyhow!("{name} is a damaged {kind} image ({e}); {PASS_A_SCREENSHOT}")
 }
 
 impl Device for FileDevice {
     fn screenshot(&mut self) -> Result<RgbaImage> {
-        let img = load(&self.path)?;
+        let img = read_screenshot(&self.path)?;
         self.size = Size::new(img.width(), img.height());
         Ok(img)
     }
@@ -138,7 +235,87 @@ mod tests {
     #[test]
     fn missing_file_says_what_to_pass() {
         let err = FileDevice::open(Path::new("/nonexistent/x.png")).unwrap_err();
-        assert!(format!("{err:#}").contains("--device file:PATH"));
+        let err = format!("{err:#}");
+        assert!(
+            err.starts_with("cannot open /nonexistent/x.png: ") && err.contains("screencap -p"),
+            "{err}"
+        );
+    }
+
+    /// `bytes` written to a file of its own, and the one-line error of reading it.
+    fn refusal(name: &str, bytes: &[u8]) -> String {
+        let dir = std::env::temp_dir().join(format!(
+            "sudoku-agent-refusal-{}-{name}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let err = format!("{:#}", read_screenshot(&path).unwrap_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            !err.contains('\n') && err.ends_with(PASS_A_SCREENSHOT),
+            "{err}"
+        );
+        err
+    }
+
+    #[test]
+    fn a_header_of_2_to_the_31_pixels_a_side_is_refused_by_its_size_before_decoding() {
+        let err = refusal("huge.png", &png_header(1 << 31, 1 << 31));
+        assert!(
+            err.contains("is a PNG image of 2147483648x2147483648 pixels, larger than any phone"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_picture_cut_short_is_called_cut_short() {
+        let mut png = Vec::new();
+        RgbaImage::from_fn(64, 64, |x, y| {
+            image::Rgba([x as u8 * 4, y as u8 * 4, 7, 255])
+        })
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+        let half = &png[..png.len() / 2];
+        let err = refusal("cut.png", half);
+        assert!(
+            err.contains(&format!(
+                "is a PNG image cut short (the file ends after {} bytes",
+                half.len()
+            )),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn bytes_of_no_picture_format_are_named_once_by_their_first_bytes() {
+        let err = refusal(
+            "noise.png",
+            &[0xca, 0xf7, 0xf2, 0xb8, 0x90, 0x2b, 0x15, 0xb8, 0, 1],
+        );
+        assert!(
+            err.contains(
+                "is not a PNG or JPEG image (its first bytes are ca f7 f2 b8 90 2b 15 b8)"
+            ),
+            "{err}"
+        );
+        let err = refusal("note.png", b"<html><body>404</body></html>");
+        assert!(
+            err.contains("3c 68 74 6d 6c 3e 3c 62, \"<html><b\""),
+            "{err}"
+        );
+        assert!(refusal("empty.png", b"").contains("is empty (0 bytes)"));
+    }
+
+    #[test]
+    fn a_damaged_png_says_what_its_decoder_found_once() {
+        let mut png = png_header(4, 4);
+        png[30] ^= 0xff; // a byte of the IHDR chunk: its checksum no longer matches
+        let err = refusal("damaged.png", &png);
+        assert!(err.contains("is a damaged PNG image ("), "{err}");
+        let inner = &err[err.find('(').unwrap() + 1..err.find(')').unwrap()];
+        assert_eq!(err.matches(inner).count(), 1, "{err}");
     }
 
     /// A PNG claiming `w`x`h` pixels with no pixel data (an empty IDAT): only a reader that

@@ -2,6 +2,8 @@
 //! profile names and control characters in error messages end in a clear one-line error or a
 //! quiet exit, never a panic.
 
+mod bad_input;
+
 use crate::support;
 use std::path::Path;
 use std::process::{Output, Stdio};

@@ -39,8 +39,7 @@ fn stderr(o: &Output) -> String {
 }
 
 fn named_hard_file() -> PathBuf {
-    crate::support::shared::find("puzzles/named_hard.txt")
-        .expect("../shared/puzzles/named_hard.txt beside the checkout")
+    crate::support::shared::puzzles().join("named_hard.txt")
 }
 
 #[test]

@@ -1,10 +1,17 @@
-//! `../shared` beside the checkout: the real phone screenshots and the puzzle collections that
-//! some tests read. Without it those tests have no cases; they say so and pass on a developer's
-//! machine, and fail under CI (env `CI` set, as `.ci/run` exports), as the injector's tests do
-//! when a tool is missing: CI must run them.
+//! The files the tests read: the repository's small puzzle sets (`tests/data/puzzles`), and
+//! `../shared` beside the checkout with the real phone screenshots. Without `../shared` the
+//! real-screen tests have no cases; they say so and pass on a developer's machine, and fail
+//! under CI (env `CI` set, as `.ci/run` exports), as the injector's tests do when a tool is
+//! missing: CI must run them.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// The repository's puzzle sets (`tests/data/puzzles`): in every clone, so no test needs
+/// `../shared` for a puzzle.
+pub fn puzzles() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/puzzles")
+}
 
 /// `shared/<sub>` beside the repository (or beside any folder above it, for worktrees), when it
 /// is on this machine.

@@ -32,33 +32,22 @@ impl Rng {
 }
 
 /// `n` random puzzles with their solutions: typical ones (kaggle) and sparse ones (17 givens,
-/// so that some digits are missing from the board) alternately. Falls back to the simulator's
-/// built-in puzzles when the shared folder is absent.
+/// so that some digits are missing from the board) alternately, from the repository's puzzle
+/// sets (`tests/data/puzzles`).
 pub fn random_puzzles(n: usize, seed: u64) -> Vec<(Board, Board)> {
     let mut rng = Rng::new(seed);
-    let mut pools: Vec<Vec<Board>> = Vec::new();
-    if let Some(dir) = super::shared::find("puzzles") {
-        for name in ["kaggle_10k.txt", "17_clue.txt"] {
-            if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
-                pools.push(
-                    puzzle_lines(&text)
-                        .take(5000)
-                        .filter_map(|l| l.board.ok())
-                        .collect(),
-                );
-            }
-        }
-    }
-    if pools.iter().all(|p| p.is_empty()) {
-        pools = vec![
-            sudoku_sim::puzzles::builtin()
-                .iter()
-                .filter_map(|(_, p)| sudoku_sim::puzzles::parse(p))
-                .map(Board::from)
-                .collect(),
-        ];
-    }
-    pools.retain(|p| !p.is_empty());
+    let pools: Vec<Vec<Board>> = ["kaggle_10k.txt", "17_clue_first_5000.txt"]
+        .iter()
+        .map(|name| {
+            let path = super::shared::puzzles().join(name);
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            puzzle_lines(&text)
+                .take(5000)
+                .filter_map(|l| l.board.ok())
+                .collect()
+        })
+        .collect();
     let mut out = Vec::new();
     while out.len() < n {
         let pool = &pools[out.len() % pools.len()];

@@ -354,15 +354,9 @@ pub(crate) mod fixtures {
         Board::parse(s).unwrap()
     }
 
-    /// `shared/puzzles` beside the repository (or beside any folder above it, for worktrees).
+    /// The repository's small puzzle sets (`tests/data/puzzles`): a fresh clone tests itself.
     pub(crate) fn puzzles_dir() -> PathBuf {
-        let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        manifest
-            .ancestors()
-            .skip(1)
-            .map(|dir| dir.join("shared/puzzles"))
-            .find(|dir| dir.is_dir())
-            .expect("shared/puzzles beside the repository")
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/puzzles")
     }
 
     pub(crate) fn named_hard() -> Vec<(Board, String)> {
