@@ -64,19 +64,6 @@ pub fn shot(name: &str) -> Option<Shot> {
     })
 }
 
-/// One screenshot of a MANIFEST by file name, decoded, for the tests named by `who`; `None`
-/// when it is not on this machine, after saying so as `shared::require` does (a SKIPPED line,
-/// or a failure under CI).
-// The tests' single screenshots; the bench that shares this file reads whole folders (`shots`).
-#[allow(dead_code)]
-pub fn require_shot(name: &str, who: &str) -> Option<Shot> {
-    let found = shot(name);
-    if found.is_none() {
-        super::shared::missing(&format!("{}/{name}", FOLDERS.join("|")), who);
-    }
-    found
-}
-
 /// What a perturbation may need to know about the original screen: where its grid is (found
 /// by reading the untouched screenshot), so that banners and crops stay off the board.
 #[derive(Debug, Clone, Copy)]
