@@ -2,22 +2,21 @@
 //! draws its regions' walls thick where the regions meet, wandering off the box lines; its
 //! digits obey other regions, so reading it as classic gives a wrong solution. Each wall between
 //! two neighbouring cells is weighed (how much it differs from the paper either side, across a
-//! narrow band around it), the weights are split into heavy and light, and a board whose heavy
-//! walls stand off the box lines while box lines stay light is refused. A board drawn with one
-//! weight of line (no thick box lines) is never refused here: nothing tells its regions.
+//! narrow band around it), the weights are split into heavy and light, and a board whose light
+//! walls join its cells into nine regions of nine that are not the boxes is refused. A board
+//! drawn with one weight of line (no thick box lines) is never refused here: nothing tells its
+//! regions.
 
 use super::locate::Grid;
 use super::screen::Screen;
 
-/// Heavy walls off the box lines, and light walls on them, each needed to call the regions
-/// irregular: a selected cell's outline makes four heavy walls off the box lines, a cell's
-/// highlight can lighten a few on them; a jigsaw's regions do both by the dozen.
-const MISPLACED: usize = 8;
 /// The heavy walls' mean weight over the light ones' at least: below it the board draws one
 /// weight of line, and nothing tells where its regions are.
 const CONTRAST: f32 = 1.6;
 
-/// Are this grid's regions not the 3x3 boxes (thick walls off the box lines)?
+/// Are this grid's regions not the 3x3 boxes? The cells joined across light walls must make
+/// exactly nine regions of nine cells, and not the boxes: the shape of a jigsaw's regions, which
+/// the stray heavy walls of a classic board (notes, highlights, a selected cell) never make.
 pub fn irregular(img: &Screen, grid: &Grid) -> bool {
     let walls = walls(img, grid);
     if walls.is_empty() {
@@ -27,22 +26,49 @@ pub fn irregular(img: &Screen, grid: &Grid) -> bool {
     let Some(split) = split(&weights) else {
         return false;
     };
-    let heavy_off = walls
-        .iter()
-        .filter(|w| !w.on_box_line && w.weight >= split)
-        .count();
-    let light_on = walls
-        .iter()
-        .filter(|w| w.on_box_line && w.weight < split)
-        .count();
-    heavy_off >= MISPLACED && light_on >= MISPLACED
+    let regions = regions(&walls, split);
+    let boxes = (0..81).map(|i| (i / 27) * 3 + (i % 9) / 3);
+    let same_as_boxes = boxes.zip(&regions).all(|(b, &r)| regions[r_of_box(b)] == r);
+    nine_of_nine(&regions) && !same_as_boxes
+}
+
+/// A cell of box `b` (its top-left one), to compare region labels box by box.
+fn r_of_box(b: usize) -> usize {
+    (b / 3) * 27 + (b % 3) * 3
+}
+
+/// Each cell's region label: cells joined across every wall lighter than `split`.
+fn regions(walls: &[Wall], split: f32) -> Vec<usize> {
+    let mut parent: Vec<usize> = (0..81).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for w in walls.iter().filter(|w| w.weight < split) {
+        let (a, b) = (root(&mut parent, w.cells.0), root(&mut parent, w.cells.1));
+        parent[a] = b;
+    }
+    (0..81).map(|i| root(&mut parent, i)).collect()
+}
+
+/// Exactly nine regions of nine cells each.
+fn nine_of_nine(regions: &[usize]) -> bool {
+    let mut sizes = std::collections::HashMap::new();
+    for &r in regions {
+        *sizes.entry(r).or_insert(0usize) += 1;
+    }
+    sizes.len() == 9 && sizes.values().all(|&n| n == 9)
 }
 
 /// The wall between two neighbouring cells.
 #[derive(Debug, Clone, Copy)]
 struct Wall {
     weight: f32,
-    on_box_line: bool,
+    /// The two cells it parts, as row-major indices.
+    cells: (usize, usize),
 }
 
 /// The 144 inner walls (72 upright between columns, 72 across between rows) with their
@@ -86,9 +112,14 @@ fn walls(img: &Screen, grid: &Grid) -> Vec<Wall> {
                         band_weight(pixel, band)
                     })
                     .collect();
+                let cells = if upright {
+                    (cell * 9 + line - 1, cell * 9 + line)
+                } else {
+                    ((line - 1) * 9 + cell, line * 9 + cell)
+                };
                 walls.push(Wall {
                     weight: median(samples),
-                    on_box_line: line % 3 == 0,
+                    cells,
                 });
             }
         }
@@ -183,10 +214,25 @@ mod tests {
         (img, grid)
     }
 
-    /// Regions that wander off the boxes: in each band of three rows, the column a region
-    /// starts at shifts by one cell from row to row (a staircase of walls).
+    /// Nine regions of nine cells that wander off the boxes: in each band of three rows,
+    /// `AAAABBBCC / AAABBBCCC / AABBBCCCC`.
     fn jigsaw(r: usize, c: usize) -> usize {
-        r / 3 * 4 + (c + r % 3) / 3
+        let k = r % 3;
+        let region = if c < 4 - k {
+            0
+        } else if c < 7 - k {
+            1
+        } else {
+            2
+        };
+        r / 3 * 3 + region
+    }
+
+    #[test]
+    fn a_board_whose_heavy_walls_make_no_nine_regions_of_nine_is_regular() {
+        // The old staircase: regions of 4, 3 and 2 cells in a row: stray heavy walls.
+        let (img, grid) = board(|r, c| r / 3 * 4 + (c + r % 3) / 3);
+        assert!(!irregular(&Screen::new(&img), &grid));
     }
 
     #[test]
