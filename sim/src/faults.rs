@@ -1,8 +1,10 @@
 //! Faults to switch on in the simulated phone, parsed from `--faults popup,drop-after=5`:
 //! a popup dialog over the grid, an interstitial ad after N digits, and a mistake limit that rejects wrong digits (both the app's,
 //! set through `SudokuApp`'s setters), and a dropped connection after N command lines (the device's:
-//! `SimConfig::drop_after`). The same list turns on the app's habits (`habits`), and
-//! [`Faults::apply`] sets both on a phone, so callers need no change when a habit is added.
+//! `SimConfig::drop_after`). The same list turns on the app's habits and the phone's (`habits`:
+//! `lag=MS`, `screen-off`, `lock-screen`, `input-refused`, which the handset reads from the app
+//! when it starts), and [`Faults::apply`] sets them all on a phone, so callers need no change
+//! when a habit is added.
 
 use crate::app::SudokuApp;
 use crate::habits::{HABITS_HELP, Habits};

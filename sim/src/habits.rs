@@ -2,7 +2,11 @@
 //! as the faults (`--sim-faults end-card,fade=250`): a completion card after the last digit,
 //! digits that fade or pop in, a mistake counter with lives that keeps wrong digits in red, a
 //! flash of an overlay that swallows one tap, a game that starts with wrong player entries, a
-//! same-number highlight that recolours the ink, and notes that stay when a peer is filled.
+//! same-number highlight that recolours the ink, and notes that stay when a peer is filled; a game
+//! in progress (a digit key selected, two clashing entries), a level-start cascade, a message
+//! banner that opens another app, a Paused card, a puzzle with several answers, jigsaw regions
+//! and a board of tiles. The phone around the app has its own habits ([`PhoneHabits`]): frames
+//! that trail the input, a screen that is off or locked, injected input refused.
 //! All are off by default, which is the app exactly as it was before they existed.
 
 use std::time::Duration;
@@ -25,6 +29,48 @@ pub struct Animation {
 
 /// The longest animation the switch accepts, in milliseconds.
 const MAX_ANIMATION_MS: u64 = 5_000;
+
+/// Which digit key a `selected-key` game starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyChoice {
+    /// The digit the most givens hold (the smallest on a tie): where a player often starts.
+    MostGiven,
+    Digit(u8),
+}
+
+/// How an app draws its selected (pressed) digit key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyLook {
+    /// The key's face filled with the accent, the digit in the face's colour.
+    Filled,
+    /// A ring in the accent round the key, the face as before.
+    Outlined,
+    /// A filled disc in the accent behind the digit.
+    Disc,
+}
+
+/// Which injected input events the phone refuses (`input-refused`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// Every one, as MIUI does without "USB debugging (Security settings)".
+    Every,
+    /// Only the Nth (1-based) injected event: one lost tap mid-batch.
+    Nth(u64),
+}
+
+/// The habits of the phone around the app: the handset reads them from its screen
+/// (`Screen::phone_habits`) when it starts, so they ride in the same list as the app's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PhoneHabits {
+    /// `lag=MS`: a screencap returns the screen as it was MS ms ago on the device clock.
+    pub lag: Option<Duration>,
+    /// `screen-off`: the screen starts off (black, taps ignored) until a wake-up key.
+    pub screen_off: bool,
+    /// `lock-screen`: the keyguard shows (taps ignored) until it is dismissed.
+    pub lock_screen: bool,
+    /// `input-refused` or `input-refused=N`: injected input is refused.
+    pub input_refused: Option<Refusal>,
+}
 
 /// Every habit, off by default.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -54,11 +100,39 @@ pub struct Habits {
     /// `keep-notes`: a placed digit leaves the pencil notes of its peers alone (by default it
     /// clears itself from them, as most apps do).
     pub keep_notes: bool,
+    /// `selected-key` or `selected-key=D`: the game starts with a digit key selected (the one
+    /// most givens hold, or D): number-first, a tap on a cell enters it; cell-first, the key
+    /// is drawn pressed, and the last digit key pressed stays so.
+    pub selected_key: Option<KeyChoice>,
+    /// `key-look=filled|outlined|disc`: how the selected key is drawn (default: the skin's).
+    pub key_look: Option<KeyLook>,
+    /// `intro=MS`: for the first MS ms of app time the givens appear one by one.
+    pub intro: Option<Duration>,
+    /// `wrong-pair`: the game starts with two wrong entries of one digit in one row, clashing
+    /// with each other and with nothing else.
+    pub wrong_pair: bool,
+    /// `banner=N`: after N placed digits a message banner slides over the top of the screen for
+    /// 3 s; a tap on it opens the messaging app, BACK returns to the game.
+    pub banner_after: Option<u32>,
+    /// `pause-card`: coming back from another app (the banner's, an ad) the game shows a Paused
+    /// card with a round Resume button; the timer stops meanwhile.
+    pub pause_card: bool,
+    /// `multi-answer`: a given is taken out so the puzzle has several completions; the app
+    /// judges mistakes against its own one.
+    pub multi_answer: bool,
+    /// `jigsaw`: the thick lines bound irregular regions instead of 3x3 boxes (drawing only).
+    pub jigsaw: bool,
+    /// `tiles`: the board is drawn as rounded tiles with gaps (wider between boxes), no lines.
+    pub tiles: bool,
+    /// The phone's habits (see [`PhoneHabits`]).
+    pub phone: PhoneHabits,
 }
 
 /// The habit names for help and error messages.
 pub const HABITS_HELP: &str = "habits are end-card, fade=MS, pop=MS, lives=N, flash=N, \
-                               flash-ms=MS, flash-unseen, wrong-start, same-ink, keep-notes";
+    flash-ms=MS, flash-unseen, wrong-start, same-ink, keep-notes, selected-key[=D], \
+    key-look=filled|outlined|disc, intro=MS, wrong-pair, banner=N, pause-card, multi-answer, \
+    jigsaw, tiles, lag=MS, screen-off, lock-screen, input-refused[=N]";
 
 impl Habits {
     /// Sets the habit `name` (with `value` after `=`, if any) from one item of the list.
@@ -101,6 +175,48 @@ impl Habits {
             "lives" => self.lives = Some(count("a number of lives")?),
             "flash" => self.flash_every = Some(count("a number of moves")?),
             "flash-ms" => self.flash_for = Some(Duration::from_millis(millis()?)),
+            "wrong-pair" => flag(&mut self.wrong_pair)?,
+            "pause-card" => flag(&mut self.pause_card)?,
+            "multi-answer" => flag(&mut self.multi_answer)?,
+            "jigsaw" => flag(&mut self.jigsaw)?,
+            "tiles" => flag(&mut self.tiles)?,
+            "screen-off" => flag(&mut self.phone.screen_off)?,
+            "lock-screen" => flag(&mut self.phone.lock_screen)?,
+            "banner" => self.banner_after = Some(count("a number of digits")?),
+            "intro" => self.intro = Some(Duration::from_millis(millis()?)),
+            "lag" => self.phone.lag = Some(Duration::from_millis(millis()?)),
+            "selected-key" => {
+                self.selected_key = Some(match value {
+                    None => KeyChoice::MostGiven,
+                    Some(v) => match v.parse::<u8>() {
+                        Ok(d @ 1..=9) => KeyChoice::Digit(d),
+                        _ => {
+                            return Err(format!(
+                                "habit '{item}' takes a digit 1 to 9, like selected-key=5, \
+                                 or none (the digit most givens hold)"
+                            ));
+                        }
+                    },
+                })
+            }
+            "key-look" => {
+                self.key_look = Some(match value {
+                    Some("filled") => KeyLook::Filled,
+                    Some("outlined") => KeyLook::Outlined,
+                    Some("disc") => KeyLook::Disc,
+                    _ => {
+                        return Err(format!(
+                            "habit '{item}' needs a look: key-look=filled, outlined or disc"
+                        ));
+                    }
+                })
+            }
+            "input-refused" => {
+                self.phone.input_refused = Some(match value {
+                    None => Refusal::Every,
+                    Some(_) => Refusal::Nth(u64::from(count("an event number")?)),
+                })
+            }
             "fade" | "pop" => {
                 let ms = millis()?;
                 let style = if name == "fade" {
@@ -169,6 +285,7 @@ mod tests {
                 wrong_start: true,
                 same_ink: true,
                 keep_notes: true,
+                ..Habits::default()
             }
         );
         let pop = parse(&["pop=120ms"]).unwrap().animation.unwrap();
@@ -177,7 +294,53 @@ mod tests {
     }
 
     #[test]
+    fn the_habits_of_a_game_in_progress_and_of_the_phone_parse() {
+        let h = parse(&[
+            "selected-key=7",
+            "key-look=disc",
+            "intro=1500",
+            "wrong-pair",
+            "banner=4",
+            "pause-card",
+            "multi-answer",
+            "jigsaw",
+            "tiles",
+            "lag=300",
+            "screen-off",
+            "lock-screen",
+            "input-refused=3",
+        ])
+        .unwrap();
+        assert_eq!(h.selected_key, Some(KeyChoice::Digit(7)));
+        assert_eq!(h.key_look, Some(KeyLook::Disc));
+        assert_eq!(h.intro, Some(Duration::from_millis(1500)));
+        assert!(h.wrong_pair && h.pause_card && h.multi_answer && h.jigsaw && h.tiles);
+        assert_eq!(h.banner_after, Some(4));
+        assert_eq!(
+            h.phone,
+            PhoneHabits {
+                lag: Some(Duration::from_millis(300)),
+                screen_off: true,
+                lock_screen: true,
+                input_refused: Some(Refusal::Nth(3)),
+            }
+        );
+        let plain = parse(&["selected-key", "input-refused"]).unwrap();
+        assert_eq!(plain.selected_key, Some(KeyChoice::MostGiven));
+        assert_eq!(plain.phone.input_refused, Some(Refusal::Every));
+        assert_eq!(Habits::default().phone, PhoneHabits::default());
+    }
+
+    #[test]
     fn bad_values_say_what_is_wanted() {
+        let err = |items: &[&str]| parse(items).unwrap_err();
+        assert!(err(&["selected-key=0"]).contains("a digit 1 to 9"));
+        assert!(err(&["key-look=round"]).contains("filled, outlined or disc"));
+        assert!(err(&["lag=9000"]).contains("1 to 5000 ms"));
+        assert!(err(&["intro=soon"]).contains("like intro=250"));
+        assert!(err(&["banner=0"]).contains("like banner=3"));
+        assert!(err(&["input-refused=x"]).contains("like input-refused=3"));
+        assert!(err(&["screen-off=1"]).contains("takes no value"));
         let err = |items: &[&str]| parse(items).unwrap_err();
         assert!(err(&["fade"]).contains("needs a time of 1 to 5000 ms"));
         assert!(err(&["fade=0"]).contains("needs a time"));

@@ -3,9 +3,12 @@
 //! (`/sdcard`, `/data/local/tmp`), the record of taps and command lines, and the dropped-connection
 //! fault. Every path that touches the glass ends in `Handset::deliver`, which hands whole taps in
 //! screen pixels to `Screen::tap` in order, each after the app's main thread handled its DOWN and
-//! UP (`VirtualClock::app_event`: events are handled as they arrive, not once per frame).
+//! UP (`VirtualClock::app_event`: events are handled as they arrive, not once per frame). The
+//! phone's own habits, read from the screen (`Screen::phone_habits`), live here too: the screen
+//! on or off and the keyguard (`power`), frames that trail the input, refused injection.
 
 use super::Screen;
+use super::habits::{PhoneHabits, Refusal};
 use super::latency::{Latency, VirtualClock};
 use super::touch::{self, EvdevEvent, MotionPointer, RECORD_SIZE, TouchReader};
 use crate::geometry::{Point, Size};
@@ -86,6 +89,15 @@ struct HandsetState {
     files: HashMap<String, Vec<u8>>,
     /// Bumped whenever the screen may have changed; keys the frame cache.
     generation: u64,
+    /// The screen is on (`screen-off` starts it off).
+    awake: bool,
+    /// The keyguard shows (`lock-screen`).
+    locked: bool,
+    /// Injected input events so far (`input-refused=N` refuses the Nth).
+    injected: u64,
+    /// With `lag`: the frames shown since the oldest one a capture may still return, each from
+    /// the device time it appeared.
+    shown: Vec<(Duration, Arc<RgbaImage>)>,
 }
 
 /// The last rendered frame and its PNG encoding, reused while nothing changed.
@@ -112,14 +124,19 @@ pub struct Handset {
     /// Injection refused for the shell user (Xiaomi/MIUI without "USB debugging (Security
     /// settings)"): `input` and injected MotionEvents throw a SecurityException.
     injection_refused: AtomicBool,
+    /// The phone's habits, read from the screen at the start.
+    habits: PhoneHabits,
 }
 
 impl Handset {
     pub fn new(screen: Arc<Mutex<dyn Screen>>, config: HandsetConfig) -> Handset {
-        let size = screen.lock().unwrap().size();
+        let (size, habits) = {
+            let s = screen.lock().unwrap();
+            (s.size(), s.phone_habits())
+        };
         let density = density_for(size);
         let slop = touch_slop(density);
-        Handset {
+        let handset = Handset {
             config,
             screen,
             size,
@@ -132,13 +149,31 @@ impl Handset {
                 log: Vec::new(),
                 files: HashMap::new(),
                 generation: 0,
+                awake: !habits.screen_off,
+                locked: habits.lock_screen,
+                injected: 0,
+                shown: Vec::new(),
             }),
             frame: Mutex::new(FrameCache::default()),
             gone: AtomicBool::new(false),
             on_vanish: Mutex::new(None),
             no_printf: AtomicBool::new(false),
-            injection_refused: AtomicBool::new(false),
-        }
+            injection_refused: AtomicBool::new(habits.input_refused == Some(Refusal::Every)),
+            habits,
+        };
+        handset.record_shown();
+        handset
+    }
+
+    /// Whether the phone refuses this injected input event (counted): every one while
+    /// injection is refused, or only the Nth with `input-refused=N`.
+    pub fn refuse_injected_event(&self) -> bool {
+        let n = {
+            let mut st = self.state.lock().unwrap();
+            st.injected += 1;
+            st.injected
+        };
+        self.injection_refused() || self.habits.input_refused == Some(Refusal::Nth(n))
     }
 
     /// Takes `printf` away from the shell (or gives it back), as on phones whose toolbox lacks
@@ -269,9 +304,12 @@ impl Handset {
     /// Hands one whole tap (its DOWN and UP) to the app.
     pub fn tap(&self, at: Point, source: TapSource) -> Result<(), Gone> {
         self.check()?;
-        let mut st = self.state.lock().unwrap();
-        self.app_down(&mut st, at);
-        self.deliver(&mut st, at, source);
+        {
+            let mut st = self.state.lock().unwrap();
+            self.app_down(&mut st, at);
+            self.deliver(&mut st, at, source);
+        }
+        self.record_shown();
         Ok(())
     }
 
@@ -304,7 +342,9 @@ impl Handset {
         st.taps.push(TapRecord { at, time, source });
         st.generation += 1;
         let mut deferred = true;
-        if at.x < self.size.width && at.y < self.size.height {
+        // A dark screen or the keyguard takes the touch; the app never sees it.
+        let reaches_app = st.awake && !st.locked;
+        if reaches_app && at.x < self.size.width && at.y < self.size.height {
             let mut screen = self.screen.lock().unwrap();
             screen.advance_clock(time);
             deferred = !screen.acts_on_touch(at);
@@ -323,6 +363,11 @@ impl Handset {
     pub fn swipe(&self, from: Point, to: Point, duration: Duration) -> Result<(), Gone> {
         self.check()?;
         self.spend(duration);
+        // A swipe up over a quarter of the screen dismisses an insecure keyguard.
+        if self.locked() && to.y + self.size.height / 4 < from.y {
+            self.dismiss_keyguard();
+            return Ok(());
+        }
         let mut pointer = MotionPointer::default();
         pointer.down(from);
         if let Some(at) = pointer.up(to, touch_slop(self.density)) {
@@ -360,6 +405,8 @@ impl Handset {
                 st.pointer.cancel();
             }
         }
+        drop(st);
+        self.record_shown();
         Ok(())
     }
 
@@ -417,6 +464,7 @@ impl Handset {
                 }
             }
         }
+        self.record_shown();
         if whole < data.len() {
             return Err(InputWriteError::InvalidArgument);
         }
@@ -465,17 +513,102 @@ impl Handset {
         self.check()?;
         let pixels = self.size.width as u64 * self.size.height as u64;
         self.spend(self.config.latency.capture(pixels, png));
+        let Some(frame) = self.seen_frame() else {
+            if png {
+                return Ok(self.frame_png().as_ref().clone());
+            }
+            return Ok(raw_screencap(&self.frame()));
+        };
         if png {
-            return Ok(self.frame_png().as_ref().clone());
+            return Ok(encode_png(&frame));
+        }
+        Ok(raw_screencap(&frame))
+    }
+
+    /// A frame other than the app's current one when the phone shows something else: black
+    /// while the screen is off, the keyguard while it is locked, an older frame with `lag`.
+    fn seen_frame(&self) -> Option<Arc<RgbaImage>> {
+        let (awake, locked) = {
+            let st = self.state.lock().unwrap();
+            (st.awake, st.locked)
+        };
+        if !awake {
+            let black = image::Rgba([0, 0, 0, 255]);
+            let (w, h) = (self.size.width, self.size.height);
+            return Some(Arc::new(RgbaImage::from_pixel(w, h, black)));
+        }
+        if locked {
+            return Some(Arc::new(crate::render::keyguard(self.size)));
+        }
+        let lag = self.habits.lag?;
+        self.record_shown();
+        let mut st = self.state.lock().unwrap();
+        let seen_at = st.clock.now().saturating_sub(lag);
+        // The last frame shown at or before `seen_at` (the first one if none was yet).
+        let i = st
+            .shown
+            .iter()
+            .rposition(|(t, _)| *t <= seen_at)
+            .unwrap_or(0);
+        st.shown.drain(..i);
+        st.shown.first().map(|(_, f)| f.clone())
+    }
+
+    /// With `lag`: notes the app's current frame as shown from now, when it changed.
+    fn record_shown(&self) {
+        if self.habits.lag.is_none() {
+            return;
         }
         let frame = self.frame();
-        let mut out = Vec::with_capacity(16 + frame.as_raw().len());
-        // width, height, format 1 = RGBA_8888, colour space 1 = sRGB (header v2, Android 8.1+).
-        for word in [frame.width(), frame.height(), 1, 1] {
-            out.extend_from_slice(&word.to_le_bytes());
+        let mut st = self.state.lock().unwrap();
+        let now = st.clock.now();
+        if st.shown.last().is_none_or(|(_, f)| !Arc::ptr_eq(f, &frame)) {
+            st.shown.push((now, frame));
         }
-        out.extend_from_slice(frame.as_raw());
-        Ok(out)
+    }
+
+    /// The screen is on (`dumpsys power`: Awake).
+    pub fn awake(&self) -> bool {
+        self.state.lock().unwrap().awake
+    }
+
+    /// The keyguard shows.
+    pub fn locked(&self) -> bool {
+        self.state.lock().unwrap().locked
+    }
+
+    /// `wm dismiss-keyguard`, `input keyevent KEYCODE_MENU` or a swipe up on an insecure
+    /// keyguard: it goes (only while the screen is on).
+    pub fn dismiss_keyguard(&self) {
+        let mut st = self.state.lock().unwrap();
+        if st.awake {
+            st.locked = false;
+            st.generation += 1;
+        }
+    }
+
+    /// One key event (`input keyevent`): the power keys wake or sleep the screen, MENU
+    /// dismisses an insecure keyguard, the rest go to the app in front while it can be seen.
+    pub fn key_event(&self, code: u32) -> Result<(), Gone> {
+        self.check()?;
+        let mut st = self.state.lock().unwrap();
+        st.generation += 1;
+        match code {
+            KEYCODE_WAKEUP => st.awake = true,
+            KEYCODE_SLEEP => st.awake = false,
+            KEYCODE_POWER => st.awake = !st.awake,
+            KEYCODE_MENU if st.awake && st.locked => st.locked = false,
+            _ if st.awake && !st.locked => {
+                let now = st.clock.now();
+                let mut screen = self.screen.lock().unwrap();
+                screen.advance_clock(now);
+                screen.key_event(code);
+            }
+            _ => {}
+        }
+        drop(st);
+        self.record_shown();
+        Ok(())
     }
 
     /// Output of `len` bytes leaving the phone for the host (the transfer over the cable).
@@ -488,7 +621,7 @@ impl Handset {
         self.check()?;
         let pixels = self.size.width as u64 * self.size.height as u64;
         self.spend(self.config.latency.screencap(pixels, false));
-        let frame = self.frame();
+        let frame = self.seen_frame().unwrap_or_else(|| self.frame());
         let data = frame.as_raw();
         let mut out = Vec::with_capacity(56 + data.len());
         #[rustfmt::skip]
@@ -596,12 +729,53 @@ impl Handset {
         )
     }
 
+    /// `dumpsys power`: the lines that tell whether the screen is on, as Android prints them
+    /// (`mWakefulness=Awake` or `Asleep`, `Display Power: state=ON` or `OFF`).
+    pub fn dumpsys_power(&self) -> String {
+        let awake = self.awake();
+        let (wakefulness, display) = if awake {
+            ("Awake", "ON")
+        } else {
+            ("Asleep", "OFF")
+        };
+        format!(
+            "POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  mDirty=0x0\n  mWakefulness={wakefulness}\n  mWakefulnessChanging=false\n  mIsPowered=true\n  mPlugType=2\n  mStayOn=false\n  mProximityPositive=false\n  mBootCompleted=true\n  mSystemReady=true\n  mHoldingDisplaySuspendBlocker={awake}\n\nDisplay Power: state={display}\n"
+        )
+    }
+
+    /// `dumpsys window policy`: the keyguard's state as the window manager's policy prints it
+    /// (`mShowingDream=false mDreamingLockscreen=...` and `isStatusBarKeyguard=...` up to Android
+    /// 9, the `KeyguardServiceDelegate` block with `showing=...` from Android 10 on; both here).
+    pub fn dumpsys_window_policy(&self) -> String {
+        let locked = self.locked();
+        let awake = self.awake();
+        format!(
+            "WINDOW MANAGER POLICY STATE (dumpsys window policy)\n    mSafeMode=false mSystemReady=true mSystemBooted=true\n    mScreenOnEarly={awake} mScreenOnFully={awake}\n    mKeyguardDrawComplete=true mWindowManagerDrawComplete=true\n    mShowingDream=false mDreamingLockscreen={locked} mDreamingSleepToken=null\n    isStatusBarKeyguard={locked} mKeyguardOccluded=false\n    KeyguardServiceDelegate\n      showing={locked}\n      showingAndNotOccluded={locked}\n      inputRestricted={locked}\n      occluded=false\n      secure=false\n      dreaming=false\n      systemIsReady=true\n      deviceHasKeyguard=true\n      enabled=true\n      interactiveState={}\n      screenState={}\n      currentUser=0\n",
+            if awake {
+                "INTERACTIVE_STATE_AWAKE"
+            } else {
+                "INTERACTIVE_STATE_SLEEP"
+            },
+            if awake {
+                "SCREEN_STATE_ON"
+            } else {
+                "SCREEN_STATE_OFF"
+            },
+        )
+    }
+
     /// `dumpsys window windows`: the window list ending with the focus lines, as Android prints
     /// them (`mCurrentFocus=Window{hash u0 package/activity}`, `mFocusedApp=ActivityRecord{...}`).
     pub fn dumpsys_windows(&self) -> String {
         let activity = self.screen.lock().unwrap().activity();
+        // The keyguard has the focus while it shows (the shade window from Android 11).
+        let focus = match (self.locked(), self.config.latency.sdk >= 30) {
+            (true, true) => "NotificationShade".to_string(),
+            (true, false) => "StatusBar".to_string(),
+            (false, _) => activity.clone(),
+        };
         format!(
-            "WINDOW MANAGER WINDOWS (dumpsys window windows)\n  Window #0 Window{{7d1c2a9 u0 NavigationBar0}}:\n    mDisplayId=0 rootTaskId=1 mSession=Session{{3f4e5d1 1204:u0a10112}}\n  Window #1 Window{{a2b3c4d u0 StatusBar}}:\n    mDisplayId=0 rootTaskId=1 mSession=Session{{3f4e5d1 1204:u0a10112}}\n  Window #2 Window{{e5f6a7b u0 {activity}}}:\n    mDisplayId=0 rootTaskId=12 mSession=Session{{9c8b7a6 5120:u0a10245}}\n\n  mGlobalConfiguration={{1.0 ?mcc?mnc [en_US] ldltr sw411dp w411dp h797dp 440dpi nrml port finger -keyb/v/h -nav/h}}\n  mHasPermanentDpad=false\n  mTopFocusedDisplayId=0\n  mCurrentFocus=Window{{e5f6a7b u0 {activity}}}\n  mFocusedApp=ActivityRecord{{4d3c2b1 u0 {activity} t12}}\n"
+            "WINDOW MANAGER WINDOWS (dumpsys window windows)\n  Window #0 Window{{7d1c2a9 u0 NavigationBar0}}:\n    mDisplayId=0 rootTaskId=1 mSession=Session{{3f4e5d1 1204:u0a10112}}\n  Window #1 Window{{a2b3c4d u0 StatusBar}}:\n    mDisplayId=0 rootTaskId=1 mSession=Session{{3f4e5d1 1204:u0a10112}}\n  Window #2 Window{{e5f6a7b u0 {activity}}}:\n    mDisplayId=0 rootTaskId=12 mSession=Session{{9c8b7a6 5120:u0a10245}}\n\n  mGlobalConfiguration={{1.0 ?mcc?mnc [en_US] ldltr sw411dp w411dp h797dp 440dpi nrml port finger -keyb/v/h -nav/h}}\n  mHasPermanentDpad=false\n  mTopFocusedDisplayId=0\n  mCurrentFocus=Window{{e5f6a7b u0 {focus}}}\n  mFocusedApp=ActivityRecord{{4d3c2b1 u0 {activity} t12}}\n"
         )
     }
 
@@ -618,6 +792,23 @@ impl Handset {
             "ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\nDisplay #0 (activities from top to bottom):\n  * Task{{6a5b4c3 #12 type=standard A=10245:{activity} U=0 visible=true}}\n    mResumedActivity: ActivityRecord{{4d3c2b1 u0 {activity} t12}}\n\n{resumed}"
         )
     }
+}
+
+/// Android key codes the handset acts on itself (`KeyEvent.KEYCODE_*`).
+pub const KEYCODE_POWER: u32 = 26;
+pub const KEYCODE_MENU: u32 = 82;
+pub const KEYCODE_SLEEP: u32 = 223;
+pub const KEYCODE_WAKEUP: u32 = 224;
+
+/// Raw `screencap` output: a 16-byte header and the RGBA rows.
+fn raw_screencap(frame: &RgbaImage) -> Vec<u8> {
+    let mut out = Vec::with_capacity(16 + frame.as_raw().len());
+    // width, height, format 1 = RGBA_8888, colour space 1 = sRGB (header v2, Android 8.1+).
+    for word in [frame.width(), frame.height(), 1, 1] {
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    out.extend_from_slice(frame.as_raw());
+    out
 }
 
 const PRODUCT_NAME: &str = "simphone";

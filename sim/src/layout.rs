@@ -491,6 +491,9 @@ impl AppLayout {
         if key == Key::NewGame {
             return Some(self.end_card_button);
         }
+        if key == Key::Resume {
+            return Some(self.resume_button());
+        }
         self.keys.iter().find(|(k, _)| *k == key).map(|(_, r)| *r)
     }
 
@@ -502,6 +505,32 @@ impl AppLayout {
         let col = ((p.x - self.grid.x) as u64 * 9 / self.grid.width as u64) as usize;
         let row = ((p.y - self.grid.y) as u64 * 9 / self.grid.height as u64) as usize;
         Cell::new(row.min(8), col.min(8))
+    }
+
+    /// The message banner (`banner` habit): a card over the status bar and the top of the
+    /// app, 8 dp from the sides, as Android draws a heads-up notification.
+    pub fn banner(&self) -> Rect {
+        let dp = self.dp;
+        let w = self.size.width as f32;
+        rect_f(8.0 * dp, 6.0 * dp, w - 16.0 * dp, 76.0 * dp)
+    }
+
+    /// The Paused card (`pause-card` habit): centred on the board, two thirds of its width.
+    pub fn pause_card(&self) -> Rect {
+        let g = self.grid;
+        let (w, h) = (g.width as f32 * 0.66, g.height as f32 * 0.5);
+        let x = g.x as f32 + (g.width as f32 - w) / 2.0;
+        let y = g.y as f32 + (g.height as f32 - h) / 2.0;
+        rect_f(x, y, w, h)
+    }
+
+    /// The round Resume button on the Paused card: its bounding square, under the title.
+    pub fn resume_button(&self) -> Rect {
+        let card = self.pause_card();
+        let side = (card.height as f32 * 0.42).min(72.0 * self.dp);
+        let x = card.x as f32 + (card.width as f32 - side) / 2.0;
+        let y = card.y as f32 + card.height as f32 * 0.42;
+        rect_f(x, y, side, side)
     }
 
     /// The key under `p`.

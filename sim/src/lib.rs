@@ -78,6 +78,14 @@ pub trait Screen: Send {
     fn activity(&self) -> String {
         "com.example.app/.MainActivity".to_string()
     }
+    /// A key event (`input keyevent`) the system passes to the app in front (BACK, ...), by its
+    /// Android key code.
+    fn key_event(&mut self, _code: u32) {}
+    /// The habits of the phone around this screen (lag, screen off, lock, refused input), which
+    /// the handset reads once when it starts.
+    fn phone_habits(&self) -> habits::PhoneHabits {
+        habits::PhoneHabits::default()
+    }
 }
 
 pub mod adbd;

@@ -22,6 +22,8 @@ pub enum Key {
     AdClose,
     /// The "New game" button of the completion card (`end-card` habit); it does nothing here.
     NewGame,
+    /// The round Resume (play) button of the Paused card (`pause-card` habit).
+    Resume,
 }
 
 /// What a tap landed on.
@@ -37,6 +39,12 @@ pub enum Hit {
     Flash,
     /// The completion card (`end-card` habit) covered the board and took the tap.
     EndCard,
+    /// The message banner (`banner` habit) took the tap and opened the messaging app.
+    Banner,
+    /// Another app (the messaging app) was in front and took the tap.
+    OtherApp,
+    /// The Paused card (`pause-card` habit) covered the board and took the tap.
+    Paused,
     /// No control: the tap did nothing.
     Nothing,
 }
@@ -84,6 +92,15 @@ pub(crate) struct GameState {
     pub now: Duration,
     /// The flash of an overlay shows (`flash` habit).
     pub flash: bool,
+    /// Cell-first `selected-key` habit: the digit key drawn selected (the last one pressed).
+    pub marked_key: Option<u8>,
+    /// The message banner shows (`banner` habit), since this app time.
+    pub banner: bool,
+    pub banner_since: Duration,
+    /// Another app is in front (the banner's messaging app): the screen shows it.
+    pub away: bool,
+    /// The Paused card covers the board (`pause-card` habit).
+    pub paused: bool,
 }
 
 impl GameState {
@@ -106,6 +123,11 @@ impl GameState {
             entered_at: [Duration::ZERO; 81],
             now: Duration::ZERO,
             flash: false,
+            marked_key: None,
+            banner: false,
+            banner_since: Duration::ZERO,
+            away: false,
+            paused: false,
         }
     }
 
@@ -154,8 +176,30 @@ impl GameState {
         (age < duration).then(|| (style, age.as_secs_f32() / duration.as_secs_f32()))
     }
 
-    /// Some digit is still being animated in at `now`.
+    /// Some digit is still being animated in at `now`, or the givens still cascade in.
     pub fn animating(&self) -> bool {
-        Cell::all().any(|c| self.entry_animation(c).is_some())
+        self.intro_running() || Cell::all().any(|c| self.entry_animation(c).is_some())
+    }
+
+    /// The level-start cascade (`intro` habit) has not shown every given yet at `now`.
+    pub fn intro_running(&self) -> bool {
+        self.habits.intro.is_some_and(|d| self.now < d)
+    }
+
+    /// Whether the given in `cell` is on screen yet: during the level-start cascade the givens
+    /// appear one by one in reading order, evenly over its time, none at its start.
+    pub fn given_shown(&self, cell: Cell) -> bool {
+        let Some(intro) = self.habits.intro.filter(|_| self.intro_running()) else {
+            return true;
+        };
+        let count = Cell::all()
+            .filter(|&c| self.givens.get(c).is_some())
+            .count();
+        let before = Cell::all()
+            .take(cell.index())
+            .filter(|&c| self.givens.get(c).is_some())
+            .count();
+        let shown = (self.now.as_secs_f64() / intro.as_secs_f64() * count as f64) as usize;
+        before < shown
     }
 }

@@ -2,6 +2,7 @@
 //! fonts, line widths, keypad shape, input order, ad banner). Every parameter stays private to
 //! `sim`: the rest of the program must find the grid and keypad from pixels, as on a real phone.
 
+use crate::habits::{Habits, KeyLook};
 use image::Rgba;
 
 /// How the app takes a move.
@@ -98,6 +99,10 @@ pub(super) struct Style {
     /// outside the corners when there is one), so that its same-number highlight reaches into
     /// the grid's corners, as an app restoring a game where the player left it does.
     pub opens_on_corner_digit: bool,
+    /// How the selected (pressed) digit key is drawn: filled, outlined or a disc.
+    pub key_look: KeyLook,
+    /// Thick lines bound irregular (jigsaw) regions instead of 3x3 boxes (`jigsaw` habit).
+    pub jigsaw: bool,
 }
 
 /// The plain look of the first skins: lines all round, digits at two thirds of the cell.
@@ -118,6 +123,8 @@ const CLASSIC: Style = Style {
     counter_fg: rgb(0x808080),
     tile_dp: 0.0,
     opens_on_corner_digit: false,
+    key_look: KeyLook::Filled,
+    jigsaw: false,
 };
 
 /// Every colour a skin paints with.
@@ -235,6 +242,35 @@ impl Skin {
         self.input
     }
 
+    /// This skin as the look-changing habits draw it: the selected key's look (`key-look`),
+    /// jigsaw regions (`jigsaw`), and a board of rounded tiles with gaps, wider between boxes,
+    /// and no line anywhere (`tiles`), tinted off the background when the skin's cells match it.
+    pub(crate) fn restyled(mut self, habits: &Habits) -> Skin {
+        if let Some(look) = habits.key_look {
+            self.style.key_look = look;
+        }
+        self.style.jigsaw |= habits.jigsaw;
+        if habits.tiles {
+            self.style.tile_dp = 5.0;
+            self.style.outer_border = false;
+            self.style.corner_dp = 0.0;
+            self.style.segmented = false;
+            self.style.shades = None;
+            self.thin_dp = 2.5;
+            self.thick_dp = 8.0;
+            let c = &mut self.colors;
+            if c.grid_bg == c.background {
+                let [r, g, b, _] = c.background.0.map(u32::from);
+                let dark = 299 * r + 587 * g + 114 * b < 110_000;
+                c.grid_bg = if dark { rgb(0x2A2F37) } else { rgb(0xE9EEF5) };
+            }
+            c.alt_box_bg = None;
+            c.thin_line = c.background;
+            c.thick_line = c.background;
+        }
+        self
+    }
+
     /// This skin with the player's entries drawn exactly as its givens (ink and face), as some
     /// apps draw them: nothing on the screen tells the two apart.
     pub fn entries_drawn_as_givens(mut self) -> Skin {
@@ -264,7 +300,11 @@ impl Skin {
             nav: NavBar::Gesture,
             mistakes_label: "Mistakes",
             wood: false,
-            style: CLASSIC,
+            style: Style {
+                // Sudoku.com rings the key it marks.
+                key_look: KeyLook::Outlined,
+                ..CLASSIC
+            },
             colors: Palette {
                 background: rgb(0xFFFFFF),
                 status_bg: rgb(0xFFFFFF),
@@ -320,6 +360,8 @@ impl Skin {
             wood: false,
             style: Style {
                 highlight_fg: Some(rgb(0xFFA43A)),
+                // A dark theme marks its key with a disc behind the digit.
+                key_look: KeyLook::Disc,
                 ..CLASSIC
             },
             colors: Palette {

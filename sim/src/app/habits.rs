@@ -1,11 +1,17 @@
 //! The habits of real apps on the simulated phone (see `crate::habits`): switching them on,
-//! the app's clock that animations and flashes follow, the flash overlay, and the wrong player
-//! entries a `wrong-start` game begins with.
+//! the app's clock that animations and flashes follow, the flash overlay, the wrong player
+//! entries a `wrong-start` or `wrong-pair` game begins with, the key a `selected-key` game starts
+//! with, the given a `multi-answer` game lacks, and the looks that change the skin (`key-look`,
+//! `jigsaw`, `tiles`).
 
 use super::{AppClock, SudokuApp};
 use crate::board::Cell;
-use crate::habits::Habits;
+use crate::habits::{Habits, KeyChoice};
+use crate::layout::AppLayout;
+use crate::model::Tool;
 use crate::puzzles::{self, Answer};
+use crate::render::Renderer;
+use crate::skins::EntryOrder;
 use std::time::Duration;
 
 impl SudokuApp {
@@ -16,10 +22,83 @@ impl SudokuApp {
         if let Some(lives) = habits.lives {
             self.state.mistake_limit = Some(lives);
         }
+        if habits.multi_answer {
+            self.take_out_a_given()?;
+        }
         if habits.wrong_start {
             self.seed_wrong_start()?;
         }
+        if habits.wrong_pair {
+            self.seed_wrong_pair()?;
+        }
+        if let Some(choice) = habits.selected_key {
+            let digit = match choice {
+                KeyChoice::Digit(d) => d,
+                KeyChoice::MostGiven => self.most_given_digit(),
+            };
+            match self.skin.input {
+                EntryOrder::NumberFirst => self.state.tool = Some(Tool::Digit(digit)),
+                EntryOrder::CellFirst => self.state.marked_key = Some(digit),
+            }
+        }
+        if habits.key_look.is_some() || habits.jigsaw || habits.tiles {
+            self.skin = self.skin.clone().restyled(&habits);
+            self.layout = AppLayout::new(&self.skin, self.layout.size);
+            self.renderer = Renderer::new(&self.skin, &self.layout);
+        }
         Ok(())
+    }
+
+    /// The digit the most givens hold, the smallest on a tie.
+    pub(super) fn most_given_digit(&self) -> u8 {
+        let givens = self.state.givens;
+        let count = |d: u8| Cell::all().filter(|&c| givens.get(c) == Some(d)).count();
+        (1..=9u8).rev().max_by_key(|&d| count(d)).unwrap_or(1)
+    }
+
+    /// The `multi-answer` habit: the first given (in cell order) whose removal leaves several
+    /// completions is taken out; the app keeps its answer, the old solution, and judges by it.
+    fn take_out_a_given(&mut self) -> Result<(), String> {
+        let Answer::Unique(_) = self.answer else {
+            return Err("multi-answer needs a puzzle with one solution to start from".to_string());
+        };
+        let givens = self.state.givens;
+        let cell = Cell::all()
+            .filter(|&c| givens.get(c).is_some())
+            .find(|&c| {
+                let mut fewer = givens;
+                fewer.set(c, None);
+                matches!(puzzles::analyse(&fewer), Ok(Answer::Several))
+            })
+            .ok_or("multi-answer found no given whose removal leaves several completions")?;
+        self.state.givens.set(cell, None);
+        Ok(())
+    }
+
+    /// The `wrong-pair` habit: two empty cells of one row get the same wrong digit, one no
+    /// given or entry of their rows, columns or boxes holds, so they clash with each other only.
+    fn seed_wrong_pair(&mut self) -> Result<(), String> {
+        let Answer::Unique(solution) = self.answer else {
+            return Err("wrong-pair needs a puzzle with one solution".to_string());
+        };
+        let board = self.state.board();
+        let free = |c: Cell, d: u8| {
+            board.get(c).is_none()
+                && solution.get(c) != Some(d)
+                && !puzzles::peers(c).any(|p| board.get(p) == Some(d))
+        };
+        for row in 0..9 {
+            let cells: Vec<Cell> = (0..9).filter_map(|col| Cell::new(row, col)).collect();
+            for d in 1..=9u8 {
+                let fits: Vec<Cell> = cells.iter().copied().filter(|&c| free(c, d)).collect();
+                if let [a, b, ..] = fits[..] {
+                    self.set_entry(a, Some(d));
+                    self.set_entry(b, Some(d));
+                    return Ok(());
+                }
+            }
+        }
+        Err("wrong-pair found no row with two cells for one wrong digit".to_string())
     }
 
     pub fn habits(&self) -> Habits {

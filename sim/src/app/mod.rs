@@ -13,7 +13,9 @@ use crate::board::{Board, Cell};
 use crate::geometry::{Point, Rect, Size};
 use anyhow::{Context, Result, bail};
 
+mod away;
 mod habits;
+pub use away::MESSAGING_ACTIVITY;
 use image::RgbaImage;
 use std::time::{Duration, Instant};
 
@@ -69,6 +71,10 @@ pub struct SudokuApp {
     /// The last frame was drawn mid-animation (or with the flash): it is stale once time moves,
     /// even when the animation has ended by the next look.
     drawn_moving: bool,
+    /// App time the message banner (`banner` habit) goes at, while it shows.
+    banner_until: Option<Duration>,
+    /// The banner came already (it comes once).
+    banner_came: bool,
 }
 
 impl std::fmt::Debug for SudokuApp {
@@ -158,6 +164,8 @@ impl SudokuApp {
             },
             flash_until: None,
             drawn_moving: false,
+            banner_until: None,
+            banner_came: false,
         })
     }
 
@@ -336,9 +344,13 @@ impl SudokuApp {
 
     /// Handles one tap, as the app would.
     fn handle_tap(&mut self, at: Point) -> Hit {
+        if let Some(hit) = self.tap_away(at) {
+            return hit;
+        }
         if self.state.ad {
             if self.layout.interstitial_close.contains(at) {
                 self.state.ad = false;
+                self.come_back();
                 return Hit::Key(Key::AdClose);
             }
             return Hit::Ad;
@@ -395,10 +407,14 @@ impl SudokuApp {
     fn tap_key(&mut self, key: Key) {
         match (self.skin.input, key) {
             (_, Key::Notes) => self.state.notes_mode = !self.state.notes_mode,
-            (_, Key::PopupClose | Key::AdClose | Key::NewGame) => {}
+            (_, Key::PopupClose | Key::AdClose | Key::NewGame | Key::Resume) => {}
             (EntryOrder::NumberFirst, Key::Digit(d)) => self.state.tool = Some(Tool::Digit(d)),
             (EntryOrder::NumberFirst, Key::Erase) => self.state.tool = Some(Tool::Eraser),
             (EntryOrder::CellFirst, Key::Digit(d)) => {
+                // An app that marks its selected key marks the last one pressed.
+                if self.state.habits.selected_key.is_some() {
+                    self.state.marked_key = Some(d);
+                }
                 let Some(cell) = self.state.selected else {
                     return;
                 };
@@ -488,7 +504,8 @@ impl Screen for SudokuApp {
 
     fn render(&mut self) -> RgbaImage {
         self.update_flash();
-        self.drawn_moving = self.state.flash || self.state.animating();
+        self.update_banner();
+        self.drawn_moving = self.state.flash || self.state.banner || self.state.animating();
         self.renderer.render(&self.skin, &self.layout, &self.state)
     }
 
@@ -509,17 +526,34 @@ impl Screen for SudokuApp {
             self.ad_shown = true;
             self.state.ad = true;
         }
+        self.maybe_show_banner();
     }
 
     fn activity(&self) -> String {
+        if self.state.away {
+            return MESSAGING_ACTIVITY.to_string();
+        }
         format!("{}/.MainActivity", self.skin.package())
+    }
+
+    fn key_event(&mut self, code: u32) {
+        self.key(code);
+    }
+
+    fn phone_habits(&self) -> crate::habits::PhoneHabits {
+        self.state.habits.phone
     }
 
     /// The board is one custom view that selects or fills a cell in `onTouchEvent` (as
     /// OpenSudoku's `SudokuBoardView` does); the keypad, the popup's and the ad's buttons are
     /// buttons with click listeners.
     fn acts_on_touch(&self, at: Point) -> bool {
+        let banner = self.banner_until.is_some_and(|u| self.clock.now() < u)
+            && self.layout.banner().contains(at);
         !self.state.ad
+            && !banner
+            && !self.state.away
+            && !self.state.paused
             && !self.state.popup
             && self.flash_until.is_none()
             && !self.state.end_card_shown()
@@ -531,9 +565,12 @@ impl SudokuApp {
     /// The picture changes with time alone from now: a digit is animating or a flash shows.
     fn changes_with_time(&mut self) -> bool {
         self.update_flash();
-        self.state.flash || self.state.animating()
+        self.update_banner();
+        self.state.flash || self.state.banner || self.state.animating()
     }
 }
 
+#[cfg(test)]
+mod habit_tests;
 #[cfg(test)]
 mod tests;

@@ -2,29 +2,29 @@ use super::*;
 
 const L52: &str =
     "000009000629300840005000090953000000000604000000900732040006070390020104200400080";
-const MEDIUM: &str =
+pub(super) const MEDIUM: &str =
     "900400000008029400007800003170500040000098007850007600603901000000000009400200080";
 
-fn phone(skin: &str, puzzle: &str) -> SudokuApp {
+pub(super) fn phone(skin: &str, puzzle: &str) -> SudokuApp {
     let board = puzzles::parse(puzzle).unwrap();
     SudokuApp::new(board, Skin::named(skin).unwrap(), Size::new(720, 1280)).unwrap()
 }
 
-fn cell(r: usize, c: usize) -> Cell {
+pub(super) fn cell(r: usize, c: usize) -> Cell {
     Cell::new(r, c).unwrap()
 }
 
-fn tap_cell(p: &mut SudokuApp, c: Cell) {
+pub(super) fn tap_cell(p: &mut SudokuApp, c: Cell) {
     let at = p.cell_center(c);
     p.tap(at);
 }
 
-fn tap_key(p: &mut SudokuApp, k: Key) {
+pub(super) fn tap_key(p: &mut SudokuApp, k: Key) {
     let at = p.key_center(k);
     p.tap(at);
 }
 
-fn solution(p: &SudokuApp) -> Board {
+pub(super) fn solution(p: &SudokuApp) -> Board {
     match p.answer {
         Answer::Unique(s) => s,
         Answer::Several => panic!("test puzzle must be unique"),
@@ -290,7 +290,7 @@ fn popup_swallows_taps_until_its_button_is_tapped() {
     assert_eq!(p.selected(), Some(c));
 }
 
-fn with_habits(skin: &str, items: &str) -> SudokuApp {
+pub(super) fn with_habits(skin: &str, items: &str) -> SudokuApp {
     let mut p = phone(skin, MEDIUM);
     let faults: crate::faults::Faults = items.parse().unwrap();
     faults.apply(&mut p).unwrap();
@@ -314,7 +314,7 @@ fn solve_by_the_last_tap(p: &mut SudokuApp) -> Cell {
 }
 
 /// Pixels of `cell`'s inside darker than mid-grey.
-fn dark_pixels(img: &RgbaImage, p: &SudokuApp, cell: Cell) -> usize {
+pub(super) fn dark_pixels(img: &RgbaImage, p: &SudokuApp, cell: Cell) -> usize {
     let r = p.layout.cell_rect(cell);
     let mut n = 0;
     for y in r.y..r.bottom() {

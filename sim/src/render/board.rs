@@ -237,7 +237,7 @@ impl Frame<'_> {
                 })
             {
                 Some(c.peer)
-            } else if state.givens.get(cell).is_some() {
+            } else if state.givens.get(cell).is_some() && state.given_shown(cell) {
                 st.given_cell
             } else {
                 None
@@ -259,7 +259,8 @@ impl Frame<'_> {
                 r.y as f32 + r.height as f32 / 2.0,
             );
             let em = r.height as f32 * st.digit_em;
-            let given = state.givens.get(cell);
+            // A given not yet in (level-start cascade) leaves its cell empty.
+            let given = state.givens.get(cell).filter(|_| state.given_shown(cell));
             let digit = given
                 .map(|d| (d, self.skin.given_face, c.given))
                 .or_else(|| {

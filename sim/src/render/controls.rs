@@ -12,10 +12,13 @@ impl Frame<'_> {
         let keys = self.l.keys.clone();
         for (key, r) in keys {
             match key {
-                Key::Digit(d) => self.digit_key(d, r, state.tool == Some(Tool::Digit(d))),
+                Key::Digit(d) => {
+                    let active = state.tool == Some(Tool::Digit(d)) || state.marked_key == Some(d);
+                    self.digit_key(d, r, active)
+                }
                 Key::Erase => self.erase_key(r, state.tool == Some(Tool::Eraser)),
                 Key::Notes => self.notes_key(r, state.notes_mode),
-                Key::PopupClose | Key::AdClose | Key::NewGame => {}
+                Key::PopupClose | Key::AdClose | Key::NewGame | Key::Resume => {}
             }
         }
     }
@@ -66,7 +69,46 @@ impl Frame<'_> {
         c.key_fg
     }
 
+    /// Marks a selected key drawn unselected as the skin's look has it (outlined: a ring in the
+    /// accent; disc: a disc in the accent behind the digit); returns the digit's colour.
+    fn key_mark(&mut self, r: Rect, fg: Rgba<u8>) -> Rgba<u8> {
+        let accent = self.skin.colors.accent;
+        let (cx, cy) = centre(r);
+        match self.skin.style.key_look {
+            KeyLook::Outlined | KeyLook::Filled => {
+                let (x, y, w, h) = (r.x as f32, r.y as f32, r.width as f32, r.height as f32);
+                let rad = self.dp(self.skin.radius_dp);
+                let t = self.dp(2.0).max(2.0);
+                Shape::new()
+                    .rounded(x, y, w, h, rad, false)
+                    .rounded(
+                        x + t,
+                        y + t,
+                        w - 2.0 * t,
+                        h - 2.0 * t,
+                        (rad - t).max(0.0),
+                        true,
+                    )
+                    .fill(self.img, accent);
+                fg
+            }
+            KeyLook::Disc => {
+                let rad = r.width.min(r.height) as f32 * 0.42;
+                Shape::new()
+                    .circle(cx, cy, rad, false)
+                    .fill(self.img, accent);
+                if luma(accent) > 140.0 {
+                    rgba(0x101010, 255)
+                } else {
+                    rgba(0xFFFFFF, 255)
+                }
+            }
+        }
+    }
+
     pub(super) fn digit_key(&mut self, d: u8, r: Rect, active: bool) {
+        // Filled is how keys were always drawn selected; the other looks mark a plain face.
+        let filled = self.skin.style.key_look == KeyLook::Filled;
         let fg = if self.skin.keypad == KeypadShape::Panel {
             // Square keys touching each other, told apart by a checkerboard of two whites.
             let light = if (d - 1).is_multiple_of(2) {
@@ -75,7 +117,11 @@ impl Frame<'_> {
                 rgba(0xF6F6F6, 255)
             };
             fill_rect(self.img, r, light);
-            self.skin.colors.key_fg
+            let fg = self.skin.colors.key_fg;
+            if active { self.key_mark(r, fg) } else { fg }
+        } else if active && !filled {
+            let fg = self.key_face(r, false);
+            self.key_mark(r, fg)
         } else {
             self.key_face(r, active)
         };

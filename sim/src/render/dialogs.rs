@@ -70,7 +70,7 @@ impl Frame<'_> {
     }
 
     /// The card, text and muted text colours of a dialog on this skin.
-    fn card_colors(&self) -> (Rgba<u8>, Rgba<u8>, Rgba<u8>) {
+    pub(super) fn card_colors(&self) -> (Rgba<u8>, Rgba<u8>, Rgba<u8>) {
         if luma(self.skin.colors.grid_bg) < 128.0 {
             (
                 rgba(0x2A2C30, 255),
@@ -87,7 +87,7 @@ impl Frame<'_> {
     }
 
     /// A 45 % black scrim over everything, in integer maths on the raw buffer.
-    fn scrim(&mut self) {
+    pub(super) fn scrim(&mut self) {
         for px in self.img.chunks_exact_mut(4) {
             for v in &mut px[..3] {
                 *v = (*v as u16 * 141 / 256) as u8;

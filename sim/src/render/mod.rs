@@ -8,10 +8,12 @@
 //! shapes, `text` the fonts and text, and `chrome` (bars, ad), `board` (grid and cells),
 //! `controls` (tools and keypad) and `dialogs` (end banner, popup) draw the parts of a frame.
 
+mod away;
 mod board;
 mod chrome;
 mod controls;
 mod dialogs;
+mod jigsaw;
 mod multigrid;
 mod paint;
 mod text;
@@ -20,9 +22,11 @@ use super::layout::{AppLayout, Inert};
 use super::skins::{Face, KeypadShape, NavBar, Skin};
 use crate::board::Cell;
 use crate::geometry::Rect;
+use crate::habits::KeyLook;
 use crate::model::{GameState, Key, Tool};
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use ab_glyph_rasterizer::{Rasterizer, point};
+pub(crate) use away::keyguard;
 use image::{Rgba, RgbaImage};
 use imageproc::drawing::draw_text_mut;
 pub(crate) use multigrid::render_multigrid;
@@ -44,6 +48,7 @@ pub(super) struct Renderer {
 struct ControlsKey {
     notes_mode: bool,
     tool: Option<Tool>,
+    marked_key: Option<u8>,
     /// The end-of-game banner replaces the controls.
     ended: bool,
 }
@@ -55,9 +60,20 @@ impl Renderer {
     }
 
     pub fn render(&mut self, skin: &Skin, layout: &AppLayout, state: &GameState) -> RgbaImage {
+        if state.away {
+            let mut img = draw_frame_chrome(skin, layout);
+            Frame {
+                img: &mut img,
+                skin,
+                l: layout,
+            }
+            .messaging_app();
+            return img;
+        }
         let key = ControlsKey {
             notes_mode: state.notes_mode,
             tool: state.tool,
+            marked_key: state.marked_key,
             ended: state.is_solved() || state.is_lost(),
         };
         if self.with_controls.as_ref().is_none_or(|(k, _)| *k != key) {
@@ -102,6 +118,14 @@ fn draw_background(skin: &Skin, l: &AppLayout) -> RgbaImage {
         l,
     }
     .grid_static();
+    if skin.style.jigsaw && skin.style.tile_dp == 0.0 {
+        Frame {
+            img: &mut img,
+            skin,
+            l,
+        }
+        .jigsaw_lines();
+    }
     img
 }
 
@@ -171,6 +195,12 @@ impl Frame<'_> {
         }
         if state.ad {
             self.interstitial();
+        }
+        if state.paused {
+            self.pause_card();
+        }
+        if state.banner {
+            self.message_banner(state);
         }
     }
 }

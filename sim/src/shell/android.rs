@@ -97,14 +97,14 @@ impl Shell<'_> {
             Ok(1)
         };
         let h = self.handset;
-        if h.injection_refused() && matches!(command.as_str(), "tap" | "swipe" | "motionevent") {
+        if matches!(command.as_str(), "tap" | "swipe" | "motionevent") && h.refuse_injected_event()
+        {
             // What `cmd input` prints for an exception (Android 12+), status 255.
             h.input_command().map_err(|Gone| Flow::Gone)?;
+            let refusal = inject_events_refusal(h.latency().sdk);
             self.err(
                 ctx,
-                &format!(
-                    "Exception occurred while executing '{command}':\n{INJECT_EVENTS_REFUSAL}\n"
-                ),
+                &format!("Exception occurred while executing '{command}':\n{refusal}\n"),
             )?;
             return Ok(255);
         }
@@ -152,7 +152,22 @@ impl Shell<'_> {
                 h.motion(&action, p).map_err(|Gone| Flow::Gone)?;
                 Ok(0)
             }
-            "keyevent" | "text" | "press" | "roll" | "keycombination" => {
+            "keyevent" => {
+                let codes: Option<Vec<u32>> = rest[1..]
+                    .iter()
+                    .filter(|a| !a.starts_with("--"))
+                    .map(|a| key_code(a))
+                    .collect();
+                let Some(codes) = codes.filter(|c| !c.is_empty()) else {
+                    return invalid(self, ctx);
+                };
+                h.input_command().map_err(|Gone| Flow::Gone)?;
+                for code in codes {
+                    h.key_event(code).map_err(|Gone| Flow::Gone)?;
+                }
+                Ok(0)
+            }
+            "text" | "press" | "roll" | "keycombination" => {
                 if rest.len() < 2 && command != "press" {
                     return invalid(self, ctx);
                 }
@@ -188,6 +203,10 @@ impl Shell<'_> {
                 Ok(0)
             }
             Some("size" | "density") if args.get(1).map(String::as_str) == Some("reset") => Ok(0),
+            Some("dismiss-keyguard") => {
+                self.handset.dismiss_keyguard();
+                Ok(0)
+            }
             Some("size" | "density") => {
                 self.err(ctx, "Error: the simulated display cannot be resized\n")?;
                 Ok(1)
@@ -241,16 +260,22 @@ impl Shell<'_> {
         let section = args.get(1).map(String::as_str);
         match args.first().map(String::as_str) {
             Some("window") => {
+                let h = self.handset;
                 let text = match section {
-                    Some("displays") => self.handset.dumpsys_window(),
-                    Some("windows") => self.handset.dumpsys_windows(),
-                    _ => self.handset.dumpsys_window() + &self.handset.dumpsys_windows(),
+                    Some("displays") => h.dumpsys_window(),
+                    Some("windows") => h.dumpsys_windows(),
+                    Some("policy") => h.dumpsys_window_policy(),
+                    _ => h.dumpsys_window_policy() + &h.dumpsys_window() + &h.dumpsys_windows(),
                 };
                 self.out(ctx, &text)?;
                 Ok(0)
             }
             Some("activity") => {
                 self.out(ctx, &self.handset.dumpsys_activities())?;
+                Ok(0)
+            }
+            Some("power") => {
+                self.out(ctx, &self.handset.dumpsys_power())?;
                 Ok(0)
             }
             Some(service) => {
@@ -260,7 +285,7 @@ impl Shell<'_> {
             None => {
                 self.err(
                     ctx,
-                    "dumpsys: the simulated phone only dumps 'window' and 'activity'\n",
+                    "dumpsys: the simulated phone only dumps 'window', 'activity' and 'power'\n",
                 )?;
                 Ok(1)
             }
@@ -328,6 +353,38 @@ pub(super) fn atoi(s: &str) -> i32 {
 
 /// The SecurityException a phone that refuses injection throws (scrcpy #1865, MIUI).
 pub(super) const INJECT_EVENTS_REFUSAL: &str = "java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS permission";
+
+/// The SecurityException's text on Android `sdk`: from Android 12 the input manager injects
+/// through `injectInputEventToTarget` and words it anew (scrcpy #4900, JankBenchX #6).
+pub(super) fn inject_events_refusal(sdk: u32) -> &'static str {
+    if sdk >= 31 {
+        "java.lang.SecurityException: Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission."
+    } else {
+        INJECT_EVENTS_REFUSAL
+    }
+}
+
+/// An `input keyevent` argument as a key code: a number, or a `KEYCODE_` name (with or without
+/// the prefix, as `input` takes it); a name the sim does not know is KEYCODE_UNKNOWN (0).
+fn key_code(arg: &str) -> Option<u32> {
+    if let Ok(n) = arg.parse::<u32>() {
+        return Some(n);
+    }
+    let name = arg.strip_prefix("KEYCODE_").unwrap_or(arg);
+    let code = match name.to_ascii_uppercase().as_str() {
+        "HOME" => 3,
+        "BACK" => 4,
+        "POWER" => 26,
+        "MENU" => 82,
+        "SLEEP" => 223,
+        "WAKEUP" => 224,
+        "ENTER" => 66,
+        "APP_SWITCH" => 187,
+        // KEYCODE_UNKNOWN: `input` sends it, and nothing happens.
+        _ => 0,
+    };
+    Some(code)
+}
 
 #[cfg(test)]
 mod tests {

@@ -138,7 +138,7 @@ impl Shell<'_> {
                 if touch.is_some() {
                     return bad("a touch is already down");
                 }
-                if h.injection_refused() {
+                if h.refuse_injected_event() {
                     return Ok(refusal());
                 }
                 let Some(at) = self.on_screen(x, y) else {
@@ -158,7 +158,13 @@ impl Shell<'_> {
                     ("move" | "up", false) => return bad("no touch is down"),
                     _ => {}
                 }
-                if h.injection_refused() {
+                // A gesture is one event for `input-refused=N`: its DOWN is counted.
+                let refused = if *action == "down" {
+                    h.refuse_injected_event()
+                } else {
+                    h.injection_refused()
+                };
+                if refused {
                     return Ok(refusal());
                 }
                 let Some(at) = self.on_screen(x, y) else {

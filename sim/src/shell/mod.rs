@@ -492,6 +492,8 @@ struct Ctx {
 }
 
 #[cfg(test)]
+mod phone_habits;
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::geometry::Point;
