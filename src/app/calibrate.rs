@@ -4,12 +4,12 @@
 //! screenshot file (no app to key a profile on), a calibration file for `--calibration`. An
 //! overlay picture shows what was found.
 
+use super::choose::DEFAULT_FILE;
 use super::open::{load_screenshot, open_device};
-use crate::calibrate::{CalibrateOptions, Calibrated, LabelSource, calibrate_image};
+use crate::calibrate::{CalibrateOptions, Calibrated, LabelSource, calibrate_image, learn_from};
 use crate::cli::{CalibrateArgs, InputOrderArg};
 use crate::device::{Device, DeviceSpec};
 use crate::profile::calibration::InputOrder;
-use crate::profile::choice::DEFAULT_FILE;
 use crate::profile::{Profile, ProfileKey, Store};
 use anyhow::{Context, Result, bail};
 use image::RgbaImage;
@@ -45,23 +45,27 @@ pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
             InputOrderArg::NumberFirst => InputOrder::NumberFirst,
         },
     };
-    let mut done =
-        calibrate_image(&img, &opts).with_context(|| format!("cannot calibrate on {source}"))?;
-    if args.probe {
-        let Some(phone) = phone.as_deref_mut() else {
-            bail!("--probe needs a phone to tap (--device), not --image");
-        };
-        let found = crate::calibrate::probe::probe(phone, &done.calibration, &done.templates)
-            .context("calibrate --probe")?;
-        errln!(
-            "probed with {} in {}: {} taps, {} screenshots",
-            found.digit,
-            found.cell,
-            found.taps,
-            found.screenshots
-        );
-        done.set_controls(&img, Some(found.erase), found.notes, found.input_order)?;
-    }
+    // The one way an app is learned: on a phone with --probe, as `play` learns it the first
+    // time (calibrate on the screenshot, then probe); else the screenshot alone.
+    let done = match (args.probe, phone.as_deref_mut()) {
+        (false, _) => {
+            calibrate_image(&img, &opts).with_context(|| format!("cannot calibrate on {source}"))?
+        }
+        (true, None) => bail!("--probe needs a phone to tap (--device), not --image"),
+        (true, Some(phone)) => {
+            let learned = learn_from(phone, &img, &opts)
+                .with_context(|| format!("calibrate --probe on {source}"))?;
+            let found = &learned.probed;
+            errln!(
+                "probed with {} in {}: {} taps, {} screenshots",
+                found.digit,
+                found.cell,
+                found.taps,
+                found.screenshots
+            );
+            learned.calibrated
+        }
+    };
     print_summary(&done, args.probe)?;
     match &target {
         Target::Profile(key) => store_profile(&done, key, args.overlay.as_deref()),
@@ -119,7 +123,7 @@ fn write_file(
     args: &CalibrateArgs,
 ) -> Result<ExitCode> {
     done.calibration.save(out)?;
-    let tdir = done.calibration.templates_dir(out);
+    let tdir = done.calibration.templates_at(out);
     done.templates.save(&tdir)?;
     let overlay = overlay.map_or_else(
         || {
@@ -210,7 +214,6 @@ fn print_summary(done: &Calibrated, probed: bool) -> Result<()> {
         None => outln!("keypad: not found (this calibration can read boards but not tap digits)"),
     }
     let source = match done.labelled_by {
-        LabelSource::Keypad => "labelled through the keypad glyphs",
         LabelSource::Givens => "labelled by --givens",
         LabelSource::Reader => "labelled by the reader without calibration",
     };

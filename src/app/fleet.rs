@@ -5,11 +5,11 @@
 //! The adb server is the fleet layer (a USB hub host running `adb -a nodaemon server`, or STF's
 //! remote connect): `-H/-P` reach it wherever it runs.
 
+use super::choose::{Candidate, best_candidate, candidates, profile_for};
 use super::open::adb_options;
 use crate::cli::PlayArgs;
 use crate::device::adb::{AdbDevice, AdbServer, NO_DEVICE_HINT};
 use crate::play::{PlayOptions, play_from};
-use crate::profile::choice::{Candidate, best_candidate, candidates, profile_for};
 use crate::profile::remember_order;
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};

@@ -7,6 +7,7 @@
 pub mod output;
 
 mod calibrate;
+mod choose;
 mod devices;
 mod fleet;
 pub mod format;

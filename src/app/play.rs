@@ -1,13 +1,13 @@
 //! `play`: solve the game on the phone and verify it, with a progress bar; `--dry-run` draws the
 //! plan instead of tapping.
 
+use super::choose::profile_for;
 use super::open::open_phone;
 use crate::cli::PlayArgs;
 use crate::device::Device;
 use crate::plan::overlay::draw_plan;
 use crate::play::{Assessment, FirstRead, PlayOptions, PlayReport, Step, read_and_plan};
 use crate::profile::calibration::Calibration;
-use crate::profile::choice::profile_for;
 use crate::profile::remember_order;
 use crate::vision::Templates;
 use anyhow::{Context, Result};

@@ -1,5 +1,5 @@
 //! `profiles`: list, show or remove the stored profiles (how a command chooses one is
-//! `profile::choice`).
+//! `app::choose`).
 
 use crate::cli::{ProfilesAction, ProfilesArgs};
 use crate::profile::Store;
@@ -36,7 +36,7 @@ pub(super) fn run(args: ProfilesArgs) -> Result<ExitCode> {
             print!("{}", p.profile.calibration.to_toml()?);
             outln!(
                 "# templates: {}/1.png..9.png",
-                p.profile.calibration.templates_dir(&p.path).display()
+                p.profile.calibration.templates_at(&p.path).display()
             );
         }
         ProfilesAction::Remove { name } => {

@@ -1,9 +1,9 @@
 //! `read`: the board on a screenshot, as a line and a grid or as JSON, with an optional overlay.
 
+use super::choose::{DEFAULT_FILE, load_file, profile_for};
 use super::open::{load_screenshot, open_device};
 use crate::cli::ReadArgs;
 use crate::error::BoardProblem;
-use crate::profile::choice::{DEFAULT_FILE, load_file, profile_for};
 use crate::vision;
 use crate::vision::{CellKind, overlay};
 use anyhow::{Context, Result};

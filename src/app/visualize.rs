@@ -3,6 +3,7 @@
 //! adb server at once (`--all`, through the fleet code of `play --all`), or draw it as a GIF
 //! without a phone.
 
+use super::choose::{DEFAULT_FILE, Source, load_file, profile_for};
 use super::fleet;
 use super::format::{count, duration};
 use super::open::{load_screenshot, open_phone};
@@ -12,7 +13,6 @@ use crate::device::adb::AdbDevice;
 use crate::error::BoardProblem;
 use crate::plan::{Layout, Move, count_taps};
 use crate::profile::calibration::{Calibration, InputOrder};
-use crate::profile::choice::{DEFAULT_FILE, Source, load_file, profile_for};
 use crate::profile::remember_order;
 use crate::sudoku::Board;
 use crate::sudoku::report::describe_conflicts;

@@ -89,15 +89,18 @@ pub struct Calibration {
     pub format_version: u32,
     /// Template profile name; the templates are in `templates/<profile>/` next to the file.
     pub profile: String,
-    /// Template folder, relative to the calibration file.
-    pub templates: String,
+    /// Template folder, relative to the calibration file (the TOML key is `templates`).
+    #[serde(rename = "templates")]
+    pub templates_dir: String,
     pub input_order: InputOrder,
     /// The screen size (portrait) everything below was measured on.
     pub screen: Size,
     pub grid: Rect,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keypad: Option<Keypad>,
-    pub recognition: Thresholds,
+    /// How digits are matched (the TOML table is `[recognition]`).
+    #[serde(rename = "recognition")]
+    pub thresholds: Thresholds,
     /// Tap timing for apps that need it; absent means the input method's own defaults, which
     /// suit ordinary apps (a hold on `input` turns every tap into a slower swipe).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -152,9 +155,9 @@ impl Calibration {
     }
 
     /// The template folder for a calibration loaded from `calibration_path`.
-    pub fn templates_dir(&self, calibration_path: &Path) -> PathBuf {
+    pub fn templates_at(&self, calibration_path: &Path) -> PathBuf {
         let base = calibration_path.parent().unwrap_or(Path::new("."));
-        base.join(&self.templates)
+        base.join(&self.templates_dir)
     }
 
     /// Checks every value's range (naming the field) and that the values make sense together.
@@ -213,7 +216,7 @@ impl Calibration {
                 );
             }
         }
-        let r = &self.recognition;
+        let r = &self.thresholds;
         check_range("recognition.min_score", r.min_score, 0.0, 1.0)?;
         check_range("recognition.min_margin", r.min_margin, 0.0, 1.0)?;
         // The farthest two RGB colours can be is 255 * sqrt(3), about 441.7.
@@ -226,7 +229,7 @@ impl Calibration {
             check_ms("pacing.gap_ms", p.gap_ms, MAX_PAUSE_MS)?;
             check_ms("pacing.settle_ms", p.settle_ms, MAX_PAUSE_MS)?;
         }
-        ensure!(!self.templates.is_empty(), "no template folder given");
+        ensure!(!self.templates_dir.is_empty(), "no template folder given");
         Ok(())
     }
 
@@ -246,7 +249,7 @@ impl Calibration {
             place: Some(Place {
                 screen: self.screen,
                 grid: self.grid,
-                thresholds: &self.recognition,
+                thresholds: &self.thresholds,
             }),
             ..Hints::default()
         }
@@ -261,7 +264,7 @@ mod tests {
         Calibration {
             format_version: FORMAT_VERSION,
             profile: "default".into(),
-            templates: "templates/default".into(),
+            templates_dir: "templates/default".into(),
             input_order: InputOrder::CellFirst,
             screen: Size::new(1080, 2340),
             grid: Rect::new(20, 400, 1040, 1040),
@@ -270,7 +273,7 @@ mod tests {
                 erase: Some(Point::new(300, 1650)),
                 notes: None,
             }),
-            recognition: Thresholds {
+            thresholds: Thresholds {
                 min_score: 0.7,
                 min_margin: 0.05,
                 given_ink: [0, 0, 0],

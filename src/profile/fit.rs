@@ -71,7 +71,7 @@ pub fn templates_differ(
         };
         digits += 1;
         let [best, _] = templates.best_two(&p.pixels);
-        if best.0 != d || (best.1 as f64) < cal.recognition.min_score {
+        if best.0 != d || (best.1 as f64) < cal.thresholds.min_score {
             unlike += 1;
         }
     }

@@ -2,17 +2,16 @@
 //! templates), kept in the user's config directory (the platform's convention through the
 //! `directories` crate, or `$SUDOKU_AGENT_CONFIG_DIR`), one folder per app package and screen
 //! size: `profiles/<package>-<W>x<H>/profile.toml` and `templates/1.png..9.png` beside it, so two
-//! apps never share templates. `learn` makes one on the phone; `fit` checks one against the
-//! screen and carries one over from another screen size; `choice` is the rule every command
-//! uses to pick the calibration for a phone; `remember` writes back what a run re-learned.
+//! apps never share templates. `fit` checks one against the screen and carries one over from
+//! another screen size; `remember` writes back what a run re-learned. Learning one is
+//! `calibrate::learn`; the rule every command uses to pick one for a phone is `app::choose`,
+//! beside the commands: this folder sits below both.
 
 pub mod calibration;
-pub mod choice;
 pub mod fit;
-pub mod learn;
 pub mod remember;
 
-pub use remember::remember_order;
+pub use remember::{Source, remember_order};
 
 use crate::device::Device;
 use crate::geometry::Size;
@@ -200,7 +199,7 @@ impl Store {
             bail!("no profile '{name}'; `sudoku-agent profiles list` shows the stored ones");
         }
         let calibration = Calibration::read(&path)?;
-        let templates = Templates::load(&calibration.templates_dir(&path))?;
+        let templates = Templates::load(&calibration.templates_at(&path))?;
         Ok(Stored {
             name: name.to_string(),
             profile: Profile::new(calibration, templates),
@@ -216,8 +215,8 @@ impl Store {
         let templates = &profile.templates;
         let mut cal = profile.calibration.clone();
         cal.profile = name;
-        cal.templates = TEMPLATES.to_string();
-        templates.save(&cal.templates_dir(&path))?;
+        cal.templates_dir = TEMPLATES.to_string();
+        templates.save(&cal.templates_at(&path))?;
         cal.save(&path)?;
         Ok(path)
     }
@@ -264,12 +263,12 @@ mod tests {
         Calibration {
             format_version: FORMAT_VERSION,
             profile: "x".into(),
-            templates: "elsewhere".into(),
+            templates_dir: "elsewhere".into(),
             input_order: InputOrder::NumberFirst,
             screen: Size::new(720, 1280),
             grid: Rect::new(10, 200, 700, 700),
             keypad: None,
-            recognition: Thresholds {
+            thresholds: Thresholds {
                 min_score: 0.7,
                 min_margin: 0.05,
                 given_ink: [0, 0, 0],
@@ -328,7 +327,7 @@ mod tests {
         assert_eq!(got_b.profile.calibration.input_order, InputOrder::CellFirst);
         assert_eq!(got_a.profile.templates.get(1).unwrap()[0], 10);
         assert_eq!(got_b.profile.templates.get(1).unwrap()[0], 200);
-        assert_eq!(got_a.profile.calibration.templates, "templates");
+        assert_eq!(got_a.profile.calibration.templates_dir, "templates");
         assert_eq!(
             store.list().unwrap(),
             vec!["com.one.sudoku-720x1280", "org.two.sudoku-720x1280"]

@@ -3,9 +3,18 @@
 //! updated; a calibration file the user named with `--calibration` is theirs and left as it is,
 //! and the line names the command that updates it. Each call gives the one line to print.
 
-use crate::profile::Store;
 use crate::profile::calibration::{Calibration, InputOrder};
-use crate::profile::choice::Source;
+use crate::profile::{ProfileKey, Store};
+use std::path::PathBuf;
+
+/// Where a run's calibration came from, which is where what it re-learns goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// The stored profile of this app and screen size (found, fitted or learned now).
+    Profile(ProfileKey),
+    /// A calibration file the user named with `--calibration`.
+    File(PathBuf),
+}
 
 /// Saves `order`, re-learned during a run, to `source`; returns the line that says where it
 /// went (or why it was not saved). Never fails: the run's own outcome stands either way.

@@ -1,2 +1,3 @@
 mod probe;
 mod profile;
+mod same_profile;

@@ -96,7 +96,7 @@ pub fn write_calibration(dir: &Path, skin: &str, size: Size) -> PathBuf {
     let (cal, templates) = calibration(skin, size);
     let path = dir.join(format!("{skin}-{size}.toml"));
     cal.save(&path).unwrap();
-    templates.save(&cal.templates_dir(&path)).unwrap();
+    templates.save(&cal.templates_at(&path)).unwrap();
     path
 }
 

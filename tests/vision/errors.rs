@@ -188,7 +188,7 @@ fn an_ambiguous_cell_is_an_error_naming_it_and_its_two_best_digits() {
     let confused = Templates::new(raw);
     // The templates alone (the calibrated cut at the calibrated grid) name every doubtful cell.
     let grid = locate_grid(&img).unwrap();
-    let err = read_grid(&img, grid, &confused, &done.calibration.recognition).unwrap_err();
+    let err = read_grid(&img, grid, &confused, &done.calibration.thresholds).unwrap_err();
     let ReadError::Unsure(doubts) = &err else {
         panic!("{err:?}")
     };

@@ -116,7 +116,7 @@ fn every_classic_real_screenshot_reads_exactly_after_one_calibration_per_app() {
             }
         };
         let expected_source = if app.keypad_labels {
-            LabelSource::Keypad
+            LabelSource::Reader
         } else {
             LabelSource::Givens
         };
@@ -286,13 +286,12 @@ fn every_screenshot_with_a_sibling_reads_exactly_with_the_siblings_calibration_a
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// How `play` learns an app (`profile::learn::calibrate_screen`): from the read of the reader
-/// without calibration, else by calibrate's own search. Every real screenshot that reader reads
+/// How `play` and `calibrate` learn an app (`calibrate::calibrate_image`): from the read of the
+/// reader without calibration. Every real screenshot that reader reads
 /// exactly is learned, and the learned calibration reads it back exactly through the one
 /// calibrated reader.
 #[test]
 fn real_screenshots_the_reader_without_calibration_reads_are_learned_and_read_back() {
-    use sudoku_agent::profile::learn::calibrate_screen;
     use sudoku_agent::vision;
     let Some(manifest) = manifest() else { return };
     let mut names: Vec<&String> = manifest.keys().collect();
@@ -308,7 +307,7 @@ fn real_screenshots_the_reader_without_calibration_reads_are_learned_and_read_ba
         if vision::read(&img, None).result.map(|r| r.board) != Ok(board(truth)) {
             continue;
         }
-        let done = match calibrate_screen(&img) {
+        let done = match calibrate_image(&img, &CalibrateOptions::default()) {
             Ok(done) => done,
             Err(e) => {
                 failures.push(format!("{name}: not learned: {e:#}"));

@@ -112,7 +112,7 @@ fn a_small_digit_in_a_disc_at_the_grid_corner_matches_its_template_as_well_as_el
         .unwrap()
         .render();
     let grid = locate_grid_near(&shot, done.calibration.grid).unwrap();
-    let th = &done.calibration.recognition;
+    let th = &done.calibration.thresholds;
     let rec = read_grid(&shot, grid, &done.templates, th).unwrap();
     let corner = &rec.readings[72];
     assert_eq!((corner.cell.as_str(), corner.digit), ("r9c1", Some(8)));

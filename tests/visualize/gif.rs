@@ -101,7 +101,7 @@ fn visualize_gif_reads_the_puzzle_from_a_screenshot() {
     let cal = dir.join("calibration.toml");
     done.calibration.save(&cal).unwrap();
     done.templates
-        .save(&done.calibration.templates_dir(&cal))
+        .save(&done.calibration.templates_at(&cal))
         .unwrap();
     let shot = dir.join("screen.png");
     screen.save(&shot).unwrap();

@@ -67,7 +67,7 @@ fn calibration(skin: &str) -> PathBuf {
     calibrated.calibration.save(&path).unwrap();
     calibrated
         .templates
-        .save(&calibrated.calibration.templates_dir(&path))
+        .save(&calibrated.calibration.templates_at(&path))
         .unwrap();
     done.push((skin.to_string(), path.clone()));
     path

@@ -2,14 +2,17 @@
 //! screen size when it can be), else the stored profile of the app on screen, learned and stored
 //! when there is none, and learned again when it no longer reads the screen; for `play --all`
 //! with calibrations given, the one that reads the phone's screen best ([`best_candidate`]).
-//! Lines worth telling the user go to a `say` callback; the command layer prints them.
+//! Lines worth telling the user go to a `say` callback; the command layer prints them. It sits
+//! beside the commands, above the profile store, `play` (whose first read it hands on) and
+//! `calibrate` (which learns).
 
+use crate::calibrate::{CalibrateOptions, learn};
 use crate::device::Device;
 use crate::geometry::Size;
 use crate::play::FirstRead;
 use crate::profile::calibration::Calibration;
 use crate::profile::fit::{self, Verdict};
-use crate::profile::learn::learn;
+pub use crate::profile::remember::Source;
 use crate::profile::{Profile, ProfileKey, Store, Stored};
 use crate::vision::{Recognition, Templates};
 use anyhow::{Context, Result, anyhow, bail};
@@ -30,15 +33,6 @@ pub struct Chosen {
     pub source: Source,
     /// The screenshot the choice was checked on and its read, for `play` to start from.
     pub first: Option<FirstRead>,
-}
-
-/// Where a chosen calibration came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
-    /// The stored profile of this app and screen size (found, fitted or learned now).
-    Profile(ProfileKey),
-    /// A calibration file the user named with `--calibration`.
-    File(PathBuf),
 }
 
 /// The calibration and templates to read and tap `device` with: `explicit` when given, else
@@ -127,15 +121,16 @@ pub fn profile_for(
         },
     };
     say(&why);
-    let learned = learn(device)?;
-    let path = store.save(&key, &learned.profile)?;
+    let learned = learn(device, &CalibrateOptions::default())?;
+    let profile = learned.profile();
+    let path = store.save(&key, &profile)?;
     say(&format!(
         "learned {name}: {}; stored in {}",
         learned.summary(),
         path.display()
     ));
     Ok(Chosen {
-        profile: learned.profile,
+        profile,
         name,
         source,
         first: None,
@@ -253,7 +248,7 @@ fn learning_lock(name: &str) -> Arc<Mutex<()>> {
 /// A calibration file and the templates next to it.
 pub fn load_file(path: &Path) -> Result<Profile> {
     let cal = Calibration::load(path)?;
-    let templates = Templates::load(&cal.templates_dir(path))?;
+    let templates = Templates::load(&cal.templates_at(path))?;
     Ok(Profile::new(cal, templates))
 }
 
