@@ -18,10 +18,12 @@ use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::device::adb::{AdbDevice, AdbOptions, AdbServer};
 use sudoku_agent::device::{Device, InputKind};
 use sudoku_agent::geometry::Size;
+use sudoku_agent::phone::Phone;
+use sudoku_agent::profile::Profile;
 use sudoku_agent::sudoku::{Board, DEFAULT_MAX_STEPS, Strategy};
 use sudoku_agent::visualize::estimate::pacing_for;
 use sudoku_agent::visualize::record::{Search, record_search};
-use sudoku_agent::visualize::session::{self, ReplayOptions, Session};
+use sudoku_agent::visualize::session::{self, Replay, ReplayOptions};
 use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, puzzles};
 
 const SIZE: Size = Size::new(1080, 2340);
@@ -144,22 +146,22 @@ fn replay(
         ..ReplayOptions::default()
     };
     let layout = sudoku_agent::plan::layout(&calibrated.calibration).unwrap();
-    let mut session = Session {
-        device: &mut device as &mut dyn Device,
-        calibration: &calibrated.calibration,
-        templates: &calibrated.templates,
+    let profile = Profile::new(calibrated.calibration.clone(), calibrated.templates.clone());
+    let stop = AtomicBool::new(false);
+    let mut phone = Phone::new(&mut device, &profile, &stop, &|line| eprintln!("{line}"));
+    let mut replay = Replay {
+        phone: &mut phone,
         layout,
     };
     let clock_before = sim.clock();
     let started = Instant::now();
     let report = session::replay_moves(
-        &mut session,
+        &mut replay,
         &search.puzzle,
         &moves[..n],
         0,
         &options,
         None,
-        &AtomicBool::new(false),
         &mut |_| {},
     )
     .unwrap();

@@ -1,8 +1,9 @@
 //! sudoku-agent plays sudoku on an Android phone over ADB.
 //!
 //! ```text
+//! Phone { device, profile, stop flag, messages }   (phone: one session per phone)
 //! Device::screenshot() -> RgbaImage
-//!   -> vision::read(&img, Some(&calibration.hints(&templates)))   (None: no calibration)
+//!   -> profile.read(&img) = vision::read(&img, Some(&profile.hints()))   (None: no profile)
 //!                                     -> Seen { screen: grid and cells seen,
 //!                                               result: Recognition { board, readings[81],
 //!                                                                     grid, clashes } }
@@ -17,17 +18,19 @@
 //!   -> screenshot again, read again, Board::diff: verified or a clear error
 //! ```
 //! `vision::read` is the only way from pixels to a board: `read`, `play`, `visualize`,
-//! `calibrate`'s check and profile learning and fitting all call it; vision depends on geometry
-//! and the board type only (a calibration hands it `Hints`). Only the two ends touch the outside
-//! world; every stage between is a pure function. `play`
-//! and `visualize` are the two workflows over these stages; `app` (one file per subcommand) wires
-//! them to the command line and is the one place that picks a device; stages report errors
-//! through `error`, never through `app`.
+//! `calibrate`'s check and profile learning and fitting all call it, through `Profile::read`
+//! when there is a profile; vision depends on geometry and the board type only (a profile hands
+//! it `Hints`). Only the two ends touch the outside world; every stage between is a pure
+//! function. `play` and `visualize` are the two workflows over a `phone::Phone` (capture, read,
+//! waiting out covers, cell centres, taps, the Ctrl-C stop flag, messages prefixed with the
+//! serial under `--all`); `app` (one file per subcommand) wires them to the command line and is
+//! the one place that picks a device; stages report errors through `error`, never through `app`.
 //!
 //! Modules: `cli` (clap types), `app` (subcommands), `error` (stage errors, exit codes),
 //! `sudoku`, `vision`, `profile` (what is learned about an app: its `calibration`, stored per app
 //! and screen, and the `choice` of one for a phone) and `calibrate` (learning it),
-//! `plan` (moves to taps), `play`, `visualize` (record, estimate, replay, resume, gif),
+//! `plan` (moves to taps), `phone` (the session over one phone, and covers over its board),
+//! `play`, `visualize` (record, estimate, replay, resume, gif),
 //! `device` (trait, adb, input encodings, parsers, file, and the glue to the simulated phone),
 //! `geometry`. The reader is its own crate, `sudoku_reader` (in `reader/`, re-exported here as
 //! `vision` and `geometry` for now), and so is the simulated phone, `sudoku_sim` (in `sim/`):
@@ -37,9 +40,9 @@
 pub mod app;
 pub mod calibrate;
 pub mod cli;
-pub mod cover;
 pub mod device;
 pub mod error;
+pub mod phone;
 pub mod plan;
 pub mod play;
 pub mod profile;

@@ -9,12 +9,12 @@ use super::choose::{Candidate, best_candidate, candidates, profile_for};
 use super::open::adb_options;
 use crate::cli::PlayArgs;
 use crate::device::adb::{AdbDevice, AdbServer, NO_DEVICE_HINT};
+use crate::phone::{Phone, stop_on_ctrl_c};
 use crate::play::{PlayOptions, play_from};
 use crate::profile::remember_order;
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -132,7 +132,9 @@ pub(super) fn run(args: &PlayArgs, options: &PlayOptions) -> Result<ExitCode> {
         Some(path) => candidates(path)?,
         None => Vec::new(),
     };
-    let stop = Arc::new(AtomicBool::new(false));
+    // One Ctrl-C handler for every phone: each stops between moves, none with a move half
+    // entered, and says so on its own line.
+    let stop = stop_on_ctrl_c()?;
     errln!(
         "playing on {} phones at once through the adb server at {}",
         phones.serials.len(),
@@ -165,7 +167,7 @@ fn play_one(
     input: Option<crate::device::InputKind>,
     candidates: &[Candidate],
     options: &PlayOptions,
-    stop: &Arc<AtomicBool>,
+    stop: &AtomicBool,
 ) -> Row {
     let started = Instant::now();
     let mut row = Row::new(serial);
@@ -181,15 +183,9 @@ fn play_one(
             pacing: chosen.profile.calibration.pacing,
             ..options.clone()
         };
-        let report = play_from(
-            chosen.first,
-            &mut device,
-            &chosen.profile.calibration,
-            &chosen.profile.templates,
-            &options,
-            stop,
-            &mut |_| {},
-        )?;
+        let say = |line: &str| errln!("{serial}: {line}");
+        let mut phone = Phone::new(&mut device, &chosen.profile, stop, &say);
+        let report = play_from(chosen.first, &mut phone, &options, &mut |_| {})?;
         if let Some(order) = report.relearned_order {
             errln!("{serial}: {}", remember_order(&chosen.source, order));
         }

@@ -4,18 +4,14 @@
 use super::choose::profile_for;
 use super::open::open_phone;
 use crate::cli::PlayArgs;
-use crate::device::Device;
+use crate::phone::{Phone, stop_on_ctrl_c};
 use crate::plan::overlay::draw_plan;
 use crate::play::{Assessment, FirstRead, PlayOptions, PlayReport, Step, read_and_plan};
-use crate::profile::calibration::Calibration;
 use crate::profile::remember_order;
-use crate::vision::Templates;
 use anyhow::{Context, Result};
 use image::RgbaImage;
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The options `play` was given; pacing comes from the calibration of each phone.
@@ -51,30 +47,22 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
         args.calibration.as_deref(),
         &|line: &str| errln!("{line}"),
     )?;
-    let (cal, templates, first) = (
-        chosen.profile.calibration,
-        chosen.profile.templates,
-        chosen.first,
-    );
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        // Ctrl-C finishes the move in flight, then stops: a half-entered move is never left.
-        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
-            .context("cannot install the Ctrl-C handler")?;
-    }
+    // Ctrl-C finishes the move in flight, then stops: a half-entered move is never left.
+    let stop = stop_on_ctrl_c()?;
     let options = PlayOptions {
-        pacing: cal.pacing,
+        pacing: chosen.profile.calibration.pacing,
         ..options
     };
+    let say = |line: &str| errln!("{line}");
+    let mut phone = Phone::new(device.as_mut(), &chosen.profile, &stop, &say);
     let started = Instant::now();
     let mut screen_for_dry_run = None;
     let result = if args.dry_run {
-        let (screen, report) = plan_only(first, device.as_mut(), &cal, &templates, &options)?;
+        let (screen, report) = plan_only(chosen.first, &mut phone, &options)?;
         screen_for_dry_run = Some(screen);
         Ok(report)
     } else {
-        play_with_bar(first, device.as_mut(), &cal, &templates, &options, &stop)
+        play_with_bar(chosen.first, &mut phone, &options)
     };
     let host_time = started.elapsed();
     let device_time = sim_session.as_ref().map(|(s, preset)| (s.clock(), *preset));
@@ -179,12 +167,10 @@ fn print_outcome(
 /// and the plan, with the screen to draw it on; nothing is tapped.
 fn plan_only(
     first: Option<FirstRead>,
-    device: &mut dyn Device,
-    cal: &Calibration,
-    templates: &Templates,
+    phone: &mut Phone,
     options: &PlayOptions,
 ) -> Result<(RgbaImage, PlayReport)> {
-    let (report, _, screen) = read_and_plan(first, device, cal, templates, options)?;
+    let (report, _, screen) = read_and_plan(first, phone, options)?;
     Ok((screen, report))
 }
 
@@ -192,18 +178,15 @@ fn plan_only(
 /// progress bar, cleared at the end.
 fn play_with_bar(
     first: Option<FirstRead>,
-    device: &mut dyn Device,
-    cal: &Calibration,
-    templates: &Templates,
+    phone: &mut Phone,
     options: &PlayOptions,
-    stop: &Arc<AtomicBool>,
 ) -> Result<PlayReport> {
     // The bar appears once the plan is known (a bar made before showed a full "0/0 moves"), and
     // the plan is said before the first tap: moves, input method, estimated time.
     let mut bar: Option<indicatif::ProgressBar> = None;
+    let device = &*phone.device;
     let input_description = device.input_description();
-    let pacing = cal
-        .pacing
+    let pacing = (phone.profile.calibration.pacing)
         .or_else(|| device.pacing())
         .unwrap_or(crate::device::Pacing::NONE);
     let costs = PlanCosts {
@@ -215,28 +198,20 @@ fn play_with_bar(
         gap: Duration::from_millis(u64::from(pacing.gap_ms)),
         check: device.input().checkpoint_cost(),
     };
-    let result = crate::play::play_from(
-        first,
-        device,
-        cal,
-        templates,
-        options,
-        stop,
-        &mut |step| match step {
-            // The board read and the plan, on stderr before the first tap.
-            Step::Planned(a) => {
-                errln!("read from the screen:\n{}", a.recognition.board);
-                errln!(
-                    "{}",
-                    plan_line(&a.moves, &a.plan, &costs, &input_description)
-                );
-            }
-            Step::Moves { done, total } => {
-                bar.get_or_insert_with(|| tapping_bar(total))
-                    .set_position(done as u64);
-            }
-        },
-    );
+    let result = crate::play::play_from(first, phone, options, &mut |step| match step {
+        // The board read and the plan, on stderr before the first tap.
+        Step::Planned(a) => {
+            errln!("read from the screen:\n{}", a.recognition.board);
+            errln!(
+                "{}",
+                plan_line(&a.moves, &a.plan, &costs, &input_description)
+            );
+        }
+        Step::Moves { done, total } => {
+            bar.get_or_insert_with(|| tapping_bar(total))
+                .set_position(done as u64);
+        }
+    });
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

@@ -11,25 +11,25 @@ use crate::cli::VisualizeArgs;
 use crate::device::Device;
 use crate::device::adb::AdbDevice;
 use crate::error::BoardProblem;
+use crate::phone::{Phone, Say, stop_on_ctrl_c};
 use crate::plan::{Layout, Move, count_taps};
-use crate::profile::calibration::{Calibration, InputOrder};
+use crate::profile::Profile;
+use crate::profile::calibration::InputOrder;
 use crate::profile::remember_order;
 use crate::sudoku::Board;
 use crate::sudoku::report::describe_conflicts;
-use crate::vision;
-use crate::vision::{Recognition, Templates};
+use crate::vision::Recognition;
 use crate::visualize::estimate::{Costs, Estimate, estimate, pacing_for};
 use crate::visualize::gif::{GifOptions, sampled_steps, search_gif};
 use crate::visualize::measure::measure;
 use crate::visualize::record::{Prepared, prepare_fresh, prepare_resume, record_search};
 use crate::visualize::resume::State;
-use crate::visualize::session::{self, ReplayOptions, ReplayReport, Session};
+use crate::visualize::session::{self, Replay, ReplayOptions, ReplayReport};
 use anyhow::{Context, Result, bail};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, Sender};
 use std::time::Duration;
 
@@ -54,13 +54,8 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
         errln!("nothing was tapped");
         return Ok(ExitCode::from(2));
     }
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        // Ctrl-C finishes the batch in flight (a fraction of a second), saves progress, stops.
-        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
-            .context("cannot install the Ctrl-C handler")?;
-    }
+    // Ctrl-C finishes the batch in flight (a fraction of a second), saves progress, stops.
+    let stop = stop_on_ctrl_c()?;
     let bar = indicatif::ProgressBar::new(ready.moves.len() as u64)
         .with_message(format!("step {}", count(ready.steps_before as u64)))
         .with_style(
@@ -78,22 +73,29 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     let (first, total, estimated) = (ready.start, ready.moves.len(), ready.estimate.total);
     let began = std::time::Instant::now();
     let mut corrected = false;
-    let result = replay(device.as_mut(), &mut ready, &stop, &mut |done, steps| {
-        bar.set_message(format!("step {}", count(steps as u64)));
-        bar.set_position(done as u64);
-        let elapsed = began.elapsed();
-        if !corrected && (done - first) * 8 >= total - first && elapsed > Duration::from_secs(5) {
-            corrected = true;
-            let projected = elapsed.mul_f64((total - first) as f64 / (done - first) as f64);
-            if projected.abs_diff(estimated) * 10 > estimated * 3 {
-                bar.println(format!(
+    let say = |line: &str| errln!("{line}");
+    let result = replay(
+        device.as_mut(),
+        &mut ready,
+        (&stop, &say),
+        &mut |done, steps| {
+            bar.set_message(format!("step {}", count(steps as u64)));
+            bar.set_position(done as u64);
+            let elapsed = began.elapsed();
+            if !corrected && (done - first) * 8 >= total - first && elapsed > Duration::from_secs(5)
+            {
+                corrected = true;
+                let projected = elapsed.mul_f64((total - first) as f64 / (done - first) as f64);
+                if projected.abs_diff(estimated) * 10 > estimated * 3 {
+                    bar.println(format!(
                     "at this phone's pace the replay takes about {} in all, not {} as estimated",
                     duration(projected),
                     duration(estimated)
                 ));
+                }
             }
-        }
-    });
+        },
+    );
     bar.finish_and_clear();
     if let Some((session, preset)) = &sim_session {
         errln!(
@@ -129,11 +131,10 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
 /// One phone made ready to replay: read, searched, timed and estimated; nothing tapped but the
 /// timing taps on given cells.
 struct Ready {
-    cal: Calibration,
-    templates: Templates,
+    profile: Profile,
     layout: Layout,
     /// The profile's name, or the calibration file's.
-    profile: String,
+    name: String,
     /// Where the calibration came from: where a re-learned input order is saved.
     source: Source,
     description: String,
@@ -160,8 +161,9 @@ fn prepare(
     let chosen = profile_for(device, args.calibration.as_deref(), &|line: &str| {
         errln!("{who}{line}")
     })?;
-    let (cal, templates) = (chosen.profile.calibration, chosen.profile.templates);
-    let layout = crate::plan::layout(&cal)?;
+    let profile = chosen.profile;
+    let cal = &profile.calibration;
+    let layout = crate::plan::layout(cal)?;
     let description = device.input_description();
     let input = device.input();
     // The screenshot that checked the profile is the one the replay starts from.
@@ -169,18 +171,16 @@ fn prepare(
         Some(first) => first.recognition,
         None => {
             let screen = device.screenshot().context("cannot take a screenshot")?;
-            vision::read(&screen, Some(&cal.hints(&templates)))
-                .result
-                .map_err(|e| {
-                    BoardProblem(format!("cannot read the board, nothing was tapped: {e}"))
-                })?
+            profile.read(&screen).result.map_err(|e| {
+                BoardProblem(format!("cannot read the board, nothing was tapped: {e}"))
+            })?
         }
     };
     let (prepared, mut state) = search(args, &recognition, state_file, &description)?;
     state.device = description.clone();
     let moves = prepared.search.moves();
     let start = prepared.start;
-    let pacing = pacing_for(&cal, input);
+    let pacing = pacing_for(cal, input);
     let mut options = ReplayOptions {
         check_every: args.check_every as usize,
         moves_per_second: args.moves_per_second,
@@ -198,14 +198,12 @@ fn prepare(
         &moves,
         cal.input_order,
     );
-    let mut session = Session {
-        device,
-        calibration: &cal,
-        templates: &templates,
-        layout: layout.clone(),
-    };
+    // Only timing taps on given cells here, nothing a stop would cut short; Ctrl-C before the
+    // replay ends the program.
+    let (stop, say) = (AtomicBool::new(false), |line: &str| errln!("{who}{line}"));
+    let mut phone = Phone::new(device, &profile, &stop, &say);
     let estimate = estimate_replay(
-        &mut session,
+        &mut phone,
         &recognition,
         &moves[start..],
         &mut options,
@@ -214,10 +212,9 @@ fn prepare(
         can_ask,
     )?;
     Ok(Ready {
-        cal,
-        templates,
+        profile,
         layout,
-        profile: chosen.name,
+        name: chosen.name,
         source: chosen.source,
         description,
         steps_before: sets_before(&moves, start),
@@ -319,7 +316,7 @@ fn say_search(
 /// first batch (`options.first_per_move`); the input method's known costs for devices without
 /// timing, and when the run will be refused anyway (no one to ask, already too long).
 fn estimate_replay(
-    session: &mut Session,
+    phone: &mut Phone,
     recognition: &Recognition,
     moves: &[Move],
     options: &mut ReplayOptions,
@@ -327,16 +324,16 @@ fn estimate_replay(
     who: &str,
     can_ask: bool,
 ) -> Result<Estimate> {
-    let input = session.device.input();
-    let input_order = session.calibration.input_order;
-    let known = Costs::known(input, session.device.tap_cost(&options.pacing));
+    let input = phone.device.input();
+    let input_order = phone.profile.calibration.input_order;
+    let known = Costs::known(input, phone.device.tap_cost(&options.pacing));
     let guess = estimate(moves, input_order, &known, options);
     let measured = if input.kind().is_some()
-        && session.device.shows_taps()
+        && phone.device.shows_taps()
         && !moves.is_empty()
         && (can_ask || guess.total <= LONG)
     {
-        measure(session, recognition, options)?
+        measure(phone, recognition, options)?
     } else {
         None
     };
@@ -402,26 +399,24 @@ fn confirm(total: Duration, yes: bool, what: &str) -> Result<bool> {
 fn replay(
     device: &mut dyn Device,
     ready: &mut Ready,
-    stop: &AtomicBool,
+    (stop, say): (&AtomicBool, &Say<'_>),
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<ReplayReport> {
-    let mut session = Session {
-        device,
-        calibration: &ready.cal,
-        templates: &ready.templates,
+    let mut phone = Phone::new(device, &ready.profile, stop, say);
+    let mut replay = Replay {
+        phone: &mut phone,
         layout: ready.layout.clone(),
     };
     let moves = &ready.moves;
     let mut counted = ready.start;
     let mut steps = ready.steps_before;
     session::replay_moves(
-        &mut session,
+        &mut replay,
         &ready.prepared.search.puzzle,
         moves,
         ready.start,
         &ready.options,
         Some(ready.state.clone()),
-        stop,
         &mut |done| {
             steps += moves[counted..done]
                 .iter()
@@ -439,12 +434,7 @@ fn replay(
 fn run_all(args: &VisualizeArgs) -> Result<ExitCode> {
     let phones = fleet::attached(&args.device)?;
     let can_ask = args.yes || std::io::stdin().is_terminal();
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
-            .context("cannot install the Ctrl-C handler")?;
-    }
+    let stop = stop_on_ctrl_c()?;
     errln!(
         "replaying on {} phones at once through the adb server at {}",
         phones.serials.len(),
@@ -519,17 +509,19 @@ fn replay_one(
         })();
         let _ = told.send(readied.as_ref().ok().map(|(_, r)| r.estimate.total));
         let (mut device, mut ready) = readied?;
-        row.profile = ready.profile.clone();
+        row.profile = ready.name.clone();
         row.estimated = Some(ready.estimate.total);
         if !go.recv().unwrap_or(false) {
             bail!("not started; nothing was tapped but the timing taps on given cells");
         }
-        let report = replay(&mut device, &mut ready, stop, &mut |_, _| {}).with_context(|| {
-            format!(
-                "continue with `sudoku-agent visualize -s {serial} --resume --state {}`",
-                state_file.display()
-            )
-        })?;
+        let say = |line: &str| errln!("{serial}: {line}");
+        let report =
+            replay(&mut device, &mut ready, (stop, &say), &mut |_, _| {}).with_context(|| {
+                format!(
+                    "continue with `sudoku-agent visualize -s {serial} --resume --state {}`",
+                    state_file.display()
+                )
+            })?;
         let _ = std::fs::remove_file(&state_file);
         if let Some(order) = report.relearned_order {
             errln!("{serial}: {}", remember_order(&ready.source, order));

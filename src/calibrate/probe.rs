@@ -6,6 +6,8 @@
 
 use crate::device::Device;
 use crate::geometry::Point;
+use crate::phone::Phone;
+use crate::profile::Profile;
 use crate::profile::calibration::{Calibration, InputOrder, Keypad};
 use crate::sudoku::{Board, Cell};
 use crate::vision;
@@ -13,9 +15,9 @@ use crate::vision::keypad::{Glyph, glyphs_outside};
 use crate::vision::patch::components;
 use crate::vision::settling::{self, Settling};
 use crate::vision::{Grid, Recognition, Templates};
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use image::RgbaImage;
-use std::io::Write as _;
+use std::sync::atomic::AtomicBool;
 
 /// What the probe found, and what it cost.
 #[derive(Debug, Clone, PartialEq)]
@@ -207,11 +209,9 @@ fn changed_around(a: &RgbaImage, b: &RgbaImage, at: Point, side: u32) -> f32 {
     changed as f32 / total.max(1) as f32
 }
 
-/// The phone, the first read, and a count of what was done.
-struct Session<'a> {
-    device: &'a mut dyn Device,
-    cal: &'a Calibration,
-    templates: &'a Templates,
+/// A probe on the phone: the first read, and a count of what was done.
+struct Probe<'p, 'a> {
+    phone: &'p mut Phone<'a>,
     first: Recognition,
     cell: Cell,
     /// The digit the probe enters (the cell's solution).
@@ -223,7 +223,7 @@ struct Session<'a> {
     screenshots: usize,
 }
 
-impl Session<'_> {
+impl Probe<'_, '_> {
     /// What the user must clean up when the probe stops now.
     fn leftover(&self) -> String {
         match self.shown {
@@ -234,7 +234,7 @@ impl Session<'_> {
 
     fn tap(&mut self, points: &[Point]) -> Result<()> {
         self.taps += points.len();
-        self.device.tap_all(points)
+        self.phone.tap_all(points)
     }
 
     /// A screenshot and its reading once the screen has settled; an error when the grid is gone
@@ -278,22 +278,15 @@ impl Session<'_> {
     /// screenshot.
     fn settled(&mut self) -> Result<(RgbaImage, Result<Recognition, crate::vision::ReadError>)> {
         let mut frames = Settling::new(std::time::Instant::now(), settling::STILL_SPAN);
-        let g = self.cal.grid;
-        let (side, col, row) = (g.width / 9, self.cell.col() as u32, self.cell.row() as u32);
-        let centre = Point::new(
-            g.x + (2 * col + 1) * g.width / 18,
-            g.y + (2 * row + 1) * g.height / 18,
-        );
+        let side = self.phone.profile.calibration.grid.width / 9;
+        let centre = self.phone.cell_centre(self.cell);
         loop {
             self.screenshots += 1;
-            let img = self
-                .device
-                .screenshot()
-                .context("cannot take a screenshot")?;
+            let img = self.phone.capture()?.screen;
             frames.add(img);
             if !frames.waiting(&[centre], side) {
                 let img = frames.into_latest().expect("a frame was added above");
-                let read = vision::read(&img, Some(&self.cal.hints(self.templates))).result;
+                let read = self.phone.read(&img).result;
                 return Ok((img, read));
             }
             std::thread::sleep(settling::STEP);
@@ -330,45 +323,53 @@ pub fn probe_waiting(
     templates: &Templates,
     wait: std::time::Duration,
 ) -> Result<Probed> {
+    let profile = Profile::new(cal.clone(), templates.clone());
+    let (stop, say) = (AtomicBool::new(false), say_on_stderr);
+    let mut phone = Phone::new(device, &profile, &stop, &say);
     let mut covers = 0;
     let mut held = None;
     loop {
-        match probe_holding(device, cal, templates, held) {
+        match probe_holding(&mut phone, held) {
             Err(e) if covers < 2 && e.downcast_ref::<BoardGone>().is_some() => {
                 covers += 1;
                 held = e.downcast_ref::<BoardGone>().map(|g| g.digit);
                 log::info!("probe interrupted: {e}");
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "the board left the screen while learning the app (an ad or a dialog?)"
-                );
-                crate::cover::wait_for_board(device, cal, templates, wait, None, "play")?;
+                phone.say("the board left the screen while learning the app (an ad or a dialog?)");
+                phone.wait_for_board(wait, "play")?;
             }
             other => return other,
         }
     }
 }
 
+/// The probe's messages: on stderr, as the command that learns says its own.
+fn say_on_stderr(line: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
 /// Finds input order, erase and notes on `device`, whose screen `cal` and `templates` read. The
 /// steps, each its own function: the buttons worth trying, the input order, erase (and the
 /// toggles met on the way), notes, and a last look that the board is as it was.
 pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) -> Result<Probed> {
-    probe_holding(device, cal, templates, None)
+    let profile = Profile::new(cal.clone(), templates.clone());
+    let stop = AtomicBool::new(false);
+    probe_holding(
+        &mut Phone::new(device, &profile, &stop, &say_on_stderr),
+        None,
+    )
 }
 
 /// [`probe`] on a cell whose solution is `held` where there is one (the digit a number-first
 /// app may hold selected).
-fn probe_holding(
-    device: &mut dyn Device,
-    cal: &Calibration,
-    templates: &Templates,
-    held: Option<u8>,
-) -> Result<Probed> {
-    let keypad = cal.keypad.as_ref().ok_or_else(|| {
+fn probe_holding(phone: &mut Phone, held: Option<u8>) -> Result<Probed> {
+    let profile = phone.profile;
+    let keypad = profile.calibration.keypad.as_ref().ok_or_else(|| {
         anyhow!("no keypad was found on this screen, so there is nothing to probe; pass --input-order and --erase")
     })?;
-    let img = device.screenshot().context("cannot take a screenshot")?;
-    let first = vision::read(&img, Some(&cal.hints(templates)))
+    let img = phone.capture()?.screen;
+    let first = phone
+        .read(&img)
         .result
         .map_err(|e| anyhow!("cannot read the board before probing: {e}"))?;
     let empty: Vec<Cell> = Cell::all()
@@ -396,10 +397,8 @@ fn probe_holding(
     let (candidates, near) = candidate_buttons(&img, &first.grid, keypad);
     let side = first.grid.pitch() as u32;
     log::info!("probe: {digit} into {cell}; candidate buttons {candidates:?}");
-    let mut s = Session {
-        device,
-        cal,
-        templates,
+    let mut s = Probe {
+        phone,
         first,
         cell,
         digit,
@@ -492,7 +491,7 @@ fn candidate_buttons(img: &RgbaImage, grid: &Grid, keypad: &Keypad) -> (Vec<Poin
 
 /// Input order: cell then digit; else digit then cell (the digit tap may already have picked
 /// the digit, so first just the cell). Leaves the digit in the probe cell.
-fn find_input_order(s: &mut Session, trial: Trial) -> Result<InputOrder> {
+fn find_input_order(s: &mut Probe, trial: Trial) -> Result<InputOrder> {
     let Trial {
         cell,
         digit,
@@ -540,7 +539,7 @@ fn find_input_order(s: &mut Session, trial: Trial) -> Result<InputOrder> {
 /// look are toggles (notes, perhaps): tapped again at once, and tried as notes later. Returns
 /// erase (if found), the toggles, and the screen as last seen.
 fn find_erase(
-    s: &mut Session,
+    s: &mut Probe,
     trial: Trial,
     order: InputOrder,
     candidates: &[Point],
@@ -601,7 +600,7 @@ fn find_erase(
 /// Taps each of `buttons` alone: one whose own look changes is a toggle (tapped again at once
 /// to switch it back), added to `toggles`.
 fn find_toggles(
-    s: &mut Session,
+    s: &mut Probe,
     buttons: &[Point],
     mut before: RgbaImage,
     side: u32,
@@ -628,7 +627,7 @@ fn find_toggles(
 
 /// Notes: a toggle that makes the digit go in small. Cleared with erase, toggled back off.
 fn find_notes(
-    s: &mut Session,
+    s: &mut Probe,
     trial: Trial,
     order: InputOrder,
     erase: Point,
@@ -659,7 +658,7 @@ fn find_notes(
 }
 
 /// The last look: every cell (digit and notes) as in the first read.
-fn check_as_before(s: &mut Session) -> Result<()> {
+fn check_as_before(s: &mut Probe) -> Result<()> {
     let (_, last) = s.look("probing")?;
     let differ: Vec<String> = Cell::all()
         .filter(|&c| {

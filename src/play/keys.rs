@@ -118,7 +118,7 @@ pub(super) enum Display {
 
 /// What a check saw of the key tapped last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Verdict {
+pub(super) enum KeyLook {
     /// It looks selected (and the key selected before no longer does).
     Selected,
     /// It looks as it did unselected.
@@ -205,7 +205,7 @@ impl KeyWatch {
         first: Option<&Move>,
         first_seen: bool,
         cal: &Calibration,
-    ) -> Option<(usize, Verdict)> {
+    ) -> Option<(usize, KeyLook)> {
         let noted = self.noted.take();
         if !self.started {
             self.started = true;
@@ -227,11 +227,11 @@ impl KeyWatch {
     /// is to be tapped again, alone, before any cell of its digit (it does not look selected);
     /// after two more tries the run stops. An app whose key never changes when tapped twice
     /// shows no selection: said once, and keys are no longer checked.
-    pub fn tap_again(&mut self, verdict: Verdict, target: Target) -> Result<bool> {
+    pub fn tap_again(&mut self, verdict: KeyLook, target: Target) -> Result<bool> {
         self.due = None;
         match (verdict, self.display) {
-            (Verdict::Selected | Verdict::Unknown, _) => self.tries = 0,
-            (Verdict::NotSelected, Display::Shown) if self.tries < 2 => {
+            (KeyLook::Selected | KeyLook::Unknown, _) => self.tries = 0,
+            (KeyLook::NotSelected, Display::Shown) if self.tries < 2 => {
                 self.tries += 1;
                 let _ = writeln!(
                     std::io::stderr(),
@@ -239,19 +239,19 @@ impl KeyWatch {
                 );
                 return Ok(true);
             }
-            (Verdict::NotSelected, Display::Shown) => {
+            (KeyLook::NotSelected, Display::Shown) => {
                 return Err(BoardProblem(format!(
                     "stopped: {target} does not look selected after {} taps, so no cell of it was tapped. Likely cause: the app ignores that key (a dialog over the keypad, or the keypad moved); fix it on the phone and re-run play",
                     self.tries + 1
                 ))
                 .into());
             }
-            (Verdict::NotSelected, _) if self.tries == 0 => {
+            (KeyLook::NotSelected, _) if self.tries == 0 => {
                 // A lost tap, or an app that shows no selected key: once more tells.
                 self.tries = 1;
                 return Ok(true);
             }
-            (Verdict::NotSelected, _) => {
+            (KeyLook::NotSelected, _) => {
                 self.tries = 0;
                 self.display = Display::NotShown;
                 let _ = writeln!(
@@ -265,9 +265,9 @@ impl KeyWatch {
 
     /// Judges `key` on `now` (a frame's looks after its tap), and learns from a key that looks
     /// selected (or cannot be told): the others are unselected then.
-    fn judge(&mut self, now: &Looks, key: usize) -> Verdict {
+    fn judge(&mut self, now: &Looks, key: usize) -> KeyLook {
         let Some(patch) = &now[key] else {
-            return Verdict::Unknown;
+            return KeyLook::Unknown;
         };
         let on = match (&self.unselected[key], &self.selected) {
             (Some(off), _) => Some(differs(patch, off)),
@@ -282,14 +282,14 @@ impl KeyWatch {
             _ => true,
         };
         let verdict = match on {
-            Some(true) if old_off => Verdict::Selected,
-            Some(_) => Verdict::NotSelected,
-            None => Verdict::Unknown,
+            Some(true) if old_off => KeyLook::Selected,
+            Some(_) => KeyLook::NotSelected,
+            None => KeyLook::Unknown,
         };
-        if verdict != Verdict::NotSelected {
+        if verdict != KeyLook::NotSelected {
             self.learn(now, key);
         }
-        if verdict == Verdict::Selected && self.unselected[key].is_some() {
+        if verdict == KeyLook::Selected && self.unselected[key].is_some() {
             self.display = Display::Shown;
         }
         verdict
@@ -345,22 +345,22 @@ mod tests {
         // Key 3 tapped and lit, key 1 back to white.
         assert_eq!(
             watch.judge(&looks(&frame(Some(2)), &k), 2),
-            Verdict::Selected
+            KeyLook::Selected
         );
         assert_eq!(watch.display, Display::Shown);
         // Key 5 tapped, its tap lost: key 3 still lit.
         assert_eq!(
             watch.judge(&looks(&frame(Some(2)), &k), 4),
-            Verdict::NotSelected
+            KeyLook::NotSelected
         );
         assert_eq!(
             watch.judge(&looks(&frame(Some(4)), &k), 4),
-            Verdict::Selected
+            KeyLook::Selected
         );
         // The same key tapped again (a fresh plan) stays selected.
         assert_eq!(
             watch.judge(&looks(&frame(Some(4)), &k), 4),
-            Verdict::Selected
+            KeyLook::Selected
         );
     }
 
@@ -375,7 +375,7 @@ mod tests {
                 both.put_pixel(x, y, image::Rgba([40, 120, 230, 255]));
             }
         }
-        assert_eq!(watch.judge(&looks(&both, &k), 2), Verdict::NotSelected);
+        assert_eq!(watch.judge(&looks(&both, &k), 2), KeyLook::NotSelected);
     }
 
     #[test]
@@ -385,13 +385,13 @@ mod tests {
         watch.learn(&looks(&frame(None), &k), 0);
         assert_eq!(
             watch.judge(&looks(&frame(None), &k), 2),
-            Verdict::NotSelected
+            KeyLook::NotSelected
         );
         assert_eq!(watch.display, Display::Unknown);
         // With nothing known of a key, it cannot be told.
         assert_eq!(
             KeyWatch::new().judge(&looks(&frame(None), &k), 2),
-            Verdict::Unknown
+            KeyLook::Unknown
         );
     }
 
@@ -426,11 +426,11 @@ mod tests {
         watch.note(&frame(Some(2)), &cal);
         assert_eq!(
             watch.verdict(None, true, &cal),
-            Some((2, Verdict::Selected))
+            Some((2, KeyLook::Selected))
         );
         assert!(
             !watch
-                .tap_again(Verdict::Selected, Target::Digit(3))
+                .tap_again(KeyLook::Selected, Target::Digit(3))
                 .unwrap()
         );
         // Key 5's taps are lost: key 3 stays lit.
@@ -439,11 +439,11 @@ mod tests {
             assert!(watch.wanted(&cal));
             watch.note(&frame(Some(2)), &cal);
             let (key, verdict) = watch.verdict(None, true, &cal).unwrap();
-            assert_eq!((key, verdict), (4, Verdict::NotSelected));
+            assert_eq!((key, verdict), (4, KeyLook::NotSelected));
             assert!(watch.tap_again(verdict, Target::Digit(5)).unwrap());
         }
         let err = watch
-            .tap_again(Verdict::NotSelected, Target::Digit(5))
+            .tap_again(KeyLook::NotSelected, Target::Digit(5))
             .unwrap_err()
             .to_string();
         assert!(err.contains("after 3 taps"), "{err}");
@@ -457,7 +457,7 @@ mod tests {
             watch.sent(Target::Digit(3), &cal);
             watch.note(&frame(None), &cal);
             let (_, verdict) = watch.verdict(None, true, &cal).unwrap();
-            assert_eq!(verdict, Verdict::NotSelected);
+            assert_eq!(verdict, KeyLook::NotSelected);
             assert_eq!(watch.tap_again(verdict, Target::Digit(3)).unwrap(), again);
         }
         assert_eq!(watch.display, Display::NotShown);

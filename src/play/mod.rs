@@ -6,13 +6,14 @@
 //! `Input::moves_per_call`) so Ctrl-C or a lost device stops cleanly between moves; and it re-reads
 //! the screen afterwards and names every cell that does not show what it should.
 
-use crate::device::{Device, Pacing};
+use crate::device::Pacing;
 use crate::error::BoardProblem;
+use crate::phone::Phone;
 use crate::plan::{self, Move, Plan};
+use crate::profile::Profile;
 use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::{Board, Cell, Outcome, SolveOptions, Strategy, solve_with};
-use crate::vision;
-use crate::vision::{CellKind, Recognition, Templates};
+use crate::vision::{CellKind, Recognition};
 use anyhow::{Context, Result};
 
 mod batches;
@@ -20,9 +21,7 @@ mod keys;
 mod relearn;
 mod tapping;
 pub use batches::{WATCH_MOVES, WATCH_TAPS, planned_checks};
-pub use relearn::{Learned, cell_centre, cell_side, relearn_order};
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+pub use relearn::{Relearned, relearn_order};
 use std::time::{Duration, Instant};
 pub use tapping::check_rows;
 
@@ -113,17 +112,17 @@ pub use crate::vision::recognize::MIN_CLUES;
 /// Reads a screenshot and decides what to tap: pure apart from the time it takes.
 pub fn assess(
     screen: &image::RgbaImage,
-    cal: &Calibration,
-    templates: &Templates,
+    profile: &Profile,
     options: &PlayOptions,
     timings: &mut Timings,
 ) -> Result<Assessment> {
     let started = Instant::now();
-    let recognition = vision::read(screen, Some(&cal.hints(templates)))
+    let recognition = profile
+        .read(screen)
         .result
         .map_err(|e| BoardProblem(format!("cannot read the board, nothing was tapped: {e}")))?;
     timings.read_ms = ms(started.elapsed());
-    assess_read(recognition, cal, options, timings)
+    assess_read(recognition, &profile.calibration, options, timings)
 }
 
 /// Decides what to tap on a board already read.
@@ -222,51 +221,43 @@ pub struct FirstRead {
     pub read_ms: f64,
 }
 
-/// Runs the whole workflow. `stop` is polled between moves (Ctrl-C); `progress` is told the
-/// plan before the first tap, then how many moves are done.
+/// Runs the whole workflow on `phone`. Its stop flag is polled between moves (Ctrl-C);
+/// `progress` is told the plan before the first tap, then how many moves are done.
 pub fn play(
-    device: &mut dyn Device,
-    cal: &Calibration,
-    templates: &Templates,
+    phone: &mut Phone,
     options: &PlayOptions,
-    stop: &Arc<AtomicBool>,
     progress: &mut dyn FnMut(Step),
 ) -> Result<PlayReport> {
-    play_from(None, device, cal, templates, options, stop, progress)
+    play_from(None, phone, options, progress)
 }
 
-/// [`play`], starting from `first` (a screenshot of `device` already read with `cal`) when given
-/// instead of capturing and reading the screen again. The steps, each its own function: read and
-/// plan, confirm the screen is unchanged, then send a batch and check it until the plan is done,
-/// and finish by comparing the board with the solution.
+/// [`play`], starting from `first` (a screenshot of the phone already read with its profile)
+/// when given instead of capturing and reading the screen again. The steps, each its own
+/// function: read and plan, confirm the screen is unchanged, then send a batch and check it
+/// until the plan is done, and finish by comparing the board with the solution.
 pub fn play_from(
     first: Option<FirstRead>,
-    device: &mut dyn Device,
-    cal: &Calibration,
-    templates: &Templates,
+    phone: &mut Phone,
     options: &PlayOptions,
-    stop: &Arc<AtomicBool>,
     progress: &mut dyn FnMut(Step),
 ) -> Result<PlayReport> {
-    let (report, captured_at, _) = read_and_plan(first, device, cal, templates, options)?;
+    let (report, captured_at, _) = read_and_plan(first, phone, options)?;
     if options.dry_run || report.assessment.moves.is_empty() {
         return Ok(report);
     }
     // The screen must still show what was read before anything is tapped.
     if captured_at.elapsed() > options.recheck_after {
-        confirm_unchanged(device, cal, templates, &report.assessment)?;
+        confirm_unchanged(phone, &report.assessment)?;
     }
 
-    tapping::tap_and_check(report, device, cal, templates, options, stop, progress)
+    tapping::tap_and_check(report, phone, options, progress)
 }
 
 /// The first step: the board read (from `first`, or a fresh screenshot) and the moves planned,
 /// with when the screenshot was taken and the screenshot itself (for `--dry-run` to draw on).
 pub fn read_and_plan(
     first: Option<FirstRead>,
-    device: &mut dyn Device,
-    cal: &Calibration,
-    templates: &Templates,
+    phone: &mut Phone,
     options: &PlayOptions,
 ) -> Result<(PlayReport, Instant, image::RgbaImage)> {
     let mut timings = Timings::default();
@@ -274,16 +265,19 @@ pub fn read_and_plan(
         Some(first) => {
             timings.capture_ms = first.capture_ms;
             timings.read_ms = first.read_ms;
-            let a = assess_read(first.recognition, cal, options, &mut timings)?;
+            let a = assess_read(
+                first.recognition,
+                &phone.profile.calibration,
+                options,
+                &mut timings,
+            )?;
             (a, first.taken, first.screen)
         }
         None => {
-            let started = Instant::now();
-            let screen = device.screenshot().context("cannot take a screenshot")?;
-            let captured_at = Instant::now();
-            timings.capture_ms = ms(started.elapsed());
-            let a = assess(&screen, cal, templates, options, &mut timings)?;
-            (a, captured_at, screen)
+            let shot = phone.capture()?;
+            timings.capture_ms = ms(shot.took);
+            let a = assess(&shot.screen, phone.profile, options, &mut timings)?;
+            (a, shot.taken, shot.screen)
         }
     };
     let report = PlayReport::planned(assessment, timings);
@@ -291,14 +285,10 @@ pub fn read_and_plan(
 }
 
 /// Before the first tap, when the screenshot read is old: the screen must still show that board.
-fn confirm_unchanged(
-    device: &mut dyn Device,
-    cal: &Calibration,
-    templates: &Templates,
-    assessment: &Assessment,
-) -> Result<()> {
-    let again = device.screenshot().context("cannot take a screenshot")?;
-    let now = vision::read(&again, Some(&cal.hints(templates)))
+fn confirm_unchanged(phone: &mut Phone, assessment: &Assessment) -> Result<()> {
+    let again = phone.capture()?.screen;
+    let now = phone
+        .read(&again)
         .result
         .map_err(|e| BoardProblem(format!("the screen changed, nothing was tapped: {e}")))?;
     let differ = assessment.recognition.board.diff(&now.board);

@@ -1,22 +1,21 @@
 //! Re-learning the input order from the first move of a run (`play` and `visualize`): when it
 //! did not land, the same move in the other order on the same cell, decided on a settled
-//! screen; and where on the grid a cell's pixels are watched while the screen settles.
+//! screen.
 
 use super::{board_as_seen, show};
-use crate::device::Device;
 use crate::error::BoardProblem;
 use crate::geometry::Point;
+use crate::phone::Phone;
 use crate::plan::{self, Move};
 use crate::profile::calibration::{Calibration, InputOrder};
-use crate::sudoku::{Board, Cell};
-use crate::vision;
+use crate::sudoku::Board;
+use crate::vision::Recognition;
 use crate::vision::settling::{self, Settling};
-use crate::vision::{Recognition, Templates};
 use anyhow::{Context, Result};
 use std::time::{Duration, Instant};
 
 /// What re-learning found: the calibration with the order that worked, and the board after it.
-pub struct Learned {
+pub struct Relearned {
     pub cal: Calibration,
     pub board: Recognition,
     /// Taps the retry sent.
@@ -24,15 +23,15 @@ pub struct Learned {
 }
 
 /// The first move did not land: enter it again in the other input order. When the digit lands,
-/// that order is the app's; otherwise stop naming the likely cause.
+/// that order is the app's; otherwise stop naming the likely cause. `cal` is the phone's
+/// calibration with the input order the run used so far.
 pub fn relearn_order(
-    device: &mut dyn Device,
+    phone: &mut Phone,
     cal: &Calibration,
     (base, first): (&Board, Move),
     seen: &Board,
-    templates: &Templates,
     min_wait: Duration,
-) -> Result<Learned> {
+) -> Result<Relearned> {
     let cell = first.cell();
     let want = first.digit();
     let after_first = seen.get(cell);
@@ -50,29 +49,25 @@ pub fn relearn_order(
     }
     let plan = plan::plan(&retry, &plan::layout(&cal)?)?;
     let points: Vec<Point> = plan.taps.iter().map(|t| t.at).collect();
-    device
+    phone
         .tap_all(&points)
         .context("the device stopped taking taps while re-learning the input order")?;
     let mut expected = *seen;
     expected.set(cell, want);
     // The digit may fade in: decide on a settled screen (or one that shows it landed).
     let mut frames = Settling::new(Instant::now(), min_wait);
-    let (centre, side) = (cell_centre(&cal, cell), cell_side(&cal));
-    let again = loop {
-        let shot = device.screenshot().context("cannot take a screenshot")?;
-        let again = board_as_seen(
-            vision::read(&shot, Some(&cal.hints(templates))).result,
-            &expected,
-            &[cell],
-        );
+    let (centre, side) = (phone.cell_centre(cell), phone.cell_side());
+    let (again, read) = loop {
+        let shot = phone.capture()?.screen;
+        let read = phone.read(&shot).result;
+        let again = board_as_seen(read.clone(), &expected, &[cell]);
         frames.add(shot);
         let landed = matches!(&again, Ok(b) if b.get(cell) == want);
         if landed || !frames.waiting(&[centre], side) {
-            break again;
+            break (again, read);
         }
         std::thread::sleep(settling::STEP);
     };
-    let shot = frames.latest().expect("a frame was added above");
     let again_board = again.map_err(|e| {
         BoardProblem(format!(
             "the first move did not land, and after trying the other input order the board cannot be read ({e}); check the phone and re-run play"
@@ -80,10 +75,9 @@ pub fn relearn_order(
     })?;
     let now = again_board.get(cell);
     if now == want {
-        let board = vision::read(shot, Some(&cal.hints(templates)))
-            .result
-            .map_err(|e| BoardProblem(format!("cannot read the board: {e}")))?;
-        return Ok(Learned {
+        // The frame that showed the digit land was read above: its read is the board now.
+        let board = read.map_err(|e| BoardProblem(format!("cannot read the board: {e}")))?;
+        return Ok(Relearned {
             cal,
             board,
             taps: points.len(),
@@ -105,19 +99,4 @@ pub fn relearn_order(
         show(want)
     ))
     .into())
-}
-
-/// The centre of `cell` on the calibrated grid.
-pub fn cell_centre(cal: &Calibration, cell: Cell) -> Point {
-    let g = cal.grid;
-    let (col, row) = (cell.col() as u32, cell.row() as u32);
-    Point::new(
-        g.x + (2 * col + 1) * g.width / 18,
-        g.y + (2 * row + 1) * g.height / 18,
-    )
-}
-
-/// Most of a cell's side, to compare frames in (leaving out the grid lines around it).
-pub fn cell_side(cal: &Calibration) -> u32 {
-    cal.grid.width / 11
 }

@@ -4,46 +4,40 @@
 //! keypad before its cells; the last move alone, and the end screen after it.
 
 use super::batches::{DRAWING, batch_end, blank_while_drawn};
-use super::keys::{self, KeyWatch, Verdict};
-use super::relearn::{cell_centre, cell_side, relearn_order};
+use super::keys::{self, KeyLook, KeyWatch};
+use super::relearn::relearn_order;
 use super::{
     PlayOptions, PlayReport, Step, Timings, assess_read, board_as_seen, ms, plural_cells, show,
 };
-use crate::cover;
 use crate::device::{Device, Pacing};
 use crate::error::BoardProblem;
 use crate::geometry::Point;
+use crate::phone::{Phone, cover};
 use crate::plan::{self, Move, Plan};
+use crate::profile::Profile;
 use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::{Board, Cell};
-use crate::vision;
+use crate::vision::Recognition;
 use crate::vision::screen::Boundaries;
 use crate::vision::settling::{self, Settling};
-use crate::vision::{Recognition, Templates};
 use anyhow::{Context, Result, anyhow};
-use std::io::Write as _;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Sends the planned moves of `report` in checked batches and compares the board with the
 /// solution at the end (the part of `play` after the plan was confirmed on screen).
 pub(super) fn tap_and_check(
     report: PlayReport,
-    device: &mut dyn Device,
-    cal: &Calibration,
-    templates: &Templates,
+    phone: &mut Phone,
     options: &PlayOptions,
-    stop: &Arc<AtomicBool>,
     progress: &mut dyn FnMut(Step),
 ) -> Result<PlayReport> {
     let started = Instant::now();
     let per_call = match options.moves_per_call {
-        0 => device.input().moves_per_call(),
+        0 => phone.device.input().moves_per_call(),
         n => n,
     };
     let run = Run {
-        cal: cal.clone(),
+        cal: phone.profile.calibration.clone(),
         base: report.assessment.recognition.board,
         moves: report.assessment.moves.clone(),
         plan: report.assessment.plan.clone(),
@@ -62,21 +56,18 @@ pub(super) fn tap_and_check(
     };
     let total = run.moves.len();
     // Taps on the board need no wait for a frame after them; taps on keys do (`tap_waits`).
-    device.set_board(Some(run.cal.grid));
+    phone.device.set_board(Some(run.cal.grid));
     // Tell the caller the board and the plan before the first tap, not only after the first call.
     progress(Step::Planned(&report.assessment));
     progress(Step::Moves { done: 0, total });
     let mut tapping = Tapping {
-        device,
-        templates,
+        phone,
         options,
-        stop,
         run,
         report,
         per_call,
         total,
-        sent_at: Instant::now(),
-        last_shot: None,
+        last_sent: Instant::now(),
     };
     let mut last_seen = None;
     while tapping.run.done < tapping.run.moves.len() {
@@ -88,14 +79,19 @@ pub(super) fn tap_and_check(
             (done + 1, tapping.run.plan.move_ends[done] + 1)
         };
         tapping.send(upto, progress)?;
-        if !tapping.device.shows_taps() {
+        // Ctrl-C during the batch: stop now rather than after its check (every move sent is
+        // whole; the check would only delay the stop).
+        tapping.stop_if_asked()?;
+        if !tapping.phone.device.shows_taps() {
             // A screenshot file never changes: checking it between moves proves nothing, and
             // the final comparison says so in a file's terms.
             tapping.run.order_checked = true;
             continue;
         }
-        if let Some(seen) = tapping.check()? {
-            last_seen = Some(seen);
+        match tapping.check()? {
+            Checked::Verified(seen) => last_seen = Some(seen),
+            Checked::Replanned => {}
+            Checked::Ended => tapping.report.end_screen = true,
         }
         tapping.judge_key()?;
     }
@@ -106,11 +102,9 @@ pub(super) fn tap_and_check(
 
 /// A run between the first tap and the final comparison: the phone, what the user asked for,
 /// the plan and how far it got, and the report so far.
-struct Tapping<'a> {
-    device: &'a mut dyn Device,
-    templates: &'a Templates,
-    options: &'a PlayOptions,
-    stop: &'a Arc<AtomicBool>,
+struct Tapping<'p, 'a> {
+    phone: &'p mut Phone<'a>,
+    options: &'p PlayOptions,
     run: Run,
     report: PlayReport,
     /// Moves sent per `tap_all` call.
@@ -118,9 +112,18 @@ struct Tapping<'a> {
     /// Moves in the first plan (what progress counts to).
     total: usize,
     /// When the last taps went out (what the screen is settling from).
-    sent_at: Instant,
-    /// The last check's screenshot and when it was taken: the first frame a settle compares.
-    last_shot: Option<(Instant, image::RgbaImage)>,
+    last_sent: Instant,
+}
+
+/// What a check of the moves sent found.
+enum Checked {
+    /// The board shows the moves sent (those still being drawn will be seen at the next check).
+    Verified(Board),
+    /// The run goes on from a fresh plan of the board as it is now: after a cover, lost taps,
+    /// or with the other input order.
+    Replanned,
+    /// After the last move the board gave way to the app's end screen.
+    Ended,
 }
 
 /// What a check's screenshot showed.
@@ -133,25 +136,32 @@ enum Shown {
     Replanned,
 }
 
-impl Tapping<'_> {
+impl Tapping<'_, '_> {
+    /// An error once the user asked to stop (Ctrl-C): called between moves only.
+    fn stop_if_asked(&self) -> Result<()> {
+        if self.phone.stopped() {
+            return Err(anyhow!(
+                "stopped by the user after {} of {} moves; re-run play to finish the board",
+                self.report.moves_done,
+                self.total
+            ));
+        }
+        Ok(())
+    }
+
     /// Sends the moves up to `upto.0` and the taps up to `upto.1` (a key tap may end the batch
     /// before its move's cells), `per_call` moves a call; Ctrl-C is noticed between calls.
     fn send(&mut self, upto: (usize, usize), progress: &mut dyn FnMut(Step)) -> Result<()> {
         let total = self.total;
         let (upto, taps_upto) = upto;
         while self.run.done < upto || self.run.taps_done < taps_upto {
-            if self.stop.load(Ordering::SeqCst) {
-                return Err(anyhow!(
-                    "stopped by the user after {} of {total} moves; re-run play to finish the board",
-                    self.report.moves_done
-                ));
-            }
+            self.stop_if_asked()?;
             let call_end = (self.run.done + self.per_call).min(upto);
-            if let Some(p) = self.options.pacing.or_else(|| self.device.pacing()) {
+            if let Some(p) = self.options.pacing.or_else(|| self.phone.device.pacing()) {
                 // No settle before a check's screenshot: most screens show the taps by the time
                 // it is taken, and one that does not is looked at again (`look_again`), which
                 // waits the settle only then. A tap is followed by the ordinary gap.
-                self.device.set_pacing(Pacing {
+                self.phone.device.set_pacing(Pacing {
                     settle_ms: p.gap_ms,
                     ..p
                 });
@@ -166,11 +176,11 @@ impl Tapping<'_> {
                 .map(|t| t.at)
                 .collect();
             let done = self.report.moves_done;
-            self.device.tap_all(&points).with_context(|| {
+            self.phone.tap_all(&points).with_context(|| {
                 format!("the device stopped taking taps after {done} moves; re-run play to finish the board")
             })?;
-            self.sent_at = Instant::now();
-            self.run.sent_at.resize(call_end, self.sent_at);
+            self.last_sent = Instant::now();
+            self.run.sent_at.resize(call_end, self.last_sent);
             self.report.moves_done += call_end - self.run.done;
             self.report.taps_sent += points.len();
             self.run.taps_done = end + 1;
@@ -185,9 +195,8 @@ impl Tapping<'_> {
         Ok(())
     }
 
-    /// Checks the moves sent so far on screen: the board seen when it shows them all; `None`
-    /// when the run goes on from a fresh plan (after a cover, or with the other input order).
-    fn check(&mut self) -> Result<Option<Board>> {
+    /// Checks the moves sent so far on screen (each check a checkpoint of the run).
+    fn check(&mut self) -> Result<Checked> {
         let expected = plan::apply(&self.run.base, &self.run.moves[..self.run.done]);
         let changed: Vec<Cell> = self.run.moves[..self.run.done]
             .iter()
@@ -195,10 +204,9 @@ impl Tapping<'_> {
             .collect();
         let seen = match self.look(&expected, &changed)? {
             Shown::Board(seen) => seen,
-            Shown::Replanned => return Ok(None),
+            Shown::Replanned => return Ok(Checked::Replanned),
             Shown::Covered(_) if self.run.ended() && self.still_covered(&expected, &changed)? => {
-                self.report.end_screen = true;
-                return Ok(None);
+                return Ok(Checked::Ended);
             }
             Shown::Covered(why) => return self.wait_out_cover(why),
         };
@@ -206,7 +214,7 @@ impl Tapping<'_> {
         if differ.is_empty() {
             self.run.order_checked = true;
             self.run.verified = self.run.done;
-            return Ok(Some(seen));
+            return Ok(Checked::Verified(seen));
         }
         if let Some(upto) = self.run.still_drawn(&expected, &seen, &differ) {
             log::debug!(
@@ -215,52 +223,48 @@ impl Tapping<'_> {
                 plural_cells(differ.len())
             );
             self.run.verified = upto;
-            return Ok(Some(seen));
+            return Ok(Checked::Verified(seen));
         }
         self.look_again(&expected, &changed)
     }
 
     /// The board is covered: stop tapping, wait (without tapping) until it is back, and go on
     /// from a fresh plan of it as it is then.
-    fn wait_out_cover(&mut self, why: crate::vision::ReadError) -> Result<Option<Board>> {
-        let _ = writeln!(
-            std::io::stderr(),
+    fn wait_out_cover(&mut self, why: crate::vision::ReadError) -> Result<Checked> {
+        self.phone.say(&format!(
             "the board is not on screen after {} moves ({why}): an ad or a dialog? stopped tapping",
             self.report.moves_done
-        );
-        let back = cover::wait_for_board(
-            self.device,
-            &self.run.cal,
-            self.templates,
-            self.options.wait,
-            Some(self.stop),
-            "play",
-        )?;
+        ));
+        let back = self.phone.wait_for_board(self.options.wait, "play")?;
         self.report.interruptions += 1;
         // The screen may have changed its look meanwhile (a theme): the next clear check is
         // what later ones are compared with.
         self.run.clear = None;
         self.run.replan(back, self.options)?;
-        Ok(None)
+        Ok(Checked::Replanned)
     }
 
     /// After the last move the board is gone: one more look after a settle, so that a flash
     /// (a toast, an overlay closed at once) is not taken for the end screen.
     fn still_covered(&mut self, expected: &Board, changed: &[Cell]) -> Result<bool> {
-        std::thread::sleep(settle(self.options));
+        std::thread::sleep(settle_time(self.options));
         Ok(board_as_seen(self.read_whole_screen()?, expected, changed).is_err())
     }
 
     /// A check's screenshot read: the grid's rows (or the whole screen once they failed).
     fn look(&mut self, expected: &Board, changed: &[Cell]) -> Result<Shown> {
-        let shot = self.run.check_shot(self.device, false)?;
+        self.run.check_shot(self.phone.device, false)?;
         self.report.checks += 1;
-        let (seen, dimmed) = self.run.boundaries(&shot);
+        let shot = self.run.last_frame();
+        let (seen, dimmed) = self.run.boundaries(&shot.image);
         if dimmed.is_some() {
+            self.run.frame = Some(shot);
             return self.wait_out_dimming(expected, changed);
         }
-        let read = self.run.read_undimmed(&shot, seen, self.templates);
-        self.last_shot = Some((Instant::now(), shot));
+        let read = self
+            .run
+            .read_undimmed(&shot.image, seen, self.phone.profile);
+        self.run.frame = Some(shot);
         match board_as_seen(read, expected, changed) {
             Ok(seen) => Ok(Shown::Board(seen)),
             // The rows may have come back wrong (a phone whose `tail` or `head` differ), or
@@ -274,10 +278,8 @@ impl Tapping<'_> {
     /// it shows, even where the board still reads through it. One more look after a settle (an
     /// overlay that flashes is gone by then); dimmed still, it is a cover.
     fn wait_out_dimming(&mut self, expected: &Board, changed: &[Cell]) -> Result<Shown> {
-        std::thread::sleep(settle(self.options));
-        let shot = self.shot()?;
-        let read = self.run.read(&shot, self.templates);
-        self.last_shot = Some((Instant::now(), shot));
+        std::thread::sleep(settle_time(self.options));
+        let read = self.read_check(true)?;
         Ok(match board_as_seen(read, expected, changed) {
             Ok(seen) => Shown::Board(seen),
             Err(why) => Shown::Covered(why),
@@ -291,7 +293,7 @@ impl Tapping<'_> {
         let mut whole = self.read_whole_screen()?;
         if matches!(&whole, Ok(rec) if !expected.diff(&rec.board).is_empty()) {
             // Not drawn yet, or taps lost under a cover that is gone: look once more.
-            std::thread::sleep(settle(self.options));
+            std::thread::sleep(settle_time(self.options));
             whole = self.read_whole_screen()?;
         }
         Ok(match whole {
@@ -306,11 +308,10 @@ impl Tapping<'_> {
                 // The rows showed no board and the screen now shows one short of the plan: an
                 // ad or a dialog came and went, and swallowed the taps sent meanwhile. Go on
                 // from the board as it is (as after a longer wait).
-                let _ = writeln!(
-                    std::io::stderr(),
+                self.phone.say(&format!(
                     "the board was covered after {} moves and is back (an ad or a dialog?); continuing from it as it is now",
                     self.report.moves_done
-                );
+                ));
                 self.report.interruptions += 1;
                 self.run.replan(rec, self.options)?;
                 Shown::Replanned
@@ -324,12 +325,14 @@ impl Tapping<'_> {
 
     /// A screenshot of the whole screen, read (a check, counted as one).
     fn read_whole_screen(&mut self) -> Result<Result<Recognition, crate::vision::ReadError>> {
-        let shot = self.device.screenshot().context(CHECK_SHOT_FAILED)?;
+        let image = self.phone.device.screenshot().context(CHECK_SHOT_FAILED)?;
+        let taken = Instant::now();
         self.report.checks += 1;
         self.run.fetched = check_rows(&self.run.cal);
-        self.run.keys.note(&shot, &self.run.cal);
-        let read = self.run.read(&shot, self.templates);
-        self.last_shot = Some((Instant::now(), shot));
+        self.run.keys.note(&image, &self.run.cal);
+        let read = self.run.read(&image, self.phone.profile);
+        // The last screen seen, which the next check's rows are laid over.
+        self.run.frame = Some(Frame { taken, image });
         Ok(read)
     }
 
@@ -338,17 +341,23 @@ impl Tapping<'_> {
     /// (apps fade or pop digits in: a faint digit halfway reads as none, frame after frame), at
     /// least a settle after the taps, within a bound ([`settling`]). Still different: a stop
     /// after the first move landed, else the other input order is tried.
-    fn look_again(&mut self, expected: &Board, changed: &[Cell]) -> Result<Option<Board>> {
-        let mut frames = Settling::new(self.sent_at, settle(self.options));
-        if let Some((at, shot)) = self.last_shot.take() {
-            frames.add_at(at, shot);
+    fn look_again(&mut self, expected: &Board, changed: &[Cell]) -> Result<Checked> {
+        let mut frames = Settling::new(self.last_sent, settle_time(self.options));
+        if let Some(last) = &self.run.frame {
+            // The settle compares frames it owns; the last one stays the rows' base.
+            frames.add_at(last.taken, last.image.clone());
         }
-        let side = cell_side(&self.run.cal);
+        let side = self.phone.cell_side();
         let seen = loop {
             std::thread::sleep(settling::STEP);
-            let shot = self.shot()?;
-            let read = self.run.read(&shot, self.templates);
-            frames.add(shot);
+            let read = self.read_check(true)?;
+            let shot = &self
+                .run
+                .frame
+                .as_ref()
+                .expect("a check keeps its frame")
+                .image;
+            frames.add(shot.clone());
             let seen = match board_as_seen(read, expected, changed) {
                 Ok(seen) => seen,
                 // Covered meanwhile (an overlay that flashed, a dialog): wait while the
@@ -359,13 +368,13 @@ impl Tapping<'_> {
             let around: Vec<Point> = expected
                 .diff(&seen)
                 .into_iter()
-                .map(|c| cell_centre(&self.run.cal, c))
+                .map(|c| self.phone.cell_centre(c))
                 .collect();
             if around.is_empty() || !frames.waiting(&around, side) {
                 log::debug!(
                     "check after move {}: the screen settled {:.0} ms after the taps, showing the plan: {}",
                     self.run.done,
-                    ms(self.sent_at.elapsed()),
+                    ms(self.last_sent.elapsed()),
                     around.is_empty()
                 );
                 break seen;
@@ -375,7 +384,7 @@ impl Tapping<'_> {
         if differ.is_empty() {
             self.run.order_checked = true;
             self.run.verified = self.run.done;
-            return Ok(Some(seen));
+            return Ok(Checked::Verified(seen));
         }
         if self.run.order_checked {
             if self.run.lost_taps_only(expected, &seen, &differ) {
@@ -384,25 +393,24 @@ impl Tapping<'_> {
             return Err(BoardProblem(late_mismatch(expected, &seen, &differ)).into());
         }
         self.switch_order(&seen)?;
-        Ok(None)
+        Ok(Checked::Replanned)
     }
 
     /// Planned cells took no digit and nothing else went wrong: a tap was lost (an overlay
     /// that flashed, a touch the app dropped). Go on from the board as it is now, re-selecting
     /// the digit (a fresh plan starts with its key); a cell that misses twice stops the run.
-    fn enter_again(&mut self, missed: &[Cell]) -> Result<Option<Board>> {
+    fn enter_again(&mut self, missed: &[Cell]) -> Result<Checked> {
         let cells: Vec<String> = missed.iter().map(|c| c.to_string()).collect();
-        let _ = writeln!(
-            std::io::stderr(),
+        self.phone.say(&format!(
             "{} took no digit (a tap lost under an overlay?): entering {} again",
             cells.join(", "),
             if missed.len() == 1 { "it" } else { "them" }
-        );
+        ));
         self.run.missed.extend(missed.iter().copied());
         match self.read_whole_screen()? {
             Ok(now) => {
                 self.run.replan(now, self.options)?;
-                Ok(None)
+                Ok(Checked::Replanned)
             }
             Err(why) => self.wait_out_cover(why),
         }
@@ -416,8 +424,8 @@ impl Tapping<'_> {
         let Some((key, mut verdict)) = self.run.key_verdict() else {
             return Ok(());
         };
-        if verdict == Verdict::NotSelected {
-            std::thread::sleep(settle(self.options));
+        if verdict == KeyLook::NotSelected {
+            std::thread::sleep(settle_time(self.options));
             self.run.keys.look_again(key);
             self.shot()?;
             if let Some((_, again)) = self.run.key_verdict() {
@@ -431,31 +439,39 @@ impl Tapping<'_> {
         Ok(())
     }
 
-    /// A check's screenshot (counted as a check).
-    fn shot(&mut self) -> Result<image::RgbaImage> {
+    /// A check's screenshot (counted as a check), kept as the last frame.
+    fn shot(&mut self) -> Result<()> {
         self.report.checks += 1;
-        self.run.check_shot(self.device, true)
+        self.run.check_shot(self.phone.device, true)
+    }
+
+    /// A check's screenshot ([`Self::shot`]), read ([`Run::read`]).
+    fn read_check(&mut self, full: bool) -> Result<Result<Recognition, crate::vision::ReadError>> {
+        self.report.checks += 1;
+        self.run.check_shot(self.phone.device, full)?;
+        let shot = self.run.last_frame();
+        let read = self.run.read(&shot.image, self.phone.profile);
+        self.run.frame = Some(shot);
+        Ok(read)
     }
 
     /// The first move of the run did not land: the input order may have changed since
     /// calibration. Try the other order on the same cell once, and go on in the one that works.
     fn switch_order(&mut self, seen: &Board) -> Result<()> {
         let learned = relearn_order(
-            self.device,
+            self.phone,
             &self.run.cal,
             (&self.run.base, self.run.moves[0]),
             seen,
-            self.templates,
-            settle(self.options),
+            settle_time(self.options),
         )?;
-        let _ = writeln!(
-            std::io::stderr(),
+        self.phone.say(&format!(
             "the app now takes {}: re-learned from the first move, continuing",
             match learned.cal.input_order {
                 InputOrder::CellFirst => "the cell first, then the digit",
                 InputOrder::NumberFirst => "the digit first, then the cell",
             }
-        );
+        ));
         self.report.relearned_order = Some(learned.cal.input_order);
         self.report.checks += 1;
         self.run.cal = learned.cal;
@@ -474,20 +490,19 @@ impl Tapping<'_> {
         let seen = match last_seen {
             Some(seen) => seen,
             None => {
-                vision::read(
-                    &self.device.screenshot()?,
-                    Some(&self.run.cal.hints(self.templates)),
-                )
-                .result
-                .map_err(|e| BoardProblem(format!("cannot read the board back: {e}")))?
-                .board
+                let shot = self.phone.capture()?.screen;
+                self.phone
+                    .read(&shot)
+                    .result
+                    .map_err(|e| BoardProblem(format!("cannot read the board back: {e}")))?
+                    .board
             }
         };
         report.final_board = Some(seen);
         let solution = report.assessment.solution;
         let differ = solution.diff(&seen);
         if !differ.is_empty() {
-            let advice = if self.device.shows_taps() {
+            let advice = if self.phone.device.shows_taps() {
                 "check the app's input settings and re-run play"
             } else {
                 "a screenshot file does not change when tapped (the taps were only recorded): use --dry-run to see the plan on a picture, or play on a phone"
@@ -527,8 +542,14 @@ const CHECK_SHOT_FAILED: &str =
     "cannot take a screenshot to check the moves sent; re-run play to finish the board";
 
 /// How long the app may take to draw what was tapped, before a second look.
-fn settle(options: &PlayOptions) -> Duration {
+fn settle_time(options: &PlayOptions) -> Duration {
     Duration::from_millis(options.pacing.map_or(300, |p| p.settle_ms.max(100)) as u64)
+}
+
+/// A screen as a check saw it, and when.
+struct Frame {
+    taken: Instant,
+    image: image::RgbaImage,
 }
 
 /// The plan being carried out, and how far it got.
@@ -552,9 +573,10 @@ struct Run {
     whole_checks: bool,
     /// Cells that took no digit once and were entered again (a second miss stops the run).
     missed: Vec<Cell>,
-    /// The grid's rows as the checks last saw them, kept current: a check fetches only the rows
-    /// of the cells its batch changed and lays them over this.
-    frame: Option<image::RgbaImage>,
+    /// The last screen a check saw (the grid's rows at least), kept current: a check fetches
+    /// only the rows of the cells its batch changed and lays them over this; a settle starts
+    /// from it. The one copy of the last screen.
+    frame: Option<Frame>,
     /// Checks since the last that fetched all the grid's rows.
     partial_checks: usize,
     /// The screen rows the last check's screenshot brought fresh.
@@ -575,13 +597,16 @@ impl Run {
     /// grid as last seen; every [`FULL_CHECK_EVERY`]th check, the checks before and after the
     /// last move and `full` ones fetch all the grid's rows, so a digit that strayed elsewhere is
     /// seen within a few checks, and all of them before the end.
-    fn check_shot(&mut self, device: &mut dyn Device, full: bool) -> Result<image::RgbaImage> {
+    fn check_shot(&mut self, device: &mut dyn Device, full: bool) -> Result<()> {
         if self.whole_checks {
-            self.frame = None;
             self.fetched = check_rows(&self.cal);
-            let shot = device.screenshot().context(CHECK_SHOT_FAILED)?;
-            self.keys.note(&shot, &self.cal);
-            return Ok(shot);
+            let image = device.screenshot().context(CHECK_SHOT_FAILED)?;
+            self.keys.note(&image, &self.cal);
+            self.frame = Some(Frame {
+                taken: Instant::now(),
+                image,
+            });
+            return Ok(());
         }
         let all = check_rows(&self.cal);
         let partial = !full
@@ -600,10 +625,11 @@ impl Run {
         let shot = device
             .screenshot_rows(rows.clone())
             .context(CHECK_SHOT_FAILED)?;
+        let taken = Instant::now();
         self.keys.note(&shot, &self.cal);
         self.fetched = rows.clone();
         let covers_all = rows.start <= all.start && rows.end >= all.end;
-        let shot = match self.frame.take() {
+        let image = match self.frame.take().map(|f| f.image) {
             Some(mut frame) if !covers_all && frame.dimensions() == shot.dimensions() => {
                 let width = frame.width();
                 for y in rows {
@@ -619,8 +645,13 @@ impl Run {
                 shot
             }
         };
-        self.frame = Some(shot.clone());
-        Ok(shot)
+        self.frame = Some(Frame { taken, image });
+        Ok(())
+    }
+
+    /// The last check's frame, taken out to be read while the run changes (put it back).
+    fn last_frame(&mut self) -> Frame {
+        self.frame.take().expect("a check keeps its frame")
     }
 
     /// A check's screenshot's cell boundaries, and the brightness ratio when they look dimmed
@@ -637,7 +668,7 @@ impl Run {
     fn read(
         &mut self,
         shot: &image::RgbaImage,
-        templates: &Templates,
+        profile: &Profile,
     ) -> Result<Recognition, crate::vision::ReadError> {
         let (seen, dimmed) = self.boundaries(shot);
         if let Some(ratio) = dimmed {
@@ -646,7 +677,7 @@ impl Run {
                 ratio * 100.0
             )));
         }
-        self.read_undimmed(shot, seen, templates)
+        self.read_undimmed(shot, seen, profile)
     }
 
     /// Reads a check's screenshot whose boundaries (`seen`) showed no dimming; when it reads,
@@ -655,9 +686,9 @@ impl Run {
         &mut self,
         shot: &image::RgbaImage,
         seen: Boundaries,
-        templates: &Templates,
+        profile: &Profile,
     ) -> Result<Recognition, crate::vision::ReadError> {
-        let read = vision::read(shot, Some(&self.cal.hints(templates))).result;
+        let read = profile.read(shot).result;
         if read.is_ok() {
             self.clear = Some(seen);
         }
@@ -693,7 +724,7 @@ impl Run {
 
     /// After a check: the verdict on the key tap that ended the batch ([`KeyWatch::verdict`]),
     /// the keys' looks learned from the first move once a check saw it.
-    fn key_verdict(&mut self) -> Option<(usize, Verdict)> {
+    fn key_verdict(&mut self) -> Option<(usize, KeyLook)> {
         self.keys
             .verdict(self.moves.first(), self.verified >= 1, &self.cal)
     }

@@ -241,6 +241,17 @@ impl Calibration {
         }
     }
 
+    /// The centre of `cell` on the calibrated grid: where a tap on it lands, and where its
+    /// pixels are watched while the screen settles (the one formula for it).
+    pub fn cell_centre(&self, cell: crate::sudoku::Cell) -> crate::geometry::Point {
+        self.grid.grid_cell(cell.row(), cell.col()).center()
+    }
+
+    /// Most of a cell's side, to compare frames in (leaving out the grid lines around it).
+    pub fn cell_side(&self) -> u32 {
+        self.grid.width / 11
+    }
+
     /// What the reader is told of this calibration (`vision::read`): its templates, and its grid
     /// place and thresholds, which make the read fast and pin the grid to where it taps.
     pub fn hints<'a>(&'a self, templates: &'a Templates) -> Hints<'a> {

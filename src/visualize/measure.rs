@@ -14,12 +14,12 @@
 //! ones from the batches themselves.
 
 use super::estimate::Costs;
-use super::session::{ReplayOptions, Session, moves_per_batch};
+use super::session::{ReplayOptions, moves_per_batch};
 use crate::device::Pacing;
 use crate::error::BoardProblem;
 use crate::geometry::Point;
+use crate::phone::Phone;
 use crate::sudoku::Cell;
-use crate::vision;
 use crate::vision::{CellKind, Recognition};
 use anyhow::{Context, Result, bail};
 use std::time::{Duration, Instant};
@@ -50,14 +50,14 @@ pub fn split_costs(short: (usize, Duration), long: (usize, Duration)) -> (Durati
 /// the replay's pacing and batch size; fails when the board is not as it was afterwards.
 /// `None` when the board has too few givens to tap (there are 17 or more on a real puzzle).
 pub fn measure(
-    session: &mut Session,
+    phone: &mut Phone,
     seen: &Recognition,
     options: &ReplayOptions,
 ) -> Result<Option<Measurement>> {
     let givens: Vec<Point> = Cell::all()
         .zip(&seen.readings)
         .filter(|(_, r)| r.kind == CellKind::Given)
-        .map(|(c, _)| session.layout.grid.grid_cell(c.row(), c.col()).center())
+        .map(|(c, _)| phone.cell_centre(c))
         .collect();
     if givens.len() < 4 {
         return Ok(None);
@@ -65,21 +65,20 @@ pub fn measure(
     // As many taps as one replay batch at the input method's known cost (two taps a move),
     // each given tapped once: a warm-up (starts whatever the first call starts), one alone,
     // then the batch.
-    let known = session.device.tap_cost(&options.pacing);
+    let known = phone.device.tap_cost(&options.pacing);
     let batch_taps = (2 * moves_per_batch(options, known * 2)).clamp(2, givens.len() - 2);
     // As between replay batches: the pacing's gap (the injector's wait for the app's click)
     // follows each call's last tap, so the next call's first touch cannot overtake that click.
     // No board: the gap follows every tap here, so the time per tap includes it, as the
     // estimate expects (it takes the gap back for each move's cell tap).
-    session.device.set_board(None);
-    session.device.set_pacing(Pacing {
+    phone.device.set_board(None);
+    phone.device.set_pacing(Pacing {
         settle_ms: options.pacing.gap_ms,
         ..options.pacing
     });
     let mut timed = |points: &[Point]| -> Result<Duration> {
         let t = Instant::now();
-        session
-            .device
+        phone
             .tap_all(points)
             .context("the phone stopped taking taps while timing it (on given cells)")?;
         Ok(t.elapsed())
@@ -92,11 +91,11 @@ pub fn measure(
     let settle = Duration::from_millis(options.checkpoint_settle_ms.into());
     std::thread::sleep(settle);
     let t = Instant::now();
-    let screen = session
+    let screen = phone
         .device
         .screenshot()
         .context("cannot take a screenshot after timing the phone")?;
-    let after = vision::read(&screen, Some(&session.calibration.hints(session.templates))).result.map_err(|e| {
+    let after = phone.read(&screen).result.map_err(|e| {
         BoardProblem(format!(
             "cannot read the board after timing taps on given cells ({e}); nothing else was tapped"
         ))

@@ -5,15 +5,14 @@
 //! file so an interrupted run can continue where the screen is.
 
 use super::resume::State;
-use crate::device::{Device, Pacing};
+use crate::device::Pacing;
 use crate::error::BoardProblem;
 use crate::geometry::Point;
+use crate::phone::Phone;
 use crate::plan::{self, Layout, Move};
-use crate::play::{cell_centre, cell_side, relearn_order};
-use crate::profile::calibration::{Calibration, InputOrder};
+use crate::play::relearn_order;
+use crate::profile::calibration::InputOrder;
 use crate::sudoku::Board;
-use crate::vision;
-use crate::vision::Templates;
 use crate::vision::settling::{self, Settling};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
@@ -76,11 +75,10 @@ pub fn moves_per_batch(options: &ReplayOptions, per_move: Duration) -> usize {
     n
 }
 
-/// The phone and how to read and tap it.
-pub struct Session<'a> {
-    pub device: &'a mut dyn Device,
-    pub calibration: &'a Calibration,
-    pub templates: &'a Templates,
+/// A replay on one phone: the phone, and where the moves are tapped (its input order as last
+/// learned).
+pub struct Replay<'p, 'a> {
+    pub phone: &'p mut Phone<'a>,
     pub layout: Layout,
 }
 
@@ -108,17 +106,16 @@ pub type ProgressFn<'a> = dyn FnMut(usize) + 'a;
 /// Replays `moves[start..]` (the first `start` are already on the screen) from `puzzle`.
 #[allow(clippy::too_many_arguments)]
 pub fn replay_moves(
-    session: &mut Session,
+    replay: &mut Replay,
     puzzle: &Board,
     moves: &[Move],
     start: usize,
     options: &ReplayOptions,
     mut state: Option<State>,
-    stop: &AtomicBool,
     progress: &mut ProgressFn,
 ) -> Result<ReplayReport> {
     let total = moves.len();
-    if session.layout.erase.is_none()
+    if replay.layout.erase.is_none()
         && moves[start..]
             .iter()
             .any(|m| matches!(m, Move::Erase { .. }))
@@ -128,7 +125,7 @@ pub fn replay_moves(
     }
     let check_every = options.check_every.max(1);
     // Taps on the board need no wait for a frame after them; taps on keys do (`tap_waits`).
-    session.device.set_board(Some(session.layout.grid));
+    replay.phone.device.set_board(Some(replay.layout.grid));
     let started = Instant::now();
     save(&mut state, options, &|s| {
         s.sent = start;
@@ -147,17 +144,17 @@ pub fn replay_moves(
     // known cost), later ones from the batches themselves.
     let per_move_guess = options
         .first_per_move
-        .unwrap_or_else(|| session.device.tap_cost(&options.pacing) * 2);
+        .unwrap_or_else(|| replay.phone.device.tap_cost(&options.pacing) * 2);
     let mut batch = moves_per_batch(options, per_move_guess);
     while done < total {
-        if stop.load(Ordering::SeqCst) {
+        if replay.phone.stopped() {
             bail!(
                 "stopped by the user after {done} of {total} moves; continue with `sudoku-agent visualize --resume`"
             );
         }
         let next_check = next_checkpoint(done, total, check_every);
         let end = (done + batch).min(next_check);
-        let points = batch_taps(moves, done, end, start, &session.layout)?;
+        let points = batch_taps(moves, done, end, start, &replay.layout)?;
         save(&mut state, options, &|s| s.sending = end)?;
         // Settling is for the checkpoint's screenshot; between batches a tap is a tap, and the
         // pacing's gap (the injector's wait for the app's click) still follows the last one.
@@ -166,7 +163,7 @@ pub fn replay_moves(
         } else {
             options.pacing.gap_ms
         };
-        let took = send_batch(session, &points, (done, total), settle, options)?;
+        let took = send_batch(replay, &points, (done, total), settle, options)?;
         let sent_at = Instant::now();
         taps_sent += points.len();
         let before = expected;
@@ -177,21 +174,21 @@ pub fn replay_moves(
         progress(done);
         let per_move = took.saturating_sub(Duration::from_millis(settle.into())) / sent_now as u32;
         batch = moves_per_batch(options, per_move);
-        keep_rate(options, started, done - start, stop);
+        keep_rate(options, started, done - start, replay.phone.stop_flag());
         if done == next_check {
             // All but the last move were seen on the board: a screen that no longer shows it
             // after the last one is the app's end screen (most apps show a completion card).
             let look = Look::new(&expected, sent_at, done, total);
-            final_board = match checkpoint(session, &look) {
+            final_board = match checkpoint(replay, &look) {
                 Ok(board) => board,
                 Err(Mismatch::Board(seen)) if done == start + 1 && relearned_order.is_none() => {
                     let (board, order, taps) =
-                        relearn_first_move(session, (&before, moves[start]), &seen, &look)?;
+                        relearn_first_move(replay, (&before, moves[start]), &seen, &look)?;
                     relearned_order = Some(order);
                     taps_sent += taps;
                     board
                 }
-                Err(_) if done == total && confirmed + 1 >= total && covered(session) => {
+                Err(_) if done == total && confirmed + 1 >= total && covered(replay) => {
                     end_screen = true;
                     final_board = expected;
                     break;
@@ -205,7 +202,7 @@ pub fn replay_moves(
     }
     if start == total {
         let look = Look::new(&expected, started, done, total);
-        final_board = checkpoint(session, &look).map_err(|e| e.into_error(&look))?;
+        final_board = checkpoint(replay, &look).map_err(|e| e.into_error(&look))?;
         checkpoints += 1;
     }
     Ok(ReplayReport {
@@ -231,18 +228,18 @@ fn save(state: &mut Option<State>, options: &ReplayOptions, f: &dyn Fn(&mut Stat
 /// Sends a batch's taps (`done` of `total` moves are on the screen before it) in one `tap_all`
 /// call with the replay's pacing, settling `settle_ms` after it: the time the call took.
 fn send_batch(
-    session: &mut Session,
+    replay: &mut Replay,
     points: &[Point],
     (done, total): (usize, usize),
     settle_ms: u32,
     options: &ReplayOptions,
 ) -> Result<Duration> {
-    session.device.set_pacing(Pacing {
+    replay.phone.device.set_pacing(Pacing {
         settle_ms,
         ..options.pacing
     });
     let t = Instant::now();
-    session.device.tap_all(points).with_context(|| {
+    replay.phone.device.tap_all(points).with_context(|| {
         format!(
             "the phone stopped taking taps after {done} of {total} moves; reconnect it (`adb devices`) and continue with `sudoku-agent visualize --resume`"
         )
@@ -305,16 +302,12 @@ pub fn next_checkpoint(done: usize, total: usize, check_every: usize) -> usize {
 }
 
 /// The board is not on the screen now, and still not after a short settle (not a flash).
-fn covered(session: &mut Session) -> bool {
+fn covered(replay: &mut Replay) -> bool {
     let mut look = || {
-        session
-            .device
-            .screenshot()
-            .map(|s| {
-                vision::read(&s, Some(&session.calibration.hints(session.templates)))
-                    .result
-                    .is_err()
-            })
+        replay
+            .phone
+            .capture()
+            .map(|s| replay.phone.read(&s.screen).result.is_err())
             .unwrap_or(false)
     };
     look() && {
@@ -327,20 +320,21 @@ fn covered(session: &mut Session) -> bool {
 /// was learned. The same move in the other order, once; the replay goes on in the order that
 /// worked. Returns the board now, that order and the taps the retry sent.
 fn relearn_first_move(
-    session: &mut Session,
+    replay: &mut Replay,
     before_and_first: (&Board, Move),
     seen: &Board,
     look: &Look,
 ) -> Result<(Board, InputOrder, usize)> {
+    let mut cal = replay.phone.profile.calibration.clone();
+    cal.input_order = replay.layout.order;
     let learned = relearn_order(
-        session.device,
-        session.calibration,
+        replay.phone,
+        &cal,
         before_and_first,
         seen,
-        session.templates,
         settling::MIN_WAIT,
     )?;
-    session.layout.order = learned.cal.input_order;
+    replay.layout.order = learned.cal.input_order;
     check_board(look.expected, &learned.board.board, look.done, look.total)?;
     Ok((learned.board.board, learned.cal.input_order, learned.taps))
 }
@@ -392,17 +386,18 @@ impl Mismatch {
 /// Reads the grid's rows and compares them with the replayed board. A screen that differs is
 /// looked at again until it shows the board or its cells in question stopped changing (apps
 /// fade or pop digits in; see `vision::settling`), so no frame caught halfway fails a run.
-fn checkpoint(session: &mut Session, look: &Look) -> Result<Board, Mismatch> {
+fn checkpoint(replay: &mut Replay, look: &Look) -> Result<Board, Mismatch> {
     let (done, total) = (look.done, look.total);
     let mut frames = Settling::new(look.sent_at, settling::MIN_WAIT);
-    let side = cell_side(session.calibration);
+    let side = replay.phone.cell_side();
     loop {
-        let screen = session
+        let screen = replay
+            .phone
             .device
-            .screenshot_rows(crate::play::check_rows(session.calibration))
+            .screenshot_rows(crate::play::check_rows(&replay.phone.profile.calibration))
             .with_context(|| format!("cannot take a screenshot at the checkpoint after {done} of {total} moves; reconnect the phone and continue with `sudoku-agent visualize --resume`"))
             .map_err(Mismatch::Unreadable)?;
-        let seen = vision::read(&screen, Some(&session.calibration.hints(session.templates))).result.map_err(|e| {
+        let seen = replay.phone.read(&screen).result.map_err(|e| {
             Mismatch::Unreadable(BoardProblem(format!(
                 "cannot read the board at the checkpoint after {done} of {total} moves ({e}); if the app ended the game (mistake limit) or shows a dialog, {ADVICE}"
             )).into())
@@ -412,7 +407,7 @@ fn checkpoint(session: &mut Session, look: &Look) -> Result<Board, Mismatch> {
             .expected
             .diff(&seen.board)
             .into_iter()
-            .map(|c| cell_centre(session.calibration, c))
+            .map(|c| replay.phone.cell_centre(c))
             .collect();
         if around.is_empty() {
             return Ok(seen.board);
@@ -471,6 +466,7 @@ mod tests {
     use crate::device::sim::SimDevice;
     use crate::device::{Input, InputKind};
     use crate::geometry::Rect;
+    use crate::profile::Profile;
     use crate::profile::calibration::InputOrder;
     use crate::sudoku::{Cell, Strategy};
     use crate::visualize::record::record_search;
@@ -557,15 +553,16 @@ mod tests {
         let moves = search.moves();
         let (mut device, done) = sim_phone(&puzzle);
         let layout = crate::plan::layout(&done.calibration).unwrap();
-        let mut session = Session {
-            device: &mut device,
-            calibration: &done.calibration,
-            templates: &done.templates,
+        let profile = Profile::new(done.calibration, done.templates);
+        let stop = AtomicBool::new(false);
+        let mut phone = Phone::new(&mut device, &profile, &stop, &|_| {});
+        let mut replay = Replay {
+            phone: &mut phone,
             layout,
         };
         let mut seen = Vec::new();
         let report = replay_moves(
-            &mut session,
+            &mut replay,
             &puzzle,
             &moves,
             0,
@@ -574,7 +571,6 @@ mod tests {
                 ..Default::default()
             },
             None,
-            &AtomicBool::new(false),
             &mut |d| seen.push(d),
         )
         .unwrap();
@@ -609,26 +605,26 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("progress.json");
         let state = State::new(&puzzle, Strategy::Naive, None, moves.len(), "direct".into());
-        let mut session = Session {
-            device: &mut device,
-            calibration: &done.calibration,
-            templates: &done.templates,
-            layout: crate::plan::layout(&done.calibration).unwrap(),
-        };
+        let layout = crate::plan::layout(&done.calibration).unwrap();
+        let profile = Profile::new(done.calibration, done.templates);
         let stop = AtomicBool::new(false);
+        let mut phone = Phone::new(&mut device, &profile, &stop, &|_| {});
+        let mut replay = Replay {
+            phone: &mut phone,
+            layout,
+        };
         let options = ReplayOptions {
             state_file: Some(path.clone()),
             moves_per_second: Some(40.0),
             ..Default::default()
         };
         let err = replay_moves(
-            &mut session,
+            &mut replay,
             &puzzle,
             &moves,
             0,
             &options,
             Some(state),
-            &stop,
             &mut |_| stop.store(true, Ordering::SeqCst),
         )
         .unwrap_err()

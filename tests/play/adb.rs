@@ -7,6 +7,8 @@ use crate::support;
 
 use sudoku_agent::device::{Device, InputKind};
 use sudoku_agent::geometry::{Point, Size};
+use sudoku_agent::phone::Phone;
+use sudoku_agent::profile::Profile;
 use sudoku_agent::sudoku::{Board, Cell, Outcome, solve};
 use sudoku_agent::vision;
 use sudoku_sim::{SimServer, Skin, SudokuApp, TapSource};
@@ -200,8 +202,7 @@ fn drop_mid_play_then_rerun(input: InputKind) {
     let shown = device.screenshot().unwrap();
     let planned = sudoku_agent::play::assess(
         &shown,
-        &cal,
-        &templates,
+        &Profile::new(cal.clone(), templates.clone()),
         &rig::options(&cal),
         &mut Default::default(),
     )
@@ -341,20 +342,15 @@ fn play_tells_the_board_it_read_and_its_plan_before_the_first_tap() {
     );
     let (cal, templates) = rig::calibration("light", SMALL_SIZE);
     let mut device = rig::open(&sim, adb.addr(), InputKind::Stream);
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let profile = Profile::new(cal.clone(), templates);
+    let mut phone = Phone::new(&mut device, &profile, &stop, &|_| {});
     let mut told = None;
-    sudoku_agent::play::play(
-        &mut device,
-        &cal,
-        &templates,
-        &rig::options(&cal),
-        &stop,
-        &mut |step| {
-            if let sudoku_agent::play::Step::Planned(a) = step {
-                told = Some((a.recognition.board, a.moves.len(), sim.taps().len()));
-            }
-        },
-    )
+    sudoku_agent::play::play(&mut phone, &rig::options(&cal), &mut |step| {
+        if let sudoku_agent::play::Step::Planned(a) = step {
+            told = Some((a.recognition.board, a.moves.len(), sim.taps().len()));
+        }
+    })
     .unwrap();
     let (board, moves, taps_before) = told.expect("the plan is told");
     assert_eq!(board, Board::from(sim.with_screen(|p| p.givens())));

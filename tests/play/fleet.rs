@@ -154,3 +154,119 @@ fn play_all_starts_from_the_screenshot_its_calibration_was_chosen_on_as_play_doe
     );
     assert_eq!(counts[0], counts[1], "--all, then play alone: {counts:?}");
 }
+
+/// A phone of `skin` showing a fresh "easy" puzzle, each command costing what it costs on an
+/// Android 12 phone, for real (the run lasts seconds, long enough to be interrupted).
+fn slow_phone(server: &AdbServer, skin: &str) -> SimServer<SudokuApp> {
+    let sim = SimServer::start(
+        rig::phone(skin, SMALL_SIZE, "easy"),
+        sudoku_sim::SimConfig {
+            latency: sudoku_sim::Latency::named("android12").expect("a latency preset"),
+            realtime: true,
+            ..sudoku_sim::SimConfig::default()
+        },
+    )
+    .unwrap();
+    sim.connect_adb_server(server.addr()).unwrap();
+    sim
+}
+
+#[test]
+fn ctrl_c_stops_every_phone_of_play_all_between_moves_within_a_second() {
+    use std::io::Read as _;
+    use std::time::Duration;
+    let server = AdbServer::start();
+    let dir = temp_dir("fleet-ctrl-c");
+    // Cell-first apps: a move half entered would leave an empty cell selected.
+    let skins = ["light", "dark", "thick"];
+    for skin in skins {
+        rig::write_calibration(&dir, skin, SMALL_SIZE);
+    }
+    let sims: Vec<_> = skins.iter().map(|s| slow_phone(&server, s)).collect();
+    let port = server.port().to_string();
+    let mut child = agent()
+        .args([
+            "play",
+            "--all",
+            "-P",
+            &port,
+            "--input",
+            "tap",
+            "--calibration",
+        ])
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sudoku-agent");
+    // Mid-run: every phone has taken a few moves' taps.
+    let began = Instant::now();
+    while sims.iter().any(|s| s.taps().len() < 8) {
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "the phones did not start: {:?}",
+            sims.iter().map(|s| s.taps().len()).collect::<Vec<_>>()
+        );
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("play --all ended before Ctrl-C: {status}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    let sent = Instant::now();
+    // SAFETY: kill(2) with the pid of a child this test started and has not reaped yet.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    // When each phone took its last tap, watched until the program ends.
+    let mut counts: Vec<usize> = sims.iter().map(|s| s.taps().len()).collect();
+    let mut last_tap = vec![Duration::ZERO; sims.len()];
+    let status = loop {
+        for (i, sim) in sims.iter().enumerate() {
+            let n = sim.taps().len();
+            if n != counts[i] {
+                counts[i] = n;
+                last_tap[i] = sent.elapsed();
+            }
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            sent.elapsed() < Duration::from_secs(30),
+            "play --all still runs 30 s after Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let ended = sent.elapsed();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    eprintln!("Ctrl-C: last taps {last_tap:?} after it, the program ended after {ended:?}");
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    for ((sim, skin), last) in sims.iter().zip(skins).zip(&last_tap) {
+        assert!(
+            *last < Duration::from_secs(1),
+            "{skin} took a tap {last:?} after Ctrl-C"
+        );
+        let (solved, half_entered) = sim.with_screen(|p| {
+            let board = p.board();
+            (
+                p.is_solved(),
+                p.selected().filter(|&c| board.get(c).is_none()),
+            )
+        });
+        assert!(!solved, "{skin} was solved before Ctrl-C stopped it");
+        assert_eq!(
+            half_entered, None,
+            "{skin}: a cell selected and no digit entered"
+        );
+        let said = format!("{}: stopped by the user after", sim.serial());
+        assert!(
+            stderr.lines().any(|l| l.starts_with(&said)),
+            "no line `{said} ...` on stderr:\n{stderr}"
+        );
+    }
+}

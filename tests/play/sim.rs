@@ -11,6 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use sudoku_agent::device::sim::SimDevice;
 use sudoku_agent::device::{Device, Input, InputKind, Pacing};
 use sudoku_agent::geometry::{Point, Size};
+use sudoku_agent::phone::Phone;
+use sudoku_agent::profile::Profile;
 use support::play_rig::{self as rig, SMALL_SIZE};
 
 /// The simulated phone, recording every `tap_all` call with the pacing in force.
@@ -94,7 +96,9 @@ fn play_on(
     if pacing.is_some() {
         options.pacing = pacing;
     }
-    play(device, &cal, &templates, &options, stop, &mut |_| {})
+    let profile = Profile::new(cal, templates);
+    let mut phone = Phone::new(device, &profile, stop, &|line| eprintln!("{line}"));
+    play(&mut phone, &options, &mut |_| {})
 }
 
 /// The moves of each checked batch in a cell-first app: the first move alone (it proves the

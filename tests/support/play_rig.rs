@@ -8,14 +8,16 @@ use std::collections::HashMap;
 use std::net::SocketAddrV4;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::device::InputKind;
 use sudoku_agent::device::Pacing;
 use sudoku_agent::device::adb::{AdbDevice, AdbServer};
 use sudoku_agent::geometry::Size;
+use sudoku_agent::phone::Phone;
 use sudoku_agent::play::{PlayOptions, PlayReport};
+use sudoku_agent::profile::Profile;
 use sudoku_agent::profile::calibration::{Calibration, InputOrder};
 use sudoku_agent::sudoku::Board;
 use sudoku_agent::vision::Templates;
@@ -137,13 +139,15 @@ pub fn options(cal: &Calibration) -> PlayOptions {
     }
 }
 
-/// Runs the whole workflow on `device`.
+/// Runs the whole workflow on `device`, read and tapped with `cal` and its `templates`.
 pub fn play(
     device: &mut AdbDevice,
     cal: &Calibration,
     templates: &Templates,
     options: &PlayOptions,
 ) -> anyhow::Result<PlayReport> {
-    let stop = Arc::new(AtomicBool::new(false));
-    sudoku_agent::play::play(device, cal, templates, options, &stop, &mut |_| {})
+    let profile = Profile::new(cal.clone(), templates.clone());
+    let stop = AtomicBool::new(false);
+    let mut phone = Phone::new(device, &profile, &stop, &|line| eprintln!("{line}"));
+    sudoku_agent::play::play(&mut phone, options, &mut |_| {})
 }
