@@ -201,7 +201,7 @@ fn run_one(
     (preset, skin): (&str, &str),
     input: InputKind,
     cal: &sudoku_agent::profile::calibration::Calibration,
-    templates: &sudoku_agent::vision::Templates,
+    templates: &sudoku_reader::Templates,
     decode: Duration,
 ) -> Row {
     let mut phone = PhoneProcess::spawn(preset, skin);
@@ -221,7 +221,7 @@ fn run_one(
         let t = process_cpu();
         let shot = device.screenshot().unwrap();
         let t1 = process_cpu();
-        sudoku_agent::vision::read(&shot, Some(&cal.hints(templates)))
+        sudoku_reader::read(&shot, Some(&cal.hints(templates)))
             .result
             .unwrap();
         let t2 = process_cpu();

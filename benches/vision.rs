@@ -23,10 +23,9 @@ use std::time::{Duration, Instant};
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::sudoku::{Cell, Outcome, solve};
-use sudoku_agent::vision;
-use sudoku_agent::vision::glyphs::label;
-use sudoku_agent::vision::keypad::verified_keypad;
-use sudoku_agent::vision::{find_grid_and_cells, locate_grid};
+use sudoku_reader::stages::label;
+use sudoku_reader::stages::verified_keypad;
+use sudoku_reader::stages::{find_grid_and_cells, locate_grid};
 use sudoku_sim::{SUPPORTED_SIZES, Screen, Skin, SudokuApp, puzzles};
 
 /// Median duration of `f` over runs filling about `budget` (at least 5 runs).
@@ -114,23 +113,24 @@ fn no_calibration(budget: Duration) {
         screens.push(("Open Sudoku 2 phone 1080x2400 (real)", img.to_rgba8()));
     }
     for (name, img) in &screens {
-        if let Err(e) = vision::read(img, None).result {
+        if let Err(e) = sudoku_reader::read(img, None).result {
             println!("{name:<38} not read without calibration: {e}");
             continue;
         }
-        let (free, n) = median(budget, || vision::read(img, None).result);
-        let free_cpu = cpu_mean(|| vision::read(img, None).result);
+        let (free, n) = median(budget, || sudoku_reader::read(img, None).result);
+        let free_cpu = cpu_mean(|| sudoku_reader::read(img, None).result);
         let opts = CalibrateOptions {
             profile: "bench".into(),
             ..Default::default()
         };
         let calibrated = calibrate_image(img, &opts).ok().filter(|done| {
-            vision::read(img, Some(&done.calibration.hints(&done.templates)))
+            sudoku_reader::read(img, Some(&done.calibration.hints(&done.templates)))
                 .result
                 .is_ok()
         });
         let with = calibrated.map(|done| {
-            let read = || vision::read(img, Some(&done.calibration.hints(&done.templates))).result;
+            let read =
+                || sudoku_reader::read(img, Some(&done.calibration.hints(&done.templates))).result;
             (median(budget, read).0, cpu_mean(read))
         });
         let cpu = |d: Option<Duration>| d.map_or("-".into(), ms);
@@ -181,7 +181,7 @@ fn profile_loop(path: &str) {
     let start = cpu::thread_cpu().unwrap_or_default();
     let mut n = 0;
     while cpu::thread_cpu().unwrap_or_default() - start < Duration::from_secs(20) {
-        black_box(vision::read(&img, hints.as_ref()).result.ok());
+        black_box(sudoku_reader::read(&img, hints.as_ref()).result.ok());
         n += 1;
     }
     println!("{n} reads of {path}");
@@ -210,7 +210,7 @@ fn real_screens_table() {
             continue;
         };
         let img = img.to_rgba8();
-        let verdict = match vision::read(&img, None).result {
+        let verdict = match sudoku_reader::read(&img, None).result {
             Ok(rec) if rec.board.to_line().replace('.', "0") == *truth => "exact".to_string(),
             Ok(rec) => format!("WRONG {}", rec.board.to_line()),
             Err(e) => format!("refused: {e}"),
@@ -219,7 +219,7 @@ fn real_screens_table() {
         let start = cpu::thread_cpu().unwrap_or_default();
         let mut n = 0u32;
         while cpu::thread_cpu().unwrap_or_default() - start < Duration::from_millis(300) {
-            black_box(vision::read(&img, None).result.ok());
+            black_box(sudoku_reader::read(&img, None).result.ok());
             n += 1;
         }
         let cpu = (cpu::thread_cpu().unwrap_or_default() - start) / n;
@@ -259,10 +259,11 @@ fn main() {
         let (calibrate, _) = median(budget, || calibrate_image(&calib_img, &opts).unwrap());
         let done = calibrate_image(&calib_img, &opts).unwrap();
         let (read, n) = median(budget, || {
-            vision::read(&img, Some(&done.calibration.hints(&done.templates))).result
+            sudoku_reader::read(&img, Some(&done.calibration.hints(&done.templates))).result
         });
-        let cpu =
-            cpu_mean(|| vision::read(&img, Some(&done.calibration.hints(&done.templates))).result);
+        let cpu = cpu_mean(|| {
+            sudoku_reader::read(&img, Some(&done.calibration.hints(&done.templates))).result
+        });
         let (locate, _) = median(budget, || locate_grid(&img).unwrap());
         println!(
             "{name:<30} {:>10} {:>9} {:>9} {:>10} {:>10}   ({n} timed reads)",

@@ -3,7 +3,7 @@
 //! ```text
 //! Phone { device, profile, stop flag, messages }   (phone: one session per phone)
 //! Device::screenshot() -> RgbaImage
-//!   -> profile.read(&img) = vision::read(&img, Some(&profile.hints()))   (None: no profile)
+//!   -> profile.read(&img) = sudoku_reader::read(&img, Some(&profile.hints()))   (None: no profile)
 //!                                     -> Seen { screen: grid and cells seen,
 //!                                               result: Recognition { board, readings[81],
 //!                                                                     grid, clashes } }
@@ -17,23 +17,24 @@
 //!                                      device's typed `Input` decides batching and pacing)
 //!   -> screenshot again, read again, Board::diff: verified or a clear error
 //! ```
-//! `vision::read` is the only way from pixels to a board: `read`, `play`, `visualize`,
-//! `calibrate`'s check and profile learning and fitting all call it, through `Profile::read`
-//! when there is a profile; vision depends on geometry and the board type only (a profile hands
-//! it `Hints`). Only the two ends touch the outside world; every stage between is a pure
+//! `sudoku_reader::read` is the only way from pixels to a board: `read`, `play`, `visualize`,
+//! `calibrate` (the one calibrator, also `play`'s first-time learning) and profile fitting all
+//! call it, through `Profile::read` when there is a profile; the reader depends on its own
+//! geometry and board types only (a profile hands it `Hints`). Only the two ends touch the outside world; every stage between is a pure
 //! function. `play` and `visualize` are the two workflows over a `phone::Phone` (capture, read,
 //! waiting out covers, cell centres, taps, the Ctrl-C stop flag, messages prefixed with the
 //! serial under `--all`); `app` (one file per subcommand) wires them to the command line and is
 //! the one place that picks a device; stages report errors through `error`, never through `app`.
 //!
 //! Modules: `cli` (clap types), `app` (subcommands), `error` (stage errors, exit codes),
-//! `sudoku`, `vision`, `profile` (what is learned about an app: its `calibration`, stored per app
-//! and screen, and the `choice` of one for a phone) and `calibrate` (learning it),
+//! `sudoku`, `profile` (what is learned about an app: its `calibration` with its templates, stored
+//! per app and screen; `app::choose` picks one for a phone) and `calibrate` (learning it),
 //! `plan` (moves to taps), `phone` (the session over one phone, and covers over its board),
 //! `play`, `visualize` (record, estimate, replay, resume, gif),
 //! `device` (trait, adb, input encodings, parsers, file, and the glue to the simulated phone),
-//! `geometry`. The reader is its own crate, `sudoku_reader` (in `reader/`, re-exported here as
-//! `vision` and `geometry` for now), and so is the simulated phone, `sudoku_sim` (in `sim/`):
+//! `geometry`. The reader is its own crate, `sudoku_reader` (in `reader/`: `read`, its hints and
+//! what it returns, and `stages` for the calibrator and the session; its `geometry` is
+//! re-exported here), and so is the simulated phone, `sudoku_sim` (in `sim/`):
 //! independent peers that never import the agent; the tests drive the phone through the real
 //! adb server.
 
@@ -49,10 +50,6 @@ pub mod profile;
 pub mod sudoku;
 pub mod visualize;
 
-/// TEMPORARY: the reader under its old name, so that `crate::vision::...` and
-/// `sudoku_agent::vision::...` keep compiling while other branches still use them. It goes
-/// once every caller is renamed to `sudoku_reader::`.
-pub use sudoku_reader as vision;
 /// Points, sizes and rectangles: the reader's own types (`sudoku_reader::geometry`), used by
 /// every stage that places or cuts something.
 pub use sudoku_reader::geometry;

@@ -12,7 +12,7 @@ mod cpu;
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use sudoku_reader::{find_grid_and_cells, locate_grid};
+use sudoku_reader::stages::{find_grid_and_cells, locate_grid};
 
 fn median<T>(budget: Duration, mut f: impl FnMut() -> T) -> Duration {
     let mut times = Vec::new();

@@ -463,7 +463,7 @@ pub(crate) fn verified_keypad_on(
         .map(|keys| keys.map(|g| g.patch))
 }
 
-/// Which glyphs can matter to [`order_keypad`], decided by size alone before the costly glyph
+/// Which glyphs can matter to [`order_keypad_with`], decided by size alone before the costly glyph
 /// bank scores them: a key belongs to nine glyphs of one height (within 15%), so a glyph with
 /// fewer such neighbours is never a key. A glyph that could hide a key (its box holds the key's
 /// centre, the overlap rule below) is kept too, with whatever could hide it in turn, so the
@@ -495,12 +495,7 @@ fn worth_scoring(glyphs: &[Glyph]) -> Vec<bool> {
 }
 
 /// The nine keypad glyphs of [`verified_keypad`] in digit order, among glyphs already found
-/// outside the grid.
-pub fn order_keypad(glyphs: &[Glyph]) -> Option<[Glyph; 9]> {
-    order_keypad_with(super::bank::bank(), glyphs)
-}
-
-/// [`order_keypad`] with another glyph bank.
+/// outside the grid, by the glyphs of `bank`.
 fn order_keypad_with(bank: &Bank, glyphs: &[Glyph]) -> Option<[Glyph; 9]> {
     let worth = worth_scoring(glyphs);
     // Glyphs the bank takes for a clear digit, each with its best score per digit.

@@ -46,40 +46,39 @@
 //! `overlay` on top. With the `sim` feature, `sim` converts these types to and from the
 //! simulated phone's (`sudoku-sim`), for the agent's in-process phone and its tests.
 
-pub mod bank;
+mod bank;
 pub mod board;
-pub mod cells;
+mod cells;
 pub mod geometry;
-pub mod glyphs;
-pub mod hints;
-pub mod holes;
-pub mod keypad;
-pub mod kinds;
-pub mod locate;
-pub mod overlay;
-pub mod overrun;
-pub mod patch;
+mod glyphs;
+mod hints;
+mod holes;
+mod keypad;
+mod kinds;
+mod locate;
+mod overlay;
+mod overrun;
+mod patch;
 mod reader;
-pub mod recognize;
+mod recognize;
 mod regions;
 mod ridges;
-pub mod scan;
-pub mod screen;
-pub mod settling;
+mod scan;
+mod screen;
+mod settling;
 #[cfg(feature = "sim")]
 mod sim;
-pub mod templates;
-pub mod unlined;
+pub mod stages;
+mod templates;
+mod unlined;
 
-pub use cells::{CellInk, DigitPatch, InkFeatures, cut_cells, cut_cells_adaptive};
-pub use hints::{Hints, Place, Thresholds};
+pub use cells::{CellInk, DigitPatch, InkFeatures};
+pub use hints::{Hints, Thresholds};
 pub use kinds::{DigitKind, InkSplit};
-pub use locate::{
-    Grid, locate_grid, locate_grid_candidates, locate_grid_near, locate_grid_near_relaxed,
-};
+pub use locate::Grid;
 pub use reader::{Seen, read};
 pub use recognize::{CellKind, ReadError, Reading, Recognition};
-pub use scan::{ScreenCells, find_grid_and_cells};
+pub use scan::ScreenCells;
 pub use screen::Screen;
 pub use templates::Templates;
 

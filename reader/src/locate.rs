@@ -80,11 +80,6 @@ pub(crate) fn locate_grid_on(img: &Screen) -> Result<Grid, VisionError> {
 /// no line but a step between two shades (boxes told apart by shade, the board's edge against
 /// the page): a line may be a ridge of either polarity or a step. It proves less than lines
 /// alone, so callers check the cells before trusting it (as `scan` does).
-pub fn locate_grid_stepped(img: &RgbaImage) -> Result<Grid, VisionError> {
-    locate_grid_stepped_on(&Screen::new(img))
-}
-
-/// [`locate_grid_stepped`] on a screen whose brightness plane the caller shares.
 pub(crate) fn locate_grid_stepped_on(img: &Screen) -> Result<Grid, VisionError> {
     search_screen(img, &[&[STEPS]])
 }

@@ -266,34 +266,7 @@ pub(super) fn read_cells(
     Ok(rec)
 }
 
-/// The cells already cut (by the fixed rule or by the screen's own digit height) read without
-/// the rule check: the board as the templates see it, every clash in `clashes` whatever the
-/// kinds (calibrate checks its templates on a screen whose player entries may break the rules).
-pub fn read_inks(
-    inks: &[CellInk],
-    grid: Grid,
-    templates: &Templates,
-    th: &Thresholds,
-) -> Result<Recognition, ReadError> {
-    // Without the cut's features, each digit is known by its ink colour alone.
-    let features: Vec<Option<InkFeatures>> = inks
-        .iter()
-        .map(|c| {
-            c.digit.as_ref().map(|p| InkFeatures {
-                ink: p.ink,
-                background: p.ink,
-                weight: 0.0,
-                height: 0.0,
-                stroke: 0.0,
-                disc: None,
-                resolution: 0.0,
-            })
-        })
-        .collect();
-    read_inks_with((inks, &features, None), grid, templates, th)
-}
-
-/// [`read_inks`] with each digit's ink features, by which the screen's givens and entries are
+/// The cells already cut read without the rule check, with each digit's ink features, by which the screen's givens and entries are
 /// told apart ([`calibrated_kinds`]): the stored colours where this screen still draws them,
 /// the screen's own split where the theme changed; a digit whose kind a same-number highlight
 /// hides counts as a given, as the glyph-bank reader counts it; the screen's own split first,

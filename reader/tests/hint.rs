@@ -4,8 +4,9 @@
 
 use crate::support::{board_of, puzzle};
 use sudoku_reader::geometry::Rect;
-use sudoku_reader::recognize::grid_offset;
-use sudoku_reader::{Hints, find_grid_and_cells, read};
+use sudoku_reader::stages::find_grid_and_cells;
+use sudoku_reader::stages::grid_offset;
+use sudoku_reader::{Hints, read};
 use sudoku_sim::{Screen as _, Size, Skin, SudokuApp};
 
 #[test]

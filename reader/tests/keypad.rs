@@ -9,8 +9,9 @@ use imageproc::drawing::{draw_filled_rect_mut, draw_text_mut};
 use imageproc::rect::Rect;
 use sudoku_reader as vision;
 use sudoku_reader::board::Board;
-use sudoku_reader::keypad::verified_keypad;
-use sudoku_reader::{Hints, ReadError, Templates, locate_grid};
+use sudoku_reader::stages::locate_grid;
+use sudoku_reader::stages::verified_keypad;
+use sudoku_reader::{Hints, ReadError, Templates};
 
 const PUZZLE: &str =
     "900400000008029400007800003170500040000098007850007600603901000000000009400200080";

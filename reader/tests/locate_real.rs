@@ -5,7 +5,8 @@
 //! given/entry split) so a failure names the image and the cells.
 
 use crate::support::screens::{Screenshot, screenshots};
-use sudoku_reader::{ScreenCells, VisionError, find_grid_and_cells};
+use sudoku_reader::stages::find_grid_and_cells;
+use sudoku_reader::{ScreenCells, VisionError};
 
 const WHO: &str = "the grid finder's real-screen tests (reader/tests/locate_real.rs)";
 

@@ -7,9 +7,10 @@
 
 use crate::support::screens::{ALL, Screenshot, kinds_right, screenshots};
 use std::collections::HashMap;
-use sudoku_reader::bank::{bank, feature};
 use sudoku_reader::board::Cell;
-use sudoku_reader::{CellKind, Hints, ReadError, VisionError, find_grid_and_cells, read};
+use sudoku_reader::stages::find_grid_and_cells;
+use sudoku_reader::stages::{bank, feature};
+use sudoku_reader::{CellKind, Hints, ReadError, VisionError, read};
 
 const WHO: &str = "the reader's real-screen tests (reader/tests/real_screens.rs)";
 

@@ -14,12 +14,12 @@ use crate::profile::calibration::Calibration;
 use crate::profile::fit::{self, Verdict};
 pub use crate::profile::remember::Source;
 use crate::profile::{Profile, ProfileKey, Store, Stored};
-use crate::vision::{Recognition, Templates};
 use anyhow::{Context, Result, anyhow, bail};
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
+use sudoku_reader::{Recognition, Templates};
 
 /// The calibration file read from a screenshot file when `--calibration` is not given.
 pub const DEFAULT_FILE: &str = "calibration.toml";

@@ -4,11 +4,11 @@ use super::choose::{DEFAULT_FILE, load_file, profile_for};
 use super::open::{load_screenshot, open_device};
 use crate::cli::ReadArgs;
 use crate::error::BoardProblem;
-use crate::vision;
-use crate::vision::{CellKind, overlay};
 use anyhow::{Context, Result};
 use std::path::Path;
 use std::process::ExitCode;
+use sudoku_reader::CellKind;
+use sudoku_reader::stages::draw_seen;
 
 /// `read`: prints the board on a screenshot (81 chars, then a grid; `--json` for every cell).
 pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
@@ -54,10 +54,10 @@ pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
     let hints = calibration
         .as_ref()
         .map(|profile| profile.hints().any_size());
-    let seen = vision::read(&img, hints.as_ref());
+    let seen = sudoku_reader::read(&img, hints.as_ref());
     // The overlay is written whatever the outcome: a refused read is when it helps most.
     if let Some(path) = &args.overlay {
-        overlay::draw_seen(&img, &seen)
+        draw_seen(&img, &seen)
             .save(path)
             .with_context(|| format!("cannot write overlay {}", path.display()))?;
     }

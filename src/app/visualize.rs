@@ -18,7 +18,6 @@ use crate::profile::calibration::InputOrder;
 use crate::profile::remember_order;
 use crate::sudoku::Board;
 use crate::sudoku::report::describe_conflicts;
-use crate::vision::Recognition;
 use crate::visualize::estimate::{Costs, Estimate, estimate, pacing_for};
 use crate::visualize::gif::{GifOptions, sampled_steps, search_gif};
 use crate::visualize::measure::measure;
@@ -32,6 +31,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, Sender};
 use std::time::Duration;
+use sudoku_reader::Recognition;
 
 /// Replays estimated to take longer than this are started only after a yes (or with --yes).
 const LONG: Duration = Duration::from_secs(120);

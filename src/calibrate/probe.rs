@@ -10,14 +10,13 @@ use crate::phone::Phone;
 use crate::profile::Profile;
 use crate::profile::calibration::{Calibration, InputOrder, Keypad};
 use crate::sudoku::{Board, Cell};
-use crate::vision;
-use crate::vision::keypad::{Glyph, glyphs_outside};
-use crate::vision::patch::components;
-use crate::vision::settling::{self, Settling};
-use crate::vision::{Grid, Recognition, Templates};
 use anyhow::{Result, anyhow, bail};
 use image::RgbaImage;
 use std::sync::atomic::AtomicBool;
+use sudoku_reader::stages::components;
+use sudoku_reader::stages::settling::{self, Settling};
+use sudoku_reader::stages::{Glyph, glyphs_outside};
+use sudoku_reader::{Grid, Recognition, Templates};
 
 /// What the probe found, and what it cost.
 #[derive(Debug, Clone, PartialEq)]
@@ -99,7 +98,7 @@ pub fn icon_blobs(img: &RgbaImage, grid: &Grid) -> Vec<Glyph> {
     let luma = image::GrayImage::from_raw(
         width,
         height,
-        vision::Screen::new(img).luma_region(0, top, width, height),
+        sudoku_reader::Screen::new(img).luma_region(0, top, width, height),
     )
     .expect("luma_region returns width * height bytes");
     let rad = ((pitch * 0.5) as u32).max(4);
@@ -276,7 +275,7 @@ impl Probe<'_, '_> {
     /// input order or the erase button. Pixels, not reads, are compared, since a slow fade reads
     /// "empty" twice in a row. The probe runs once per app, so every look pays a second
     /// screenshot.
-    fn settled(&mut self) -> Result<(RgbaImage, Result<Recognition, crate::vision::ReadError>)> {
+    fn settled(&mut self) -> Result<(RgbaImage, Result<Recognition, sudoku_reader::ReadError>)> {
         let mut frames = Settling::new(std::time::Instant::now(), settling::STILL_SPAN);
         let side = self.phone.profile.calibration.grid.width / 9;
         let centre = self.phone.cell_centre(self.cell);

@@ -1,6 +1,6 @@
 //! Calibrating from one screenshot of an app, the one way every command learns an app (the
 //! `calibrate` command and `play`'s first-time learning alike): the reader without calibration
-//! ([`vision::read`], told the user's `--givens` through its hints) finds the grid, cuts the
+//! ([`sudoku_reader::read`], told the user's `--givens` through its hints) finds the grid, cuts the
 //! cells and labels the digits; the templates are the mean of each digit's cells (the keypad's
 //! glyph for a digit the board lacks), the keypad is found with them, and the result must read
 //! its own screen back exactly. Produces a `Calibration`, its `Templates` and an overlay
@@ -9,14 +9,14 @@
 use crate::geometry::{Point, Rect, Size};
 use crate::profile::calibration::{Calibration, FORMAT_VERSION, InputOrder, Keypad, Thresholds};
 use crate::sudoku::{Board, Cell};
-use crate::vision;
-use crate::vision::cells::{BIG_MIN, big_digit_height};
-use crate::vision::keypad::{Glyph, find_keypad, glyphs_outside};
-use crate::vision::patch::{PATCH_H, PATCH_W};
-use crate::vision::recognize::{colour_distance, rule_conflicts};
-use crate::vision::{CellInk, CellKind, Grid, Hints, ReadError, Templates, overlay};
 use anyhow::{Result, anyhow, bail};
 use image::RgbaImage;
+use sudoku_reader::stages::draw_calibration;
+use sudoku_reader::stages::{BIG_MIN, big_digit_height};
+use sudoku_reader::stages::{Glyph, find_keypad, glyphs_outside};
+use sudoku_reader::stages::{PATCH_H, PATCH_W};
+use sudoku_reader::stages::{colour_distance, rule_conflicts};
+use sudoku_reader::{CellInk, CellKind, Grid, Hints, ReadError, Templates};
 
 /// What the user told calibrate.
 #[derive(Debug, Clone)]
@@ -86,7 +86,7 @@ impl Calibrated {
             k.notes = notes;
         }
         self.calibration.validate()?;
-        self.overlay = overlay::draw_calibration(img, &self.grid, self.keys.as_ref(), erase, notes);
+        self.overlay = draw_calibration(img, &self.grid, self.keys.as_ref(), erase, notes);
         Ok(())
     }
 }
@@ -136,7 +136,7 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
         givens: opts.givens.as_ref(),
         ..Hints::default()
     };
-    let seen = vision::read(img, Some(&hints));
+    let seen = sudoku_reader::read(img, Some(&hints));
     let (screen, read) = match (seen.screen, seen.result) {
         (Some(screen), Ok(read)) => (screen, read),
         (_, Err(e @ ReadError::Unsure(_))) if opts.givens.is_none() => {
@@ -224,7 +224,7 @@ fn finish(
         kinds,
         by: labelled_by,
     } = labelled;
-    let digit_cells: Vec<(Cell, &crate::vision::DigitPatch)> = Cell::all()
+    let digit_cells: Vec<(Cell, &sudoku_reader::DigitPatch)> = Cell::all()
         .zip(inks)
         .filter_map(|(c, ink)| ink.digit.as_ref().map(|p| (c, p)))
         .filter(|(c, _)| board.get(*c).is_some())
@@ -250,7 +250,7 @@ fn finish(
     // The templates must read their own screen back exactly, through the one reader as every
     // later read will.
     let refused = |e| anyhow!("the new templates do not read the calibration screen back: {e}");
-    let check = vision::read(img, Some(&calibration.hints(&templates)))
+    let check = sudoku_reader::read(img, Some(&calibration.hints(&templates)))
         .result
         .map_err(refused)?
         .board;
@@ -265,7 +265,7 @@ fn finish(
     let keys: Option<[(Point, Rect); 9]> = keypad
         .as_ref()
         .map(|k| std::array::from_fn(|d| (k[d].centre(), k[d].bbox)));
-    let overlay = overlay::draw_calibration(img, &grid, keys.as_ref(), opts.erase, opts.notes);
+    let overlay = draw_calibration(img, &grid, keys.as_ref(), opts.erase, opts.notes);
     Ok(Calibrated {
         calibration,
         templates,

@@ -5,10 +5,10 @@
 
 use super::Phone;
 use crate::error::BoardProblem;
-use crate::vision::Recognition;
-use crate::vision::screen::Boundaries;
 use anyhow::{Result, bail};
 use std::time::{Duration, Instant};
+use sudoku_reader::Recognition;
+use sudoku_reader::stages::Boundaries;
 
 /// How often a covered screen is looked at again.
 const POLL: Duration = Duration::from_millis(500);

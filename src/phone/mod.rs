@@ -10,12 +10,12 @@ use crate::device::Device;
 use crate::geometry::Point;
 use crate::profile::Profile;
 use crate::sudoku::Cell;
-use crate::vision::Seen;
 use anyhow::{Context, Result};
 use image::RgbaImage;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use sudoku_reader::Seen;
 
 /// Where a phone's messages go: one line at a time, without its newline.
 pub type Say<'a> = dyn Fn(&str) + Sync + 'a;

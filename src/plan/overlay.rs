@@ -1,5 +1,5 @@
 //! The picture of a plan for people: its taps drawn over the screenshot, so a dry run can be
-//! checked by eye. Kept apart from `vision::overlay` (what a read saw), which knows no plans.
+//! checked by eye. Kept apart from the reader's overlay (what a read saw), which knows no plans.
 
 use super::{Plan, Target};
 use image::{Rgba, RgbaImage};

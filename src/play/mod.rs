@@ -13,8 +13,8 @@ use crate::plan::{self, Move, Plan};
 use crate::profile::Profile;
 use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::{Board, Cell, Outcome, SolveOptions, Strategy, solve_with};
-use crate::vision::{CellKind, Recognition};
 use anyhow::{Context, Result};
+use sudoku_reader::{CellKind, Recognition};
 
 mod batches;
 mod keys;
@@ -107,7 +107,7 @@ impl PlayReport {
 }
 
 /// The fewest givens a sudoku can have: solving a read with fewer would tap a made-up board.
-pub use crate::vision::recognize::MIN_CLUES;
+pub use sudoku_reader::stages::MIN_CLUES;
 
 /// Reads a screenshot and decides what to tap: pure apart from the time it takes.
 pub fn assess(
@@ -330,13 +330,13 @@ fn ms(d: Duration) -> f64 {
 /// break them in cells just changed are what landed there (the rest is as expected). Any other
 /// read error means something else is on screen.
 pub(crate) fn board_as_seen(
-    read: Result<Recognition, crate::vision::ReadError>,
+    read: Result<Recognition, sudoku_reader::ReadError>,
     expected: &Board,
     changed: &[Cell],
-) -> Result<Board, crate::vision::ReadError> {
+) -> Result<Board, sudoku_reader::ReadError> {
     match read {
         Ok(r) => Ok(r.board),
-        Err(crate::vision::ReadError::Conflict(pairs)) => {
+        Err(sudoku_reader::ReadError::Conflict(pairs)) => {
             let mut board = *expected;
             for (a, b, digit) in pairs {
                 for cell in [a, b] {
@@ -377,7 +377,7 @@ mod tests {
         let read = Recognition {
             board,
             readings: Vec::new(),
-            grid: crate::vision::Grid::from_rect(cal.grid),
+            grid: sudoku_reader::Grid::from_rect(cal.grid),
             clashes: Vec::new(),
         };
         let err = assess_read(read, &cal, &PlayOptions::default(), &mut Timings::default())

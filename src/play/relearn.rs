@@ -9,10 +9,10 @@ use crate::phone::Phone;
 use crate::plan::{self, Move};
 use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::Board;
-use crate::vision::Recognition;
-use crate::vision::settling::{self, Settling};
 use anyhow::{Context, Result};
 use std::time::{Duration, Instant};
+use sudoku_reader::Recognition;
+use sudoku_reader::stages::settling::{self, Settling};
 
 /// What re-learning found: the calibration with the order that worked, and the board after it.
 pub struct Relearned {

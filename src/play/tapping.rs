@@ -17,11 +17,11 @@ use crate::plan::{self, Move, Plan};
 use crate::profile::Profile;
 use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::{Board, Cell};
-use crate::vision::Recognition;
-use crate::vision::screen::Boundaries;
-use crate::vision::settling::{self, Settling};
 use anyhow::{Context, Result, anyhow};
 use std::time::{Duration, Instant};
+use sudoku_reader::Recognition;
+use sudoku_reader::stages::Boundaries;
+use sudoku_reader::stages::settling::{self, Settling};
 
 /// Sends the planned moves of `report` in checked batches and compares the board with the
 /// solution at the end (the part of `play` after the plan was confirmed on screen).
@@ -131,7 +131,7 @@ enum Shown {
     /// A board (as it was read, or as [`board_as_seen`] makes it out).
     Board(Board),
     /// No board: something covers it, or the app left it.
-    Covered(crate::vision::ReadError),
+    Covered(sudoku_reader::ReadError),
     /// The board came back short of the plan after a cover; a fresh plan was made from it.
     Replanned,
 }
@@ -230,7 +230,7 @@ impl Tapping<'_, '_> {
 
     /// The board is covered: stop tapping, wait (without tapping) until it is back, and go on
     /// from a fresh plan of it as it is then.
-    fn wait_out_cover(&mut self, why: crate::vision::ReadError) -> Result<Checked> {
+    fn wait_out_cover(&mut self, why: sudoku_reader::ReadError) -> Result<Checked> {
         self.phone.say(&format!(
             "the board is not on screen after {} moves ({why}): an ad or a dialog? stopped tapping",
             self.report.moves_done
@@ -324,7 +324,7 @@ impl Tapping<'_, '_> {
     }
 
     /// A screenshot of the whole screen, read (a check, counted as one).
-    fn read_whole_screen(&mut self) -> Result<Result<Recognition, crate::vision::ReadError>> {
+    fn read_whole_screen(&mut self) -> Result<Result<Recognition, sudoku_reader::ReadError>> {
         let image = self.phone.device.screenshot().context(CHECK_SHOT_FAILED)?;
         let taken = Instant::now();
         self.report.checks += 1;
@@ -446,7 +446,7 @@ impl Tapping<'_, '_> {
     }
 
     /// A check's screenshot ([`Self::shot`]), read ([`Run::read`]).
-    fn read_check(&mut self, full: bool) -> Result<Result<Recognition, crate::vision::ReadError>> {
+    fn read_check(&mut self, full: bool) -> Result<Result<Recognition, sudoku_reader::ReadError>> {
         self.report.checks += 1;
         self.run.check_shot(self.phone.device, full)?;
         let shot = self.run.last_frame();
@@ -669,10 +669,10 @@ impl Run {
         &mut self,
         shot: &image::RgbaImage,
         profile: &Profile,
-    ) -> Result<Recognition, crate::vision::ReadError> {
+    ) -> Result<Recognition, sudoku_reader::ReadError> {
         let (seen, dimmed) = self.boundaries(shot);
         if let Some(ratio) = dimmed {
-            return Err(crate::vision::ReadError::WrongScreen(format!(
+            return Err(sudoku_reader::ReadError::WrongScreen(format!(
                 "the board dimmed to {:.0}% of its brightness: a dialog or an overlay over it?",
                 ratio * 100.0
             )));
@@ -687,7 +687,7 @@ impl Run {
         shot: &image::RgbaImage,
         seen: Boundaries,
         profile: &Profile,
-    ) -> Result<Recognition, crate::vision::ReadError> {
+    ) -> Result<Recognition, sudoku_reader::ReadError> {
         let read = profile.read(shot).result;
         if read.is_ok() {
             self.clear = Some(seen);

@@ -4,11 +4,12 @@
 
 use crate::device::Pacing;
 use crate::geometry::{Point, Rect, Size};
-use crate::vision::Templates;
-use crate::vision::hints::{Hints, Place, frame_mismatch};
 use anyhow::{Context, Result, bail, ensure};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use sudoku_reader::Hints;
+use sudoku_reader::Templates;
+use sudoku_reader::stages::{Place, frame_mismatch};
 
 /// The version written by this build; other versions are refused with a re-calibrate message.
 pub const FORMAT_VERSION: u32 = 1;
@@ -79,7 +80,7 @@ pub struct Keypad {
 }
 
 /// How digits are matched (`[recognition]`): vision's own type, handed to it with the grid.
-pub use crate::vision::Thresholds;
+pub use sudoku_reader::Thresholds;
 
 // Unknown keys are refused rather than ignored: a misspelt `min_scor` would otherwise leave the
 // default in force without a word.
@@ -252,7 +253,7 @@ impl Calibration {
         self.grid.width / 11
     }
 
-    /// What the reader is told of this calibration (`vision::read`): its templates, and its grid
+    /// What the reader is told of this calibration (`sudoku_reader::read`): its templates, and its grid
     /// place and thresholds, which make the read fast and pin the grid to where it taps.
     pub fn hints<'a>(&'a self, templates: &'a Templates) -> Hints<'a> {
         Hints {

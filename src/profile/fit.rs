@@ -9,11 +9,10 @@ use crate::geometry::{Point, Size};
 use crate::profile::Profile;
 use crate::profile::calibration::{Calibration, Keypad};
 use crate::sudoku::Cell;
-use crate::vision;
-use crate::vision::keypad::find_keys;
-use crate::vision::recognize::{grid_offset, grid_tolerance};
-use crate::vision::{Grid, Hints, ReadError, Recognition, ScreenCells, Templates};
 use image::RgbaImage;
+use sudoku_reader::stages::find_keys;
+use sudoku_reader::stages::{grid_offset, grid_tolerance};
+use sudoku_reader::{Grid, Hints, ReadError, Recognition, ScreenCells, Templates};
 
 /// What one screenshot says about a profile.
 #[derive(Debug, Clone)]
@@ -43,7 +42,7 @@ pub fn check(screen: &RgbaImage, profile: &Profile) -> Verdict {
         )),
         // A board the reader without calibration reads: the profile's templates or digit size
         // no longer see this app's digits.
-        Err(e) => match vision::read(screen, None).result {
+        Err(e) => match sudoku_reader::read(screen, None).result {
             Ok(_) => Verdict::Stale(e.to_string()),
             Err(_) => Verdict::Unreadable(e.to_string()),
         },
@@ -134,7 +133,7 @@ pub fn fit_to_screen(
         templates: Some(templates),
         ..Hints::default()
     };
-    let seen = vision::read(screen, Some(&hints));
+    let seen = sudoku_reader::read(screen, Some(&hints));
     let rec = seen
         .result
         .map_err(|e| format!("its digits do not read here: {e}"))?;
@@ -171,7 +170,7 @@ pub fn fit_to_screen(
         notes: old.notes.map(inside).transpose()?,
     });
     fitted.validate().map_err(|e| format!("{e:#}"))?;
-    let again = vision::read(screen, Some(&fitted.hints(templates)))
+    let again = sudoku_reader::read(screen, Some(&fitted.hints(templates)))
         .result
         .map_err(|e| format!("fitted, it does not read this board: {e}"))?;
     if again.board != rec.board

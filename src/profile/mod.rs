@@ -16,10 +16,10 @@ pub use remember::{Source, remember_order};
 use crate::device::Device;
 use crate::geometry::Size;
 use crate::profile::calibration::Calibration;
-use crate::vision::{self, Hints, Seen, Templates};
 use anyhow::{Context, Result, bail};
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
+use sudoku_reader::{self, Hints, Seen, Templates};
 
 /// Overrides the config directory (tests, portable installs).
 pub const CONFIG_DIR_ENV: &str = "SUDOKU_AGENT_CONFIG_DIR";
@@ -102,7 +102,7 @@ impl Profile {
     /// Reads `screen` with this profile (the fast calibrated path first; never a board whose
     /// grid moved from where the profile taps).
     pub fn read(&self, screen: &RgbaImage) -> Seen {
-        vision::read(screen, Some(&self.hints()))
+        sudoku_reader::read(screen, Some(&self.hints()))
     }
 }
 
@@ -282,7 +282,7 @@ mod tests {
 
     /// Nine templates, every pixel `fill`.
     pub(super) fn templates(fill: u8) -> Templates {
-        let patch = vec![fill; crate::vision::patch::PATCH_W * crate::vision::patch::PATCH_H];
+        let patch = vec![fill; sudoku_reader::stages::PATCH_W * sudoku_reader::stages::PATCH_H];
         Templates::new(std::array::from_fn(|_| Some(patch.clone())))
     }
 

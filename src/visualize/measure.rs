@@ -20,9 +20,9 @@ use crate::error::BoardProblem;
 use crate::geometry::Point;
 use crate::phone::Phone;
 use crate::sudoku::Cell;
-use crate::vision::{CellKind, Recognition};
 use anyhow::{Context, Result, bail};
 use std::time::{Duration, Instant};
+use sudoku_reader::{CellKind, Recognition};
 
 /// What `measure` timed, for the line that says so.
 #[derive(Debug, Clone, PartialEq)]

@@ -7,8 +7,8 @@ use crate::plan::Move;
 use crate::sudoku::{
     Board, Cell, Outcome, Recorder, SolveEvent, SolveOptions, StopReason, Strategy, solve_with,
 };
-use crate::vision::Recognition;
 use anyhow::{Result, anyhow, bail};
+use sudoku_reader::Recognition;
 
 /// A recorded search, ready to replay.
 #[derive(Debug, Clone)]
@@ -215,7 +215,7 @@ mod tests {
 
     /// What the screen shows: `givens` as givens, nothing else.
     fn screen_of(givens: &Board) -> Recognition {
-        use crate::vision::{CellKind, Grid, Reading};
+        use sudoku_reader::{CellKind, Grid, Reading};
         let readings = Cell::all()
             .map(|c| Reading {
                 cell: c.to_string(),

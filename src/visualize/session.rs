@@ -13,11 +13,11 @@ use crate::plan::{self, Layout, Move};
 use crate::play::relearn_order;
 use crate::profile::calibration::InputOrder;
 use crate::sudoku::Board;
-use crate::vision::settling::{self, Settling};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use sudoku_reader::stages::settling::{self, Settling};
 
 /// How to replay.
 #[derive(Debug, Clone)]
@@ -385,7 +385,7 @@ impl Mismatch {
 
 /// Reads the grid's rows and compares them with the replayed board. A screen that differs is
 /// looked at again until it shows the board or its cells in question stopped changing (apps
-/// fade or pop digits in; see `vision::settling`), so no frame caught halfway fails a run.
+/// fade or pop digits in; see `sudoku_reader::stages::settling`), so no frame caught halfway fails a run.
 fn checkpoint(replay: &mut Replay, look: &Look) -> Result<Board, Mismatch> {
     let (done, total) = (look.done, look.total);
     let mut frames = Settling::new(look.sent_at, settling::MIN_WAIT);

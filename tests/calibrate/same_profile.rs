@@ -7,7 +7,7 @@ use crate::support::{self, agent};
 use std::path::{Path, PathBuf};
 use sudoku_agent::profile::Profile;
 use sudoku_agent::profile::calibration::Calibration;
-use sudoku_agent::vision::Templates;
+use sudoku_reader::Templates;
 use support::adb_server::{self, AdbServer};
 use support::play_rig::{self as rig, SMALL_SIZE};
 

@@ -10,7 +10,6 @@ use sudoku_agent::geometry::{Point, Size};
 use sudoku_agent::phone::Phone;
 use sudoku_agent::profile::Profile;
 use sudoku_agent::sudoku::{Board, Cell, Outcome, solve};
-use sudoku_agent::vision;
 use sudoku_sim::{SimServer, Skin, SudokuApp, TapSource};
 use support::adb_server;
 use support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
@@ -57,7 +56,7 @@ fn assert_solved(sim: &SimServer<SudokuApp>, device: &mut dyn Device, skin: &str
     );
     let (cal, templates) = rig::calibration(skin, size);
     let screen = device.screenshot().unwrap();
-    let seen = vision::read(&screen, Some(&cal.hints(&templates)))
+    let seen = sudoku_reader::read(&screen, Some(&cal.hints(&templates)))
         .result
         .unwrap();
     assert_eq!(seen.board, solution_of(sim), "{skin}: pixels read back");

@@ -20,7 +20,7 @@ use sudoku_agent::play::{PlayOptions, PlayReport};
 use sudoku_agent::profile::Profile;
 use sudoku_agent::profile::calibration::{Calibration, InputOrder};
 use sudoku_agent::sudoku::Board;
-use sudoku_agent::vision::Templates;
+use sudoku_reader::Templates;
 use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, puzzles};
 
 pub const PHONE_SIZE: Size = Size::new(1080, 2340);

@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 use sudoku_agent::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::sudoku::{Board, Cell, Outcome, puzzle_lines, solve};
-use sudoku_agent::vision;
-use sudoku_agent::vision::{CellKind, Recognition};
+use sudoku_reader::{CellKind, Recognition};
 use sudoku_sim::{Hit, Key, Screen, Skin, SudokuApp};
 
 /// xorshift64*: small, seeded, good enough to pick puzzles and cells.
@@ -195,7 +194,7 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
                 )
             })
         };
-        match vision::read(&shot, None).result {
+        match sudoku_reader::read(&shot, None).result {
             Ok(r) => {
                 let bad: Vec<String> = Cell::all().filter_map(|c| misread(&r, c, false)).collect();
                 if bad.is_empty() {
@@ -215,7 +214,8 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
             }
         }
         let t = Instant::now();
-        let read = vision::read(&shot, Some(&done.calibration.hints(&done.templates))).result;
+        let read =
+            sudoku_reader::read(&shot, Some(&done.calibration.hints(&done.templates))).result;
         result.reads.push(t.elapsed());
         let rec = match read {
             Ok(r) => r,

@@ -314,7 +314,7 @@ fn a_refused_read_still_writes_the_overlay_with_the_refused_cells_crossed_out() 
     // The overlay's pixels: a red cross through the centre of each named cell, none through a
     // cell that was read.
     let drawn = image::open(&overlay).unwrap().to_rgba8();
-    let grid = sudoku_agent::vision::locate_grid(&screen).unwrap();
+    let grid = sudoku_reader::stages::locate_grid(&screen).unwrap();
     let red_near_centre = |r: usize, c: usize| {
         let centre = grid.cell_rect(Cell::new(r, c).unwrap()).center();
         (centre.y - 2..=centre.y + 2).any(|y| {

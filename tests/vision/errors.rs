@@ -9,9 +9,9 @@ use imageproc::drawing::{draw_filled_rect_mut, draw_text_mut};
 use imageproc::rect::Rect as DrawRect;
 use sudoku_agent::calibrate::{CalibrateOptions, Calibrated, calibrate_image};
 use sudoku_agent::sudoku::{Board, Cell};
-use sudoku_agent::vision;
-use sudoku_agent::vision::recognize::read_grid;
-use sudoku_agent::vision::{ReadError, Templates, VisionError, locate_grid};
+use sudoku_reader::stages::locate_grid;
+use sudoku_reader::stages::read_grid;
+use sudoku_reader::{ReadError, Templates, VisionError};
 
 const PUZZLE: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -74,7 +74,7 @@ fn calibrated_puzzle() -> (RgbaImage, Calibrated) {
 fn a_drawn_board_calibrates_through_its_keypad_and_reads_back() {
     let (img, done) = calibrated_puzzle();
     assert_eq!(done.board.to_line(), PUZZLE);
-    let rec = vision::read(&img, Some(&done.calibration.hints(&done.templates)))
+    let rec = sudoku_reader::read(&img, Some(&done.calibration.hints(&done.templates)))
         .result
         .unwrap();
     assert_eq!(rec.board.to_line(), PUZZLE);
@@ -139,7 +139,7 @@ fn a_popup_over_the_grid_is_refused_not_read() {
         &font(),
         "Well done!",
     );
-    let err = vision::read(&popup, Some(&done.calibration.hints(&done.templates)))
+    let err = sudoku_reader::read(&popup, Some(&done.calibration.hints(&done.templates)))
         .result
         .unwrap_err();
     assert!(
@@ -152,12 +152,12 @@ fn a_popup_over_the_grid_is_refused_not_read() {
 fn a_screen_of_another_size_or_rotation_is_refused_with_a_recalibrate_hint() {
     let (img, done) = calibrated_puzzle();
     let rotated = image::imageops::rotate90(&img);
-    let err = vision::read(&rotated, Some(&done.calibration.hints(&done.templates)))
+    let err = sudoku_reader::read(&rotated, Some(&done.calibration.hints(&done.templates)))
         .result
         .unwrap_err();
     assert!(err.to_string().contains("rotated"), "{err}");
     let bigger = RgbaImage::new(1080, 2340);
-    let err = vision::read(&bigger, Some(&done.calibration.hints(&done.templates)))
+    let err = sudoku_reader::read(&bigger, Some(&done.calibration.hints(&done.templates)))
         .result
         .unwrap_err();
     assert!(
@@ -212,7 +212,7 @@ fn an_ambiguous_cell_is_an_error_naming_it_and_its_two_best_digits() {
     // The one calibrated reader then labels the digits as the reader without calibration does
     // (the glyph bank, the templates a second source that must not disagree): the board as it
     // is, never a guess between 3 and 8.
-    let rec = vision::read(&img, Some(&done.calibration.hints(&confused)))
+    let rec = sudoku_reader::read(&img, Some(&done.calibration.hints(&confused)))
         .result
         .unwrap();
     assert_eq!(rec.board, board(PUZZLE));
@@ -225,7 +225,7 @@ fn a_board_that_breaks_a_rule_is_reported_with_its_cells() {
     let done = support::calibrate(&img);
     let mut bad = good;
     bad.set(Cell::new(0, 8).unwrap(), Some(5)); // a second 5 in row 1
-    let err = vision::read(
+    let err = sudoku_reader::read(
         &draw_screen(&bad),
         Some(&done.calibration.hints(&done.templates)),
     )

@@ -7,8 +7,7 @@
 use crate::support::perturb::{Shot, shot};
 use crate::support::shared;
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
-use sudoku_agent::vision;
-use sudoku_agent::vision::{CellKind, Recognition};
+use sudoku_reader::{CellKind, Recognition};
 
 /// Material Sudoku, one puzzle in a light and a dark theme, each with a same-digit highlight.
 const MATERIAL_GIVENS: &str =
@@ -57,7 +56,7 @@ fn givens_stay_givens_when_a_calibration_from_the_other_theme_reads_the_screen()
             },
         )
         .unwrap_or_else(|e| panic!("calibrate on {}: {e:#}", from.name));
-        let rec = vision::read(
+        let rec = sudoku_reader::read(
             &to.img,
             Some(&done.calibration.hints(&done.templates).any_size()),
         )
@@ -95,7 +94,7 @@ fn digits_recoloured_by_a_same_number_highlight_are_never_called_entries() {
     let Some(s) = real(SAKU) else {
         return;
     };
-    let free = vision::read(&s.img, None).result.unwrap();
+    let free = sudoku_reader::read(&s.img, None).result.unwrap();
     let done = calibrate_image(
         &s.img,
         &CalibrateOptions {
@@ -104,7 +103,7 @@ fn digits_recoloured_by_a_same_number_highlight_are_never_called_entries() {
         },
     )
     .unwrap_or_else(|e| panic!("calibrate on {SAKU}: {e:#}"));
-    let calibrated = vision::read(
+    let calibrated = sudoku_reader::read(
         &s.img,
         Some(&done.calibration.hints(&done.templates).any_size()),
     )
@@ -137,7 +136,7 @@ fn a_calibration_on_either_saku_screen_tells_discless_entries_from_givens_on_bot
     };
     // Without calibration: the two bare entries of the game in progress, and nothing to tell
     // apart on the finished board (all 81 digits drawn alike count as givens).
-    let free_done = vision::read(&done.img, None).result.unwrap();
+    let free_done = sudoku_reader::read(&done.img, None).result.unwrap();
     assert!(entries(&free_done).is_empty(), "{:?}", entries(&free_done));
     for from in [&progress, &done] {
         let cal = calibrate_image(
@@ -149,7 +148,7 @@ fn a_calibration_on_either_saku_screen_tells_discless_entries_from_givens_on_bot
         )
         .unwrap_or_else(|e| panic!("calibrate on {}: {e:#}", from.name));
         for to in [&progress, &done] {
-            let rec = vision::read(
+            let rec = sudoku_reader::read(
                 &to.img,
                 Some(&cal.calibration.hints(&cal.templates).any_size()),
             )

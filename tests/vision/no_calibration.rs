@@ -6,8 +6,6 @@
 
 use crate::support::screens::{kinds_right, screenshots};
 use crate::support::{self, outcome, shared};
-use sudoku_agent::vision;
-
 const WHO: &str = "the no-calibration real-screen tests (tests/vision/no_calibration.rs)";
 
 /// The folders of real screenshots the calibrated kinds are checked on.
@@ -43,7 +41,7 @@ fn with_a_calibration_made_on_the_same_screen_every_kind_matches_the_givens_mask
             .map_err(|e| eprintln!("{:50} not calibrated: {e:#}", shot.name))
             .ok()?;
         let hints = done.calibration.hints(&done.templates);
-        let rec = vision::read(img, Some(&hints))
+        let rec = sudoku_reader::read(img, Some(&hints))
             .result
             .unwrap_or_else(|e| panic!("{}: refused with its calibration: {e}", shot.name));
         assert_eq!(

@@ -9,8 +9,7 @@ use crate::support::{self, shared};
 use std::collections::HashMap;
 use sudoku_agent::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
 use sudoku_agent::sudoku::Board;
-use sudoku_agent::vision;
-use sudoku_agent::vision::{ReadError, VisionError};
+use sudoku_reader::{ReadError, VisionError};
 
 const WHO: &str = "the real-screen tests (tests/vision/real_screens.rs)";
 
@@ -123,7 +122,8 @@ fn every_classic_real_screenshot_reads_exactly_after_one_calibration_per_app() {
         assert_eq!(done.labelled_by, expected_source, "{}", app.calibrate_on);
         for name in app.reads {
             let shot = shared::real_screen(name);
-            match vision::read(&shot, Some(&done.calibration.hints(&done.templates))).result {
+            match sudoku_reader::read(&shot, Some(&done.calibration.hints(&done.templates))).result
+            {
                 Ok(rec) if rec.board.to_line() == manifest[*name] => {
                     eprintln!("ok   {name}");
                 }
@@ -148,10 +148,10 @@ fn the_killer_sudoku_screenshot_is_refused_not_misread() {
     let img = shared::real_screen(killer);
     let err = calibrate_image(&img, &CalibrateOptions::default()).unwrap_err();
     assert!(format!("{err:#}").contains("killer sudoku"), "{err:#}");
-    let grid = sudoku_agent::vision::locate_grid(&img).unwrap();
-    let err = vision::read(&img, None).result.unwrap_err();
+    let grid = sudoku_reader::stages::locate_grid(&img).unwrap();
+    let err = sudoku_reader::read(&img, None).result.unwrap_err();
     assert!(
-        matches!(err, vision::ReadError::Vision(VisionError::Killer(n)) if n >= 12),
+        matches!(err, sudoku_reader::ReadError::Vision(VisionError::Killer(n)) if n >= 12),
         "{err:?} at {:?}",
         grid.rect()
     );
@@ -163,7 +163,7 @@ fn a_screenshot_of_another_size_than_calibrated_is_refused() {
     let img = shared::real_screen("dan4am_fassor_test_image.png");
     let done = support::calibrate(&img);
     let other = shared::real_screen("infinitechaos_sudokucom_ss1.jpg");
-    let err = vision::read(&other, Some(&done.calibration.hints(&done.templates)))
+    let err = sudoku_reader::read(&other, Some(&done.calibration.hints(&done.templates)))
         .result
         .unwrap_err();
     assert!(matches!(err, ReadError::WrongScreen(_)), "{err:?}");
@@ -262,7 +262,7 @@ fn every_screenshot_with_a_sibling_reads_exactly_with_the_siblings_calibration_a
             ] {
                 reads += 1;
                 let size = format!("{}x{}", shot.width(), shot.height());
-                match vision::read(
+                match sudoku_reader::read(
                     &shot,
                     Some(&done.calibration.hints(&done.templates).any_size()),
                 )
@@ -292,7 +292,6 @@ fn every_screenshot_with_a_sibling_reads_exactly_with_the_siblings_calibration_a
 /// calibrated reader.
 #[test]
 fn real_screenshots_the_reader_without_calibration_reads_are_learned_and_read_back() {
-    use sudoku_agent::vision;
     let Some(manifest) = manifest() else { return };
     let mut names: Vec<&String> = manifest.keys().collect();
     names.sort();
@@ -304,7 +303,7 @@ fn real_screenshots_the_reader_without_calibration_reads_are_learned_and_read_ba
             continue;
         }
         let img = shared::real_screen(name);
-        if vision::read(&img, None).result.map(|r| r.board) != Ok(board(truth)) {
+        if sudoku_reader::read(&img, None).result.map(|r| r.board) != Ok(board(truth)) {
             continue;
         }
         let done = match calibrate_image(&img, &CalibrateOptions::default()) {
@@ -318,7 +317,7 @@ fn real_screenshots_the_reader_without_calibration_reads_are_learned_and_read_ba
             LabelSource::Reader => through_reader += 1,
             _ => by_calibrate += 1,
         }
-        match vision::read(&img, Some(&done.calibration.hints(&done.templates))).result {
+        match sudoku_reader::read(&img, Some(&done.calibration.hints(&done.templates))).result {
             Ok(rec) if rec.board == board(truth) => {
                 eprintln!(
                     "{name:50} learned ({:?}), reads back exactly",

@@ -4,7 +4,7 @@
 //! digits and given/entry kinds alike. The quick test covers every skin at one of the three phone
 //! sizes in turn and every skin on the scaled-down 320x640 screen, with two puzzles, to keep
 //! debug test time down; the full sweep (every skin at every size, 20 random puzzles each) is
-//! `#[ignore]`d here (`cargo test --release --test tests vision::sim -- --ignored`) and also run
+//! `#[ignore]`d here (`cargo test --release --test tests sudoku_reader::sim -- --ignored`) and also run
 //! by `cargo bench --bench vision`, which prints a table; `VISION_SWEEP_ONLY=discs@720x1280` (a
 //! skin, a size, or both) keeps those rows of it. Beside the sweep: a same-number highlight on
 //! givens in both corner cells (every skin and size). The simulated screens the reader alone
@@ -14,9 +14,8 @@
 use crate::support::sim_sweep::{random_puzzles, sweep};
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::sudoku::Board;
-use sudoku_agent::vision;
-use sudoku_agent::vision::locate_grid_near;
-use sudoku_agent::vision::recognize::read_grid;
+use sudoku_reader::stages::locate_grid_near;
+use sudoku_reader::stages::read_grid;
 use sudoku_sim::puzzles::{named, parse, with_corners_alike};
 use sudoku_sim::{Cell as SimCell, SUPPORTED_SIZES, Screen, Size, Skin, SudokuApp};
 
@@ -170,7 +169,7 @@ fn highlighted_givens_in_both_corner_cells_are_read_in_every_skin() {
             let mut phone = SudokuApp::new(board, Skin::named(name).unwrap(), size).unwrap();
             let lit = SimCell::all().find(|&c| board.get(c) == digit && c.row() % 8 != 0);
             phone.select(lit);
-            let read = vision::read(&phone.render(), None).result;
+            let read = sudoku_reader::read(&phone.render(), None).result;
             let want: Board = board.into();
             let listed = NOT_YET_READ_CORNERS.contains(&(name, &size.to_string()));
             let outcome = match &read {

@@ -18,12 +18,8 @@ pub struct Clusters {
 }
 
 impl Clusters {
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.centroids.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.centroids.is_empty()
     }
 
     /// Indices of the patches in group `k`.

@@ -8,7 +8,7 @@
 mod assign;
 mod cluster;
 
-pub use assign::{Assignment, Scores, assign};
+pub use assign::{Scores, assign};
 use assign::{best_two, share_digits};
 use cluster::SAME_GLYPH;
 pub(crate) use cluster::mean_patch;

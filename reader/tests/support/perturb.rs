@@ -309,7 +309,7 @@ pub fn judge(img: &RgbaImage, truth: Option<&str>) -> Verdict {
 /// The grid rectangle read on the untouched screenshot, for perturbations that avoid it.
 pub fn context(img: &RgbaImage) -> Context {
     Context {
-        grid: sudoku_reader::find_grid_and_cells(img, None)
+        grid: sudoku_reader::stages::find_grid_and_cells(img, None)
             .ok()
             .map(|s| s.grid.rect()),
     }
