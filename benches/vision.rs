@@ -123,14 +123,11 @@ fn no_calibration(budget: Duration) {
             profile: "bench".into(),
             ..Default::default()
         };
-        let calibrated = calibrate_image(img, &opts).ok().filter(|done| {
-            sudoku_reader::read(img, Some(&done.calibration.hints(&done.templates)))
-                .result
-                .is_ok()
-        });
+        let calibrated = calibrate_image(img, &opts)
+            .ok()
+            .filter(|done| done.profile().read(img).result.is_ok());
         let with = calibrated.map(|done| {
-            let read =
-                || sudoku_reader::read(img, Some(&done.calibration.hints(&done.templates))).result;
+            let read = || done.profile().read(img).result;
             (median(budget, read).0, cpu_mean(read))
         });
         let cpu = |d: Option<Duration>| d.map_or("-".into(), ms);
@@ -258,12 +255,8 @@ fn main() {
         };
         let (calibrate, _) = median(budget, || calibrate_image(&calib_img, &opts).unwrap());
         let done = calibrate_image(&calib_img, &opts).unwrap();
-        let (read, n) = median(budget, || {
-            sudoku_reader::read(&img, Some(&done.calibration.hints(&done.templates))).result
-        });
-        let cpu = cpu_mean(|| {
-            sudoku_reader::read(&img, Some(&done.calibration.hints(&done.templates))).result
-        });
+        let (read, n) = median(budget, || done.profile().read(&img).result);
+        let cpu = cpu_mean(|| done.profile().read(&img).result);
         let (locate, _) = median(budget, || locate_grid(&img).unwrap());
         println!(
             "{name:<30} {:>10} {:>9} {:>9} {:>10} {:>10}   ({n} timed reads)",

@@ -64,6 +64,14 @@ pub struct Hints<'a> {
 }
 
 impl<'a> Hints<'a> {
+    /// Only the digits the user typed (`--givens`), which override the shapes; none: no hints.
+    pub fn typed(givens: Option<&'a Board>) -> Hints<'a> {
+        Hints {
+            givens,
+            ..Hints::default()
+        }
+    }
+
     /// These hints, for a caller that taps nothing ([`Hints::other_sizes`]).
     pub fn any_size(self) -> Hints<'a> {
         Hints {

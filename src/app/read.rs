@@ -51,10 +51,10 @@ pub(super) fn run(args: ReadArgs) -> Result<ExitCode> {
         }
     };
     // `read` taps nothing: a calibration of another screen size still lends its templates.
-    let hints = calibration
-        .as_ref()
-        .map(|profile| profile.hints().any_size());
-    let seen = sudoku_reader::read(&img, hints.as_ref());
+    let seen = match &calibration {
+        Some(profile) => profile.read_any_size(&img),
+        None => sudoku_reader::read(&img, None),
+    };
     // The overlay is written whatever the outcome: a refused read is when it helps most.
     if let Some(path) = &args.overlay {
         draw_seen(&img, &seen)

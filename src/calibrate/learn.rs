@@ -54,10 +54,7 @@ pub fn learn_from(
 impl LearnedApp {
     /// The profile learned: the calibration with its templates.
     pub fn profile(&self) -> Profile {
-        Profile::new(
-            self.calibrated.calibration.clone(),
-            self.calibrated.templates.clone(),
-        )
+        self.calibrated.profile()
     }
 
     /// What was learned, in a few words: grid, keypad, order, erase, notes, probe cost.

@@ -7,6 +7,7 @@
 //! picture. Deterministic: the same screen gives the same file.
 
 use crate::geometry::{Point, Rect, Size};
+use crate::profile::Profile;
 use crate::profile::calibration::{Calibration, FORMAT_VERSION, InputOrder, Keypad, Thresholds};
 use crate::sudoku::{Board, Cell};
 use anyhow::{Result, anyhow, bail};
@@ -71,6 +72,11 @@ pub struct Calibrated {
 }
 
 impl Calibrated {
+    /// The profile calibrated: the calibration with its templates.
+    pub fn profile(&self) -> Profile {
+        Profile::new(self.calibration.clone(), self.templates.clone())
+    }
+
     /// Records erase, notes and input order found after calibrating (by `calibrate --probe`):
     /// the same calibration and overlay as when they are given as options.
     pub fn set_controls(
@@ -132,11 +138,7 @@ fn inks_by_kind(
 /// labelled digits and their kinds; `opts.givens` label the digits when given), made into
 /// templates, a keypad and a calibration that reads the screenshot back exactly.
 pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calibrated> {
-    let hints = Hints {
-        givens: opts.givens.as_ref(),
-        ..Hints::default()
-    };
-    let seen = sudoku_reader::read(img, Some(&hints));
+    let seen = sudoku_reader::read(img, Some(&Hints::typed(opts.givens.as_ref())));
     let (screen, read) = match (seen.screen, seen.result) {
         (Some(screen), Ok(read)) => (screen, read),
         (_, Err(e @ ReadError::Unsure(_))) if opts.givens.is_none() => {
@@ -250,7 +252,8 @@ fn finish(
     // The templates must read their own screen back exactly, through the one reader as every
     // later read will.
     let refused = |e| anyhow!("the new templates do not read the calibration screen back: {e}");
-    let check = sudoku_reader::read(img, Some(&calibration.hints(&templates)))
+    let check = Profile::new(calibration.clone(), templates.clone())
+        .read(img)
         .result
         .map_err(refused)?
         .board;

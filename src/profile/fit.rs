@@ -12,7 +12,7 @@ use crate::sudoku::Cell;
 use image::RgbaImage;
 use sudoku_reader::stages::find_keys;
 use sudoku_reader::stages::{grid_offset, grid_tolerance};
-use sudoku_reader::{Grid, Hints, ReadError, Recognition, ScreenCells, Templates};
+use sudoku_reader::{Grid, ReadError, Recognition, ScreenCells, Templates};
 
 /// What one screenshot says about a profile.
 #[derive(Debug, Clone)]
@@ -129,11 +129,7 @@ pub fn fit_to_screen(
     }
     // No grid hint: a rectangle scaled from another size can sit a few pixels off, and the full
     // search has read every real screenshot exactly.
-    let hints = Hints {
-        templates: Some(templates),
-        ..Hints::default()
-    };
-    let seen = sudoku_reader::read(screen, Some(&hints));
+    let seen = profile.read_templates_only(screen);
     let rec = seen
         .result
         .map_err(|e| format!("its digits do not read here: {e}"))?;
@@ -170,7 +166,8 @@ pub fn fit_to_screen(
         notes: old.notes.map(inside).transpose()?,
     });
     fitted.validate().map_err(|e| format!("{e:#}"))?;
-    let again = sudoku_reader::read(screen, Some(&fitted.hints(templates)))
+    let again = Profile::new(fitted.clone(), templates.clone())
+        .read(screen)
         .result
         .map_err(|e| format!("fitted, it does not read this board: {e}"))?;
     if again.board != rec.board

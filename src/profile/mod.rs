@@ -104,6 +104,22 @@ impl Profile {
     pub fn read(&self, screen: &RgbaImage) -> Seen {
         sudoku_reader::read(screen, Some(&self.hints()))
     }
+
+    /// Reads `screen`, which may be of another size than the profile's, for a caller that taps
+    /// nothing: the profile's place where the sizes match, its templates alone elsewhere.
+    pub fn read_any_size(&self, screen: &RgbaImage) -> Seen {
+        sudoku_reader::read(screen, Some(&self.hints().any_size()))
+    }
+
+    /// Reads `screen` with the profile's templates alone, the grid searched anywhere: a screen
+    /// of another size, where a rectangle scaled from the profile's can sit a few pixels off.
+    pub fn read_templates_only(&self, screen: &RgbaImage) -> Seen {
+        let hints = Hints {
+            templates: Some(&self.templates),
+            ..Hints::default()
+        };
+        sudoku_reader::read(screen, Some(&hints))
+    }
 }
 
 /// A profile as stored: its name (also its folder), its `profile.toml`, and what it holds.

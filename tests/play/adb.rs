@@ -56,9 +56,7 @@ fn assert_solved(sim: &SimServer<SudokuApp>, device: &mut dyn Device, skin: &str
     );
     let (cal, templates) = rig::calibration(skin, size);
     let screen = device.screenshot().unwrap();
-    let seen = sudoku_reader::read(&screen, Some(&cal.hints(&templates)))
-        .result
-        .unwrap();
+    let seen = Profile::new(cal, templates).read(&screen).result.unwrap();
     assert_eq!(seen.board, solution_of(sim), "{skin}: pixels read back");
 }
 

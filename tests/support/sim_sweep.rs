@@ -214,8 +214,7 @@ pub fn sweep(skin: &str, size: Size, puzzles: &[(Board, Board)], seed: u64) -> S
             }
         }
         let t = Instant::now();
-        let read =
-            sudoku_reader::read(&shot, Some(&done.calibration.hints(&done.templates))).result;
+        let read = done.profile().read(&shot).result;
         result.reads.push(t.elapsed());
         let rec = match read {
             Ok(r) => r,

@@ -8,6 +8,7 @@ use image::{Rgba, RgbaImage};
 use imageproc::drawing::{draw_filled_rect_mut, draw_text_mut};
 use imageproc::rect::Rect as DrawRect;
 use sudoku_agent::calibrate::{CalibrateOptions, Calibrated, calibrate_image};
+use sudoku_agent::profile::Profile;
 use sudoku_agent::sudoku::{Board, Cell};
 use sudoku_reader::stages::locate_grid;
 use sudoku_reader::stages::read_grid;
@@ -74,9 +75,7 @@ fn calibrated_puzzle() -> (RgbaImage, Calibrated) {
 fn a_drawn_board_calibrates_through_its_keypad_and_reads_back() {
     let (img, done) = calibrated_puzzle();
     assert_eq!(done.board.to_line(), PUZZLE);
-    let rec = sudoku_reader::read(&img, Some(&done.calibration.hints(&done.templates)))
-        .result
-        .unwrap();
+    let rec = done.profile().read(&img).result.unwrap();
     assert_eq!(rec.board.to_line(), PUZZLE);
     let keys = done.calibration.keypad.unwrap().digits;
     assert!(keys.iter().all(|p| p.y.abs_diff(1150) < 40), "{keys:?}");
@@ -139,9 +138,7 @@ fn a_popup_over_the_grid_is_refused_not_read() {
         &font(),
         "Well done!",
     );
-    let err = sudoku_reader::read(&popup, Some(&done.calibration.hints(&done.templates)))
-        .result
-        .unwrap_err();
+    let err = done.profile().read(&popup).result.unwrap_err();
     assert!(
         matches!(err, ReadError::Vision(VisionError::NoGrid(_))),
         "{err:?}"
@@ -152,14 +149,10 @@ fn a_popup_over_the_grid_is_refused_not_read() {
 fn a_screen_of_another_size_or_rotation_is_refused_with_a_recalibrate_hint() {
     let (img, done) = calibrated_puzzle();
     let rotated = image::imageops::rotate90(&img);
-    let err = sudoku_reader::read(&rotated, Some(&done.calibration.hints(&done.templates)))
-        .result
-        .unwrap_err();
+    let err = done.profile().read(&rotated).result.unwrap_err();
     assert!(err.to_string().contains("rotated"), "{err}");
     let bigger = RgbaImage::new(1080, 2340);
-    let err = sudoku_reader::read(&bigger, Some(&done.calibration.hints(&done.templates)))
-        .result
-        .unwrap_err();
+    let err = done.profile().read(&bigger).result.unwrap_err();
     assert!(
         err.to_string().contains("1080x2340") && err.to_string().contains("calibrate"),
         "{err}"
@@ -212,7 +205,8 @@ fn an_ambiguous_cell_is_an_error_naming_it_and_its_two_best_digits() {
     // The one calibrated reader then labels the digits as the reader without calibration does
     // (the glyph bank, the templates a second source that must not disagree): the board as it
     // is, never a guess between 3 and 8.
-    let rec = sudoku_reader::read(&img, Some(&done.calibration.hints(&confused)))
+    let rec = Profile::new(done.calibration.clone(), confused)
+        .read(&img)
         .result
         .unwrap();
     assert_eq!(rec.board, board(PUZZLE));
@@ -225,12 +219,7 @@ fn a_board_that_breaks_a_rule_is_reported_with_its_cells() {
     let done = support::calibrate(&img);
     let mut bad = good;
     bad.set(Cell::new(0, 8).unwrap(), Some(5)); // a second 5 in row 1
-    let err = sudoku_reader::read(
-        &draw_screen(&bad),
-        Some(&done.calibration.hints(&done.templates)),
-    )
-    .result
-    .unwrap_err();
+    let err = done.profile().read(&draw_screen(&bad)).result.unwrap_err();
     assert!(matches!(err, ReadError::Conflict(_)), "{err:?}");
     assert!(err.to_string().contains("5 in r1c1 and r1c9"), "{err}");
 }

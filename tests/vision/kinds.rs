@@ -56,12 +56,11 @@ fn givens_stay_givens_when_a_calibration_from_the_other_theme_reads_the_screen()
             },
         )
         .unwrap_or_else(|e| panic!("calibrate on {}: {e:#}", from.name));
-        let rec = sudoku_reader::read(
-            &to.img,
-            Some(&done.calibration.hints(&done.templates).any_size()),
-        )
-        .result
-        .unwrap_or_else(|e| panic!("{} with {}'s calibration: {e}", to.name, from.name));
+        let rec = done
+            .profile()
+            .read_any_size(&to.img)
+            .result
+            .unwrap_or_else(|e| panic!("{} with {}'s calibration: {e}", to.name, from.name));
         assert_eq!(
             rec.board.to_line().replace('.', "0"),
             *to.truth.as_ref().unwrap()
@@ -103,12 +102,7 @@ fn digits_recoloured_by_a_same_number_highlight_are_never_called_entries() {
         },
     )
     .unwrap_or_else(|e| panic!("calibrate on {SAKU}: {e:#}"));
-    let calibrated = sudoku_reader::read(
-        &s.img,
-        Some(&done.calibration.hints(&done.templates).any_size()),
-    )
-    .result
-    .unwrap();
+    let calibrated = done.profile().read_any_size(&s.img).result.unwrap();
     eprintln!("{SAKU} no calibration: entries {:?}", entries(&free));
     assert_eq!(givens_line(&free), SAKU_GIVENS);
     assert_eq!(entries(&free), ["r3c1", "r7c1"]);
@@ -148,12 +142,11 @@ fn a_calibration_on_either_saku_screen_tells_discless_entries_from_givens_on_bot
         )
         .unwrap_or_else(|e| panic!("calibrate on {}: {e:#}", from.name));
         for to in [&progress, &done] {
-            let rec = sudoku_reader::read(
-                &to.img,
-                Some(&cal.calibration.hints(&cal.templates).any_size()),
-            )
-            .result
-            .unwrap_or_else(|e| panic!("{} with {}'s calibration: {e}", to.name, from.name));
+            let rec = cal
+                .profile()
+                .read_any_size(&to.img)
+                .result
+                .unwrap_or_else(|e| panic!("{} with {}'s calibration: {e}", to.name, from.name));
             eprintln!(
                 "{} calibrated on {}: entries {:?}",
                 to.name,

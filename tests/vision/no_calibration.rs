@@ -40,8 +40,9 @@ fn with_a_calibration_made_on_the_same_screen_every_kind_matches_the_givens_mask
         let done = calibrate_image(img, &options)
             .map_err(|e| eprintln!("{:50} not calibrated: {e:#}", shot.name))
             .ok()?;
-        let hints = done.calibration.hints(&done.templates);
-        let rec = sudoku_reader::read(img, Some(&hints))
+        let rec = done
+            .profile()
+            .read(img)
             .result
             .unwrap_or_else(|e| panic!("{}: refused with its calibration: {e}", shot.name));
         assert_eq!(

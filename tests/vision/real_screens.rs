@@ -122,8 +122,7 @@ fn every_classic_real_screenshot_reads_exactly_after_one_calibration_per_app() {
         assert_eq!(done.labelled_by, expected_source, "{}", app.calibrate_on);
         for name in app.reads {
             let shot = shared::real_screen(name);
-            match sudoku_reader::read(&shot, Some(&done.calibration.hints(&done.templates))).result
-            {
+            match done.profile().read(&shot).result {
                 Ok(rec) if rec.board.to_line() == manifest[*name] => {
                     eprintln!("ok   {name}");
                 }
@@ -163,9 +162,7 @@ fn a_screenshot_of_another_size_than_calibrated_is_refused() {
     let img = shared::real_screen("dan4am_fassor_test_image.png");
     let done = support::calibrate(&img);
     let other = shared::real_screen("infinitechaos_sudokucom_ss1.jpg");
-    let err = sudoku_reader::read(&other, Some(&done.calibration.hints(&done.templates)))
-        .result
-        .unwrap_err();
+    let err = done.profile().read(&other).result.unwrap_err();
     assert!(matches!(err, ReadError::WrongScreen(_)), "{err:?}");
     assert!(
         err.to_string().contains("re-run `sudoku-agent calibrate`"),
@@ -262,12 +259,7 @@ fn every_screenshot_with_a_sibling_reads_exactly_with_the_siblings_calibration_a
             ] {
                 reads += 1;
                 let size = format!("{}x{}", shot.width(), shot.height());
-                match sudoku_reader::read(
-                    &shot,
-                    Some(&done.calibration.hints(&done.templates).any_size()),
-                )
-                .result
-                {
+                match done.profile().read_any_size(&shot).result {
                     Ok(rec) if rec.board.to_line() == manifest[*name] => {
                         eprintln!("ok   {name} {what} ({size}) with the calibration of {sibling}");
                     }
@@ -317,7 +309,7 @@ fn real_screenshots_the_reader_without_calibration_reads_are_learned_and_read_ba
             LabelSource::Reader => through_reader += 1,
             _ => by_calibrate += 1,
         }
-        match sudoku_reader::read(&img, Some(&done.calibration.hints(&done.templates))).result {
+        match done.profile().read(&img).result {
             Ok(rec) if rec.board == board(truth) => {
                 eprintln!(
                     "{name:50} learned ({:?}), reads back exactly",
