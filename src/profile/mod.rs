@@ -51,7 +51,7 @@ pub fn config_dir_note() -> Option<String> {
     }
     Some(match config_dir() {
         Ok(dir) => format!(
-            "HOME is not set: profiles are kept in {} (this account's home folder); set {CONFIG_DIR_ENV} to keep them elsewhere",
+            "HOME is not set: profiles are kept in {}; set {CONFIG_DIR_ENV} to keep them elsewhere",
             dir.join("profiles").display()
         ),
         Err(_) => format!(

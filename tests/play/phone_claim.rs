@@ -124,3 +124,28 @@ fn a_config_folder_that_cannot_be_made_still_solves_and_says_how_to_keep_profile
     );
     assert!(!Path::new(&config).exists());
 }
+
+#[test]
+fn without_home_one_line_says_where_profiles_go_and_they_are_kept_there() {
+    let adb = adb_server::shared();
+    let sim = served("", &adb);
+    // XDG_CONFIG_HOME keeps the test out of the account's real config folder.
+    let xdg = support::temp_dir("phone-claim-xdg");
+    let (code, _, err) = outcome(
+        play_on(&adb, &sim, true)
+            .env_remove("HOME")
+            .env_remove("SUDOKU_AGENT_CONFIG_DIR")
+            .env("XDG_CONFIG_HOME", &xdg),
+    );
+    assert_eq!(code, 0, "{err}");
+    let profiles = xdg.join("sudoku-agent").join("profiles");
+    let said = lines_with(&err, "HOME is not set");
+    assert_eq!(said.len(), 1, "{err}");
+    assert!(
+        said[0].contains(&profiles.display().to_string())
+            && said[0].contains("SUDOKU_AGENT_CONFIG_DIR"),
+        "{err}"
+    );
+    assert!(profiles.is_dir(), "{err}");
+    assert!(solved_cleanly(&sim), "{err}");
+}
