@@ -9,6 +9,7 @@ use super::open::{load_screenshot, open_device};
 use crate::calibrate::{CalibrateOptions, Calibrated, LabelSource, calibrate_image, learn_from};
 use crate::cli::{CalibrateArgs, InputOrderArg};
 use crate::device::{Device, DeviceSpec};
+use crate::phone::{Claim, claim, refuse_dark};
 use crate::profile::calibration::InputOrder;
 use crate::profile::{Profile, ProfileKey, Store};
 use anyhow::{Context, Result, bail};
@@ -26,7 +27,8 @@ enum Target {
 
 /// `calibrate`: measures the app and stores it as its profile, or writes a calibration file.
 pub(super) fn run(args: CalibrateArgs) -> Result<ExitCode> {
-    let (img, source, mut phone) = screen(&args)?;
+    // The claim on the phone (one agent per phone) is held until calibrate ends.
+    let (img, source, mut phone, _claim) = screen(&args)?;
     let target = target(&args, &mut phone)?;
     let opts = CalibrateOptions {
         profile: match &target {
@@ -152,20 +154,29 @@ fn write_file(
 /// The phone `calibrate` taps with `--probe`, when there is one.
 type Phone = Option<Box<dyn Device>>;
 
-/// The screenshot to calibrate on (`--image`, else the phone's screen), what to call it, and the
-/// phone when there is one (for `--probe`).
-fn screen(args: &CalibrateArgs) -> Result<(RgbaImage, String, Phone)> {
+/// The screenshot to calibrate on (`--image`, else the phone's screen), what to call it, the
+/// phone when there is one (for `--probe`), and the claim on it: taken before the screenshot, so a
+/// second agent on the phone exits at once and a dark screen is woken first.
+fn screen(args: &CalibrateArgs) -> Result<(RgbaImage, String, Phone, Option<Claim>)> {
     Ok(match &args.image {
-        Some(path) => (load_screenshot(path)?, path.display().to_string(), None),
+        Some(path) => (
+            load_screenshot(path)?,
+            path.display().to_string(),
+            None,
+            None,
+        ),
         None => {
             let mut device = open_device(&args.device)?;
+            let claimed = claim(device.as_mut(), "calibrate", &|line: &str| errln!("{line}"))?;
             let img = device
                 .screenshot()
                 .with_context(|| format!("cannot take a screenshot of {}", args.device.device))?;
+            refuse_dark(device.as_ref(), &img)?;
             (
                 img,
                 format!("the screen of {}", args.device.device),
                 Some(device),
+                Some(claimed),
             )
         }
     })

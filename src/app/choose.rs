@@ -13,7 +13,7 @@ use crate::play::FirstRead;
 use crate::profile::calibration::Calibration;
 use crate::profile::fit::{self, Verdict};
 pub use crate::profile::remember::Source;
-use crate::profile::{Profile, ProfileKey, Store, Stored};
+use crate::profile::{CONFIG_DIR_ENV, Profile, ProfileKey, Store, Stored, config_dir_note};
 use anyhow::{Context, Result, anyhow, bail};
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
@@ -55,6 +55,9 @@ pub fn profile_for(
     let key = ProfileKey::of(device)?;
     let (name, screen) = (key.name(), key.screen);
     let store = Store::open_default()?;
+    if let Some(note) = config_dir_note() {
+        say(&note);
+    }
     // Two phones of one app and size in `--all`: the second waits for the first to store the
     // profile, then uses it, instead of both probing and writing the same files.
     let lock = learning_lock(&name);
@@ -98,11 +101,13 @@ pub fn profile_for(
                 match fit::fit_to_screen(&shot.image, &other.profile) {
                     Ok((calibration, rec)) => {
                         let profile = Profile::new(calibration, other.profile.templates);
-                        let path = store.save(&key, &profile)?;
+                        let stored = match store.save(&key, &profile) {
+                            Ok(path) => format!("stored as {name} in {}", path.display()),
+                            Err(e) => not_saved(&store, &e),
+                        };
                         say(&format!(
-                            "fitted profile {} to this {screen} screen (grid and keys found on it): stored as {name} in {}",
+                            "fitted profile {} to this {screen} screen (grid and keys found on it): {stored}",
                             other.name,
-                            path.display()
                         ));
                         return Ok(Chosen {
                             first: Some(shot.read(rec)),
@@ -120,21 +125,33 @@ pub fn profile_for(
             None => format!("no profile for {name}: learning it on the phone"),
         },
     };
+    // A dark screen is said as such before learning reads it as "no grid".
+    Shot::take(device)?;
     say(&why);
     let learned = learn(device, &CalibrateOptions::default())?;
     let profile = learned.profile();
-    let path = store.save(&key, &profile)?;
-    say(&format!(
-        "learned {name}: {}; stored in {}",
-        learned.summary(),
-        path.display()
-    ));
+    // A disk that will not take the profile does not stop the run: it plays with what it learned.
+    let stored = match store.save(&key, &profile) {
+        Ok(path) => format!("stored in {}", path.display()),
+        Err(e) => not_saved(&store, &e),
+    };
+    say(&format!("learned {name}: {}; {stored}", learned.summary()));
     Ok(Chosen {
         profile,
         name,
         source,
         first: None,
     })
+}
+
+/// The end of the line saying a profile was learned or fitted when it could not be stored: that
+/// this run goes on with it, and how to keep it next time.
+fn not_saved(store: &Store, why: &anyhow::Error) -> String {
+    format!(
+        "could not save it in {} ({}): playing with what was learned; set {CONFIG_DIR_ENV} to a folder you can write to keep profiles there",
+        store.root().display(),
+        crate::error::one_line(&format!("{why:#}")),
+    )
 }
 
 /// A profile of the same app on another screen size to fit to this one; one that cannot be
@@ -214,6 +231,8 @@ impl Shot {
     pub fn take(device: &mut dyn Device) -> Result<Shot> {
         let started = Instant::now();
         let image = device.screenshot().context("cannot take a screenshot")?;
+        // A black screenshot is a dark screen, never "no grid".
+        crate::phone::refuse_dark(device, &image)?;
         Ok(Shot {
             image,
             taken: Instant::now(),

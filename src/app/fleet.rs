@@ -9,7 +9,7 @@ use super::choose::{Candidate, best_candidate, candidates, profile_for};
 use super::open::adb_options;
 use crate::cli::PlayArgs;
 use crate::device::adb::{AdbDevice, AdbServer, NO_DEVICE_HINT};
-use crate::phone::{Phone, stop_on_ctrl_c};
+use crate::phone::{Phone, claim, stop_on_ctrl_c};
 use crate::play::{PlayOptions, play_from};
 use crate::profile::remember_order;
 use anyhow::{Result, bail};
@@ -173,6 +173,10 @@ fn play_one(
     let mut row = Row::new(serial);
     let outcome = (|| -> Result<crate::play::PlayReport> {
         let mut device = AdbDevice::open_serial(server, serial, input)?;
+        // One lock per phone, held for its whole run; the screen woken before learning.
+        let _claim = claim(&mut device, "play", &|line: &str| {
+            errln!("{serial}: {line}")
+        })?;
         let chosen = if candidates.is_empty() {
             profile_for(&mut device, None, &|line: &str| errln!("{serial}: {line}"))?
         } else {

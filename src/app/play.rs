@@ -4,7 +4,7 @@
 use super::choose::profile_for;
 use super::open::open_phone;
 use crate::cli::PlayArgs;
-use crate::phone::{Phone, stop_on_ctrl_c};
+use crate::phone::{Phone, claim, stop_on_ctrl_c};
 use crate::plan::overlay::draw_plan;
 use crate::play::{Assessment, FirstRead, PlayOptions, PlayReport, Step, read_and_plan};
 use crate::profile::remember_order;
@@ -41,6 +41,8 @@ pub(super) fn run(args: PlayArgs) -> Result<ExitCode> {
     // Declared before the device so that the device (its shell sessions) goes first.
     let mut sim_session = None;
     let mut device = open_phone(&args.device, &args.sim, &mut sim_session)?;
+    // This phone is ours (a second agent exits at once) and its screen is on, before learning.
+    let _claim = claim(device.as_mut(), "play", &|line: &str| errln!("{line}"))?;
     // The screenshot that checked the profile is the one play starts from.
     let chosen = profile_for(
         device.as_mut(),

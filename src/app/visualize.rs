@@ -11,7 +11,7 @@ use crate::cli::VisualizeArgs;
 use crate::device::Device;
 use crate::device::adb::AdbDevice;
 use crate::error::BoardProblem;
-use crate::phone::{Phone, Say, stop_on_ctrl_c};
+use crate::phone::{Phone, Say, claim, refuse_dark, stop_on_ctrl_c};
 use crate::plan::{Layout, Move, count_taps};
 use crate::profile::Profile;
 use crate::profile::calibration::InputOrder;
@@ -48,6 +48,8 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     // Declared before the device so that the device (its shell sessions) goes first.
     let mut sim_session = None;
     let mut device = open_phone(&args.device, &args.sim, &mut sim_session)?;
+    // This phone is ours (a second agent exits at once) and its screen is on, before learning.
+    let _claim = claim(device.as_mut(), "visualize", &|line: &str| errln!("{line}"))?;
     let can_ask = args.yes || std::io::stdin().is_terminal();
     let mut ready = prepare(device.as_mut(), &args, &args.state, "", can_ask)?;
     if !confirm(ready.estimate.total, args.yes, "this takes")? {
@@ -171,6 +173,7 @@ fn prepare(
         Some(first) => first.recognition,
         None => {
             let screen = device.screenshot().context("cannot take a screenshot")?;
+            refuse_dark(device, &screen)?;
             profile.read(&screen).result.map_err(|e| {
                 BoardProblem(format!("cannot read the board, nothing was tapped: {e}"))
             })?
@@ -498,6 +501,9 @@ fn replay_one(
     let outcome = (|| -> Result<ReplayReport> {
         let readied = (|| {
             let mut device = AdbDevice::open_serial(phones.server.clone(), serial, phones.input)?;
+            let claimed = claim(&mut device, "visualize", &|line: &str| {
+                errln!("{serial}: {line}")
+            })?;
             let ready = prepare(
                 &mut device,
                 args,
@@ -505,10 +511,11 @@ fn replay_one(
                 &format!("{serial}: "),
                 can_ask,
             )?;
-            anyhow::Ok((device, ready))
+            anyhow::Ok((device, ready, claimed))
         })();
-        let _ = told.send(readied.as_ref().ok().map(|(_, r)| r.estimate.total));
-        let (mut device, mut ready) = readied?;
+        let _ = told.send(readied.as_ref().ok().map(|(_, r, _)| r.estimate.total));
+        // The claim is held until the replay ends.
+        let (mut device, mut ready, _claim) = readied?;
         row.profile = ready.name.clone();
         row.estimated = Some(ready.estimate.total);
         if !go.recv().unwrap_or(false) {

@@ -2,15 +2,18 @@
 //! tapped with, the stop flag Ctrl-C sets, and where its messages go (under `--all` each line
 //! carries the phone's serial). It owns what touches the phone: capture, read, waiting out a
 //! cover ([`cover`]), cell centres and tapping. `play`, `visualize` are workflows over it;
-//! stages say things through [`Phone::say`], never on stderr themselves.
+//! stages say things through [`Phone::say`], never on stderr themselves. Before any of that a
+//! command that taps claims the phone ([`claim`]): one agent per phone, and a screen that is on.
 
 pub mod cover;
 
 use crate::device::Device;
+use crate::device::lock::PhoneLock;
+use crate::device::screen::{is_black, wake_screen};
 use crate::geometry::Point;
 use crate::profile::Profile;
 use crate::sudoku::Cell;
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use image::RgbaImage;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -100,6 +103,42 @@ impl<'a> Phone<'a> {
     }
 }
 
+/// A phone claimed by this process for one command; the lock goes when it is dropped.
+#[derive(Debug)]
+pub struct Claim {
+    /// `None` for devices no other process can reach (a file, the in-process simulated phone).
+    _lock: Option<PhoneLock>,
+}
+
+/// Claims `device` for `command` (`play`, `visualize`, `calibrate`) before anything else looks at
+/// it or taps: the per-phone lock first, so a second agent exits at once naming the holder's pid
+/// (two agents learning one phone at once taught each other the wrong input order); then a dark
+/// screen is woken (`say`: "the screen was off: woke it") and a lock screen refused in one line.
+/// Hold the returned claim for the whole run.
+pub fn claim(device: &mut dyn Device, command: &str, say: &dyn Fn(&str)) -> Result<Claim> {
+    let lock = match device.serial() {
+        Some(serial) => Some(PhoneLock::acquire(&serial, command)?),
+        None => None,
+    };
+    wake_screen(device, say)?;
+    Ok(Claim { _lock: lock })
+}
+
+/// A screenshot black all over is a dark screen, never a screen without a grid: an error saying
+/// so in one line (exit 2), naming the phone when it has a serial.
+pub fn refuse_dark(device: &dyn Device, screen: &RgbaImage) -> Result<()> {
+    if is_black(screen) {
+        let phone = device.serial().map_or_else(
+            || "the phone".to_string(),
+            |s| format!("phone {}", crate::error::one_line(&s)),
+        );
+        bail!(
+            "the screen of {phone} is dark (the screenshot is black all over): turn the screen on and open the game, then run again; nothing was tapped"
+        );
+    }
+    Ok(())
+}
+
 /// Installs the process's one Ctrl-C handler: it sets the returned flag, which every phone of
 /// the run shares, and each workflow stops between moves (never with a move half entered).
 pub fn stop_on_ctrl_c() -> Result<Arc<AtomicBool>> {
@@ -108,4 +147,42 @@ pub fn stop_on_ctrl_c() -> Result<Arc<AtomicBool>> {
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
         .context("cannot install the Ctrl-C handler")?;
     Ok(stop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Size;
+    use image::Rgba;
+
+    /// A phone with a serial and nothing else.
+    struct Named;
+
+    impl Device for Named {
+        fn screenshot(&mut self) -> Result<RgbaImage> {
+            Ok(RgbaImage::new(1, 1))
+        }
+        fn screen_size(&mut self) -> Result<Size> {
+            Ok(Size::new(1, 1))
+        }
+        fn tap_all(&mut self, _taps: &[Point]) -> Result<()> {
+            Ok(())
+        }
+        fn serial(&self) -> Option<String> {
+            Some("R5CW30".into())
+        }
+    }
+
+    #[test]
+    fn a_black_screenshot_is_a_dark_screen_in_one_line_and_a_lit_one_passes() {
+        let black = RgbaImage::from_pixel(720, 1280, Rgba([0, 0, 0, 255]));
+        let err = refuse_dark(&Named, &black).unwrap_err().to_string();
+        assert!(
+            err.starts_with("the screen of phone R5CW30 is dark") && !err.contains("grid"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1);
+        let lit = RgbaImage::from_pixel(720, 1280, Rgba([250, 250, 250, 255]));
+        assert!(refuse_dark(&Named, &lit).is_ok());
+    }
 }

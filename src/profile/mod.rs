@@ -41,6 +41,25 @@ pub fn config_dir() -> Result<PathBuf> {
         })
 }
 
+/// One line when profiles have no home of the user's to go to (HOME unset and no
+/// `$SUDOKU_AGENT_CONFIG_DIR`): where they go instead, or that none can be kept; `None` otherwise.
+/// Without it they went silently to the account's home from the password database (/root).
+pub fn config_dir_note() -> Option<String> {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    if set(CONFIG_DIR_ENV) || !cfg!(unix) || set("HOME") {
+        return None;
+    }
+    Some(match config_dir() {
+        Ok(dir) => format!(
+            "HOME is not set: profiles are kept in {}; set {CONFIG_DIR_ENV} to keep them elsewhere",
+            dir.join("profiles").display()
+        ),
+        Err(_) => format!(
+            "HOME is not set and this account has no home folder: no profile can be kept; set {CONFIG_DIR_ENV} to a folder to keep them"
+        ),
+    })
+}
+
 /// Which app on which screen a profile is for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProfileKey {

@@ -4,6 +4,7 @@ mod end_screen;
 mod flash;
 mod fleet;
 mod lives;
+mod phone_claim;
 mod resilience;
 mod sim;
 
