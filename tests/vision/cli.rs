@@ -61,7 +61,7 @@ fn shipped_calibration_and_templates_are_what_calibrate_writes_for_the_light_ski
     let (code, stdout, stderr) = run(&[&args[..], &buttons[..]].concat());
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(
-        stdout.contains("labelled through the keypad glyphs"),
+        stdout.contains("labelled by the reader without calibration"),
         "{stdout}"
     );
     assert!(
