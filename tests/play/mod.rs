@@ -1,9 +1,11 @@
 mod adb;
+mod answers;
 mod cli;
 mod end_screen;
 mod flash;
 mod fleet;
 mod lives;
+mod refused;
 mod resilience;
 mod sim;
 
