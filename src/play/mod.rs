@@ -485,6 +485,54 @@ mod tests {
     }
 
     #[test]
+    fn completions_are_counted_exactly_below_the_cap_and_as_at_least_the_cap_above_it() {
+        let solved = Board::parse(
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+        )
+        .unwrap();
+        // Four cells emptied that only one way back fits: one completion.
+        let mut one = solved;
+        for c in [(0, 0), (0, 1), (3, 0), (3, 1)] {
+            one.set(Cell::new(c.0, c.1).unwrap(), None);
+        }
+        assert_eq!(count_completions(&one, COUNT_CAP), (1, false));
+        // A rectangle a b / b a on two rows of one band, its columns in two boxes: emptied, its
+        // digits swap and every unit still holds them: two completions.
+        let at = |r: usize, c: usize| solved.get(Cell::new(r, c).unwrap());
+        let rectangle = (0..9)
+            .flat_map(|r1| (r1 + 1..9).map(move |r2| (r1, r2)))
+            .filter(|&(r1, r2)| r1 / 3 == r2 / 3)
+            .flat_map(|(r1, r2)| {
+                (0..9).flat_map(move |c1| (c1 + 1..9).map(move |c2| (r1, r2, c1, c2)))
+            })
+            .find(|&(r1, r2, c1, c2)| {
+                c1 / 3 != c2 / 3 && at(r1, c1) == at(r2, c2) && at(r1, c2) == at(r2, c1)
+            })
+            .expect("the grid holds a swappable rectangle");
+        let (r1, r2, c1, c2) = rectangle;
+        let mut two = solved;
+        for (r, c) in [(r1, c1), (r1, c2), (r2, c1), (r2, c2)] {
+            two.set(Cell::new(r, c).unwrap(), None);
+        }
+        assert_eq!(count_completions(&two, COUNT_CAP), (2, false));
+        assert_eq!(count_completions(&Board::empty(), 5), (5, true));
+        let several = Several {
+            completions: 5,
+            at_least: true,
+            open: 7,
+            agreed: 40,
+        };
+        let line = several.message();
+        assert!(
+            line.contains("at least 5 completions that differ in 7 cells"),
+            "{line}"
+        );
+        assert!(line.contains("filled the 40 cells"), "{line}");
+        assert!(line.contains("--any-solution"), "{line}");
+        assert!(!line.contains('\n'), "{line}");
+    }
+
+    #[test]
     fn a_read_with_fewer_digits_than_any_sudoku_has_is_refused_before_solving() {
         let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let cal = Calibration::load(&manifest.join("calibration.toml")).unwrap();
