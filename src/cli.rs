@@ -91,6 +91,11 @@ pub struct PlayArgs {
     /// Refuse instead of correcting player entries that disagree with the solution.
     #[arg(long)]
     pub keep_entries: bool,
+    /// When the givens have several completions (a variant's extra rule, or an app that allows
+    /// several answers), fill one of them; the app may want another and count each cell where
+    /// they differ as a mistake. Without it only the cells every completion agrees on are filled.
+    #[arg(long)]
+    pub any_solution: bool,
     /// Play on every phone attached to the adb server at once (a thread per phone) and print one
     /// table. Each phone uses the profile of the app on its screen (learned when missing);
     /// --calibration may name a file or a folder instead: each phone then uses the *.toml in it

@@ -19,6 +19,7 @@ fn play_options(args: &PlayArgs) -> Result<PlayOptions> {
     Ok(PlayOptions {
         dry_run: args.dry_run,
         keep_entries: args.keep_entries,
+        any_solution: args.any_solution,
         recheck_after: Duration::from_millis(args.recheck_after_ms),
         pacing: None,
         moves_per_call: 0,

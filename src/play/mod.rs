@@ -12,7 +12,7 @@ use crate::phone::Phone;
 use crate::plan::{self, Move, Plan};
 use crate::profile::Profile;
 use crate::profile::calibration::{Calibration, InputOrder};
-use crate::sudoku::{Board, Cell, Outcome, SolveOptions, Strategy, solve_with};
+use crate::sudoku::{Board, Cell, Outcome, SolveOptions, Strategy, agreement, solve_with};
 use anyhow::{Context, Result};
 use sudoku_reader::{CellKind, Recognition};
 
@@ -44,19 +44,59 @@ pub struct PlayOptions {
     /// How long to wait for the board to come back when an ad or a dialog covers it mid-play
     /// (zero: stop at once).
     pub wait: Duration,
+    /// When the givens have several completions, fill one of them (the app may want another:
+    /// each cell where they differ may cost a mistake) instead of only the cells all agree on.
+    pub any_solution: bool,
 }
 
 /// The board as it was found, and what was decided about it.
 #[derive(Debug, Clone)]
 pub struct Assessment {
     pub recognition: Recognition,
+    /// What the board becomes once the plan is done: the solution, or with several answers
+    /// (`several`) the cells every completion agrees on, the open ones as they were read.
     pub solution: Board,
-    /// The puzzle has more than one solution; `solution` is one valid completion.
+    /// The puzzle has more than one solution and `--any-solution` asked for one: `solution` is
+    /// one valid completion.
     pub multiple_solutions: bool,
+    /// The givens have several completions and only the cells they agree on are planned.
+    pub several: Option<Several>,
     /// Player entries that disagree with the solution (erased and rewritten).
     pub wrong_entries: Vec<Cell>,
     pub moves: Vec<Move>,
     pub plan: Plan,
+}
+
+/// Givens with several completions: how many, and where they differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Several {
+    /// Completions counted, up to [`COUNT_CAP`] (`at_least` when the count stopped there).
+    pub completions: usize,
+    pub at_least: bool,
+    /// Empty cells of the givens where completions differ (left as they are on screen).
+    pub open: usize,
+    /// Empty cells of the givens on which every completion agrees (all planned).
+    pub agreed: usize,
+}
+
+/// Completions are counted up to this many (a variant's givens read as classic may have
+/// thousands; the message needs only "many").
+pub const COUNT_CAP: usize = 100;
+
+impl Several {
+    /// The one line a run that filled the agreed cells ends with (exit 1, never "solved").
+    pub fn message(&self) -> String {
+        let n = if self.at_least {
+            format!("at least {}", self.completions)
+        } else {
+            self.completions.to_string()
+        };
+        format!(
+            "this puzzle has {n} completions that differ in {} (a variant's extra rule, or an app that allows several answers); filled the {} they all agree on and stopped: which answer the app wants cannot be told (pass --any-solution to fill one)",
+            plural_cells(self.open),
+            plural_cells(self.agreed)
+        )
+    }
 }
 
 /// Time spent per stage, host side.
@@ -140,7 +180,7 @@ pub fn assess_read(
         .into());
     }
     let started = Instant::now();
-    let (solution, multiple) = solve_board(&recognition)?;
+    let (solution, multiple, several) = solve_board(&recognition, options.any_solution)?;
     timings.solve_ms = ms(started.elapsed());
 
     let (moves, wrong_entries) = plan::moves_to_fill(&recognition.board, &solution);
@@ -172,32 +212,96 @@ pub fn assess_read(
         recognition,
         solution,
         multiple_solutions: multiple,
+        several,
         wrong_entries,
         moves,
         plan,
     })
 }
 
-/// A solution that keeps the player's entries when they fit one, else one from the givens.
-fn solve_board(rec: &Recognition) -> Result<(Board, bool)> {
+/// What to fill: when the givens have one completion (or `any_solution`), a solution that
+/// keeps the player's entries when they fit one, else one from the givens, and whether it is
+/// one of several. When they have several, the cells they all agree on ([`agreed_only`]).
+fn solve_board(rec: &Recognition, any_solution: bool) -> Result<(Board, bool, Option<Several>)> {
+    let givens = rec.givens();
+    // The givens decide: the player's entries may be wrong for the app's answer.
+    if !any_solution && matches!(solve_unique(&givens), Outcome::Multiple { .. }) {
+        let (target, several) = agreed_only(rec, &givens)?;
+        return Ok((target, false, Some(several)));
+    }
+    for board in [rec.board, givens] {
+        match solve_unique(&board) {
+            Outcome::Solved { board, .. } => return Ok((board, false, None)),
+            Outcome::Multiple { first, .. } => return Ok((first, true, None)),
+            _ => continue,
+        }
+    }
+    Err(no_solution(&givens))
+}
+
+fn solve_unique(board: &Board) -> Outcome {
     let options = SolveOptions {
         strategy: Strategy::Fast,
         max_steps: None,
         unique: true,
     };
-    let givens = rec.givens();
-    for board in [rec.board, givens] {
-        match solve_with(&board, options, &mut ()) {
-            Outcome::Solved { board, .. } => return Ok((board, false)),
-            Outcome::Multiple { first, .. } => return Ok((first, true)),
-            _ => continue,
-        }
-    }
-    Err(BoardProblem(format!(
+    solve_with(board, options, &mut ())
+}
+
+fn no_solution(givens: &Board) -> anyhow::Error {
+    BoardProblem(format!(
         "the puzzle as read has no solution ({}); check the screen, or re-run `sudoku-agent calibrate` if digits were misread",
         givens.to_line()
     ))
-    .into())
+    .into()
+}
+
+/// Givens with several completions: the board the run leaves, which holds every cell the
+/// completions agree on and, in the cells where they differ, what the screen shows now (a
+/// player's entry there is never erased or changed: it may be the app's answer).
+fn agreed_only(rec: &Recognition, givens: &Board) -> Result<(Board, Several)> {
+    let agreement = agreement(givens).ok_or_else(|| no_solution(givens))?;
+    let mut target = agreement.agreed;
+    for &cell in &agreement.open {
+        target.set(cell, rec.board.get(cell));
+    }
+    let (completions, at_least) = count_completions(givens, COUNT_CAP);
+    let agreed = 81 - givens.filled_count() - agreement.open.len();
+    let several = Several {
+        completions,
+        at_least,
+        open: agreement.open.len(),
+        agreed,
+    };
+    Ok((target, several))
+}
+
+/// The completions of `board`, counted up to `cap` (true when the count stopped there): each
+/// branch on the first empty cell is settled by one search while it has at most one.
+fn count_completions(board: &Board, cap: usize) -> (usize, bool) {
+    fn count(board: &Board, cap: usize) -> usize {
+        match solve_unique(board) {
+            Outcome::Solved { .. } => 1,
+            Outcome::Multiple { .. } => {
+                let Some(cell) = Cell::all().find(|&c| board.get(c).is_none()) else {
+                    return 0;
+                };
+                let mut n = 0;
+                for digit in 1..=9 {
+                    let mut trial = *board;
+                    trial.set(cell, Some(digit));
+                    n += count(&trial, cap - n);
+                    if n >= cap {
+                        break;
+                    }
+                }
+                n
+            }
+            _ => 0,
+        }
+    }
+    let n = count(board, cap);
+    (n.min(cap), n >= cap)
 }
 
 /// What `play` tells its caller as it goes.
@@ -242,15 +346,29 @@ pub fn play_from(
     progress: &mut dyn FnMut(Step),
 ) -> Result<PlayReport> {
     let (report, captured_at, _) = read_and_plan(first, phone, options)?;
-    if options.dry_run || report.assessment.moves.is_empty() {
+    if options.dry_run {
         return Ok(report);
+    }
+    let several = report.assessment.several;
+    if report.assessment.moves.is_empty() {
+        return stop_if_several(report, several);
     }
     // The screen must still show what was read before anything is tapped.
     if captured_at.elapsed() > options.recheck_after {
         confirm_unchanged(phone, &report.assessment)?;
     }
 
-    tapping::tap_and_check(report, phone, options, progress)
+    let report = tapping::tap_and_check(report, phone, options, progress)?;
+    stop_if_several(report, several)
+}
+
+/// A run that filled only the cells every completion agrees on ends with an error: the board
+/// is not solved, and which answer the app wants cannot be told.
+fn stop_if_several(report: PlayReport, several: Option<Several>) -> Result<PlayReport> {
+    match several {
+        Some(several) => Err(BoardProblem(several.message()).into()),
+        None => Ok(report),
+    }
 }
 
 /// The first step: the board read (from `first`, or a fresh screenshot) and the moves planned,
@@ -364,6 +482,54 @@ mod tests {
         let d = a.diff(&b);
         assert_eq!(d, [Cell::new(0, 1).unwrap(), Cell::new(8, 8).unwrap()]);
         assert_eq!(list_cells(&d), "r1c2, r9c9");
+    }
+
+    #[test]
+    fn completions_are_counted_exactly_below_the_cap_and_as_at_least_the_cap_above_it() {
+        let solved = Board::parse(
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+        )
+        .unwrap();
+        // Four cells emptied that only one way back fits: one completion.
+        let mut one = solved;
+        for c in [(0, 0), (0, 1), (3, 0), (3, 1)] {
+            one.set(Cell::new(c.0, c.1).unwrap(), None);
+        }
+        assert_eq!(count_completions(&one, COUNT_CAP), (1, false));
+        // A rectangle a b / b a on two rows of one band, its columns in two boxes: emptied, its
+        // digits swap and every unit still holds them: two completions.
+        let at = |r: usize, c: usize| solved.get(Cell::new(r, c).unwrap());
+        let rectangle = (0..9)
+            .flat_map(|r1| (r1 + 1..9).map(move |r2| (r1, r2)))
+            .filter(|&(r1, r2)| r1 / 3 == r2 / 3)
+            .flat_map(|(r1, r2)| {
+                (0..9).flat_map(move |c1| (c1 + 1..9).map(move |c2| (r1, r2, c1, c2)))
+            })
+            .find(|&(r1, r2, c1, c2)| {
+                c1 / 3 != c2 / 3 && at(r1, c1) == at(r2, c2) && at(r1, c2) == at(r2, c1)
+            })
+            .expect("the grid holds a swappable rectangle");
+        let (r1, r2, c1, c2) = rectangle;
+        let mut two = solved;
+        for (r, c) in [(r1, c1), (r1, c2), (r2, c1), (r2, c2)] {
+            two.set(Cell::new(r, c).unwrap(), None);
+        }
+        assert_eq!(count_completions(&two, COUNT_CAP), (2, false));
+        assert_eq!(count_completions(&Board::empty(), 5), (5, true));
+        let several = Several {
+            completions: 5,
+            at_least: true,
+            open: 7,
+            agreed: 40,
+        };
+        let line = several.message();
+        assert!(
+            line.contains("at least 5 completions that differ in 7 cells"),
+            "{line}"
+        );
+        assert!(line.contains("filled the 40 cells"), "{line}");
+        assert!(line.contains("--any-solution"), "{line}");
+        assert!(!line.contains('\n'), "{line}");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::relearn::relearn_order;
 use super::{
     PlayOptions, PlayReport, Step, Timings, assess_read, board_as_seen, ms, plural_cells, show,
 };
-use crate::device::{Device, Pacing};
+use crate::device::{Device, Pacing, TapsRefused};
 use crate::error::BoardProblem;
 use crate::geometry::Point;
 use crate::phone::{Phone, cover};
@@ -53,6 +53,8 @@ pub(super) fn tap_and_check(
         fetched: 0..0,
         clear: None,
         keys: KeyWatch::new(),
+        refusals: Vec::new(),
+        refused: false,
     };
     let total = run.moves.len();
     // Taps on the board need no wait for a frame after them; taps on keys do (`tap_waits`).
@@ -171,27 +173,94 @@ impl Tapping<'_, '_> {
             } else {
                 self.run.plan.move_ends[call_end - 1]
             };
+            let (call_end, end) = self.key_ends_call(call_end, end);
             let points: Vec<Point> = self.run.plan.taps[self.run.taps_done..=end]
                 .iter()
                 .map(|t| t.at)
                 .collect();
-            let done = self.report.moves_done;
-            self.phone.tap_all(&points).with_context(|| {
-                format!("the device stopped taking taps after {done} moves; re-run play to finish the board")
-            })?;
+            let refused = match self.phone.tap_all(&points) {
+                Ok(()) => {
+                    self.run.refusals.clear();
+                    false
+                }
+                Err(e) => {
+                    self.taps_refused(e)?;
+                    true
+                }
+            };
             self.last_sent = Instant::now();
             self.run.sent_at.resize(call_end, self.last_sent);
             self.report.moves_done += call_end - self.run.done;
             self.report.taps_sent += points.len();
             self.run.taps_done = end + 1;
             self.run.done = call_end;
-            let last = self.run.plan.taps[end].target;
-            self.run.keys.sent(last, &self.run.cal);
             progress(Step::Moves {
                 done: self.report.moves_done.min(total),
                 total,
             });
+            if refused {
+                // The rest of the call was not sent: the check sees what is missing and enters
+                // it again. No key tap awaits a look (it may not have landed).
+                self.run.keys.replanned();
+                return Ok(());
+            }
+            let last = self.run.plan.taps[end].target;
+            self.run.keys.sent(last, &self.run.cal);
         }
+        Ok(())
+    }
+
+    /// In a number-first app a call ends with its first key tap (`end`: the call's last tap,
+    /// `call_end`: the moves it completes): taps queued behind a key the phone refused would
+    /// enter the digit selected before, a mistake. A refused key at the end of a call leaves
+    /// nothing behind it.
+    fn key_ends_call(&self, call_end: usize, end: usize) -> (usize, usize) {
+        if self.run.cal.input_order != InputOrder::NumberFirst {
+            return (call_end, end);
+        }
+        let taps = &self.run.plan.taps;
+        let Some(key) = (self.run.taps_done..end).find(|&i| taps[i].target.is_key()) else {
+            return (call_end, end);
+        };
+        let ends = &self.run.plan.move_ends;
+        let moves = ends[self.run.done..call_end].partition_point(|&e| e <= key);
+        (self.run.done + moves, key)
+    }
+
+    /// A `tap_all` call failed. Taps the phone refused ([`TapsRefused`]) are taps lost: the
+    /// call counts as sent and the check after it re-enters what is missing; the run ends only
+    /// when input is refused for good, or after [`REFUSALS`] refusals in a row with no change on
+    /// screen between them. Any other failure is a phone that went away.
+    fn taps_refused(&mut self, e: anyhow::Error) -> Result<()> {
+        let Some(refused) = e.downcast_ref::<TapsRefused>() else {
+            let done = self.report.moves_done;
+            return Err(e.context(format!(
+                "the device stopped taking taps after {done} moves; re-run play to finish the board"
+            )));
+        };
+        if refused.ends_run() {
+            return Err(e);
+        }
+        // The board as the last check saw it: a refusal after a change on screen starts a new
+        // count.
+        let now = plan::apply(&self.run.base, &self.run.moves[..self.run.verified]);
+        if self
+            .run
+            .refusals
+            .last()
+            .is_some_and(|&(board, _)| board != now)
+        {
+            self.run.refusals.clear();
+        }
+        self.run.refusals.push((now, self.report.moves_done));
+        if self.run.refusals.len() >= REFUSALS {
+            return Err(e.context(format!(
+                "the phone refused {REFUSALS} injected taps in a row and the board did not change between them, after {} moves; re-run play to finish the board",
+                self.report.moves_done
+            )));
+        }
+        log::info!("{refused}: checking the screen and entering what is missing");
+        self.run.refused = true;
         Ok(())
     }
 
@@ -211,10 +280,16 @@ impl Tapping<'_, '_> {
             Shown::Covered(why) => return self.wait_out_cover(why),
         };
         let differ = expected.diff(&seen);
+        if differ.is_empty() && self.run.refused {
+            return self.replan_after_refusal();
+        }
         if differ.is_empty() {
             self.run.order_checked = true;
             self.run.verified = self.run.done;
             return Ok(Checked::Verified(seen));
+        }
+        if self.run.refused {
+            return self.look_again(&expected, &changed);
         }
         if let Some(upto) = self.run.still_drawn(&expected, &seen, &differ) {
             log::debug!(
@@ -381,14 +456,20 @@ impl Tapping<'_, '_> {
             }
         };
         let differ = expected.diff(&seen);
+        if differ.is_empty() && self.run.refused {
+            return self.replan_after_refusal();
+        }
         if differ.is_empty() {
             self.run.order_checked = true;
             self.run.verified = self.run.done;
             return Ok(Checked::Verified(seen));
         }
+        if self.run.refused && self.run.untouched(&seen, &differ) {
+            return self.enter_again(&differ, true);
+        }
         if self.run.order_checked {
             if self.run.lost_taps_only(expected, &seen, &differ) {
-                return self.enter_again(&differ);
+                return self.enter_again(&differ, false);
             }
             return Err(BoardProblem(late_mismatch(expected, &seen, &differ)).into());
         }
@@ -399,14 +480,34 @@ impl Tapping<'_, '_> {
     /// Planned cells took no digit and nothing else went wrong: a tap was lost (an overlay
     /// that flashed, a touch the app dropped). Go on from the board as it is now, re-selecting
     /// the digit (a fresh plan starts with its key); a cell that misses twice stops the run.
-    fn enter_again(&mut self, missed: &[Cell]) -> Result<Checked> {
+    /// Taps were refused and the board shows every move sent: go on from a fresh plan of it (the
+    /// taps after the refused one may not have been sent; a fresh plan starts with its key).
+    fn replan_after_refusal(&mut self) -> Result<Checked> {
+        match self.read_whole_screen()? {
+            Ok(now) => {
+                self.run.replan(now, self.options)?;
+                Ok(Checked::Replanned)
+            }
+            Err(why) => self.wait_out_cover(why),
+        }
+    }
+
+    /// After `refused` taps (the phone said so) the cells are not counted as missed.
+    fn enter_again(&mut self, missed: &[Cell], refused: bool) -> Result<Checked> {
         let cells: Vec<String> = missed.iter().map(|c| c.to_string()).collect();
+        let cause = if refused {
+            "the phone refused a tap"
+        } else {
+            "a tap lost under an overlay?"
+        };
         self.phone.say(&format!(
-            "{} took no digit (a tap lost under an overlay?): entering {} again",
+            "{} took no digit ({cause}): entering {} again",
             cells.join(", "),
             if missed.len() == 1 { "it" } else { "them" }
         ));
-        self.run.missed.extend(missed.iter().copied());
+        if !refused {
+            self.run.missed.extend(missed.iter().copied());
+        }
         match self.read_whole_screen()? {
             Ok(now) => {
                 self.run.replan(now, self.options)?;
@@ -526,6 +627,9 @@ impl Tapping<'_, '_> {
     }
 }
 
+/// Refusals of injected taps in a row, with no change on screen between them, that end a run.
+pub const REFUSALS: usize = 3;
+
 /// Every this many checks one fetches all the grid's rows (the others only the rows their
 /// batch changed).
 pub const FULL_CHECK_EVERY: usize = 4;
@@ -588,6 +692,12 @@ struct Run {
     /// The number-first key guard: what is known of the keypad's looks, and which key tap
     /// awaits a look.
     keys: KeyWatch,
+    /// Refusals of taps in a row since the phone last took a call: the board the last check
+    /// saw at each, and the moves sent by then.
+    refusals: Vec<(Board, usize)>,
+    /// Taps of the moves since the last check were refused: cells that show nothing new are
+    /// taps lost, entered again (not a miss, not a sign of the other input order).
+    refused: bool,
 }
 
 impl Run {
@@ -729,6 +839,14 @@ impl Run {
             .verdict(self.moves.first(), self.verified >= 1, &self.cal)
     }
 
+    /// Every cell that differs from the plan shows nothing, or what it showed before the plan:
+    /// no tap of ours landed there, nothing wrong did.
+    fn untouched(&self, seen: &Board, differ: &[Cell]) -> bool {
+        differ
+            .iter()
+            .all(|&c| seen.get(c).is_none() || seen.get(c) == self.base.get(c))
+    }
+
     /// Every cell that differs from the plan shows nothing where a digit was planned, and
     /// none of them missed before: taps were lost, no wrong digit landed.
     fn lost_taps_only(&self, expected: &Board, seen: &Board, differ: &[Cell]) -> bool {
@@ -776,6 +894,7 @@ impl Run {
         self.sent_at.clear();
         self.frame = None;
         self.keys.replanned();
+        self.refused = false;
         Ok(())
     }
 }

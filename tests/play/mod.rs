@@ -1,10 +1,12 @@
 mod adb;
+mod answers;
 mod cli;
 mod end_screen;
 mod flash;
 mod fleet;
 mod lives;
 mod phone_claim;
+mod refused;
 mod resilience;
 mod sim;
 

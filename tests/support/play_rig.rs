@@ -132,6 +132,7 @@ pub fn options(cal: &Calibration) -> PlayOptions {
     PlayOptions {
         dry_run: false,
         keep_entries: false,
+        any_solution: false,
         recheck_after: Duration::from_millis(500),
         pacing: cal.pacing,
         moves_per_call: 0,
