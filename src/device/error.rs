@@ -1,9 +1,7 @@
 //! The typed errors the device layer returns for what a phone did, so callers decide on them
 //! without reading messages: taps Android refused or dropped ([`TapsRefused`]), a lock screen
-//! ([`PhoneLocked`]), an adb server that stopped ([`AdbServerGone`]). Each says in one line what
+//! ([`PhoneLocked`]); an adb server that stopped is `adb::AdbServerGone`. Each says in one line what
 //! happened and what to do; all map to exit code 2 (`crate::error::exit_code_for`).
-
-use std::net::SocketAddrV4;
 
 /// Taps of one `tap_all` call that did not all land. The taps before `sent` did; the one at
 /// `sent` did not; the rest were not sent (a few already queued on the phone may have run).
@@ -68,29 +66,6 @@ pub struct PhoneLocked {
     pub serial: String,
 }
 
-/// The adb server stopped answering (connection refused on its port) while the phone was in
-/// use: not the phone's fault.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}", self.message())]
-pub struct AdbServerGone {
-    pub addr: SocketAddrV4,
-}
-
-impl AdbServerGone {
-    fn message(&self) -> String {
-        let port = self.addr.port();
-        let start = if port == crate::device::adb::DEFAULT_SERVER_PORT {
-            "adb start-server".to_string()
-        } else {
-            format!("adb -P {port} start-server")
-        };
-        format!(
-            "the adb server at {} stopped (connection refused on its port): start it with `{start}`, then run again",
-            self.addr
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,19 +115,6 @@ mod tests {
             dropped.to_string(),
             "abc123 did not take tap 6 of 16 (injectInputEvent returned false): look at the screen and enter what is missing"
         );
-    }
-
-    #[test]
-    fn a_stopped_server_names_the_command_that_starts_it_on_its_port() {
-        let default = AdbServerGone {
-            addr: "127.0.0.1:5037".parse().unwrap(),
-        };
-        assert!(default.to_string().contains("`adb start-server`"));
-        let other = AdbServerGone {
-            addr: "127.0.0.1:15037".parse().unwrap(),
-        };
-        assert!(other.to_string().contains("`adb -P 15037 start-server`"));
-        assert!(other.to_string().contains("connection refused"));
     }
 
     #[test]

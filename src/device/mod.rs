@@ -185,7 +185,8 @@ pub mod sim;
 pub mod sim_adb;
 pub mod spec;
 
-pub use error::{AdbServerGone, PhoneLocked, Refusal, TapsRefused};
+pub use adb::AdbServerGone;
+pub use error::{PhoneLocked, Refusal, TapsRefused};
 pub use lock::{PhoneInUse, PhoneLock};
 pub use screen::{is_black, wake_screen};
 pub use spec::DeviceSpec;

@@ -5,12 +5,13 @@ use super::deadline::adb_timeout;
 use super::injector::{InjectError, Injector};
 use super::input_choice::{self, EVDEV_MAX_SDK, choose_method, writable_touchscreen};
 use super::phone_info::{PhoneInfo, read_phone_info};
+use super::server::AdbServerGone;
 use super::server::{AdbOptions, AdbServer, choose_device};
 use super::shell::{
     LineRefused, ShellOutput, ShellSession, run_shell, run_shell_within, shell_bytes, short,
 };
 use super::stats::AdbStats;
-use crate::device::error::{AdbServerGone, Refusal, TapsRefused};
+use crate::device::error::{Refusal, TapsRefused};
 use crate::device::protocol::input::{self, EncodeError, EvdevTarget, InputMethod};
 use crate::device::protocol::input_kind::InputKind;
 use crate::device::protocol::pacing::{self, Pacing};

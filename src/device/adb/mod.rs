@@ -36,7 +36,7 @@ pub use device::{AdbDevice, EvdevWriter, InputProbe, ScreenshotMode, describe};
 pub use input_choice::{EVDEV_MAX_SDK, STREAM_MIN_SDK};
 pub use phone_info::PhoneInfo;
 pub use server::{
-    AdbOptions, AdbServer, DEFAULT_SERVER_PORT, ListedDevice, NO_DEVICE_HINT, choose_device,
-    find_on_path, server_address,
+    AdbOptions, AdbServer, AdbServerGone, DEFAULT_SERVER_PORT, ListedDevice, NO_DEVICE_HINT,
+    choose_device, find_on_path, server_address,
 };
 pub use stats::AdbStats;

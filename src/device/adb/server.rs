@@ -260,9 +260,45 @@ impl AdbServer {
     }
 }
 
+/// The adb server stopped answering (connection refused on its port) while the phone was in
+/// use: not the phone's fault.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.message())]
+pub struct AdbServerGone {
+    pub addr: SocketAddrV4,
+}
+
+impl AdbServerGone {
+    fn message(&self) -> String {
+        let port = self.addr.port();
+        let start = if port == DEFAULT_SERVER_PORT {
+            "adb start-server".to_string()
+        } else {
+            format!("adb -P {port} start-server")
+        };
+        format!(
+            "the adb server at {} stopped (connection refused on its port): start it with `{start}`, then run again",
+            self.addr
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stopped_server_names_the_command_that_starts_it_on_its_port() {
+        let default = AdbServerGone {
+            addr: "127.0.0.1:5037".parse().unwrap(),
+        };
+        assert!(default.to_string().contains("`adb start-server`"));
+        let other = AdbServerGone {
+            addr: "127.0.0.1:15037".parse().unwrap(),
+        };
+        assert!(other.to_string().contains("`adb -P 15037 start-server`"));
+        assert!(other.to_string().contains("connection refused"));
+    }
 
     fn listed(serial: &str, state: &str) -> ListedDevice {
         ListedDevice {
