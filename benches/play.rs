@@ -37,6 +37,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 use sudoku_agent::device::adb::AdbDevice;
 use sudoku_agent::device::{InputKind, Pacing};
+use sudoku_agent::profile::Profile;
 
 /// 55 empty cells, one solution (magictour top1465).
 const PUZZLE: &str =
@@ -220,10 +221,9 @@ fn run_one(
         use sudoku_agent::device::Device;
         let t = process_cpu();
         let shot = device.screenshot().unwrap();
+        let profile = Profile::new(cal.clone(), templates.clone());
         let t1 = process_cpu();
-        sudoku_reader::read(&shot, Some(&cal.hints(templates)))
-            .result
-            .unwrap();
+        profile.read(&shot).result.unwrap();
         let t2 = process_cpu();
         eprintln!(
             "{preset} {} {skin}: one screenshot {:.1} ms CPU (decode included), one read {:.1} ms CPU",

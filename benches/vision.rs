@@ -172,13 +172,15 @@ fn profile_loop(path: &str) {
         };
         calibrate_image(&img, &opts).expect("the screenshot calibrates")
     });
-    let hints = calibrated
-        .as_ref()
-        .map(|done| done.calibration.hints(&done.templates));
+    let profile = calibrated.as_ref().map(|done| done.profile());
     let start = cpu::thread_cpu().unwrap_or_default();
     let mut n = 0;
     while cpu::thread_cpu().unwrap_or_default() - start < Duration::from_secs(20) {
-        black_box(sudoku_reader::read(&img, hints.as_ref()).result.ok());
+        let seen = match &profile {
+            Some(profile) => profile.read(&img),
+            None => sudoku_reader::read(&img, None),
+        };
+        black_box(seen.result.ok());
         n += 1;
     }
     println!("{n} reads of {path}");
