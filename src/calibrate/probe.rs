@@ -488,6 +488,25 @@ fn candidate_buttons(img: &RgbaImage, grid: &Grid, keypad: &Keypad) -> (Vec<Poin
     (candidates, near)
 }
 
+/// The probe cell's read after a tap that may have entered `digit`: looked at again, until
+/// [`settling::LIMIT`] after the first look, while it does not show it. A digit that pops or
+/// fades in can start its animation after the frames the first look compared were taken (a
+/// busy phone, a slow app), and a look that settled on the empty cell must not decide the
+/// input order.
+fn look_for(s: &mut Probe, after: &str, cell: Cell, digit: u8) -> Result<Recognition> {
+    let started = std::time::Instant::now();
+    loop {
+        let (_, r) = s.look(after)?;
+        if r.board.get(cell) == Some(digit)
+            || r.readings[cell.index()].notes
+            || started.elapsed() >= settling::LIMIT
+        {
+            return Ok(r);
+        }
+        std::thread::sleep(settling::STEP);
+    }
+}
+
 /// Input order: cell then digit; else digit then cell (the digit tap may already have picked
 /// the digit, so first just the cell). Leaves the digit in the probe cell.
 fn find_input_order(s: &mut Probe, trial: Trial) -> Result<InputOrder> {
@@ -510,7 +529,7 @@ fn find_input_order(s: &mut Probe, trial: Trial) -> Result<InputOrder> {
     } else {
         s.tap(&[at, key])?;
     }
-    let (_, r) = s.look("tapping the cell and a digit")?;
+    let r = look_for(s, "tapping the cell and a digit", cell, digit)?;
     if r.board.get(cell) == Some(digit) {
         return Ok(InputOrder::CellFirst);
     }
@@ -520,12 +539,12 @@ fn find_input_order(s: &mut Probe, trial: Trial) -> Result<InputOrder> {
         );
     }
     s.tap(&[at])?;
-    let (_, r) = s.look("tapping the cell again")?;
+    let r = look_for(s, "tapping the cell again", cell, digit)?;
     if r.board.get(cell) == Some(digit) {
         return Ok(InputOrder::NumberFirst);
     }
     s.tap(&[key, at])?;
-    let (_, r) = s.look("tapping a digit and the cell")?;
+    let r = look_for(s, "tapping a digit and the cell", cell, digit)?;
     if r.board.get(cell) != Some(digit) {
         bail!(
             "neither cell-then-digit nor digit-then-cell put {digit} into {cell}; pass --input-order and --erase"
