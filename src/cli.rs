@@ -139,9 +139,11 @@ pub struct SimPhoneArgs {
     /// 320x640).
     #[arg(long, value_name = "WxH", default_value = "1080x2340")]
     pub sim_size: crate::geometry::Size,
-    /// With --device sim: faults and app habits to switch on, comma-separated: popup,
-    /// drop-after=N, mistake-limit=N, ad-after=N; end-card, fade=MS, pop=MS, lives=N, flash=N,
-    /// wrong-start, same-ink, keep-notes.
+    /// With --device sim: faults and habits to switch on, comma-separated. Faults: popup,
+    /// drop-after=N, mistake-limit=N, ad-after=N. App habits: end-card, fade=MS, pop=MS, lives=N,
+    /// flash=N, flash-ms=MS, flash-unseen, wrong-start, same-ink, keep-notes, selected-key[=D],
+    /// key-look=filled|outlined|disc, intro=MS, wrong-pair, banner=N, pause-card, multi-answer,
+    /// jigsaw, tiles. Phone habits: lag=MS, screen-off, lock-screen, input-refused[=N].
     #[arg(long, value_name = "FAULTS", value_delimiter = ',')]
     pub sim_faults: Vec<String>,
 }
@@ -430,8 +432,10 @@ pub struct SimArgs {
     pub port: Option<u16>,
     /// Faults, comma-separated: popup (a dialog covers the grid), drop-after=N (the device
     /// vanishes on command line N+1), mistake-limit=N (wrong digits are rejected), ad-after=N;
-    /// and app habits: end-card, fade=MS, pop=MS, lives=N, flash=N, wrong-start, same-ink,
-    /// keep-notes.
+    /// the app's habits: end-card, fade=MS, pop=MS, lives=N, flash=N, flash-ms=MS, flash-unseen,
+    /// wrong-start, same-ink, keep-notes, selected-key[=D], key-look=filled|outlined|disc,
+    /// intro=MS, wrong-pair, banner=N, pause-card, multi-answer, jigsaw, tiles; the phone's:
+    /// lag=MS, screen-off, lock-screen, input-refused[=N].
     #[arg(long, value_delimiter = ',')]
     pub faults: Vec<String>,
 }
@@ -553,5 +557,41 @@ fn parse_wait(s: &str) -> Result<f64, String> {
             "--wait is how long to wait for an ad or a dialog over the board to be closed: pass a number of seconds, 0 or more, like 60 or 0.5"
                 .into(),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// The habit names the simulated phone takes, from its own help line.
+    fn sim_habit_names() -> Vec<&'static str> {
+        sudoku_sim::habits::HABITS_HELP
+            .trim_start_matches("habits are ")
+            .split(", ")
+            .map(|item| item.split(['=', '[']).next().unwrap_or(item).trim())
+            .collect()
+    }
+
+    #[test]
+    fn the_help_of_both_sim_fault_flags_names_every_habit_the_simulated_phone_has() {
+        let mut cli = Cli::command();
+        for command in ["play", "sim"] {
+            let help = cli
+                .find_subcommand_mut(command)
+                .expect("a subcommand")
+                .render_long_help()
+                .to_string()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            for habit in sim_habit_names() {
+                assert!(
+                    help.contains(habit),
+                    "`{command} --help` lacks the habit {habit}"
+                );
+            }
+        }
     }
 }
