@@ -705,48 +705,36 @@ mod tests {
 
     #[test]
     fn services_are_parsed_from_the_open_string() {
-        assert_eq!(
-            Service::parse(b"shell,v2,TERM=xterm,raw:echo hi\0"),
-            Service::Shell {
-                v2: true,
-                pty: false,
-                command: "echo hi".into()
-            }
-        );
-        assert_eq!(
-            Service::parse(b"shell:input tap 1 2\0"),
-            Service::Shell {
-                v2: false,
-                pty: false,
-                command: "input tap 1 2".into()
-            }
-        );
-        assert_eq!(
-            Service::parse(b"shell,TERM=xterm,raw:\0"),
-            Service::Shell {
-                v2: false,
-                pty: false,
-                command: String::new()
-            }
-        );
-        assert_eq!(
-            Service::parse(b"shell,v2,TERM=xterm-256color,pty:\0"),
-            Service::Shell {
-                v2: true,
-                pty: true,
-                command: String::new()
-            }
-        );
-        assert_eq!(
-            Service::parse(b"exec:screencap '-p'\0"),
-            Service::Exec("screencap '-p'".into())
-        );
-        assert_eq!(Service::parse(b"framebuffer:\0"), Service::Framebuffer);
-        assert_eq!(Service::parse(b"sync:\0"), Service::Other("sync:".into()));
-        assert_eq!(
-            Service::parse(b"shellfish:x"),
-            Service::Other("shellfish:x".into())
-        );
+        let shell = |v2, pty, command: &str| Service::Shell {
+            v2,
+            pty,
+            command: command.into(),
+        };
+        let opens: [(&[u8], Service); 8] = [
+            (
+                b"shell,v2,TERM=xterm,raw:echo hi\0",
+                shell(true, false, "echo hi"),
+            ),
+            (
+                b"shell:input tap 1 2\0",
+                shell(false, false, "input tap 1 2"),
+            ),
+            (b"shell,TERM=xterm,raw:\0", shell(false, false, "")),
+            (
+                b"shell,v2,TERM=xterm-256color,pty:\0",
+                shell(true, true, ""),
+            ),
+            (
+                b"exec:screencap '-p'\0",
+                Service::Exec("screencap '-p'".into()),
+            ),
+            (b"framebuffer:\0", Service::Framebuffer),
+            (b"sync:\0", Service::Other("sync:".into())),
+            (b"shellfish:x", Service::Other("shellfish:x".into())),
+        ];
+        for (open, service) in opens {
+            assert_eq!(Service::parse(open), service);
+        }
     }
 
     /// Answers `exec:N` with N bytes of `x`; refuses everything else.

@@ -448,6 +448,14 @@ mod tests {
         );
     }
 
+    /// A whole tap as the handset delivers it: DOWN, UP, then the click posted, on the board
+    /// (which acts on the touch at once) or on a button (whose click waits for the traversal).
+    fn tap(clock: &mut VirtualClock, latency: &Latency, on_board: bool) {
+        clock.app_down(latency, on_board);
+        clock.app_event(latency);
+        clock.click_posted(latency, !on_board);
+    }
+
     #[test]
     fn touch_events_are_handled_as_they_arrive_one_after_another() {
         let a12 = Latency::named("android12").unwrap();
@@ -483,13 +491,9 @@ mod tests {
         let a12 = Latency::named("android12").unwrap();
         let mut clock = VirtualClock::default();
         // A key: its click waits for the vsync's traversal.
-        clock.app_down(&a12, false);
-        clock.app_event(&a12);
-        clock.click_posted(&a12, true);
+        tap(&mut clock, &a12, false);
         // At once on the board, which acts on the touch itself.
-        clock.app_down(&a12, true);
-        clock.app_event(&a12);
-        clock.click_posted(&a12, false);
+        tap(&mut clock, &a12, true);
         assert_eq!(clock.overtaken(), 1);
         // One frame and a redraw later the key's click has run.
         clock.advance(a12.frame + a12.app_draw);
@@ -509,16 +513,10 @@ mod tests {
         let a12 = Latency::named("android12").unwrap();
         let mut clock = VirtualClock::default();
         // Board then key at once: the board acted in onTouchEvent, nothing was pending.
-        clock.app_down(&a12, true);
-        clock.app_event(&a12);
-        clock.click_posted(&a12, false);
-        clock.app_down(&a12, false);
-        clock.app_event(&a12);
-        clock.click_posted(&a12, true);
+        tap(&mut clock, &a12, true);
+        tap(&mut clock, &a12, false);
         // Key then another key at once: the second click is posted behind the first.
-        clock.app_down(&a12, false);
-        clock.app_event(&a12);
-        clock.click_posted(&a12, true);
+        tap(&mut clock, &a12, false);
         assert_eq!(clock.overtaken(), 0);
     }
 
