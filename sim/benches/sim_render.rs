@@ -6,8 +6,10 @@
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use sudoku_sim::Cell;
-use sudoku_sim::{Key, SUPPORTED_SIZES, Screen, Skin, SudokuApp, puzzles};
+use sudoku_sim::{SUPPORTED_SIZES, Screen, Skin, SudokuApp, puzzles};
+
+#[path = "../examples/support/game.rs"]
+mod game;
 
 const RUNS: usize = 15;
 
@@ -20,23 +22,6 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-/// A game in progress: entries, notes, a selected cell, notes mode.
-fn busy(phone: &mut SudokuApp) {
-    let empty: Vec<Cell> = Cell::all()
-        .filter(|&c| phone.givens().get(c).is_none())
-        .collect();
-    for (i, &c) in empty.iter().take(12).enumerate() {
-        phone.set_entry(c, Some((i % 9 + 1) as u8));
-    }
-    for &c in empty.iter().skip(12).take(10) {
-        phone.set_notes(c, 0b10_1010_1010);
-    }
-    let at = phone.cell_center(empty[30]);
-    phone.tap(at);
-    let at = phone.key_center(Key::Notes);
-    phone.tap(at);
-}
-
 fn main() {
     let board = puzzles::parse(puzzles::named("medium").expect("built in")).expect("valid");
     println!(
@@ -47,7 +32,8 @@ fn main() {
         for size in SUPPORTED_SIZES {
             let skin = Skin::named(name).expect("listed");
             let mut phone = SudokuApp::new(board, skin, size).expect("supported");
-            busy(&mut phone);
+            // A game in progress: 12 entries, 10 cells of notes, notes mode on.
+            game::play_a_little(&mut phone, 12, 10, 30);
             let t = Instant::now();
             black_box(phone.render());
             let first = t.elapsed();

@@ -6,6 +6,9 @@ use std::time::{Duration, Instant};
 use sudoku_sim::Cell;
 use sudoku_sim::{Key, SUPPORTED_SIZES, Screen, Skin, SudokuApp, puzzles};
 
+#[path = "support/game.rs"]
+mod game;
+
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let out = std::path::PathBuf::from(args.next().unwrap_or_else(|| "sim-screens".into()));
@@ -61,20 +64,8 @@ fn ms(d: Duration) -> f64 {
 
 /// Picks a cell, writes a few digits, notes some candidates, so every drawing path shows.
 fn play_a_little(phone: &mut SudokuApp) {
-    let empty: Vec<Cell> = Cell::all()
-        .filter(|&c| phone.givens().get(c).is_none())
-        .collect();
-    for (i, &c) in empty.iter().take(6).enumerate() {
-        phone.set_entry(c, Some((i % 9 + 1) as u8));
-    }
-    for &c in empty.iter().skip(6).take(5) {
-        phone.set_notes(c, 0b10_1010_1010);
-    }
+    let empty = game::play_a_little(phone, 6, 5, 20);
     phone.set_notes(empty[12], 0b11_1111_1110);
-    let at = phone.cell_center(empty[20]);
-    phone.tap(at);
-    let at = phone.key_center(Key::Notes);
-    phone.tap(at);
     phone.set_mistake_limit(Some(3));
     phone.set_elapsed(Duration::from_secs(127));
 }

@@ -570,6 +570,16 @@ fn open_stream(
     let local = conn.next_id.fetch_add(1, Ordering::Relaxed);
     let (ack_tx, ack_rx) = mpsc::channel();
     let (in_tx, in_rx) = mpsc::channel();
+    // The stream's slot, holding the inline reply still to send when there is one.
+    let register = |outbox| {
+        let slot = StreamSlot {
+            remote,
+            acks: ack_tx,
+            input: in_tx,
+            outbox,
+        };
+        conn.streams.lock().unwrap().insert(local, slot);
+    };
     if let Some(inline) = services.serve_inline(&service) {
         let Inline::Reply(reply) = inline else {
             conn.shutdown();
@@ -583,27 +593,11 @@ fn open_stream(
             conn.send(&Message::new(A_CLSE, local, remote, Vec::new()))?;
             return Ok(());
         };
-        conn.streams.lock().unwrap().insert(
-            local,
-            StreamSlot {
-                remote,
-                acks: ack_tx,
-                input: in_tx,
-                outbox: Some(outbox),
-            },
-        );
+        register(Some(outbox));
         conn.send(&Message::new(A_WRTE, local, remote, first))?;
         return Ok(());
     }
-    conn.streams.lock().unwrap().insert(
-        local,
-        StreamSlot {
-            remote,
-            acks: ack_tx,
-            input: in_tx,
-            outbox: None,
-        },
-    );
+    register(None);
     conn.send(&Message::new(A_OKAY, local, remote, Vec::new()))?;
     let mut stream = Stream {
         conn: conn.clone(),
@@ -705,48 +699,36 @@ mod tests {
 
     #[test]
     fn services_are_parsed_from_the_open_string() {
-        assert_eq!(
-            Service::parse(b"shell,v2,TERM=xterm,raw:echo hi\0"),
-            Service::Shell {
-                v2: true,
-                pty: false,
-                command: "echo hi".into()
-            }
-        );
-        assert_eq!(
-            Service::parse(b"shell:input tap 1 2\0"),
-            Service::Shell {
-                v2: false,
-                pty: false,
-                command: "input tap 1 2".into()
-            }
-        );
-        assert_eq!(
-            Service::parse(b"shell,TERM=xterm,raw:\0"),
-            Service::Shell {
-                v2: false,
-                pty: false,
-                command: String::new()
-            }
-        );
-        assert_eq!(
-            Service::parse(b"shell,v2,TERM=xterm-256color,pty:\0"),
-            Service::Shell {
-                v2: true,
-                pty: true,
-                command: String::new()
-            }
-        );
-        assert_eq!(
-            Service::parse(b"exec:screencap '-p'\0"),
-            Service::Exec("screencap '-p'".into())
-        );
-        assert_eq!(Service::parse(b"framebuffer:\0"), Service::Framebuffer);
-        assert_eq!(Service::parse(b"sync:\0"), Service::Other("sync:".into()));
-        assert_eq!(
-            Service::parse(b"shellfish:x"),
-            Service::Other("shellfish:x".into())
-        );
+        let shell = |v2, pty, command: &str| Service::Shell {
+            v2,
+            pty,
+            command: command.into(),
+        };
+        let opens: [(&[u8], Service); 8] = [
+            (
+                b"shell,v2,TERM=xterm,raw:echo hi\0",
+                shell(true, false, "echo hi"),
+            ),
+            (
+                b"shell:input tap 1 2\0",
+                shell(false, false, "input tap 1 2"),
+            ),
+            (b"shell,TERM=xterm,raw:\0", shell(false, false, "")),
+            (
+                b"shell,v2,TERM=xterm-256color,pty:\0",
+                shell(true, true, ""),
+            ),
+            (
+                b"exec:screencap '-p'\0",
+                Service::Exec("screencap '-p'".into()),
+            ),
+            (b"framebuffer:\0", Service::Framebuffer),
+            (b"sync:\0", Service::Other("sync:".into())),
+            (b"shellfish:x", Service::Other("shellfish:x".into())),
+        ];
+        for (open, service) in opens {
+            assert_eq!(Service::parse(open), service);
+        }
     }
 
     /// Answers `exec:N` with N bytes of `x`; refuses everything else.
@@ -782,14 +764,16 @@ mod tests {
         Message::read_from(tcp, false).unwrap()
     }
 
+    /// The host's CNXN (`version`, `max_data`, `banner`), and the device's answer to it.
+    fn handshake(tcp: &mut TcpStream, version: u32, max_data: u32, banner: &[u8]) -> Message {
+        send(tcp, Message::new(A_CNXN, version, max_data, banner));
+        recv(tcp)
+    }
+
     #[test]
     fn the_device_answers_cnxn_then_serves_with_stop_and_wait_within_maxdata() {
         let (_adbd, mut tcp) = host();
-        send(
-            &mut tcp,
-            Message::new(A_CNXN, A_VERSION_MIN, 4096, &b"host::t\0"[..]),
-        );
-        let cnxn = recv(&mut tcp);
+        let cnxn = handshake(&mut tcp, A_VERSION_MIN, 4096, b"host::t\0");
         assert_eq!(
             (cnxn.command, cnxn.arg0, cnxn.arg1),
             (A_CNXN, A_VERSION_SKIP_CHECKSUM, 1 << 20)
@@ -828,11 +812,7 @@ mod tests {
     #[test]
     fn an_unknown_service_is_refused_with_clse() {
         let (_adbd, mut tcp) = host();
-        send(
-            &mut tcp,
-            Message::new(A_CNXN, A_VERSION_SKIP_CHECKSUM, 1 << 20, &b"host::\0"[..]),
-        );
-        recv(&mut tcp);
+        handshake(&mut tcp, A_VERSION_SKIP_CHECKSUM, 1 << 20, b"host::\0");
         send(&mut tcp, Message::new(A_OPEN, 3, 0, &b"sync:\0"[..]));
         let m = recv(&mut tcp);
         assert_eq!((m.command, m.arg0, m.arg1), (A_CLSE, 0, 3));
@@ -841,11 +821,7 @@ mod tests {
     #[test]
     fn vanish_closes_connections_and_the_port() {
         let (adbd, mut tcp) = host();
-        send(
-            &mut tcp,
-            Message::new(A_CNXN, A_VERSION_MIN, 4096, &b"host::\0"[..]),
-        );
-        recv(&mut tcp);
+        handshake(&mut tcp, A_VERSION_MIN, 4096, b"host::\0");
         adbd.vanish();
         assert!(matches!(
             Message::read_from(&mut tcp, false),
@@ -858,11 +834,7 @@ mod tests {
     #[test]
     fn a_frozen_device_keeps_the_connection_open_and_answers_nothing() {
         let (adbd, mut tcp) = host();
-        send(
-            &mut tcp,
-            Message::new(A_CNXN, A_VERSION_MIN, 4096, &b"host::\0"[..]),
-        );
-        recv(&mut tcp);
+        handshake(&mut tcp, A_VERSION_MIN, 4096, b"host::\0");
         adbd.remote().freeze();
         send(
             &mut tcp,

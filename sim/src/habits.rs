@@ -333,23 +333,26 @@ mod tests {
 
     #[test]
     fn bad_values_say_what_is_wanted() {
-        let err = |items: &[&str]| parse(items).unwrap_err();
-        assert!(err(&["selected-key=0"]).contains("a digit 1 to 9"));
-        assert!(err(&["key-look=round"]).contains("filled, outlined or disc"));
-        assert!(err(&["lag=9000"]).contains("1 to 5000 ms"));
-        assert!(err(&["intro=soon"]).contains("like intro=250"));
-        assert!(err(&["banner=0"]).contains("like banner=3"));
-        assert!(err(&["input-refused=x"]).contains("like input-refused=3"));
-        assert!(err(&["screen-off=1"]).contains("takes no value"));
-        let err = |items: &[&str]| parse(items).unwrap_err();
-        assert!(err(&["fade"]).contains("needs a time of 1 to 5000 ms"));
-        assert!(err(&["fade=0"]).contains("needs a time"));
-        assert!(err(&["pop=fast"]).contains("like pop=250"));
-        assert!(err(&["lives=0"]).contains("1 or more"));
-        assert!(err(&["flash=-1"]).contains("like flash=3"));
-        assert!(err(&["flash-ms=0"]).contains("like flash-ms=250"));
-        assert!(err(&["end-card=yes"]).contains("takes no value"));
-        assert!(err(&["fade=100", "pop=100"]).contains("pick one"));
-        assert!(err(&["sparkles"]).contains("not a habit"));
+        for (items, wanted) in [
+            (&["selected-key=0"][..], "a digit 1 to 9"),
+            (&["key-look=round"], "filled, outlined or disc"),
+            (&["lag=9000"], "1 to 5000 ms"),
+            (&["intro=soon"], "like intro=250"),
+            (&["banner=0"], "like banner=3"),
+            (&["input-refused=x"], "like input-refused=3"),
+            (&["screen-off=1"], "takes no value"),
+            (&["fade"], "needs a time of 1 to 5000 ms"),
+            (&["fade=0"], "needs a time"),
+            (&["pop=fast"], "like pop=250"),
+            (&["lives=0"], "1 or more"),
+            (&["flash=-1"], "like flash=3"),
+            (&["flash-ms=0"], "like flash-ms=250"),
+            (&["end-card=yes"], "takes no value"),
+            (&["fade=100", "pop=100"], "pick one"),
+            (&["sparkles"], "not a habit"),
+        ] {
+            let err = parse(items).unwrap_err();
+            assert!(err.contains(wanted), "{items:?}: {err}");
+        }
     }
 }

@@ -134,6 +134,38 @@ const JVM_START: Duration = Duration::from_millis(300);
 /// One tap through a persistent on-device injector (mobilecli PR #412, on hardware).
 const INJECTED_TAP: Duration = Duration::from_micros(5_600);
 
+/// Android 9 on a 60 Hz phone: the figures the later presets keep unless they name a change.
+const ANDROID9: Latency = Latency {
+    name: "android9",
+    sdk: 28,
+    release: "9",
+    input_command: Duration::from_millis(300),
+    sendevent: Duration::from_millis(10),
+    raw_input_writable: true,
+    screencap_png: Duration::from_millis(700),
+    screencap_raw: Duration::from_millis(250),
+    screencap_capture: SCREENCAP_CAPTURE,
+    frame: FRAME_60HZ,
+    app_event: APP_EVENT,
+    app_draw: APP_DRAW,
+    cmd_input: false,
+    app_process_start: JVM_START,
+    injected_tap: INJECTED_TAP,
+    input_manager_global: false,
+};
+
+/// Android 12: `cmd input` taps without the `input` command's JVM start; /dev/input is closed
+/// to the shell since Android 10.
+const ANDROID12: Latency = Latency {
+    name: "android12",
+    sdk: 31,
+    release: "12",
+    input_command: Duration::from_millis(50),
+    raw_input_writable: false,
+    cmd_input: true,
+    ..ANDROID9
+};
+
 /// Every preset, in the order `--help` lists them. The first is the default.
 pub const PRESETS: &[Latency] = &[
     Latency {
@@ -154,77 +186,23 @@ pub const PRESETS: &[Latency] = &[
         injected_tap: Duration::ZERO,
         input_manager_global: true,
     },
-    Latency {
-        name: "android9",
-        sdk: 28,
-        release: "9",
-        input_command: Duration::from_millis(300),
-        sendevent: Duration::from_millis(10),
-        raw_input_writable: true,
-        screencap_png: Duration::from_millis(700),
-        screencap_raw: Duration::from_millis(250),
-        screencap_capture: SCREENCAP_CAPTURE,
-        frame: FRAME_60HZ,
-        app_event: APP_EVENT,
-        app_draw: APP_DRAW,
-        cmd_input: false,
-        app_process_start: JVM_START,
-        injected_tap: INJECTED_TAP,
-        input_manager_global: false,
-    },
+    ANDROID9,
+    // The shell may no longer write /dev/input.
     Latency {
         name: "android10",
         sdk: 29,
         release: "10",
-        input_command: Duration::from_millis(300),
-        sendevent: Duration::from_millis(10),
         raw_input_writable: false,
-        screencap_png: Duration::from_millis(700),
-        screencap_raw: Duration::from_millis(250),
-        screencap_capture: SCREENCAP_CAPTURE,
-        frame: FRAME_60HZ,
-        app_event: APP_EVENT,
-        app_draw: APP_DRAW,
-        cmd_input: false,
-        app_process_start: JVM_START,
-        injected_tap: INJECTED_TAP,
-        input_manager_global: false,
+        ..ANDROID9
     },
-    Latency {
-        name: "android12",
-        sdk: 31,
-        release: "12",
-        input_command: Duration::from_millis(50),
-        sendevent: Duration::from_millis(10),
-        raw_input_writable: false,
-        screencap_png: Duration::from_millis(700),
-        screencap_raw: Duration::from_millis(250),
-        screencap_capture: SCREENCAP_CAPTURE,
-        frame: FRAME_60HZ,
-        app_event: APP_EVENT,
-        app_draw: APP_DRAW,
-        cmd_input: true,
-        app_process_start: JVM_START,
-        injected_tap: INJECTED_TAP,
-        input_manager_global: false,
-    },
+    ANDROID12,
+    // injectInputEvent moved to InputManagerGlobal.
     Latency {
         name: "android14",
         sdk: 34,
         release: "14",
-        input_command: Duration::from_millis(50),
-        sendevent: Duration::from_millis(10),
-        raw_input_writable: false,
-        screencap_png: Duration::from_millis(700),
-        screencap_raw: Duration::from_millis(250),
-        screencap_capture: SCREENCAP_CAPTURE,
-        frame: FRAME_60HZ,
-        app_event: APP_EVENT,
-        app_draw: APP_DRAW,
-        cmd_input: true,
-        app_process_start: JVM_START,
-        injected_tap: INJECTED_TAP,
         input_manager_global: true,
+        ..ANDROID12
     },
 ];
 
@@ -448,10 +426,25 @@ mod tests {
         );
     }
 
+    /// The android12 preset and a clock at zero, what most of these tests time.
+    fn android12() -> (Latency, VirtualClock) {
+        (
+            Latency::named("android12").unwrap(),
+            VirtualClock::default(),
+        )
+    }
+
+    /// A whole tap as the handset delivers it: DOWN, UP, then the click posted, on the board
+    /// (which acts on the touch at once) or on a button (whose click waits for the traversal).
+    fn tap(clock: &mut VirtualClock, latency: &Latency, on_board: bool) {
+        clock.app_down(latency, on_board);
+        clock.app_event(latency);
+        clock.click_posted(latency, !on_board);
+    }
+
     #[test]
     fn touch_events_are_handled_as_they_arrive_one_after_another() {
-        let a12 = Latency::named("android12").unwrap();
-        let mut clock = VirtualClock::default();
+        let (a12, mut clock) = android12();
         // Six events back to back with nothing changed on screen: no frame wait at all.
         for _ in 0..6 {
             clock.app_event(&a12);
@@ -462,8 +455,7 @@ mod tests {
 
     #[test]
     fn a_redraw_due_at_the_next_vsync_delays_the_events_that_arrive_during_it() {
-        let a12 = Latency::named("android12").unwrap();
-        let mut clock = VirtualClock::default();
+        let (a12, mut clock) = android12();
         clock.app_event(&a12);
         clock.screen_changed(&a12);
         clock.screen_changed(&a12);
@@ -480,16 +472,11 @@ mod tests {
 
     #[test]
     fn a_board_touch_before_a_buttons_click_ran_is_counted_as_overtaking() {
-        let a12 = Latency::named("android12").unwrap();
-        let mut clock = VirtualClock::default();
+        let (a12, mut clock) = android12();
         // A key: its click waits for the vsync's traversal.
-        clock.app_down(&a12, false);
-        clock.app_event(&a12);
-        clock.click_posted(&a12, true);
+        tap(&mut clock, &a12, false);
         // At once on the board, which acts on the touch itself.
-        clock.app_down(&a12, true);
-        clock.app_event(&a12);
-        clock.click_posted(&a12, false);
+        tap(&mut clock, &a12, true);
         assert_eq!(clock.overtaken(), 1);
         // One frame and a redraw later the key's click has run.
         clock.advance(a12.frame + a12.app_draw);
@@ -506,26 +493,18 @@ mod tests {
 
     #[test]
     fn touches_right_after_a_board_tap_or_on_another_button_overtake_nothing() {
-        let a12 = Latency::named("android12").unwrap();
-        let mut clock = VirtualClock::default();
+        let (a12, mut clock) = android12();
         // Board then key at once: the board acted in onTouchEvent, nothing was pending.
-        clock.app_down(&a12, true);
-        clock.app_event(&a12);
-        clock.click_posted(&a12, false);
-        clock.app_down(&a12, false);
-        clock.app_event(&a12);
-        clock.click_posted(&a12, true);
+        tap(&mut clock, &a12, true);
+        tap(&mut clock, &a12, false);
         // Key then another key at once: the second click is posted behind the first.
-        clock.app_down(&a12, false);
-        clock.app_event(&a12);
-        clock.click_posted(&a12, true);
+        tap(&mut clock, &a12, false);
         assert_eq!(clock.overtaken(), 0);
     }
 
     #[test]
     fn a_batched_move_waits_for_the_next_vsync() {
-        let a12 = Latency::named("android12").unwrap();
-        let mut clock = VirtualClock::default();
+        let (a12, mut clock) = android12();
         clock.advance(Duration::from_millis(3));
         assert_eq!(clock.app_batched_event(&a12), a12.frame + a12.app_event);
     }

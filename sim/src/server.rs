@@ -464,6 +464,21 @@ impl<'a> StreamShellIo<'a> {
     }
 }
 
+/// Appends a command's output on `fd` to `out` as the host reads it: shell v2 wraps it in a
+/// STDOUT or STDERR packet, the legacy shell sends the bytes as they are (stderr merged).
+fn push_output(out: &mut Vec<u8>, v2: bool, fd: u8, data: &[u8]) {
+    if v2 {
+        let id = if fd == 2 {
+            packet::STDERR
+        } else {
+            packet::STDOUT
+        };
+        out.extend(shell_packet(id, data));
+    } else {
+        out.extend_from_slice(data);
+    }
+}
+
 /// Shell I/O for a command answered in one go: no stdin, output collected into the reply.
 struct ReplyIo {
     v2: bool,
@@ -476,16 +491,7 @@ impl ShellIo for ReplyIo {
     }
 
     fn write_output(&mut self, fd: u8, data: &[u8]) -> io::Result<()> {
-        if self.v2 {
-            let id = if fd == 2 {
-                packet::STDERR
-            } else {
-                packet::STDOUT
-            };
-            self.reply.extend(shell_packet(id, data));
-        } else {
-            self.reply.extend_from_slice(data);
-        }
+        push_output(&mut self.reply, self.v2, fd, data);
         Ok(())
     }
 
@@ -523,16 +529,7 @@ impl StreamShellIo<'_> {
     }
 
     fn send_output(&mut self, fd: u8, data: &[u8]) {
-        if self.v2 {
-            let id = if fd == 2 {
-                packet::STDERR
-            } else {
-                packet::STDOUT
-            };
-            self.pending.extend(shell_packet(id, data));
-        } else {
-            self.pending.extend_from_slice(data);
-        }
+        push_output(&mut self.pending, self.v2, fd, data);
     }
 }
 

@@ -163,6 +163,13 @@ fn input_tap_on_a_cell_then_a_digit_changes_the_rendered_board() {
 }
 
 /// `input_event` records for one tap at `p`, as a host writes them to the touchscreen.
+/// The phone's virtual clock reads from `lo` ms up to (not including) `hi` ms.
+fn assert_clock_within(sim: &SimServer<SudokuApp>, lo: u64, hi: u64) {
+    let clock = sim.clock();
+    let range = Duration::from_millis(lo)..Duration::from_millis(hi);
+    assert!(range.contains(&clock), "{clock:?} outside {range:?}");
+}
+
 fn tap_records(p: Point, id: i32) -> Vec<u8> {
     touch::tap_events(p, SIZE, id)
         .into_iter()
@@ -213,11 +220,7 @@ fn raw_touch_events_on_android9_enter_a_digit_like_input_tap() {
     assert!(taps.iter().all(|t| t.source == TapSource::RawEvents));
     // Raw events cost only the app's handling of each DOWN and UP (and a redraw), no 300 ms
     // `input` start-up: the clock holds two 700 ms screenshots and a few milliseconds of taps.
-    let clock = sim.clock();
-    assert!(
-        clock >= Duration::from_millis(1400) && clock < Duration::from_millis(1420),
-        "{clock:?}"
-    );
+    assert_clock_within(&sim, 1400, 1420);
 }
 
 #[test]
@@ -318,11 +321,7 @@ fn a_long_lived_adb_shell_runs_command_lines_fed_on_stdin() {
     );
     assert_eq!(sim.with_screen(|p| p.board().get(cell)), Some(digit));
     // Two `cmd input` processes at 50 ms each, and the app's handling of each tap.
-    let clock = sim.clock();
-    assert!(
-        clock >= Duration::from_millis(100) && clock < Duration::from_millis(140),
-        "{clock:?}"
-    );
+    assert_clock_within(&sim, 100, 140);
 }
 
 #[test]

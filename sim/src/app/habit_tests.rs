@@ -2,7 +2,9 @@
 //! (`selected-key`, `key-look`, `intro`, `wrong-pair`, `banner`, `pause-card`, `multi-answer`,
 //! `jigsaw`, `tiles`), on rendered pixels where they are about the screen.
 
-use super::tests::{MEDIUM, cell, dark_pixels, phone, solution, tap_cell, tap_key, with_habits};
+use super::tests::{
+    MEDIUM, cell, dark_pixels, enter, phone, seeded_wrong, solution, tap_cell, tap_key, with_habits,
+};
 use super::*;
 use image::{GenericImageView, Rgba};
 
@@ -122,10 +124,7 @@ fn the_intro_cascade_shows_no_given_first_then_some_then_all() {
 
 #[test]
 fn wrong_pair_puts_one_wrong_digit_twice_in_a_row_clashing_only_with_itself() {
-    let p = with_habits("light", "wrong-pair");
-    let wrong = p.wrong_entries();
-    assert_eq!(wrong.len(), 2);
-    let (a, b) = (wrong[0], wrong[1]);
+    let (p, [a, b]) = seeded_wrong("wrong-pair");
     assert_eq!(a.row(), b.row());
     let d = p.entries().get(a).unwrap();
     assert_eq!(p.entries().get(b), Some(d));
@@ -202,8 +201,7 @@ fn coming_back_shows_a_paused_card_that_only_its_resume_button_ends() {
     let accent = p.skin.colors.accent;
     assert!(pixels_of(&card, button, accent) > (button.width * button.height) as usize / 3);
     let c = empty_cells(&p)[0];
-    tap_cell(&mut p, c);
-    tap_key(&mut p, Key::Digit(1));
+    enter(&mut p, c, 1);
     assert_eq!(p.hits()[p.hits().len() - 2..], [Hit::Paused, Hit::Paused]);
     tap_key(&mut p, Key::Resume);
     assert!(!p.paused());
@@ -239,8 +237,7 @@ fn multi_answer_leaves_several_completions_and_judges_by_the_apps_own() {
     let d = (1..=9)
         .find(|&d| Some(d) != own.get(c) && !puzzles::peers(c).any(|q| board.get(q) == Some(d)))
         .unwrap();
-    tap_cell(&mut p, c);
-    tap_key(&mut p, Key::Digit(d));
+    enter(&mut p, c, d);
     assert_eq!(p.mistakes(), 1);
 }
 

@@ -24,6 +24,19 @@ pub(super) fn tap_key(p: &mut SudokuApp, k: Key) {
     p.tap(at);
 }
 
+/// A tap on `c`, then on the key of digit `d`: a move as a cell-first app takes it.
+pub(super) fn enter(p: &mut SudokuApp, c: Cell, d: u8) {
+    tap_cell(p, c);
+    tap_key(p, Key::Digit(d));
+}
+
+/// Enters the right digit in `c` (see [`enter`]) and returns it.
+pub(super) fn enter_answer(p: &mut SudokuApp, c: Cell) -> u8 {
+    let d = solution(p).get(c).unwrap();
+    enter(p, c, d);
+    d
+}
+
 pub(super) fn solution(p: &SudokuApp) -> Board {
     match p.answer {
         Answer::Unique(s) => s,
@@ -78,8 +91,7 @@ fn cell_first_tap_cell_then_digit_writes_and_erase_clears() {
 fn givens_are_selected_but_never_changed() {
     let mut p = phone("light", MEDIUM);
     let given = cell(0, 0);
-    tap_cell(&mut p, given);
-    tap_key(&mut p, Key::Digit(1));
+    enter(&mut p, given, 1);
     tap_key(&mut p, Key::Erase);
     assert_eq!(p.selected(), Some(given));
     assert_eq!(p.board().get(given), Some(9));
@@ -164,8 +176,7 @@ fn an_app_switched_to_cell_first_in_its_settings_takes_the_cell_then_the_digit()
         "the digit chosen before is put down"
     );
     tap_key(&mut p, Key::Digit(s.get(a).unwrap()));
-    tap_cell(&mut p, b);
-    tap_key(&mut p, Key::Digit(s.get(b).unwrap()));
+    enter(&mut p, b, s.get(b).unwrap());
     assert_eq!(
         p.moves(),
         &[
@@ -189,8 +200,7 @@ fn placing_a_digit_clears_it_from_peer_notes() {
     let d = s.get(c).unwrap();
     p.set_notes(cell(0, 2), (1 << d) | (1 << 4));
     p.set_notes(cell(8, 8), 1 << d);
-    tap_cell(&mut p, c);
-    tap_key(&mut p, Key::Digit(d));
+    enter(&mut p, c, d);
     assert_eq!(p.notes(cell(0, 2)), (1 << d | 1 << 4) & !(1 << d));
     assert_eq!(p.notes(cell(8, 8)), 1 << d);
 }
@@ -200,8 +210,7 @@ fn without_a_limit_wrong_digits_are_placed_but_counted() {
     let mut p = phone("light", MEDIUM);
     let c = cell(0, 1);
     let wrong = (1..=9).find(|&d| Some(d) != solution(&p).get(c)).unwrap();
-    tap_cell(&mut p, c);
-    tap_key(&mut p, Key::Digit(wrong));
+    enter(&mut p, c, wrong);
     assert_eq!(p.board().get(c), Some(wrong));
     assert_eq!(p.mistakes(), 1);
 }
@@ -215,20 +224,17 @@ fn the_ad_comes_after_n_digits_swallows_taps_and_only_its_close_button_ends_it()
         .filter(|&c| p.board().get(c).is_none())
         .collect();
     for &c in &empty[..2] {
-        tap_cell(&mut p, c);
-        tap_key(&mut p, Key::Digit(sol.get(c).unwrap()));
+        enter(&mut p, c, sol.get(c).unwrap());
     }
     assert!(p.ad_shown());
     let before = p.render();
-    tap_cell(&mut p, empty[2]);
-    tap_key(&mut p, Key::Digit(sol.get(empty[2]).unwrap()));
+    enter(&mut p, empty[2], sol.get(empty[2]).unwrap());
     assert_eq!(p.hits()[p.hits().len() - 2..], [Hit::Ad, Hit::Ad]);
     assert_eq!(p.board().get(empty[2]), None);
     tap_key(&mut p, Key::AdClose);
     assert!(!p.ad_shown());
     assert_ne!(p.render(), before, "the board shows again");
-    tap_cell(&mut p, empty[2]);
-    tap_key(&mut p, Key::Digit(sol.get(empty[2]).unwrap()));
+    enter(&mut p, empty[2], sol.get(empty[2]).unwrap());
     assert!(!p.ad_shown(), "the ad comes once");
     assert_eq!(p.board().get(empty[2]), sol.get(empty[2]));
 }
@@ -240,8 +246,7 @@ fn mistake_limit_rejects_wrong_digits_and_ends_the_game() {
     let s = solution(&p);
     let c = cell(0, 1);
     let wrong: Vec<u8> = (1..=9).filter(|&d| Some(d) != s.get(c)).collect();
-    tap_cell(&mut p, c);
-    tap_key(&mut p, Key::Digit(wrong[0]));
+    enter(&mut p, c, wrong[0]);
     assert_eq!(p.board().get(c), None);
     assert_eq!(p.mistakes(), 1);
     assert_eq!(
@@ -264,8 +269,7 @@ fn a_puzzle_with_several_solutions_judges_digits_by_the_rules() {
     let mut p = phone("light", L52);
     p.set_mistake_limit(Some(3));
     let c = cell(0, 0);
-    tap_cell(&mut p, c);
-    tap_key(&mut p, Key::Digit(9)); // r1c6 holds a 9
+    enter(&mut p, c, 9); // r1c6 holds a 9
     assert_eq!(p.board().get(c), None);
     assert_eq!(p.mistakes(), 1);
     let ok = (1..=9)
@@ -280,8 +284,7 @@ fn popup_swallows_taps_until_its_button_is_tapped() {
     let mut p = phone("light", MEDIUM);
     p.set_popup(true);
     let c = cell(0, 1);
-    tap_cell(&mut p, c);
-    tap_key(&mut p, Key::Digit(3));
+    enter(&mut p, c, 3);
     assert_eq!(p.selected(), None);
     assert_eq!(p.hits(), &[Hit::Popup, Hit::Popup]);
     tap_key(&mut p, Key::PopupClose);
@@ -298,8 +301,16 @@ pub(super) fn with_habits(skin: &str, items: &str) -> SudokuApp {
     p
 }
 
-/// Fills every empty cell but the last with its solution, then types the last by taps.
-fn solve_by_the_last_tap(p: &mut SudokuApp) -> Cell {
+/// A phone with `habit` on and the two wrong entries it seeds.
+pub(super) fn seeded_wrong(habit: &str) -> (SudokuApp, [Cell; 2]) {
+    let p = with_habits("light", habit);
+    let wrong = p.wrong_entries();
+    assert_eq!(wrong.len(), 2, "{habit} seeds two wrong entries");
+    (p, [wrong[0], wrong[1]])
+}
+
+/// Fills every empty cell but the last with its solution; returns the last.
+fn fill_all_but_the_last(p: &mut SudokuApp) -> Cell {
     let s = solution(p);
     let empty: Vec<Cell> = Cell::all()
         .filter(|&c| p.board().get(c).is_none())
@@ -308,9 +319,14 @@ fn solve_by_the_last_tap(p: &mut SudokuApp) -> Cell {
     for &c in rest {
         p.set_entry(c, s.get(c));
     }
-    tap_cell(p, *last);
-    tap_key(p, Key::Digit(s.get(*last).unwrap()));
     *last
+}
+
+/// Fills every empty cell but the last with its solution, then types the last by taps.
+fn solve_by_the_last_tap(p: &mut SudokuApp) -> Cell {
+    let last = fill_all_but_the_last(p);
+    enter_answer(p, last);
+    last
 }
 
 /// Pixels of `cell`'s inside darker than mid-grey.
@@ -355,9 +371,7 @@ fn the_end_card_covers_the_solved_board_and_takes_every_tap() {
 fn a_fading_digit_is_drawn_faint_until_its_time_is_up() {
     let mut p = with_habits("light", "fade=250");
     let c = cell(0, 1);
-    let d = solution(&p).get(c).unwrap();
-    tap_cell(&mut p, c);
-    tap_key(&mut p, Key::Digit(d));
+    let d = enter_answer(&mut p, c);
     assert!(p.animating());
     p.set_clock(Duration::from_millis(50));
     let early = dark_pixels(&p.render(), &p, c);
@@ -367,8 +381,7 @@ fn a_fading_digit_is_drawn_faint_until_its_time_is_up() {
     assert!(!p.animating());
     let done = p.render();
     let mut still = phone("light", MEDIUM);
-    tap_cell(&mut still, c);
-    tap_key(&mut still, Key::Digit(d));
+    enter(&mut still, c, d);
     assert!(
         done == still.render(),
         "after the fade the frame is the plain one"
@@ -381,9 +394,7 @@ fn a_fading_digit_is_drawn_faint_until_its_time_is_up() {
 fn a_frame_drawn_mid_animation_is_stale_even_once_the_animation_has_ended() {
     let mut p = with_habits("light", "fade=250");
     let c = cell(0, 1);
-    let d = solution(&p).get(c).unwrap();
-    tap_cell(&mut p, c);
-    tap_key(&mut p, Key::Digit(d));
+    enter_answer(&mut p, c);
     p.set_clock(Duration::from_millis(50));
     p.render();
     // The wall clock moved on past the fade before anyone looked again: the cached faint
@@ -398,9 +409,7 @@ fn a_frame_drawn_mid_animation_is_stale_even_once_the_animation_has_ended() {
 fn a_popping_digit_grows_to_its_full_size() {
     let mut p = with_habits("light", "pop=200");
     let c = cell(0, 1);
-    let d = solution(&p).get(c).unwrap();
-    tap_cell(&mut p, c);
-    tap_key(&mut p, Key::Digit(d));
+    enter_answer(&mut p, c);
     let ink = |p: &mut SudokuApp, ms| {
         p.set_clock(Duration::from_millis(ms));
         let img = p.render();
@@ -418,8 +427,7 @@ fn lives_keep_wrong_digits_count_them_and_end_the_game() {
     let wrong: Vec<u8> = (1..=9)
         .filter(|&d| Some(d) != solution(&p).get(c))
         .collect();
-    tap_cell(&mut p, c);
-    tap_key(&mut p, Key::Digit(wrong[0]));
+    enter(&mut p, c, wrong[0]);
     assert_eq!((p.board().get(c), p.mistakes()), (Some(wrong[0]), 1));
     assert_eq!(p.wrong_entries(), vec![c]);
     tap_key(&mut p, Key::Digit(wrong[1]));
@@ -432,14 +440,12 @@ fn a_flash_swallows_one_tap_or_goes_after_a_tenth_of_a_second() {
     let mut p = with_habits("light", "flash=1");
     let s = solution(&p);
     let (a, b) = (cell(0, 1), cell(0, 2));
-    tap_cell(&mut p, a);
-    tap_key(&mut p, Key::Digit(s.get(a).unwrap()));
+    enter(&mut p, a, s.get(a).unwrap());
     assert!(p.flash_shown());
     tap_cell(&mut p, b);
     assert_eq!(*p.hits().last().unwrap(), Hit::Flash);
     assert!(!p.flash_shown() && p.selected() == Some(a));
-    tap_cell(&mut p, b);
-    tap_key(&mut p, Key::Digit(s.get(b).unwrap()));
+    enter(&mut p, b, s.get(b).unwrap());
     assert!(p.flash_shown());
     p.set_clock(Duration::from_millis(100));
     assert!(!p.flash_shown());
@@ -447,9 +453,7 @@ fn a_flash_swallows_one_tap_or_goes_after_a_tenth_of_a_second() {
 
 #[test]
 fn wrong_start_seeds_one_entry_clashing_with_a_given_and_one_with_nothing() {
-    let p = with_habits("light", "wrong-start");
-    let wrong = p.wrong_entries();
-    assert_eq!(wrong.len(), 2);
+    let (p, wrong) = seeded_wrong("wrong-start");
     assert_eq!(p.mistakes(), 0);
     let clashes = |c: Cell| {
         let d = p.board().get(c);
@@ -465,8 +469,7 @@ fn keep_notes_leaves_peer_notes_and_same_ink_hides_the_kind() {
     let c = cell(0, 1);
     let d = solution(&p).get(c).unwrap();
     p.set_notes(cell(0, 2), 1 << d);
-    tap_cell(&mut p, c);
-    tap_key(&mut p, Key::Digit(d));
+    enter(&mut p, c, d);
     assert_eq!(p.notes(cell(0, 2)), 1 << d);
     assert!(p.kind_hidden(c));
     assert!(!phone("light", MEDIUM).kind_hidden(c));
@@ -475,17 +478,9 @@ fn keep_notes_leaves_peer_notes_and_same_ink_hides_the_kind() {
 #[test]
 fn filling_the_board_correctly_solves_it_and_locks_the_keypad() {
     let mut p = phone("light", MEDIUM);
-    let s = solution(&p);
-    let empty: Vec<Cell> = Cell::all()
-        .filter(|&c| p.givens().get(c).is_none())
-        .collect();
-    let (last, rest) = empty.split_last().unwrap();
-    for &c in rest {
-        p.set_entry(c, s.get(c));
-    }
+    let last = fill_all_but_the_last(&mut p);
     assert!(!p.is_solved());
-    tap_cell(&mut p, *last);
-    tap_key(&mut p, Key::Digit(s.get(*last).unwrap()));
+    enter_answer(&mut p, last);
     assert!(p.is_solved());
     tap_key(&mut p, Key::Erase);
     assert!(p.is_solved());

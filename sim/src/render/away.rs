@@ -98,10 +98,7 @@ impl Frame<'_> {
         let (card_bg, ink, _) = self.card_colors();
         self.scrim();
         let r = self.l.pause_card();
-        let (x, y, w, h) = (r.x as f32, r.y as f32, r.width as f32, r.height as f32);
-        Shape::new()
-            .rounded(x, y, w, h, self.dp(16.0), false)
-            .fill(self.img, card_bg);
+        let (_, y, _, h) = self.card(r, 16.0, card_bg);
         let (cx, _) = centre(r);
         self.text(
             self.skin.title_face,
@@ -142,20 +139,8 @@ pub(crate) fn keyguard(size: crate::geometry::Size) -> RgbaImage {
     ];
     for (face, em, text, at) in lines {
         let scale = scale_for_em(face, em * w as f32);
-        let Some((x0, y0, x1, y1)) = ink_bounds(face, scale, text) else {
-            continue;
-        };
-        let left = w as f32 / 2.0 - (x0 + x1) / 2.0;
-        let top = at * h as f32 - (y0 + y1) / 2.0;
-        draw_text_mut(
-            &mut img,
-            white,
-            left.round() as i32,
-            top.round() as i32,
-            scale,
-            font(face),
-            text,
-        );
+        let centre = (w as f32 / 2.0, at * h as f32);
+        draw_centred(&mut img, face, scale, text, centre, white);
     }
     img
 }

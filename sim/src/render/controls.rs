@@ -277,6 +277,12 @@ impl Frame<'_> {
         }
     }
 
+    /// The word under a tool row's icon, centred on `cx` near the bottom of its button `r`.
+    fn tool_label(&mut self, r: Rect, cx: f32, label: &str, fg: Rgba<u8>) {
+        let ly = r.bottom() as f32 - self.dp(16.0);
+        self.text(self.skin.ui_face, 12.0, label, (cx, ly), Align::Center, fg);
+    }
+
     pub(super) fn erase_key(&mut self, r: Rect, active: bool) {
         let (cx, cy, fg, labelled) = self.tool_layout(r, active);
         let s = self.dp(1.0);
@@ -339,15 +345,7 @@ impl Frame<'_> {
                 .fill(self.img, fg);
         }
         if labelled {
-            let (lx, ly) = (cx, r.bottom() as f32 - self.dp(16.0));
-            self.text(
-                self.skin.ui_face,
-                12.0,
-                "Erase",
-                (lx, ly),
-                Align::Center,
-                fg,
-            );
+            self.tool_label(r, cx, "Erase", fg);
         }
     }
 
@@ -369,15 +367,7 @@ impl Frame<'_> {
             .polygon(&[p(-6.0, -2.6), p(-11.0, 0.0), p(-6.0, 2.6)])
             .fill(self.img, fg);
         if labelled {
-            let (lx, ly) = (cx, r.bottom() as f32 - self.dp(16.0));
-            self.text(
-                self.skin.ui_face,
-                12.0,
-                "Notes",
-                (lx, ly),
-                Align::Center,
-                fg,
-            );
+            self.tool_label(r, cx, "Notes", fg);
         }
         if !badged {
             return;

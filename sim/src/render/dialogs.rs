@@ -46,10 +46,7 @@ impl Frame<'_> {
     pub(super) fn end_banner(&mut self, title: &str, detail: &str, bg: Rgba<u8>) {
         let c = self.skin.colors;
         let r = self.l.controls;
-        let (x, y, w, h) = (r.x as f32, r.y as f32, r.width as f32, r.height as f32);
-        Shape::new()
-            .rounded(x, y, w, h, self.dp(16.0), false)
-            .fill(self.img, bg);
+        self.card(r, 16.0, bg);
         let (cx, cy) = centre(r);
         self.text(
             self.skin.title_face,
@@ -86,6 +83,21 @@ impl Frame<'_> {
         }
     }
 
+    /// Fills `r` as a card with corners of `radius_dp` and returns its x, y, width and height in
+    /// float pixels, where the card's contents are placed.
+    pub(super) fn card(
+        &mut self,
+        r: Rect,
+        radius_dp: f32,
+        color: Rgba<u8>,
+    ) -> (f32, f32, f32, f32) {
+        let (x, y, w, h) = (r.x as f32, r.y as f32, r.width as f32, r.height as f32);
+        Shape::new()
+            .rounded(x, y, w, h, self.dp(radius_dp), false)
+            .fill(self.img, color);
+        (x, y, w, h)
+    }
+
     /// A 45 % black scrim over everything, in integer maths on the raw buffer.
     pub(super) fn scrim(&mut self) {
         for px in self.img.chunks_exact_mut(4) {
@@ -99,11 +111,7 @@ impl Frame<'_> {
     pub(super) fn end_card(&mut self, state: &GameState) {
         let c = self.skin.colors;
         let (card, fg, muted) = self.card_colors();
-        let r = self.l.end_card;
-        let (x, y, w, h) = (r.x as f32, r.y as f32, r.width as f32, r.height as f32);
-        Shape::new()
-            .rounded(x, y, w, h, self.dp(20.0), false)
-            .fill(self.img, card);
+        let (x, y, w, h) = self.card(self.l.end_card, 20.0, card);
         let cx = x + w / 2.0;
         Shape::new()
             .circle(cx, y + h * 0.25, self.dp(34.0), false)
@@ -143,11 +151,7 @@ impl Frame<'_> {
     pub(super) fn flash(&mut self) {
         self.scrim();
         let (card, fg, _) = self.card_colors();
-        let p = self.l.popup;
-        let (x, y, w, h) = (p.x as f32, p.y as f32, p.width as f32, p.height as f32);
-        Shape::new()
-            .rounded(x, y, w, h, self.dp(20.0), false)
-            .fill(self.img, card);
+        let (x, y, w, h) = self.card(self.l.popup, 20.0, card);
         self.text(
             self.skin.title_face,
             20.0,
@@ -162,12 +166,8 @@ impl Frame<'_> {
         let c = self.skin.colors;
         let dark = luma(c.grid_bg) < 128.0;
         self.scrim();
-        let p = self.l.popup;
-        let (x, y, w, h) = (p.x as f32, p.y as f32, p.width as f32, p.height as f32);
         let (card, fg, muted) = self.card_colors();
-        Shape::new()
-            .rounded(x, y, w, h, self.dp(20.0), false)
-            .fill(self.img, card);
+        let (x, y, w, _) = self.card(self.l.popup, 20.0, card);
         let cx = x + w / 2.0;
         let face = self.skin.title_face;
         self.text(

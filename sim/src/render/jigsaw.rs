@@ -41,47 +41,35 @@ impl Frame<'_> {
         for i in [3, 6] {
             let (start, width) = lines[i];
             let thin_at = start + (width - thin.min(width)) / 2;
-            let across = Rect::new(g.x + start, g.y, width, g.height);
-            let down = Rect::new(g.x, g.y + start, g.width, width);
-            fill_rect(self.img, across, c.grid_bg);
-            fill_rect(self.img, down, c.grid_bg);
-            fill_rect(
-                self.img,
-                Rect::new(g.x + thin_at, g.y, thin, g.height),
-                c.thin_line,
-            );
-            fill_rect(
-                self.img,
-                Rect::new(g.x, g.y + thin_at, g.width, thin),
-                c.thin_line,
-            );
+            // Both ways blanked first, then both thin lines drawn, so neither blanks the other.
+            for (at, size, color) in [(start, width, c.grid_bg), (thin_at, thin, c.thin_line)] {
+                fill_rect(self.img, Rect::new(g.x + at, g.y, size, g.height), color);
+                fill_rect(self.img, Rect::new(g.x, g.y + at, g.width, size), color);
+            }
         }
         // The centre of line i and the span from line i to line i + 1, both ends included.
         let mid = |i: usize| lines[i].0 + lines[i].1 / 2;
         let span = |i: usize| (lines[i].0, lines[i + 1].0 + lines[i + 1].1 - lines[i].0);
         for cell in Cell::all() {
             let (r, col) = (cell.row(), cell.col());
-            if let Some(right) = Cell::new(r, col + 1)
-                && region(right) != region(cell)
-            {
-                let (y, h) = span(r);
-                let x = mid(col + 1).saturating_sub(thick / 2);
-                fill_rect(
-                    self.img,
-                    Rect::new(g.x + x, g.y + y, thick, h),
-                    c.thick_line,
-                );
-            }
-            if let Some(below) = Cell::new(r + 1, col)
-                && region(below) != region(cell)
-            {
-                let (x, w) = span(col);
-                let y = mid(r + 1).saturating_sub(thick / 2);
-                fill_rect(
-                    self.img,
-                    Rect::new(g.x + x, g.y + y, w, thick),
-                    c.thick_line,
-                );
+            // A border down the line right of the cell, then along the line below it.
+            for below in [false, true] {
+                let next = if below {
+                    Cell::new(r + 1, col)
+                } else {
+                    Cell::new(r, col + 1)
+                };
+                if next.is_none_or(|n| region(n) == region(cell)) {
+                    continue;
+                }
+                let (along, len) = span(if below { col } else { r });
+                let at = mid(if below { r + 1 } else { col + 1 }).saturating_sub(thick / 2);
+                let border = if below {
+                    Rect::new(g.x + along, g.y + at, len, thick)
+                } else {
+                    Rect::new(g.x + at, g.y + along, thick, len)
+                };
+                fill_rect(self.img, border, c.thick_line);
             }
         }
     }

@@ -203,13 +203,15 @@ pub(super) fn centre(r: Rect) -> (f32, f32) {
     )
 }
 
+/// A white `w` x `h` canvas, what the drawing tests paint on.
+#[cfg(test)]
+pub(super) fn blank(w: u32, h: u32) -> RgbaImage {
+    RgbaImage::from_pixel(w, h, Rgba([255, 255, 255, 255]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn blank(w: u32, h: u32) -> RgbaImage {
-        RgbaImage::from_pixel(w, h, Rgba([255, 255, 255, 255]))
-    }
 
     #[test]
     fn fill_rect_clips_to_the_image_and_touches_nothing_else() {

@@ -100,15 +100,7 @@ impl Frame<'_> {
             Align::Right => x - x1,
         };
         let top = cy - (y0 + y1) / 2.0;
-        draw_text_mut(
-            self.img,
-            color,
-            left.round() as i32,
-            top.round() as i32,
-            scale,
-            font(face),
-            text,
-        );
+        draw_at(self.img, face, scale, text, (left, top), color);
     }
 
     /// Draws `text` centred on its own ink at (cx, cy), with an em of `em_px` pixels.
@@ -122,30 +114,52 @@ impl Frame<'_> {
         color: Rgba<u8>,
     ) {
         let scale = scale_for_em(face, em_px);
-        let Some((x0, y0, x1, y1)) = ink_bounds(face, scale, text) else {
-            return;
-        };
-        let left = cx - (x0 + x1) / 2.0;
-        let top = cy - (y0 + y1) / 2.0;
-        draw_text_mut(
-            self.img,
-            color,
-            left.round() as i32,
-            top.round() as i32,
-            scale,
-            font(face),
-            text,
-        );
+        draw_centred(self.img, face, scale, text, (cx, cy), color);
     }
+}
+
+/// Draws `text` at `scale` centred on its own ink at (cx, cy): the cells' glyphs and the lock
+/// screen's lines.
+pub(super) fn draw_centred(
+    img: &mut RgbaImage,
+    face: Face,
+    scale: PxScale,
+    text: &str,
+    (cx, cy): (f32, f32),
+    color: Rgba<u8>,
+) {
+    let Some((x0, y0, x1, y1)) = ink_bounds(face, scale, text) else {
+        return;
+    };
+    let left = cx - (x0 + x1) / 2.0;
+    let top = cy - (y0 + y1) / 2.0;
+    draw_at(img, face, scale, text, (left, top), color);
+}
+
+/// Draws `text` with its origin at (left, top) rounded to the pixel, as every label is placed.
+fn draw_at(
+    img: &mut RgbaImage,
+    face: Face,
+    scale: PxScale,
+    text: &str,
+    (left, top): (f32, f32),
+    color: Rgba<u8>,
+) {
+    draw_text_mut(
+        img,
+        color,
+        left.round() as i32,
+        top.round() as i32,
+        scale,
+        font(face),
+        text,
+    );
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::paint::blank;
     use super::*;
-
-    fn blank(w: u32, h: u32) -> RgbaImage {
-        RgbaImage::from_pixel(w, h, Rgba([255, 255, 255, 255]))
-    }
 
     #[test]
     fn text_is_drawn_centred_on_its_ink_with_smooth_edges() {

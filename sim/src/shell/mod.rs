@@ -575,23 +575,19 @@ mod tests {
 
     #[test]
     fn device_queries_answer_like_a_phone() {
-        assert_eq!(
-            run("android9", "wm size", vec![]).1,
-            "Physical size: 1080x2340\n"
-        );
-        assert_eq!(
-            run("android9", "wm density", vec![]).1,
-            "Physical density: 440\n"
-        );
-        assert_eq!(
-            run("android9", "getprop ro.build.version.sdk", vec![]).1,
-            "28\n"
-        );
-        assert_eq!(
-            run("android12", "getprop ro.build.version.sdk", vec![]).1,
-            "31\n"
-        );
-        assert_eq!(run("android12", "getprop no.such.prop", vec![]).1, "\n");
+        for (preset, command, answer) in [
+            ("android9", "wm size", "Physical size: 1080x2340\n"),
+            ("android9", "wm density", "Physical density: 440\n"),
+            ("android9", "getprop ro.build.version.sdk", "28\n"),
+            ("android12", "getprop ro.build.version.sdk", "31\n"),
+            ("android12", "getprop no.such.prop", "\n"),
+        ] {
+            assert_eq!(
+                run(preset, command, vec![]).1,
+                answer,
+                "{preset}: {command}"
+            );
+        }
         let rotation = |preset, command| {
             let out = run(preset, command, vec![]).1;
             let line = out.lines().find(|l| l.contains("mCurrentRotation"));

@@ -110,22 +110,18 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ParseError> {
                     chars.next();
                 }
             }
-            '&' => {
+            '&' | '|' => {
                 end_word!();
-                if chars.peek() == Some(&'&') {
-                    chars.next();
-                    tokens.push(Token::And);
+                // Doubled, `&&` and `||` chain commands; alone, `&` ends one and `|` pipes.
+                let (double, single) = if c == '&' {
+                    (Token::And, Token::Separator)
                 } else {
-                    tokens.push(Token::Separator);
-                }
-            }
-            '|' => {
-                end_word!();
-                if chars.peek() == Some(&'|') {
-                    chars.next();
-                    tokens.push(Token::Or);
+                    (Token::Or, Token::Pipe)
+                };
+                if chars.next_if_eq(&c).is_some() {
+                    tokens.push(double);
                 } else {
-                    tokens.push(Token::Pipe);
+                    tokens.push(single);
                 }
             }
             '>' | '<' => {
