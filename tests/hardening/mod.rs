@@ -6,7 +6,7 @@ mod bad_input;
 
 use crate::support;
 use std::path::Path;
-use std::process::{Output, Stdio};
+use std::process::Output;
 use sudoku_agent::geometry::Size;
 use sudoku_sim::{Screen, Skin, SudokuApp, puzzles};
 
@@ -50,13 +50,7 @@ fn read_into_a_closed_pipe_exits_quietly_instead_of_panicking() {
         if json {
             cmd.arg("--json");
         }
-        let mut child = cmd
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take());
-        let o = child.wait_with_output().unwrap();
+        let o = support::into_closed(&mut cmd, true, false);
         no_panic(&o);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         assert_eq!(stderr(&o), "", "json {json}");
@@ -189,15 +183,7 @@ fn a_closed_stderr_does_not_turn_a_diagnostic_into_a_panic() {
         vec!["solve", "-s", "naive", "--max-steps", "1000", dead_end],
         vec!["play", "--device", "sim", "-P", &port],
     ] {
-        let mut child = support::agent()
-            .args(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stderr.take());
-        drop(child.stdout.take());
-        let status = child.wait().unwrap();
-        assert_ne!(status.code(), Some(101), "{args:?}");
+        let o = support::into_closed(support::agent().args(&args), true, true);
+        assert_ne!(o.status.code(), Some(101), "{args:?}");
     }
 }

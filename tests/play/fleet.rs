@@ -3,7 +3,7 @@
 
 use crate::support::adb_server::AdbServer;
 use crate::support::play_rig::{self as rig, SMALL_SIZE};
-use crate::support::{agent, outcome, temp_dir};
+use crate::support::{self, agent, outcome, temp_dir};
 use std::path::Path;
 use std::time::Instant;
 use sudoku_sim::{SimServer, SudokuApp};
@@ -86,10 +86,7 @@ fn play_all_learns_each_apps_profile_once_and_solves_every_phone_with_it() {
             "{row}"
         );
     }
-    let learned: Vec<&str> = stderr
-        .lines()
-        .filter(|l| l.contains(": learned "))
-        .collect();
+    let learned = support::lines_with(&stderr, ": learned ");
     assert_eq!(learned.len(), 3, "one learning per app: {stderr}");
     for l in &learned {
         assert!(sims.iter().any(|s| l.starts_with(&s.serial())), "{l}");

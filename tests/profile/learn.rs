@@ -221,10 +221,7 @@ fn a_profile_that_no_longer_reads_the_screen_is_learned_again_once_with_one_line
     let (json, err) = play(&adb, &sim, &folder, &config);
     assert!(sim.with_screen(|p| p.is_solved()), "{err}");
     assert_eq!(json["verified"], true);
-    let again: Vec<&str> = err
-        .lines()
-        .filter(|l| l.contains("no longer reads this screen"))
-        .collect();
+    let again = support::lines_with(&err, "no longer reads this screen");
     assert_eq!(again.len(), 1, "{err}");
     assert!(again[0].contains(&names[0]), "{}", again[0]);
     eprintln!("stale profile: {}", again[0]);

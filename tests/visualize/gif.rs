@@ -34,12 +34,9 @@ fn ink(img: &RgbaImage, cell: Cell) -> usize {
 
 #[test]
 fn visualize_gif_draws_the_puzzle_first_and_the_solved_board_last() {
-    let dir = support::temp_dir("sa-visualize-gif");
-    let path = dir.join("search.gif");
-    let stdout = support::stdout_of_success(
-        support::agent()
-            .args(["visualize", "--puzzle", EASY, "--gif-frames", "25", "--gif"])
-            .arg(&path),
+    let (path, stdout) = support::gif_of(
+        "sa-visualize-gif",
+        &["visualize", "--puzzle", EASY, "--gif-frames", "25"],
     );
     let puzzle = Board::parse(EASY).unwrap();
     let search = record_search(&puzzle, Strategy::Naive, None).unwrap();
@@ -64,7 +61,7 @@ fn visualize_gif_draws_the_puzzle_first_and_the_solved_board_last() {
         assert_eq!(ink(first, cell) > 10, given, "first frame, {cell}");
         assert!(ink(last, cell) > 10, "last frame, {cell} is filled");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
 }
 
 #[test]
