@@ -18,8 +18,8 @@ use sudoku_agent::device::{
     wake_screen,
 };
 use sudoku_agent::geometry::{Point, Rect, Size};
-use sudoku_agent::sudoku::Cell;
-use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, TapSource, puzzles};
+use sudoku_sim::{Key, Screen, SimServer, Skin, SudokuApp, TapSource, puzzles};
+use support::sim_phone::{phone as app_of, served, solving_taps};
 
 const SCREEN: Size = Size::new(360, 640);
 const DOT: Rgba<u8> = Rgba([200, 0, 30, 255]);
@@ -66,14 +66,7 @@ const BOARD: Rect = Rect::new(0, 0, 360, 320);
 
 /// A simulated phone with the `preset` latency, connected to `server`.
 fn phone(server: &PrivateServer, preset: &str) -> SimServer<DotScreen> {
-    let config = SimConfig {
-        latency: Latency::named(preset).expect("known preset"),
-        ..SimConfig::default()
-    };
-    let sim = SimServer::start(DotScreen { taps: Vec::new() }, config)
-        .expect("start the simulated phone");
-    server.connect_sim(&sim);
-    sim
+    served(DotScreen { taps: Vec::new() }, preset, None, server)
 }
 
 /// No hold, gap or settle: the simulated phone registers every tap at once.
@@ -224,6 +217,22 @@ fn raw_and_png_screenshots_match_the_phone_render_pixel_for_pixel() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `sim` opened with `kind` (the injector when `None`: auto picks it on both presets), unpaced.
+fn open_unpaced(
+    server: &PrivateServer,
+    sim: &SimServer<DotScreen>,
+    kind: Option<InputKind>,
+) -> AdbDevice {
+    let mut device = AdbDevice::open(&options(server, &sim.serial(), kind)).expect("open");
+    assert_eq!(
+        device.input_method().kind(),
+        kind.unwrap_or(InputKind::Inject),
+        "auto picks the injector"
+    );
+    device.set_pacing(NO_PACING);
+    device
+}
+
 #[test]
 fn every_input_method_android9_allows_lands_its_taps() {
     let server = adb_server::shared();
@@ -235,18 +244,12 @@ fn every_input_method_android9_allows_lands_its_taps() {
         (Some(InputKind::Tap), TapSource::InputTap),
     ] {
         let sim = phone(&server, "android9");
-        let mut device = AdbDevice::open(&options(&server, &sim.serial(), kind)).expect("open");
-        assert_eq!(
-            device.input_method().kind(),
-            kind.unwrap_or(InputKind::Inject),
-            "auto picks the injector on Android 9"
-        );
+        let mut device = open_unpaced(&server, &sim, kind);
         if device.input_method().kind() == InputKind::Evdev {
             // The phone's shell has printf: the main path, not the dd-stream fallback.
             let description = device.input_description();
             assert!(description.ends_with("printf)"), "{description}");
         }
-        device.set_pacing(NO_PACING);
         device.tap_all(&sample_taps()).expect("tap");
         assert_taps_landed(&sim, &mut device, &sample_taps(), source);
     }
@@ -263,13 +266,7 @@ fn every_input_method_android12_allows_lands_its_taps_and_evdev_is_refused() {
         (Some(InputKind::Tap), TapSource::InputTap),
     ] {
         let sim = phone(&server, "android12");
-        let mut device = AdbDevice::open(&options(&server, &sim.serial(), kind)).expect("open");
-        assert_eq!(
-            device.input_method().kind(),
-            kind.unwrap_or(InputKind::Inject),
-            "auto picks the injector on Android 12"
-        );
-        device.set_pacing(NO_PACING);
+        let mut device = open_unpaced(&server, &sim, kind);
         device.tap_all(&sample_taps()).expect("tap");
         // A second call reuses the long-lived shell.
         device.tap_all(&[Point::new(5, 6)]).expect("tap again");
@@ -281,9 +278,9 @@ fn every_input_method_android12_allows_lands_its_taps_and_evdev_is_refused() {
     let err =
         AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Evdev))).unwrap_err();
     let msg = format!("{err:#}");
-    assert!(
-        msg.contains("--input evdev is not possible") && msg.contains("use --input stream"),
-        "{msg}"
+    support::assert_mentions(
+        &msg,
+        &["--input evdev is not possible", "use --input stream"],
     );
 }
 
@@ -413,13 +410,12 @@ fn a_phone_that_vanishes_mid_stream_gives_a_clear_error_and_no_more_taps() {
     // Its own adb server: a phone vanishing mid-stream can crash adb 29.0.6 (a use-after-free in
     // its socket code), and a crash must not fail the other tests sharing a server.
     let server = PrivateServer::start();
-    let config = SimConfig {
-        latency: Latency::named("android12").unwrap(),
-        drop_after: Some(8),
-        ..SimConfig::default()
-    };
-    let sim = SimServer::start(DotScreen { taps: Vec::new() }, config).expect("start");
-    server.connect_sim(&sim);
+    let sim = served(
+        DotScreen { taps: Vec::new() },
+        "android12",
+        Some(8),
+        &server,
+    );
     let mut device =
         AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Stream))).expect("open");
     device.set_pacing(NO_PACING);
@@ -440,29 +436,8 @@ fn a_phone_that_vanishes_mid_stream_gives_a_clear_error_and_no_more_taps() {
 
 /// The real simulated app (light skin, cell-first, 1080x2340) with the built-in easy puzzle.
 fn app() -> (SudokuApp, Vec<Point>) {
-    let puzzle = puzzles::named("easy")
-        .and_then(puzzles::parse)
-        .expect("built-in puzzle");
-    let phone = SudokuApp::new(
-        puzzle,
-        Skin::named("light").unwrap(),
-        Size::new(1080, 2340).into(),
-    )
-    .expect("phone");
-    let solution = *sudoku_agent::sudoku::solve(&puzzle.into())
-        .solution()
-        .expect("solvable");
-    let taps = Cell::all()
-        .filter(|&c| puzzle.get(c.into()).is_none())
-        .flat_map(|c| {
-            [
-                phone.cell_center(c.into()).into(),
-                phone
-                    .key_center(Key::Digit(solution.get(c).unwrap()))
-                    .into(),
-            ]
-        })
-        .collect();
+    let phone = app_of("light", Size::new(1080, 2340), "easy");
+    let taps = solving_taps(&phone);
     (phone, taps)
 }
 
@@ -476,12 +451,7 @@ fn the_simulated_app_is_solved_through_adb_with_the_fastest_method_of_each_prese
         ("android14", InputKind::Inject),
     ] {
         let (phone, taps) = app();
-        let config = SimConfig {
-            latency: Latency::named(preset).unwrap(),
-            ..SimConfig::default()
-        };
-        let sim = SimServer::start(phone, config).expect("start");
-        server.connect_sim(&sim);
+        let sim = served(phone, preset, None, &server);
         let mut device = AdbDevice::open(&options(&server, &sim.serial(), None)).expect("open");
         assert_eq!(device.input_method().kind(), kind);
         device.set_pacing(NO_PACING);
@@ -572,16 +542,7 @@ fn a_phone_that_refuses_injection_falls_back_under_auto_and_says_what_to_enable(
 fn connected_app(server: &PrivateServer, latency: &str) -> SimServer<SudokuApp> {
     let puzzle = puzzles::parse(puzzles::named("easy").unwrap()).unwrap();
     let phone = SudokuApp::new(puzzle, Skin::default(), sudoku_sim::Size::new(1080, 2340)).unwrap();
-    let sim = SimServer::start(
-        phone,
-        SimConfig {
-            latency: Latency::named(latency).unwrap(),
-            ..SimConfig::default()
-        },
-    )
-    .unwrap();
-    server.connect_sim(&sim);
-    sim
+    served(phone, latency, None, server)
 }
 
 /// The first empty cell of the app's puzzle and a digit for it.

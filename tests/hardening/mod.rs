@@ -8,7 +8,7 @@ use crate::support;
 use std::path::Path;
 use std::process::Output;
 use sudoku_agent::geometry::Size;
-use sudoku_sim::{Screen, Skin, SudokuApp, puzzles};
+use sudoku_sim::Screen;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -23,13 +23,7 @@ fn no_panic(o: &Output) {
 
 /// A screenshot the shipped calibration reads: light skin, 1080x2340, "medium".
 fn shot(dir: &Path) -> std::path::PathBuf {
-    let board = puzzles::parse(puzzles::named("medium").unwrap()).unwrap();
-    let mut app = SudokuApp::new(
-        board,
-        Skin::named("light").unwrap(),
-        Size::new(1080, 2340).into(),
-    )
-    .unwrap();
+    let mut app = support::sim_phone::phone("light", Size::new(1080, 2340), "medium");
     let path = dir.join("medium.png");
     app.render().save(&path).unwrap();
     path

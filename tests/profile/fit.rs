@@ -206,10 +206,7 @@ fn a_run_with_a_stored_profile_captures_and_reads_the_screen_once_at_the_start()
     );
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("learn"), "{err}");
-    assert!(
-        err.contains("dry run: ") && err.contains("taps planned"),
-        "{err}"
-    );
+    support::assert_mentions(&err, &["dry run: ", "taps planned"]);
     assert_eq!(screencaps(&sim), 1, "{err}");
     assert!(sim.taps().is_empty());
     assert!(plan.is_file());

@@ -161,10 +161,7 @@ fn two_apps_keep_separate_profiles_that_profiles_lists_shows_and_removes() {
         ],
         "{out}"
     );
-    assert!(
-        out.contains("cell-first") && out.contains("number-first"),
-        "{out}"
-    );
+    support::assert_mentions(&out, &["cell-first", "number-first"]);
 
     let (code, out, err) = run_in(&folder, &config, &["profiles", "show", names[1]]);
     assert_eq!(code, 0, "{err}");

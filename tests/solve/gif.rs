@@ -1,9 +1,7 @@
 //! `solve --gif`: the search written as an animated GIF, checked by decoding it.
 
 use crate::support;
-
-const EASY: &str =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+use crate::support::boards::CLASSIC as EASY;
 
 #[test]
 fn solve_writes_a_gif_sampled_down_to_the_frame_budget() {

@@ -5,6 +5,7 @@
 // Helpers for both crates' tests: the simulated phone's crate keeps them.
 #[path = "../../sim/tests/support/adb_server.rs"]
 pub mod adb_server;
+pub mod boards;
 // The reader's helpers for its real screenshots: the reader's crate keeps them (only some of
 // their functions are used here).
 #[allow(dead_code)]
@@ -17,6 +18,7 @@ pub mod proptest_config;
 #[path = "../../reader/tests/support/screens.rs"]
 pub mod screens;
 pub mod shared;
+pub mod sim_phone;
 pub mod sim_sweep;
 
 use std::path::PathBuf;
@@ -154,4 +156,12 @@ pub fn gif_of(name: &str, args: &[&str]) -> (PathBuf, String) {
     let path = temp_dir(name).join("search.gif");
     let stdout = stdout_of_success(agent().args(args).arg("--gif").arg(&path));
     (path, stdout)
+}
+
+/// `text` (a command's output, an error) mentions every one of `words`: the test fails naming
+/// the first missing one and showing `text` otherwise.
+pub fn assert_mentions(text: &str, words: &[&str]) {
+    if let Some(missing) = words.iter().find(|w| !text.contains(*w)) {
+        panic!("{missing:?} is not in: {text}");
+    }
 }
