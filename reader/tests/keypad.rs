@@ -96,6 +96,19 @@ fn keypad_of(keys: &[(u8, i32, i32)]) -> (RgbaImage, Option<[Vec<u8>; 9]>) {
     (img, shapes)
 }
 
+/// `img` read with `shapes` as the calibration's digit templates.
+fn read_with(
+    img: &RgbaImage,
+    shapes: [Option<Vec<u8>>; 9],
+) -> Result<vision::Recognition, ReadError> {
+    let templates = Templates::new(shapes);
+    let hints = Hints {
+        templates: Some(&templates),
+        ..Hints::default()
+    };
+    vision::read(img, Some(&hints)).result
+}
+
 /// The reader, with no calibration, reads the board drawn on `img` exactly.
 fn assert_reads_truth(img: &RgbaImage) {
     let rec = vision::read(img, None).result.unwrap();
@@ -119,16 +132,7 @@ fn a_verified_two_column_keypad_puts_each_key_on_its_own_digit() {
     // Draw the keypad alone with one digit missing from each position in turn would be
     // costly; instead compare each verified shape with the same digit drawn on the board.
     let (img, shapes) = keypad_of(&two_columns_down());
-    let templates = Templates::new(shapes.unwrap().map(Some));
-    let rec = vision::read(
-        &img,
-        Some(&Hints {
-            templates: Some(&templates),
-            ..Hints::default()
-        }),
-    )
-    .result
-    .unwrap();
+    let rec = read_with(&img, shapes.unwrap().map(Some)).unwrap();
     assert_eq!(rec.board, truth(), "keypad shapes agree with the bank");
 }
 
@@ -152,16 +156,7 @@ fn a_reference_that_contradicts_the_bank_makes_the_reader_refuse_with_both_candi
     let mut shapes = shapes.unwrap().map(Some);
     // Templates with 4 and 9 swapped: a calibration that would print a permuted board.
     shapes.swap(3, 8);
-    let templates = Templates::new(shapes);
-    let err = vision::read(
-        &img,
-        Some(&Hints {
-            templates: Some(&templates),
-            ..Hints::default()
-        }),
-    )
-    .result
-    .unwrap_err();
+    let err = read_with(&img, shapes).unwrap_err();
     let ReadError::Unsure(doubts) = &err else {
         panic!("{err}")
     };

@@ -217,34 +217,50 @@ fn raw_and_png_screenshots_match_the_phone_render_pixel_for_pixel() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `sim` opened with `kind` (the injector when `None`: auto picks it on both presets), unpaced.
+/// A [`phone`] with the `preset` latency on `server`, opened with `input`.
+fn opened(
+    server: &PrivateServer,
+    preset: &str,
+    input: Option<InputKind>,
+) -> (SimServer<DotScreen>, AdbDevice) {
+    let sim = phone(server, preset);
+    let device = AdbDevice::open(&options(server, &sim.serial(), input)).expect("open");
+    (sim, device)
+}
+
+/// [`opened`] with `kind` (the injector when `None`: auto picks it on both presets), unpaced.
 fn open_unpaced(
     server: &PrivateServer,
-    sim: &SimServer<DotScreen>,
+    preset: &str,
     kind: Option<InputKind>,
-) -> AdbDevice {
-    let mut device = AdbDevice::open(&options(server, &sim.serial(), kind)).expect("open");
+) -> (SimServer<DotScreen>, AdbDevice) {
+    let (sim, mut device) = opened(server, preset, kind);
     assert_eq!(
         device.input_method().kind(),
         kind.unwrap_or(InputKind::Inject),
-        "auto picks the injector"
+        "auto picks the injector on {preset}"
     );
     device.set_pacing(NO_PACING);
-    device
+    (sim, device)
 }
+
+/// The input methods both Android 9 and 12 offer (auto picks the injector), each with where its
+/// taps come from on the phone.
+const ON_EVERY_PRESET: [(Option<InputKind>, TapSource); 4] = [
+    (None, TapSource::Injected),
+    (Some(InputKind::Inject), TapSource::Injected),
+    (Some(InputKind::Batch), TapSource::InputTap),
+    (Some(InputKind::Tap), TapSource::InputTap),
+];
 
 #[test]
 fn every_input_method_android9_allows_lands_its_taps() {
     let server = adb_server::shared();
-    for (kind, source) in [
-        (None, TapSource::Injected),
-        (Some(InputKind::Inject), TapSource::Injected),
-        (Some(InputKind::Evdev), TapSource::RawEvents),
-        (Some(InputKind::Batch), TapSource::InputTap),
-        (Some(InputKind::Tap), TapSource::InputTap),
-    ] {
-        let sim = phone(&server, "android9");
-        let mut device = open_unpaced(&server, &sim, kind);
+    for (kind, source) in [(Some(InputKind::Evdev), TapSource::RawEvents)]
+        .into_iter()
+        .chain(ON_EVERY_PRESET)
+    {
+        let (sim, mut device) = open_unpaced(&server, "android9", kind);
         if device.input_method().kind() == InputKind::Evdev {
             // The phone's shell has printf: the main path, not the dd-stream fallback.
             let description = device.input_description();
@@ -258,15 +274,11 @@ fn every_input_method_android9_allows_lands_its_taps() {
 #[test]
 fn every_input_method_android12_allows_lands_its_taps_and_evdev_is_refused() {
     let server = adb_server::shared();
-    for (kind, source) in [
-        (None, TapSource::Injected),
-        (Some(InputKind::Inject), TapSource::Injected),
-        (Some(InputKind::Stream), TapSource::InputTap),
-        (Some(InputKind::Batch), TapSource::InputTap),
-        (Some(InputKind::Tap), TapSource::InputTap),
-    ] {
-        let sim = phone(&server, "android12");
-        let mut device = open_unpaced(&server, &sim, kind);
+    for (kind, source) in [(Some(InputKind::Stream), TapSource::InputTap)]
+        .into_iter()
+        .chain(ON_EVERY_PRESET)
+    {
+        let (sim, mut device) = open_unpaced(&server, "android12", kind);
         device.tap_all(&sample_taps()).expect("tap");
         // A second call reuses the long-lived shell.
         device.tap_all(&[Point::new(5, 6)]).expect("tap again");
@@ -287,9 +299,7 @@ fn every_input_method_android12_allows_lands_its_taps_and_evdev_is_refused() {
 #[test]
 fn held_taps_and_pacing_reach_the_phone_as_sleeps_on_its_clock() {
     let server = adb_server::shared();
-    let sim = phone(&server, "android12");
-    let mut device =
-        AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Stream))).expect("open");
+    let (sim, mut device) = opened(&server, "android12", Some(InputKind::Stream));
     device.set_pacing(Pacing {
         hold_ms: 40,
         gap_ms: 100,
@@ -314,9 +324,7 @@ fn held_taps_and_pacing_reach_the_phone_as_sleeps_on_its_clock() {
 #[test]
 fn the_injectors_pacing_lets_each_click_run_before_the_next_touch() {
     let server = adb_server::shared();
-    let sim = phone(&server, "android12");
-    let mut device =
-        AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Inject))).expect("open");
+    let (sim, mut device) = opened(&server, "android12", Some(InputKind::Inject));
     // A cell, then a key, six times over, as a cell-first app is played.
     let taps: Vec<Point> = (0..12)
         .map(|i| Point::new(20 + 30 * i, if i % 2 == 0 { 100 } else { 500 }))
@@ -353,8 +361,7 @@ fn the_injectors_pacing_lets_each_click_run_before_the_next_touch() {
 #[test]
 fn taps_outside_the_screen_are_refused_before_anything_is_sent() {
     let server = adb_server::shared();
-    let sim = phone(&server, "android9");
-    let mut device = AdbDevice::open(&options(&server, &sim.serial(), None)).expect("open");
+    let (sim, mut device) = opened(&server, "android9", None);
     let err = device
         .tap_all(&[Point::new(1, 1), Point::new(360, 5)])
         .unwrap_err()
@@ -692,9 +699,7 @@ fn refused_input_ends_in_one_typed_line_naming_the_setting_and_nothing_is_tapped
 #[test]
 fn the_simulated_phone_reads_as_on_takes_keys_and_names_its_serial() {
     let server = adb_server::shared();
-    let sim = phone(&server, "android12");
-    let mut device =
-        AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Stream))).expect("open");
+    let (sim, mut device) = opened(&server, "android12", Some(InputKind::Stream));
     // The simulated phone has no `dumpsys power`: what is not understood reads as on.
     assert_eq!(device.screen_state().unwrap(), ScreenState::On);
     wake_screen(&mut device, &|said| panic!("said {said:?}")).expect("on: nothing to do");
@@ -718,9 +723,7 @@ fn the_simulated_phone_reads_as_on_takes_keys_and_names_its_serial() {
 fn an_adb_server_killed_mid_run_is_named_with_how_to_start_it_again() {
     // Its own server: this test stops it.
     let server = PrivateServer::start();
-    let sim = phone(&server, "android12");
-    let mut device =
-        AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Stream))).expect("open");
+    let (_sim, mut device) = opened(&server, "android12", Some(InputKind::Stream));
     device.set_pacing(NO_PACING);
     device.tap_all(&[Point::new(5, 5)]).expect("tap");
     assert!(server.run(&["kill-server"]).status.success());

@@ -116,27 +116,13 @@ fn every_skin_ends_solved_with_right_and_wrong_entries_corrected() {
 #[test]
 fn android9_and_android12_solve_cell_first_and_number_first_with_each_method_they_allow() {
     // Android 9 has no long-lived `input` stream; Android 12 has no evdev.
+    let android9 = [InputKind::Tap, InputKind::Batch, InputKind::Evdev];
+    let android12 = [InputKind::Tap, InputKind::Batch, InputKind::Stream];
     for (skin, latency, inputs) in [
-        (
-            "light",
-            "android9",
-            [InputKind::Tap, InputKind::Batch, InputKind::Evdev],
-        ),
-        (
-            "light",
-            "android12",
-            [InputKind::Tap, InputKind::Batch, InputKind::Stream],
-        ),
-        (
-            "numfirst",
-            "android9",
-            [InputKind::Tap, InputKind::Batch, InputKind::Evdev],
-        ),
-        (
-            "numfirst",
-            "android12",
-            [InputKind::Tap, InputKind::Batch, InputKind::Stream],
-        ),
+        ("light", "android9", android9),
+        ("light", "android12", android12),
+        ("numfirst", "android9", android9),
+        ("numfirst", "android12", android12),
     ] {
         for input in inputs {
             solve_with_entries(skin, SMALL_SIZE, latency, input);

@@ -34,6 +34,14 @@ fn calibrated(shot: &Shot) -> Calibrated {
         .unwrap_or_else(|e| panic!("calibrate on {}: {e:#}", shot.name))
 }
 
+/// `to` read at any size with `cal`, the calibration made on `from`.
+fn read_as(cal: &Calibrated, from: &Shot, to: &Shot) -> Recognition {
+    cal.profile()
+        .read_any_size(&to.img)
+        .result
+        .unwrap_or_else(|e| panic!("{} with {}'s calibration: {e}", to.name, from.name))
+}
+
 fn givens_line(rec: &Recognition) -> String {
     rec.givens().to_line().replace('.', "0")
 }
@@ -59,11 +67,7 @@ fn givens_stay_givens_when_a_calibration_from_the_other_theme_reads_the_screen()
         (&dark, &dark),
     ] {
         let done = calibrated(from);
-        let rec = done
-            .profile()
-            .read_any_size(&to.img)
-            .result
-            .unwrap_or_else(|e| panic!("{} with {}'s calibration: {e}", to.name, from.name));
+        let rec = read_as(&done, from, to);
         assert_eq!(
             rec.board.to_line().replace('.', "0"),
             *to.truth.as_ref().unwrap()
@@ -131,11 +135,7 @@ fn a_calibration_on_either_saku_screen_tells_discless_entries_from_givens_on_bot
     for from in [&progress, &done] {
         let cal = calibrated(from);
         for to in [&progress, &done] {
-            let rec = cal
-                .profile()
-                .read_any_size(&to.img)
-                .result
-                .unwrap_or_else(|e| panic!("{} with {}'s calibration: {e}", to.name, from.name));
+            let rec = read_as(&cal, from, to);
             eprintln!(
                 "{} calibrated on {}: entries {:?}",
                 to.name,

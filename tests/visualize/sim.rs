@@ -204,16 +204,11 @@ fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_mov
         .unwrap()
         .events;
 
+    let streamed = ["--check-every", "40", "--input", "stream"];
     // A reference run tells which command line carries the middle of the replay (taps as shell
     // command lines: the dropped-connection fault counts those).
     let reference = serve(phone("light", EASY2), None, &adb);
-    let out = visualize(
-        &adb,
-        &reference,
-        "light",
-        &dir,
-        &["--check-every", "40", "--input", "stream"],
-    );
+    let out = visualize(&adb, &reference, "light", &dir, &streamed);
     assert!(out.status.success(), "{}", text(&out));
     let commands = reference.command_log();
     let taps_total = reference.taps().len();
@@ -227,13 +222,7 @@ fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_mov
         .unwrap() as u64;
 
     let first = serve(phone("light", EASY2), Some(drop_after), &adb);
-    let out = visualize(
-        &adb,
-        &first,
-        "light",
-        &dir,
-        &["--check-every", "40", "--input", "stream"],
-    );
+    let out = visualize(&adb, &first, "light", &dir, &streamed);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("--resume"),
