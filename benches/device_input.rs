@@ -9,13 +9,16 @@
 
 #[path = "../sim/tests/support/adb_server.rs"]
 mod adb_server;
+// Served phones and the solving taps: the same as the tests' (`tests/support/sim_phone.rs`).
+#[allow(dead_code)]
+#[path = "../tests/support/sim_phone.rs"]
+mod sim_phone;
 
 use std::time::{Duration, Instant};
 use sudoku_agent::device::adb::{AdbDevice, AdbOptions};
 use sudoku_agent::device::{Device, InputKind, Pacing};
 use sudoku_agent::geometry::{Point, Rect, Size};
-use sudoku_agent::sudoku::{Board, Cell, solve};
-use sudoku_sim::{Key, Latency, SimConfig, SimServer, Skin, SudokuApp};
+use sudoku_agent::sudoku::Cell;
 
 /// magictour top1465 #1 with 55 empty cells.
 const PUZZLE: &str =
@@ -43,25 +46,8 @@ struct Row {
 }
 
 fn run(server: &adb_server::AdbServer, preset: &'static str, kind: InputKind) -> Row {
-    let puzzle = Board::parse(PUZZLE).expect("puzzle");
-    let phone = SudokuApp::new(
-        puzzle.into(),
-        Skin::named("light").unwrap(),
-        Size::new(1080, 2340).into(),
-    )
-    .expect("phone");
-    let solution = *solve(&puzzle).solution().expect("solvable");
-    let taps: Vec<Point> = Cell::all()
-        .filter(|&c| puzzle.get(c).is_none())
-        .flat_map(|c| {
-            [
-                phone.cell_center(c.into()).into(),
-                phone
-                    .key_center(Key::Digit(solution.get(c).unwrap()))
-                    .into(),
-            ]
-        })
-        .collect();
+    let phone = sim_phone::phone("light", Size::new(1080, 2340), PUZZLE);
+    let taps = sim_phone::solving_taps(&phone);
     assert_eq!(taps.len(), 110);
     // The board's rectangle from its corner cells' centres.
     let (first, last): (Point, Point) = (
@@ -75,12 +61,7 @@ fn run(server: &adb_server::AdbServer, preset: &'static str, kind: InputKind) ->
         pitch * 9,
         pitch * 9,
     );
-    let config = SimConfig {
-        latency: Latency::named(preset).unwrap(),
-        ..SimConfig::default()
-    };
-    let sim = SimServer::start(phone, config).expect("start the simulated phone");
-    server.connect_sim(&sim);
+    let sim = sim_phone::served(phone, preset, None, server);
     let options = AdbOptions {
         port: Some(server.port()),
         serial: Some(sim.serial()),

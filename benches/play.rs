@@ -31,6 +31,10 @@
 mod adb_server;
 #[path = "../tests/support/play_rig.rs"]
 mod play_rig;
+// Served phones and the solving taps: the same as the tests' (`tests/support/sim_phone.rs`).
+#[allow(dead_code)]
+#[path = "../tests/support/sim_phone.rs"]
+mod sim_phone;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -354,16 +358,9 @@ impl Drop for PhoneProcess {
 }
 
 fn phone_mode(preset: &str, skin: &str) {
-    use sudoku_sim::{Latency, SimConfig, SimServer};
+    use sudoku_sim::SimServer;
     let phone = play_rig::phone(skin, play_rig::PHONE_SIZE, PUZZLE);
-    let sim = SimServer::start(
-        phone,
-        SimConfig {
-            latency: Latency::named(preset).unwrap(),
-            ..SimConfig::default()
-        },
-    )
-    .unwrap();
+    let sim = SimServer::start(phone, sim_phone::config(preset)).unwrap();
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", sim.serial()).unwrap();
     out.flush().unwrap();

@@ -10,44 +10,39 @@
 
 #[path = "../reader/benches/support/cpu.rs"]
 mod cpu;
+use cpu::ms;
 // `sim_sweep` finds `../shared` through it; the bench skips what is missing, even under CI.
 #[allow(dead_code)]
 #[path = "../tests/support/shared.rs"]
 mod shared;
 #[path = "../tests/support/sim_sweep.rs"]
 mod sim_sweep;
+// The simulated app as the tests build it (`sim_phone` names the adb server beside it).
+#[path = "../sim/tests/support/adb_server.rs"]
+mod adb_server;
+#[allow(dead_code)]
+#[path = "../tests/support/sim_phone.rs"]
+mod sim_phone;
 
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::sudoku::{Cell, Outcome, solve};
 use sudoku_reader::stages::label;
 use sudoku_reader::stages::verified_keypad;
 use sudoku_reader::stages::{find_grid_and_cells, locate_grid};
-use sudoku_sim::{SUPPORTED_SIZES, Screen, Skin, SudokuApp, puzzles};
+use sudoku_sim::{SUPPORTED_SIZES, Screen, Skin};
 
-/// Median duration of `f` over runs filling about `budget` (at least 5 runs).
-fn median<T>(budget: Duration, mut f: impl FnMut() -> T) -> (Duration, usize) {
-    let mut times = Vec::new();
-    let start = Instant::now();
-    while times.len() < 5 || (start.elapsed() < budget && times.len() < 2000) {
-        let t = Instant::now();
-        black_box(f());
-        times.push(t.elapsed());
-    }
-    times.sort();
-    (times[times.len() / 2], times.len())
+/// Median duration of `f` over runs filling about `budget` (at least 5 runs, at most 2000).
+fn median<T>(budget: Duration, f: impl FnMut() -> T) -> (Duration, usize) {
+    cpu::median(budget, 2000, f)
 }
 
 /// Mean CPU time of `f` over enough runs to use about 3 s of CPU.
 fn cpu_mean<T>(f: impl FnMut() -> T) -> Option<Duration> {
     cpu::cpu_mean(Duration::from_secs(3), 10, f)
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.2}", d.as_secs_f64() * 1000.0)
 }
 
 fn real_screen() -> Option<Vec<u8>> {
@@ -56,13 +51,8 @@ fn real_screen() -> Option<Vec<u8>> {
 }
 
 fn sim_screen() -> (Vec<u8>, Vec<u8>) {
-    let board = puzzles::parse(puzzles::named("medium").unwrap()).unwrap();
-    let mut phone = SudokuApp::new(
-        board,
-        Skin::named("light").unwrap(),
-        Size::new(1080, 2340).into(),
-    )
-    .unwrap();
+    let board = sim_phone::puzzle("medium");
+    let mut phone = sim_phone::phone("light", Size::new(1080, 2340), "medium");
     let encode = |img: image::RgbaImage| {
         let mut png = Vec::new();
         img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
@@ -70,12 +60,10 @@ fn sim_screen() -> (Vec<u8>, Vec<u8>) {
         png
     };
     let fresh = encode(phone.render());
-    let empty: Vec<Cell> = Cell::all()
-        .filter(|&c| board.get(c.into()).is_none())
-        .collect();
+    let empty: Vec<Cell> = Cell::all().filter(|&c| board.get(c).is_none()).collect();
     let Outcome::Solved {
         board: solution, ..
-    } = solve(&board.into())
+    } = solve(&board)
     else {
         panic!("the medium puzzle has a solution")
     };
@@ -99,13 +87,7 @@ fn no_calibration(budget: Duration) {
         "{:<38} {:>10} {:>10} {:>10} {:>10}",
         "screen", "no cal. ms", "no cal cpu", "calib. ms", "calib. cpu"
     );
-    let board = puzzles::parse(puzzles::named("medium").unwrap()).unwrap();
-    let mut phone = SudokuApp::new(
-        board,
-        Skin::named("light").unwrap(),
-        sudoku_sim::Size::new(1080, 2340),
-    )
-    .unwrap();
+    let mut phone = sim_phone::phone("light", Size::new(1080, 2340), "medium");
     let mut screens: Vec<(&str, image::RgbaImage)> =
         vec![("simulator light 1080x2340", phone.render())];
     let real = shared::find("real-screens/opensudoku2_phone_standard_1080x2400.png");

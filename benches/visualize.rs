@@ -10,6 +10,14 @@
 
 #[path = "../sim/tests/support/adb_server.rs"]
 mod adb_server;
+#[allow(dead_code)]
+#[path = "../tests/support/boards.rs"]
+mod boards;
+use boards::L52;
+// Served phones and the solving taps: the same as the tests' (`tests/support/sim_phone.rs`).
+#[allow(dead_code)]
+#[path = "../tests/support/sim_phone.rs"]
+mod sim_phone;
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -24,7 +32,7 @@ use sudoku_agent::sudoku::{Board, DEFAULT_MAX_STEPS, Strategy};
 use sudoku_agent::visualize::estimate::pacing_for;
 use sudoku_agent::visualize::record::{Search, record_search};
 use sudoku_agent::visualize::session::{self, Replay, ReplayOptions};
-use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, puzzles};
+use sudoku_sim::{Key, Screen, Skin, SudokuApp, puzzles};
 
 const SIZE: Size = Size::new(1080, 2340);
 /// Moves replayed per run; longer searches are extrapolated from this prefix.
@@ -32,8 +40,6 @@ const PREFIX: usize = 2_000;
 /// The prefix for methods whose every call is an adb command of its own (`tap`, `batch`): host
 /// time per move is high and the device rate is flat, so a shorter prefix measures it as well.
 const SLOW_PREFIX: usize = 400;
-const L52: &str =
-    "000009000629300840005000090953000000000604000000900732040006070390020104200400080";
 /// Preset and input method of each replay: every method each preset offers.
 const CASES: [(&str, InputKind); 15] = [
     ("android9", InputKind::Tap),
@@ -117,15 +123,7 @@ fn replay(
         },
     )
     .unwrap();
-    let sim = SimServer::start(
-        phone,
-        SimConfig {
-            latency: Latency::named(preset).unwrap(),
-            ..SimConfig::default()
-        },
-    )
-    .unwrap();
-    adb.connect_sim(&sim);
+    let sim = sim_phone::served(phone, preset, None, adb);
     let server = AdbServer::connect(&AdbOptions {
         port: Some(adb.port()),
         ..AdbOptions::default()

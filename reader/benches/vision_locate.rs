@@ -8,31 +8,20 @@
 
 #[path = "support/cpu.rs"]
 mod cpu;
+use cpu::ms;
 
-use std::hint::black_box;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use sudoku_reader::stages::{find_grid_and_cells, locate_grid};
 
-fn median<T>(budget: Duration, mut f: impl FnMut() -> T) -> Duration {
-    let mut times = Vec::new();
-    let start = Instant::now();
-    while times.len() < 5 || (start.elapsed() < budget && times.len() < 500) {
-        let t = Instant::now();
-        black_box(f());
-        times.push(t.elapsed());
-    }
-    times.sort();
-    times[times.len() / 2]
+/// Median duration of `f` over runs filling about `budget` (at least 5 runs, at most 500).
+fn median<T>(budget: Duration, f: impl FnMut() -> T) -> Duration {
+    cpu::median(budget, 500, f).0
 }
 
 /// Mean CPU time of `f` over enough runs to use about 1.5 s of CPU.
 fn cpu_mean<T>(f: impl FnMut() -> T) -> Option<Duration> {
     cpu::cpu_mean(Duration::from_millis(1500), 1, f)
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.2}", d.as_secs_f64() * 1000.0)
 }
 
 fn main() {

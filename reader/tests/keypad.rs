@@ -88,17 +88,42 @@ fn two_columns_across() -> Vec<(u8, i32, i32)> {
         .collect()
 }
 
+/// The screen with `keys` and the keypad the reader verified on it, if any.
+fn keypad_of(keys: &[(u8, i32, i32)]) -> (RgbaImage, Option<[Vec<u8>; 9]>) {
+    let img = screen(keys);
+    let grid = locate_grid(&img).unwrap();
+    let shapes = verified_keypad(&img, &grid);
+    (img, shapes)
+}
+
+/// `img` read with `shapes` as the calibration's digit templates.
+fn read_with(
+    img: &RgbaImage,
+    shapes: [Option<Vec<u8>>; 9],
+) -> Result<vision::Recognition, ReadError> {
+    let templates = Templates::new(shapes);
+    let hints = Hints {
+        templates: Some(&templates),
+        ..Hints::default()
+    };
+    vision::read(img, Some(&hints)).result
+}
+
+/// The reader, with no calibration, reads the board drawn on `img` exactly.
+fn assert_reads_truth(img: &RgbaImage) {
+    let rec = vision::read(img, None).result.unwrap();
+    assert_eq!(rec.board, truth());
+}
+
 #[test]
 fn a_landscape_two_column_keypad_is_ordered_and_the_board_reads_exactly() {
     for keys in [two_columns_down(), two_columns_across()] {
-        let img = screen(&keys);
-        let grid = locate_grid(&img).unwrap();
-        let shapes = verified_keypad(&img, &grid).expect("the keypad is found and verified");
+        let (img, shapes) = keypad_of(&keys);
+        let shapes = shapes.expect("the keypad is found and verified");
         // Each verified shape is the key drawn with that digit.
-        let again = verified_keypad(&screen(&keys), &grid).unwrap();
+        let again = keypad_of(&keys).1.unwrap();
         assert_eq!(shapes, again);
-        let rec = vision::read(&img, None).result.unwrap();
-        assert_eq!(rec.board, truth());
+        assert_reads_truth(&img);
     }
 }
 
@@ -106,19 +131,8 @@ fn a_landscape_two_column_keypad_is_ordered_and_the_board_reads_exactly() {
 fn a_verified_two_column_keypad_puts_each_key_on_its_own_digit() {
     // Draw the keypad alone with one digit missing from each position in turn would be
     // costly; instead compare each verified shape with the same digit drawn on the board.
-    let img = screen(&two_columns_down());
-    let grid = locate_grid(&img).unwrap();
-    let shapes = verified_keypad(&img, &grid).unwrap();
-    let templates = Templates::new(shapes.map(Some));
-    let rec = vision::read(
-        &img,
-        Some(&Hints {
-            templates: Some(&templates),
-            ..Hints::default()
-        }),
-    )
-    .result
-    .unwrap();
+    let (img, shapes) = keypad_of(&two_columns_down());
+    let rec = read_with(&img, shapes.unwrap().map(Some)).unwrap();
     assert_eq!(rec.board, truth(), "keypad shapes agree with the bank");
 }
 
@@ -131,30 +145,18 @@ fn a_permuted_keypad_is_not_trusted_and_the_board_is_never_permuted() {
         .enumerate()
         .map(|(i, &d)| (d, 1100 + (i as i32 % 3) * 150, 120 + (i as i32 / 3) * 160))
         .collect();
-    let img = screen(&keys);
-    let grid = locate_grid(&img).unwrap();
-    assert!(verified_keypad(&img, &grid).is_none());
-    let rec = vision::read(&img, None).result.unwrap();
-    assert_eq!(rec.board, truth());
+    let (img, shapes) = keypad_of(&keys);
+    assert!(shapes.is_none());
+    assert_reads_truth(&img);
 }
 
 #[test]
 fn a_reference_that_contradicts_the_bank_makes_the_reader_refuse_with_both_candidates() {
-    let img = screen(&two_columns_down());
-    let grid = locate_grid(&img).unwrap();
-    let mut shapes = verified_keypad(&img, &grid).unwrap().map(Some);
+    let (img, shapes) = keypad_of(&two_columns_down());
+    let mut shapes = shapes.unwrap().map(Some);
     // Templates with 4 and 9 swapped: a calibration that would print a permuted board.
     shapes.swap(3, 8);
-    let templates = Templates::new(shapes);
-    let err = vision::read(
-        &img,
-        Some(&Hints {
-            templates: Some(&templates),
-            ..Hints::default()
-        }),
-    )
-    .result
-    .unwrap_err();
+    let err = read_with(&img, shapes).unwrap_err();
     let ReadError::Unsure(doubts) = &err else {
         panic!("{err}")
     };

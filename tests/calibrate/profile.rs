@@ -3,19 +3,16 @@
 //! `--probe` (nothing tapped, play then learns nothing), and with `--probe` after the app's
 //! input order was switched in its settings (visualize then makes exactly the search's moves).
 
+use crate::support::boards::KAGGLE_2 as EASY2;
 use crate::support::{self, agent};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use sudoku_agent::plan::Move;
 use sudoku_agent::profile::calibration::{Calibration, InputOrder};
 use sudoku_agent::sudoku::{Board, SolveEvent, Strategy};
 use sudoku_agent::visualize::record::record_search;
-use sudoku_sim::{AppMove, EntryOrder, SimServer, SudokuApp, puzzles};
+use sudoku_sim::{EntryOrder, SimServer, SudokuApp, puzzles};
 use support::adb_server::{self, AdbServer};
 use support::play_rig::{self as rig, SMALL_SIZE as SMALL};
-
-/// Kaggle row 2: 143 naive moves, a short replay.
-const EASY2: &str =
-    "040100050107003960520008000000000017000906800803050620090060543600080700250097100";
 
 /// `skin` showing `puzzle`, served through `adb`.
 fn phone(adb: &AdbServer, skin: &str, puzzle: &str) -> SimServer<SudokuApp> {
@@ -118,23 +115,27 @@ fn calibrate_without_probe_on_a_phone_stores_the_profile_that_play_then_uses_wit
     );
 }
 
+/// A number-first app showing EASY2, learned by `calibrate --probe` (with a config dir and a
+/// working folder of its own, named from `name`) while it took the digit first; then the
+/// player switches it to cell-first in its settings. The phone, the config dir, the folder.
+fn probed_then_switched(adb: &AdbServer, name: &str) -> (SimServer<SudokuApp>, PathBuf, PathBuf) {
+    let config = support::temp_dir(&format!("{name}-config"));
+    let folder = support::temp_dir(&format!("{name}-here"));
+    let sim = phone(adb, "numfirst", EASY2);
+    let (code, out, err) = run_on(adb, &sim, &folder, &config, &["calibrate", "--probe"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("input order: number-first (probed)"), "{out}");
+    assert_eq!(stored(&sim, &config).1.input_order, InputOrder::NumberFirst);
+    sim.with_screen(|p| p.set_input_order(EntryOrder::CellFirst));
+    (sim, config, folder)
+}
+
 #[test]
 fn after_the_app_switches_to_cell_first_calibrate_probe_keeps_it_and_visualize_makes_exactly_the_searchs_moves()
  {
     let adb = adb_server::shared();
-    let (config, folder) = (
-        support::temp_dir("cal-switch-config"),
-        support::temp_dir("cal-switch-here"),
-    );
-    // Learned while the app took the digit first.
-    let sim = phone(&adb, "numfirst", EASY2);
-    let (code, out, err) = run_on(&adb, &sim, &folder, &config, &["calibrate", "--probe"]);
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("input order: number-first (probed)"), "{out}");
-    assert_eq!(stored(&sim, &config).1.input_order, InputOrder::NumberFirst);
-
-    // The player switches the app to cell-first in its settings; calibrate as the README says.
-    sim.with_screen(|p| p.set_input_order(EntryOrder::CellFirst));
+    let (sim, config, folder) = probed_then_switched(&adb, "cal-switch");
+    // Calibrate again, as the README says.
     let (code, out, err) = run_on(&adb, &sim, &folder, &config, &["calibrate", "--probe"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("input order: cell-first (probed)"), "{out}");
@@ -146,19 +147,10 @@ fn after_the_app_switches_to_cell_first_calibrate_probe_keeps_it_and_visualize_m
     assert_eq!(code, 0, "{out}{err}");
     assert!(!err.contains("learn"), "the stored profile is used: {err}");
     let search = easy2_search();
-    let on_phone: Vec<Move> = sim.with_screen(|p| {
-        p.moves()[probed..]
-            .iter()
-            .map(|m| match *m {
-                AppMove::Set { cell, digit } => Move::Set {
-                    cell: cell.into(),
-                    digit,
-                },
-                AppMove::Erase { cell } => Move::Erase { cell: cell.into() },
-                AppMove::Rejected { cell, digit } => panic!("{digit} refused in {cell:?}"),
-            })
-            .collect()
-    });
+    let on_phone: Vec<Move> = support::sim_phone::moves_on(&sim)[probed..]
+        .iter()
+        .map(|m| m.unwrap_or_else(|(cell, digit)| panic!("{digit} refused in {cell:?}")))
+        .collect();
     let sets = |moves: &[Move]| {
         moves
             .iter()
@@ -189,36 +181,20 @@ fn after_the_app_switches_to_cell_first_calibrate_probe_keeps_it_and_visualize_m
 fn without_calibrating_again_visualize_relearns_the_switched_order_from_its_first_move_and_saves_it()
  {
     let adb = adb_server::shared();
-    let (config, folder) = (
-        support::temp_dir("vis-switch-config"),
-        support::temp_dir("vis-switch-here"),
-    );
-    let sim = phone(&adb, "numfirst", EASY2);
-    let (code, out, err) = run_on(&adb, &sim, &folder, &config, &["calibrate", "--probe"]);
-    assert_eq!(code, 0, "{out}{err}");
-    assert_eq!(stored(&sim, &config).1.input_order, InputOrder::NumberFirst);
-    // The player switches the app to cell-first and runs visualize straight away.
-    sim.with_screen(|p| p.set_input_order(EntryOrder::CellFirst));
+    // The player runs visualize straight after the switch.
+    let (sim, config, folder) = probed_then_switched(&adb, "vis-switch");
     let probed = sim.with_screen(|p| p.moves().len());
     let (code, out, err) = visualize_naive(&adb, &sim, &folder, &config);
     assert_eq!(code, 0, "{out}{err}");
     assert!(sim.with_screen(|p| p.is_solved()), "{err}");
     let search = easy2_search();
     let textbook: Vec<Move> = search.events.iter().map(|&e| e.into()).collect();
-    let on_phone: Vec<AppMove> = sim.with_screen(|p| p.moves()[probed..].to_vec());
+    let on_phone = support::sim_phone::moves_on(&sim)[probed..].to_vec();
     // At most one move differs from the search's: the first, in the stale order.
-    let as_move = |m: &AppMove| match *m {
-        AppMove::Set { cell, digit } => Some(Move::Set {
-            cell: cell.into(),
-            digit,
-        }),
-        AppMove::Erase { cell } => Some(Move::Erase { cell: cell.into() }),
-        AppMove::Rejected { .. } => None,
-    };
     let extra = on_phone.len() - textbook.len().min(on_phone.len());
     let tail: Vec<Option<Move>> = on_phone[on_phone.len() - textbook.len()..]
         .iter()
-        .map(as_move)
+        .map(|m| m.ok())
         .collect();
     assert!(
         tail.iter()
@@ -234,7 +210,7 @@ fn without_calibrating_again_visualize_relearns_the_switched_order_from_its_firs
     assert!(extra <= 2, "{:?}", &on_phone[..extra]);
     let wrong = on_phone[..extra]
         .iter()
-        .filter(|m| matches!(m, AppMove::Set { .. }))
+        .filter(|m| matches!(m, Ok(Move::Set { .. })))
         .count();
     assert!(wrong <= 1, "{:?}", &on_phone[..extra]);
     // Saved: the next run starts cell-first.

@@ -19,12 +19,7 @@ const ALIKE: f64 = 0.9;
 fn learned_by(adb: &AdbServer, skin: &str, args: &[&str]) -> (Profile, PathBuf) {
     let config = support::temp_dir("same-profile-config");
     let folder = support::temp_dir("same-profile-folder");
-    let sim = rig::serve(
-        rig::phone(skin, SMALL_SIZE, "easy"),
-        "instant",
-        None,
-        adb.addr(),
-    );
+    let sim = rig::serve_easy(skin, SMALL_SIZE, adb.addr());
     let (code, _, err) = support::outcome(
         agent()
             .current_dir(&folder)

@@ -18,8 +18,8 @@ use sudoku_agent::device::{
     wake_screen,
 };
 use sudoku_agent::geometry::{Point, Rect, Size};
-use sudoku_agent::sudoku::Cell;
-use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, TapSource, puzzles};
+use sudoku_sim::{Key, Screen, SimServer, Skin, SudokuApp, TapSource, puzzles};
+use support::sim_phone::{phone as app_of, served, solving_taps};
 
 const SCREEN: Size = Size::new(360, 640);
 const DOT: Rgba<u8> = Rgba([200, 0, 30, 255]);
@@ -66,14 +66,7 @@ const BOARD: Rect = Rect::new(0, 0, 360, 320);
 
 /// A simulated phone with the `preset` latency, connected to `server`.
 fn phone(server: &PrivateServer, preset: &str) -> SimServer<DotScreen> {
-    let config = SimConfig {
-        latency: Latency::named(preset).expect("known preset"),
-        ..SimConfig::default()
-    };
-    let sim = SimServer::start(DotScreen { taps: Vec::new() }, config)
-        .expect("start the simulated phone");
-    server.connect_sim(&sim);
-    sim
+    served(DotScreen { taps: Vec::new() }, preset, None, server)
 }
 
 /// No hold, gap or settle: the simulated phone registers every tap at once.
@@ -224,29 +217,55 @@ fn raw_and_png_screenshots_match_the_phone_render_pixel_for_pixel() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A [`phone`] with the `preset` latency on `server`, opened with `input`.
+fn opened(
+    server: &PrivateServer,
+    preset: &str,
+    input: Option<InputKind>,
+) -> (SimServer<DotScreen>, AdbDevice) {
+    let sim = phone(server, preset);
+    let device = AdbDevice::open(&options(server, &sim.serial(), input)).expect("open");
+    (sim, device)
+}
+
+/// [`opened`] with `kind` (the injector when `None`: auto picks it on both presets), unpaced.
+fn open_unpaced(
+    server: &PrivateServer,
+    preset: &str,
+    kind: Option<InputKind>,
+) -> (SimServer<DotScreen>, AdbDevice) {
+    let (sim, mut device) = opened(server, preset, kind);
+    assert_eq!(
+        device.input_method().kind(),
+        kind.unwrap_or(InputKind::Inject),
+        "auto picks the injector on {preset}"
+    );
+    device.set_pacing(NO_PACING);
+    (sim, device)
+}
+
+/// The input methods both Android 9 and 12 offer (auto picks the injector), each with where its
+/// taps come from on the phone.
+const ON_EVERY_PRESET: [(Option<InputKind>, TapSource); 4] = [
+    (None, TapSource::Injected),
+    (Some(InputKind::Inject), TapSource::Injected),
+    (Some(InputKind::Batch), TapSource::InputTap),
+    (Some(InputKind::Tap), TapSource::InputTap),
+];
+
 #[test]
 fn every_input_method_android9_allows_lands_its_taps() {
     let server = adb_server::shared();
-    for (kind, source) in [
-        (None, TapSource::Injected),
-        (Some(InputKind::Inject), TapSource::Injected),
-        (Some(InputKind::Evdev), TapSource::RawEvents),
-        (Some(InputKind::Batch), TapSource::InputTap),
-        (Some(InputKind::Tap), TapSource::InputTap),
-    ] {
-        let sim = phone(&server, "android9");
-        let mut device = AdbDevice::open(&options(&server, &sim.serial(), kind)).expect("open");
-        assert_eq!(
-            device.input_method().kind(),
-            kind.unwrap_or(InputKind::Inject),
-            "auto picks the injector on Android 9"
-        );
+    for (kind, source) in [(Some(InputKind::Evdev), TapSource::RawEvents)]
+        .into_iter()
+        .chain(ON_EVERY_PRESET)
+    {
+        let (sim, mut device) = open_unpaced(&server, "android9", kind);
         if device.input_method().kind() == InputKind::Evdev {
             // The phone's shell has printf: the main path, not the dd-stream fallback.
             let description = device.input_description();
             assert!(description.ends_with("printf)"), "{description}");
         }
-        device.set_pacing(NO_PACING);
         device.tap_all(&sample_taps()).expect("tap");
         assert_taps_landed(&sim, &mut device, &sample_taps(), source);
     }
@@ -255,21 +274,11 @@ fn every_input_method_android9_allows_lands_its_taps() {
 #[test]
 fn every_input_method_android12_allows_lands_its_taps_and_evdev_is_refused() {
     let server = adb_server::shared();
-    for (kind, source) in [
-        (None, TapSource::Injected),
-        (Some(InputKind::Inject), TapSource::Injected),
-        (Some(InputKind::Stream), TapSource::InputTap),
-        (Some(InputKind::Batch), TapSource::InputTap),
-        (Some(InputKind::Tap), TapSource::InputTap),
-    ] {
-        let sim = phone(&server, "android12");
-        let mut device = AdbDevice::open(&options(&server, &sim.serial(), kind)).expect("open");
-        assert_eq!(
-            device.input_method().kind(),
-            kind.unwrap_or(InputKind::Inject),
-            "auto picks the injector on Android 12"
-        );
-        device.set_pacing(NO_PACING);
+    for (kind, source) in [(Some(InputKind::Stream), TapSource::InputTap)]
+        .into_iter()
+        .chain(ON_EVERY_PRESET)
+    {
+        let (sim, mut device) = open_unpaced(&server, "android12", kind);
         device.tap_all(&sample_taps()).expect("tap");
         // A second call reuses the long-lived shell.
         device.tap_all(&[Point::new(5, 6)]).expect("tap again");
@@ -281,18 +290,16 @@ fn every_input_method_android12_allows_lands_its_taps_and_evdev_is_refused() {
     let err =
         AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Evdev))).unwrap_err();
     let msg = format!("{err:#}");
-    assert!(
-        msg.contains("--input evdev is not possible") && msg.contains("use --input stream"),
-        "{msg}"
+    support::assert_mentions(
+        &msg,
+        &["--input evdev is not possible", "use --input stream"],
     );
 }
 
 #[test]
 fn held_taps_and_pacing_reach_the_phone_as_sleeps_on_its_clock() {
     let server = adb_server::shared();
-    let sim = phone(&server, "android12");
-    let mut device =
-        AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Stream))).expect("open");
+    let (sim, mut device) = opened(&server, "android12", Some(InputKind::Stream));
     device.set_pacing(Pacing {
         hold_ms: 40,
         gap_ms: 100,
@@ -317,9 +324,7 @@ fn held_taps_and_pacing_reach_the_phone_as_sleeps_on_its_clock() {
 #[test]
 fn the_injectors_pacing_lets_each_click_run_before_the_next_touch() {
     let server = adb_server::shared();
-    let sim = phone(&server, "android12");
-    let mut device =
-        AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Inject))).expect("open");
+    let (sim, mut device) = opened(&server, "android12", Some(InputKind::Inject));
     // A cell, then a key, six times over, as a cell-first app is played.
     let taps: Vec<Point> = (0..12)
         .map(|i| Point::new(20 + 30 * i, if i % 2 == 0 { 100 } else { 500 }))
@@ -356,8 +361,7 @@ fn the_injectors_pacing_lets_each_click_run_before_the_next_touch() {
 #[test]
 fn taps_outside_the_screen_are_refused_before_anything_is_sent() {
     let server = adb_server::shared();
-    let sim = phone(&server, "android9");
-    let mut device = AdbDevice::open(&options(&server, &sim.serial(), None)).expect("open");
+    let (sim, mut device) = opened(&server, "android9", None);
     let err = device
         .tap_all(&[Point::new(1, 1), Point::new(360, 5)])
         .unwrap_err()
@@ -413,13 +417,12 @@ fn a_phone_that_vanishes_mid_stream_gives_a_clear_error_and_no_more_taps() {
     // Its own adb server: a phone vanishing mid-stream can crash adb 29.0.6 (a use-after-free in
     // its socket code), and a crash must not fail the other tests sharing a server.
     let server = PrivateServer::start();
-    let config = SimConfig {
-        latency: Latency::named("android12").unwrap(),
-        drop_after: Some(8),
-        ..SimConfig::default()
-    };
-    let sim = SimServer::start(DotScreen { taps: Vec::new() }, config).expect("start");
-    server.connect_sim(&sim);
+    let sim = served(
+        DotScreen { taps: Vec::new() },
+        "android12",
+        Some(8),
+        &server,
+    );
     let mut device =
         AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Stream))).expect("open");
     device.set_pacing(NO_PACING);
@@ -440,50 +443,20 @@ fn a_phone_that_vanishes_mid_stream_gives_a_clear_error_and_no_more_taps() {
 
 /// The real simulated app (light skin, cell-first, 1080x2340) with the built-in easy puzzle.
 fn app() -> (SudokuApp, Vec<Point>) {
-    let puzzle = puzzles::named("easy")
-        .and_then(puzzles::parse)
-        .expect("built-in puzzle");
-    let phone = SudokuApp::new(
-        puzzle,
-        Skin::named("light").unwrap(),
-        Size::new(1080, 2340).into(),
-    )
-    .expect("phone");
-    let solution = *sudoku_agent::sudoku::solve(&puzzle.into())
-        .solution()
-        .expect("solvable");
-    let taps = Cell::all()
-        .filter(|&c| puzzle.get(c.into()).is_none())
-        .flat_map(|c| {
-            [
-                phone.cell_center(c.into()).into(),
-                phone
-                    .key_center(Key::Digit(solution.get(c).unwrap()))
-                    .into(),
-            ]
-        })
-        .collect();
+    let phone = app_of("light", Size::new(1080, 2340), "easy");
+    let taps = solving_taps(&phone);
     (phone, taps)
 }
 
 #[test]
 fn the_simulated_app_is_solved_through_adb_with_the_fastest_method_of_each_preset() {
     let server = adb_server::shared();
-    for (preset, kind) in [
-        ("android9", InputKind::Inject),
-        ("android10", InputKind::Inject),
-        ("android12", InputKind::Inject),
-        ("android14", InputKind::Inject),
-    ] {
+    // The fastest on every preset is the on-device injector.
+    for preset in ["android9", "android10", "android12", "android14"] {
         let (phone, taps) = app();
-        let config = SimConfig {
-            latency: Latency::named(preset).unwrap(),
-            ..SimConfig::default()
-        };
-        let sim = SimServer::start(phone, config).expect("start");
-        server.connect_sim(&sim);
+        let sim = served(phone, preset, None, &server);
         let mut device = AdbDevice::open(&options(&server, &sim.serial(), None)).expect("open");
-        assert_eq!(device.input_method().kind(), kind);
+        assert_eq!(device.input_method().kind(), InputKind::Inject, "{preset}");
         device.set_pacing(NO_PACING);
         device.tap_all(&taps).expect("tap the solution in");
         assert!(
@@ -572,16 +545,7 @@ fn a_phone_that_refuses_injection_falls_back_under_auto_and_says_what_to_enable(
 fn connected_app(server: &PrivateServer, latency: &str) -> SimServer<SudokuApp> {
     let puzzle = puzzles::parse(puzzles::named("easy").unwrap()).unwrap();
     let phone = SudokuApp::new(puzzle, Skin::default(), sudoku_sim::Size::new(1080, 2340)).unwrap();
-    let sim = SimServer::start(
-        phone,
-        SimConfig {
-            latency: Latency::named(latency).unwrap(),
-            ..SimConfig::default()
-        },
-    )
-    .unwrap();
-    server.connect_sim(&sim);
-    sim
+    served(phone, latency, None, server)
 }
 
 /// The first empty cell of the app's puzzle and a digit for it.
@@ -731,9 +695,7 @@ fn refused_input_ends_in_one_typed_line_naming_the_setting_and_nothing_is_tapped
 #[test]
 fn the_simulated_phone_reads_as_on_takes_keys_and_names_its_serial() {
     let server = adb_server::shared();
-    let sim = phone(&server, "android12");
-    let mut device =
-        AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Stream))).expect("open");
+    let (sim, mut device) = opened(&server, "android12", Some(InputKind::Stream));
     // The simulated phone has no `dumpsys power`: what is not understood reads as on.
     assert_eq!(device.screen_state().unwrap(), ScreenState::On);
     wake_screen(&mut device, &|said| panic!("said {said:?}")).expect("on: nothing to do");
@@ -757,9 +719,7 @@ fn the_simulated_phone_reads_as_on_takes_keys_and_names_its_serial() {
 fn an_adb_server_killed_mid_run_is_named_with_how_to_start_it_again() {
     // Its own server: this test stops it.
     let server = PrivateServer::start();
-    let sim = phone(&server, "android12");
-    let mut device =
-        AdbDevice::open(&options(&server, &sim.serial(), Some(InputKind::Stream))).expect("open");
+    let (_sim, mut device) = opened(&server, "android12", Some(InputKind::Stream));
     device.set_pacing(NO_PACING);
     device.tap_all(&[Point::new(5, 5)]).expect("tap");
     assert!(server.run(&["kill-server"]).status.success());

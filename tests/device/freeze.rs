@@ -26,12 +26,7 @@ fn a_frozen_phone_makes_devices_and_play_end_within_20_s_with_an_error() {
     // A server of its own: the frozen transport stays wedged until the phone is dropped.
     let server = AdbServer::start();
     let cal = rig::write_calibration(&temp_dir("freeze"), "light", SMALL_SIZE);
-    let sim = rig::serve(
-        rig::phone("light", SMALL_SIZE, "easy"),
-        "instant",
-        None,
-        server.addr(),
-    );
+    let sim = rig::serve_easy("light", SMALL_SIZE, server.addr());
     sim.freeze();
     let port = server.port();
     let cal = cal.display().to_string();

@@ -6,9 +6,9 @@ mod bad_input;
 
 use crate::support;
 use std::path::Path;
-use std::process::{Output, Stdio};
+use std::process::Output;
 use sudoku_agent::geometry::Size;
-use sudoku_sim::{Screen, Skin, SudokuApp, puzzles};
+use sudoku_sim::Screen;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -23,13 +23,7 @@ fn no_panic(o: &Output) {
 
 /// A screenshot the shipped calibration reads: light skin, 1080x2340, "medium".
 fn shot(dir: &Path) -> std::path::PathBuf {
-    let board = puzzles::parse(puzzles::named("medium").unwrap()).unwrap();
-    let mut app = SudokuApp::new(
-        board,
-        Skin::named("light").unwrap(),
-        Size::new(1080, 2340).into(),
-    )
-    .unwrap();
+    let mut app = support::sim_phone::phone("light", Size::new(1080, 2340), "medium");
     let path = dir.join("medium.png");
     app.render().save(&path).unwrap();
     path
@@ -50,13 +44,7 @@ fn read_into_a_closed_pipe_exits_quietly_instead_of_panicking() {
         if json {
             cmd.arg("--json");
         }
-        let mut child = cmd
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take());
-        let o = child.wait_with_output().unwrap();
+        let o = support::into_closed(&mut cmd, true, false);
         no_panic(&o);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         assert_eq!(stderr(&o), "", "json {json}");
@@ -189,15 +177,7 @@ fn a_closed_stderr_does_not_turn_a_diagnostic_into_a_panic() {
         vec!["solve", "-s", "naive", "--max-steps", "1000", dead_end],
         vec!["play", "--device", "sim", "-P", &port],
     ] {
-        let mut child = support::agent()
-            .args(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stderr.take());
-        drop(child.stdout.take());
-        let status = child.wait().unwrap();
-        assert_ne!(status.code(), Some(101), "{args:?}");
+        let o = support::into_closed(support::agent().args(&args), true, true);
+        assert_ne!(o.status.code(), Some(101), "{args:?}");
     }
 }

@@ -109,21 +109,15 @@ impl Rig {
     /// Runs the injector on `api`'s stubs with `input` on stdin and `props` as -D system properties.
     fn session(&self, api: &str, props: &[&str], input: &str) -> Session {
         let classpath = format!("{}:{}", self.jar.display(), self.dir.join(api).display());
-        let mut child = Command::new("java")
-            .args(props.iter().map(|p| format!("-D{p}")))
-            .arg("-cp")
-            .arg(classpath)
-            .arg("sudokuagent.Injector")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("java runs");
-        let mut stdin = child.stdin.take().unwrap();
-        // The injector may exit before reading everything (a refusal): a broken pipe is fine.
-        let _ = stdin.write_all(input.as_bytes());
-        drop(stdin);
-        let output = child.wait_with_output().unwrap();
+        // The injector may exit before reading everything (a refusal): `fed` takes a broken pipe.
+        let output = crate::support::fed(
+            Command::new("java")
+                .args(props.iter().map(|p| format!("-D{p}")))
+                .arg("-cp")
+                .arg(classpath)
+                .arg("sudokuagent.Injector"),
+            input,
+        );
         let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
         Session {
             code: output.status.code(),
@@ -175,6 +169,18 @@ fn event(manager: &str, action: u32, x: f32, y: f32, down: u64, time: u64) -> St
     )
 }
 
+/// Every platform call of a session that is one tap at (`x`, `y`) held `hold` ms through
+/// `manager`, from the injector's first event at time 1000.
+fn lone_tap(manager: &str, x: f32, y: f32, hold: u64) -> Vec<String> {
+    vec![
+        "prepareMainLooper".to_owned(),
+        format!("getInstance {manager}"),
+        event(manager, DOWN, x, y, 1000, 1000),
+        format!("sleep {hold}"),
+        event(manager, UP, x, y, 1000, 1000 + hold),
+    ]
+}
+
 #[test]
 fn assembling_the_smali_source_gives_exactly_the_committed_dex() {
     if Rig::get().is_none() {
@@ -204,16 +210,7 @@ fn a_tap_on_android_13_is_a_down_and_an_up_through_input_manager_held_for_the_as
             "sync 1"
         ]
     );
-    assert_eq!(
-        s.calls,
-        [
-            "prepareMainLooper".to_owned(),
-            "getInstance InputManager".to_owned(),
-            event("InputManager", DOWN, 100.0, 200.0, 1000, 1000),
-            "sleep 40".to_owned(),
-            event("InputManager", UP, 100.0, 200.0, 1000, 1040),
-        ]
-    );
+    assert_eq!(s.calls, lone_tap("InputManager", 100.0, 200.0, 40));
     assert_eq!(s.code, Some(0), "exits when stdin closes");
 }
 
@@ -225,16 +222,7 @@ fn on_android_14_the_injector_uses_input_manager_global_and_never_input_manager(
         s.answers,
         ["ready 1 android.hardware.input.InputManagerGlobal", "ok"]
     );
-    assert_eq!(
-        s.calls,
-        [
-            "prepareMainLooper".to_owned(),
-            "getInstance InputManagerGlobal".to_owned(),
-            event("InputManagerGlobal", DOWN, 5.0, 6.0, 1000, 1000),
-            "sleep 0".to_owned(),
-            event("InputManagerGlobal", UP, 5.0, 6.0, 1000, 1000),
-        ]
-    );
+    assert_eq!(s.calls, lone_tap("InputManagerGlobal", 5.0, 6.0, 0));
     assert_eq!(s.code, Some(0));
 }
 

@@ -3,7 +3,7 @@
 //! `play` must fill only the cells every completion agrees on, count no mistake, and end with
 //! one line saying why it stopped (exit 1, never "solved"); `--any-solution` fills one.
 
-use crate::support::{self, agent, outcome};
+use crate::support;
 use sudoku_agent::sudoku::{Board, agreement};
 use sudoku_sim::habits::Habits;
 use sudoku_sim::{SimServer, SudokuApp};
@@ -31,19 +31,7 @@ fn play(
 ) -> (i32, String, String) {
     let dir = support::temp_dir("answers");
     let cal = rig::write_calibration(&dir, skin, SMALL_SIZE);
-    let port = adb.port().to_string();
-    let serial = sim.serial();
-    let mut args = vec![
-        "play",
-        "-P",
-        &port,
-        "-s",
-        &serial,
-        "--calibration",
-        cal.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    outcome(agent().current_dir(&dir).args(args))
+    support::play_cli(&dir, adb.port(), sim, &cal, extra)
 }
 
 #[test]
@@ -70,10 +58,7 @@ fn several_answers_fill_only_the_agreed_cells_count_no_mistake_and_exit_one() {
             Vec::new(),
             "{skin}: the agreed cells filled, the open ones left empty: {err}"
         );
-        let why: Vec<&str> = err
-            .lines()
-            .filter(|l| l.contains("completions that differ in"))
-            .collect();
+        let why = support::lines_with(&err, "completions that differ in");
         assert_eq!(why.len(), 1, "{skin}: one line says why: {err}");
         assert!(why[0].contains("--any-solution"), "{}", why[0]);
         eprintln!("{skin}: exit {code}, {}", why[0]);

@@ -24,6 +24,16 @@ fn calibration_file(skin: &str, size: sudoku_agent::geometry::Size) -> String {
         .to_string()
 }
 
+/// [`agent_on`] with a calibration of the light skin at 720x1280, run to its end: exit code,
+/// stdout, stderr.
+fn light_play(port: u16, words: &str) -> (i32, String, String) {
+    outcome(&mut agent_on(
+        port,
+        &calibration_file("light", SMALL_SIZE),
+        words,
+    ))
+}
+
 #[test]
 fn play_device_sim_solves_through_the_adb_server_and_reports_device_time() {
     // Its own server, to see that the phone is disconnected at the end.
@@ -77,34 +87,22 @@ fn play_device_sim_number_first_on_android12_streams_its_taps() {
          --sim-puzzle medium --input stream",
     ));
     assert_eq!(code, 0, "{err}");
-    assert!(
-        out.contains("solved:") && out.contains("via stream"),
-        "{out}"
-    );
+    support::assert_mentions(&out, &["solved:", "via stream"]);
 }
 
 #[test]
 fn no_device_says_how_to_attach_one() {
     let empty = AdbServer::start();
-    let cal = calibration_file("light", SMALL_SIZE);
-    let (code, _, err) = outcome(&mut agent_on(empty.port(), &cal, "play"));
+    let (code, _, err) = light_play(empty.port(), "play");
     assert_eq!(code, 2, "{err}");
-    assert!(
-        err.contains("no device attached") && err.contains("adb connect"),
-        "{err}"
-    );
+    support::assert_mentions(&err, &["no device attached", "adb connect"]);
 }
 
 #[test]
 fn two_devices_need_a_serial_and_only_the_chosen_one_is_tapped() {
     let server = AdbServer::start();
     let cal = calibration_file("light", SMALL_SIZE);
-    let first = rig::serve(
-        rig::phone("light", SMALL_SIZE, "easy"),
-        "instant",
-        None,
-        server.addr(),
-    );
+    let first = rig::serve_easy("light", SMALL_SIZE, server.addr());
     let second = rig::serve(
         rig::phone("light", SMALL_SIZE, "medium"),
         "instant",
@@ -113,10 +111,7 @@ fn two_devices_need_a_serial_and_only_the_chosen_one_is_tapped() {
     );
     let (code, _, err) = outcome(&mut agent_on(server.port(), &cal, "play"));
     assert_eq!(code, 2, "{err}");
-    assert!(
-        err.contains("2 devices attached") && err.contains("-s SERIAL"),
-        "{err}"
-    );
+    support::assert_mentions(&err, &["2 devices attached", "-s SERIAL"]);
     assert!(first.taps().is_empty() && second.taps().is_empty());
 
     let chosen = format!("play -s {}", second.serial());
@@ -140,9 +135,9 @@ fn without_adb_the_simulated_phone_runs_in_process_with_a_warning() {
     let mut play = agent_on(port, &cal, "play --device sim --sim-size 720x1280");
     let (code, out, err) = outcome(play.env("PATH", &no_tools));
     assert_eq!(code, 0, "{err}");
-    assert!(
-        err.contains("warning: adb is not installed") && err.contains("apt-get install adb"),
-        "{err}"
+    support::assert_mentions(
+        &err,
+        &["warning: adb is not installed", "apt-get install adb"],
     );
     assert_eq!(err.matches("warning").count(), 1, "{err}");
     assert!(out.contains("solved:"), "{out}");
@@ -151,12 +146,10 @@ fn without_adb_the_simulated_phone_runs_in_process_with_a_warning() {
 #[test]
 fn a_popup_on_the_simulated_phone_exits_1_without_tapping() {
     let adb = adb_server::shared();
-    let cal = calibration_file("light", SMALL_SIZE);
-    let (code, out, err) = outcome(&mut agent_on(
+    let (code, out, err) = light_play(
         adb.port(),
-        &cal,
         "play --device sim --sim-size 720x1280 --sim-faults popup",
-    ));
+    );
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("nothing was tapped"), "{err}");
     assert!(out.is_empty(), "{out}");
@@ -176,10 +169,7 @@ fn a_calibration_for_another_screen_size_is_fitted_to_this_one_or_refused_with_a
     // Another app's: its templates are not these digits, so nothing is tapped with it.
     let (code, _, err) = play_with(&calibration_file("wood", SMALL_SIZE));
     assert_ne!(code, 0, "{err}");
-    assert!(
-        err.contains("1080x2340") && err.contains("720x1280") && err.contains("calibrate"),
-        "{err}"
-    );
+    support::assert_mentions(&err, &["1080x2340", "720x1280", "calibrate"]);
     assert!(err.contains("nothing was tapped"), "{err}");
 }
 
@@ -188,17 +178,12 @@ fn a_phone_lost_mid_play_exits_2_and_says_to_rerun() {
     // Its own adb server: a phone vanishing mid-stream can crash adb 29.0.6 (a use-after-free in
     // its socket code), and a crash must not fail the other tests sharing a server.
     let adb = AdbServer::start();
-    let cal = calibration_file("light", SMALL_SIZE);
-    let (code, out, err) = outcome(&mut agent_on(
+    let (code, out, err) = light_play(
         adb.port(),
-        &cal,
         "play --device sim --sim-size 720x1280 --sim-faults drop-after=30 --input tap",
-    ));
-    assert_eq!(code, 2, "{err}");
-    assert!(
-        err.contains("stopped taking taps after") && err.contains("re-run play"),
-        "{err}"
     );
+    assert_eq!(code, 2, "{err}");
+    support::assert_mentions(&err, &["stopped taking taps after", "re-run play"]);
     assert_eq!(
         err.trim()
             .lines()

@@ -3,8 +3,8 @@
 
 use crate::support::adb_server::AdbServer;
 use crate::support::play_rig::{self as rig, SMALL_SIZE};
-use crate::support::{agent, outcome, temp_dir};
-use std::path::Path;
+use crate::support::{self, agent, outcome, temp_dir};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 use sudoku_sim::{SimServer, SudokuApp};
 
@@ -12,14 +12,7 @@ use sudoku_sim::{SimServer, SudokuApp};
 fn phones(server: &AdbServer, skins: &[&str]) -> Vec<SimServer<SudokuApp>> {
     skins
         .iter()
-        .map(|skin| {
-            rig::serve(
-                rig::phone(skin, SMALL_SIZE, "easy"),
-                "instant",
-                None,
-                server.addr(),
-            )
-        })
+        .map(|skin| rig::serve_easy(skin, SMALL_SIZE, server.addr()))
         .collect()
 }
 
@@ -37,14 +30,19 @@ fn play_all(server: &AdbServer, calibration: Option<&Path>) -> (i32, String, Str
     (code, out, err, started.elapsed().as_secs_f64())
 }
 
-#[test]
-fn play_all_solves_three_phones_of_different_skins_at_once_and_prints_one_table() {
-    let server = AdbServer::start();
-    let dir = temp_dir("fleet");
-    let skins = ["light", "numfirst", "wood"];
+/// A private adb server, and a folder named from `name` with a calibration of each of `skins`.
+fn calibrated_for(name: &str, skins: &[&str]) -> (AdbServer, PathBuf) {
+    let dir = temp_dir(name);
     for skin in skins {
         rig::write_calibration(&dir, skin, SMALL_SIZE);
     }
+    (AdbServer::start(), dir)
+}
+
+#[test]
+fn play_all_solves_three_phones_of_different_skins_at_once_and_prints_one_table() {
+    let skins = ["light", "numfirst", "wood"];
+    let (server, dir) = calibrated_for("fleet", &skins);
     let sims = phones(&server, &skins);
     let (code, stdout, stderr, secs) = play_all(&server, Some(&dir));
     eprintln!("play --all on 3 phones in {secs:.1} s:\n{stdout}");
@@ -86,10 +84,7 @@ fn play_all_learns_each_apps_profile_once_and_solves_every_phone_with_it() {
             "{row}"
         );
     }
-    let learned: Vec<&str> = stderr
-        .lines()
-        .filter(|l| l.contains(": learned "))
-        .collect();
+    let learned = support::lines_with(&stderr, ": learned ");
     assert_eq!(learned.len(), 3, "one learning per app: {stderr}");
     for l in &learned {
         assert!(sims.iter().any(|s| l.starts_with(&s.serial())), "{l}");
@@ -121,12 +116,7 @@ fn play_all_starts_from_the_screenshot_its_calibration_was_chosen_on_as_play_doe
     let port = server.port().to_string();
     let mut counts = Vec::new();
     for all in [true, false] {
-        let sim = rig::serve(
-            rig::phone("light", SMALL_SIZE, "easy"),
-            "instant",
-            None,
-            server.addr(),
-        );
+        let sim = rig::serve_easy("light", SMALL_SIZE, server.addr());
         let mut cmd = agent();
         // No recheck of a first read that a loaded machine made slow: the counts are then the
         // same on any machine.
@@ -161,9 +151,8 @@ fn slow_phone(server: &AdbServer, skin: &str) -> SimServer<SudokuApp> {
     let sim = SimServer::start(
         rig::phone(skin, SMALL_SIZE, "easy"),
         sudoku_sim::SimConfig {
-            latency: sudoku_sim::Latency::named("android12").expect("a latency preset"),
             realtime: true,
-            ..sudoku_sim::SimConfig::default()
+            ..support::sim_phone::config("android12")
         },
     )
     .unwrap();
@@ -175,13 +164,9 @@ fn slow_phone(server: &AdbServer, skin: &str) -> SimServer<SudokuApp> {
 fn ctrl_c_stops_every_phone_of_play_all_between_moves_within_a_second() {
     use std::io::Read as _;
     use std::time::Duration;
-    let server = AdbServer::start();
-    let dir = temp_dir("fleet-ctrl-c");
     // Cell-first apps: a move half entered would leave an empty cell selected.
     let skins = ["light", "dark", "thick"];
-    for skin in skins {
-        rig::write_calibration(&dir, skin, SMALL_SIZE);
-    }
+    let (server, dir) = calibrated_for("fleet-ctrl-c", &skins);
     let sims: Vec<_> = skins.iter().map(|s| slow_phone(&server, s)).collect();
     let port = server.port().to_string();
     let mut child = agent()

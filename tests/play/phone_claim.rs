@@ -3,7 +3,7 @@
 //! screen refused in one line, a phone another agent holds refused naming its pid, and a config
 //! folder that cannot be written does not stop a learned run.
 
-use crate::support::{self, agent, outcome};
+use crate::support::{self, agent, lines_with, outcome};
 use std::path::Path;
 use std::process::Command;
 use sudoku_agent::device::lock::PhoneLock;
@@ -32,21 +32,22 @@ fn play_on(adb: &adb_server::AdbServer, sim: &SimServer<SudokuApp>, learn: bool)
     c
 }
 
+/// `play` with a calibration on a phone with `faults`: the phone, exit code, stdout, stderr.
+fn play_faulty(faults: &str) -> (SimServer<SudokuApp>, i32, String, String) {
+    let adb = adb_server::shared();
+    let sim = served(faults, &adb);
+    let (code, out, err) = outcome(&mut play_on(&adb, &sim, false));
+    (sim, code, out, err)
+}
+
 /// The game on `sim` was finished without a mistake.
 fn solved_cleanly(sim: &SimServer<SudokuApp>) -> bool {
     sim.with_screen(|app| app.is_solved() && app.mistakes() == 0)
 }
 
-/// Lines of stderr that contain `word`.
-fn lines_with<'a>(err: &'a str, word: &str) -> Vec<&'a str> {
-    err.lines().filter(|l| l.contains(word)).collect()
-}
-
 #[test]
 fn a_phone_with_its_screen_off_is_woken_said_so_and_solved() {
-    let adb = adb_server::shared();
-    let sim = served("screen-off", &adb);
-    let (code, out, err) = outcome(&mut play_on(&adb, &sim, false));
+    let (sim, code, out, err) = play_faulty("screen-off");
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("solved"), "{out}");
     assert_eq!(
@@ -59,9 +60,7 @@ fn a_phone_with_its_screen_off_is_woken_said_so_and_solved() {
 
 #[test]
 fn a_locked_phone_exits_2_with_one_line_to_unlock_it_and_no_tap() {
-    let adb = adb_server::shared();
-    let sim = served("lock-screen", &adb);
-    let (code, out, err) = outcome(&mut play_on(&adb, &sim, false));
+    let (sim, code, out, err) = play_faulty("lock-screen");
     assert_eq!(code, 2, "{err}");
     assert!(out.is_empty(), "{out}");
     let unlock = lines_with(&err, "unlock it");

@@ -2,7 +2,7 @@
 //! mid-game (`input-refused=N`); `play` looks at the screen, enters what is missing and solves
 //! the board with no mistake, whatever the input method.
 
-use crate::support::{self, agent, outcome};
+use crate::support;
 use sudoku_sim::habits::{Habits, PhoneHabits, Refusal};
 use support::adb_server;
 use support::play_rig::{self as rig, SMALL_SIZE};
@@ -29,21 +29,8 @@ fn one_refused_event_mid_game_is_entered_again_and_the_board_is_solved() {
             })
             .unwrap();
         let sim = rig::serve(phone, "android12", None, adb.addr());
-        let port = adb.port().to_string();
-        let serial = sim.serial();
-        let mut args = vec![
-            "play",
-            "-P",
-            &port,
-            "-s",
-            &serial,
-            "--calibration",
-            cal.to_str().unwrap(),
-        ];
-        if let Some(input) = input {
-            args.extend(["--input", input]);
-        }
-        let (code, out, err) = outcome(agent().current_dir(&dir).args(args));
+        let extra: Vec<&str> = input.map(|i| vec!["--input", i]).unwrap_or_default();
+        let (code, out, err) = support::play_cli(&dir, adb.port(), &sim, &cal, &extra);
         let (solved, mistakes) = sim.with_screen(|p| (p.is_solved(), p.mistakes()));
         let method = input.unwrap_or("default");
         assert_eq!(code, 0, "{skin} {method}: {out}{err}");

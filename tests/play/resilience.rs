@@ -52,12 +52,7 @@ fn a_stale_input_order_costs_at_most_one_wrong_digit_then_is_relearned_and_the_b
             InputOrder::CellFirst => InputOrder::NumberFirst,
             InputOrder::NumberFirst => InputOrder::CellFirst,
         };
-        let sim = rig::serve(
-            rig::phone(skin, SMALL_SIZE, "easy"),
-            "instant",
-            None,
-            adb.addr(),
-        );
+        let sim = rig::serve_easy(skin, SMALL_SIZE, adb.addr());
         let mut device = rig::open(&sim, adb.addr(), InputKind::Stream);
         let report = rig::play(&mut device, &cal, &templates, &rig::options(&cal))
             .unwrap_or_else(|e| panic!("{skin}: {e:#}"));
@@ -79,12 +74,7 @@ fn a_changed_keypad_stops_early_with_a_message_naming_the_keypad() {
     // Every key moved one place: the app's keypad is not the calibrated one.
     let keypad = cal.keypad.as_mut().unwrap();
     keypad.digits.rotate_left(1);
-    let sim = rig::serve(
-        rig::phone("light", SMALL_SIZE, "easy"),
-        "instant",
-        None,
-        adb.addr(),
-    );
+    let sim = rig::serve_easy("light", SMALL_SIZE, adb.addr());
     let mut device = rig::open(&sim, adb.addr(), InputKind::Stream);
     let err = format!(
         "{:#}",
@@ -92,11 +82,21 @@ fn a_changed_keypad_stops_early_with_a_message_naming_the_keypad() {
     );
     let wrong = wrong_digits(&sim, &solution_of("light"));
     eprintln!("changed keypad: {wrong} wrong digits; {err}");
-    assert!(
-        err.contains("Likely cause") && err.contains("keypad"),
-        "{err}"
-    );
+    crate::support::assert_mentions(&err, &["Likely cause", "keypad"]);
     assert!(wrong <= 1, "{wrong} wrong digits");
+}
+
+/// The user: sees the ad (it must come within `within` of `started`), closes it a second later.
+fn close_the_ad_once_shown(sim: &SimServer<SudokuApp>, started: Instant, within: Duration) {
+    while !sim.with_screen(|p| p.ad_shown()) {
+        assert!(started.elapsed() < within, "no ad came");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    sim.with_screen(|p| {
+        let at = p.key_center(Key::AdClose);
+        p.tap(at);
+    });
 }
 
 #[test]
@@ -110,16 +110,7 @@ fn an_ad_mid_play_is_waited_out_and_the_board_finished_in_the_same_run() {
     let started = Instant::now();
     let (report, closed_after) = std::thread::scope(|s| {
         let closer = s.spawn(|| {
-            // The user: sees the ad, closes it a second later.
-            while !sim.with_screen(|p| p.ad_shown()) {
-                assert!(started.elapsed() < Duration::from_secs(30), "no ad came");
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            std::thread::sleep(Duration::from_secs(1));
-            sim.with_screen(|p| {
-                let at = p.key_center(Key::AdClose);
-                p.tap(at);
-            });
+            close_the_ad_once_shown(&sim, started, Duration::from_secs(30));
             started.elapsed()
         });
         let report = rig::play(&mut device, &cal, &templates, &rig::options(&cal));
@@ -152,16 +143,7 @@ fn an_ad_while_learning_the_app_is_waited_out_and_the_app_learned_and_solved_aft
         let started = Instant::now();
         let (code, err) = std::thread::scope(|s| {
             let closer = s.spawn(|| {
-                // The user: sees the ad, closes it a second later.
-                while !sim.with_screen(|p| p.ad_shown()) {
-                    assert!(started.elapsed() < Duration::from_secs(60), "no ad came");
-                    std::thread::sleep(Duration::from_millis(20));
-                }
-                std::thread::sleep(Duration::from_secs(1));
-                sim.with_screen(|p| {
-                    let at = p.key_center(Key::AdClose);
-                    p.tap(at);
-                });
+                close_the_ad_once_shown(&sim, started, Duration::from_secs(60));
             });
             let (code, _, err) =
                 crate::support::outcome(crate::support::agent().current_dir(&folder).args([

@@ -101,10 +101,7 @@ fn a_profile_learned_at_one_size_is_fitted_to_another_without_probing() {
             !err.contains("learn"),
             "{skin}: nothing learned again: {err}"
         );
-        let fitted: Vec<&str> = err
-            .lines()
-            .filter(|l| l.contains("fitted profile"))
-            .collect();
+        let fitted = support::lines_with(&err, "fitted profile");
         assert_eq!(fitted.len(), 1, "{skin}: {err}");
         eprintln!("{skin}: {}", fitted[0]);
         // Every tap the app got is one of the plan's: none probing.
@@ -149,10 +146,7 @@ fn a_profile_whose_keypad_moved_is_learned_again_once_with_one_line() {
     assert_eq!(code, 0, "{err}");
     assert!(sim.with_screen(|p| p.is_solved()), "{err}");
     assert_eq!(json["relearned_order"], serde_json::Value::Null, "{json}");
-    let again: Vec<&str> = err
-        .lines()
-        .filter(|l| l.contains("no longer reads this screen"))
-        .collect();
+    let again = support::lines_with(&err, "no longer reads this screen");
     assert_eq!(again.len(), 1, "{err}");
     assert!(again[0].contains("the keypad moved"), "{}", again[0]);
     eprintln!("keypad moved: {}", again[0]);
@@ -212,10 +206,7 @@ fn a_run_with_a_stored_profile_captures_and_reads_the_screen_once_at_the_start()
     );
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("learn"), "{err}");
-    assert!(
-        err.contains("dry run: ") && err.contains("taps planned"),
-        "{err}"
-    );
+    support::assert_mentions(&err, &["dry run: ", "taps planned"]);
     assert_eq!(screencaps(&sim), 1, "{err}");
     assert!(sim.taps().is_empty());
     assert!(plan.is_file());

@@ -161,10 +161,7 @@ fn two_apps_keep_separate_profiles_that_profiles_lists_shows_and_removes() {
         ],
         "{out}"
     );
-    assert!(
-        out.contains("cell-first") && out.contains("number-first"),
-        "{out}"
-    );
+    support::assert_mentions(&out, &["cell-first", "number-first"]);
 
     let (code, out, err) = run_in(&folder, &config, &["profiles", "show", names[1]]);
     assert_eq!(code, 0, "{err}");
@@ -221,10 +218,7 @@ fn a_profile_that_no_longer_reads_the_screen_is_learned_again_once_with_one_line
     let (json, err) = play(&adb, &sim, &folder, &config);
     assert!(sim.with_screen(|p| p.is_solved()), "{err}");
     assert_eq!(json["verified"], true);
-    let again: Vec<&str> = err
-        .lines()
-        .filter(|l| l.contains("no longer reads this screen"))
-        .collect();
+    let again = support::lines_with(&err, "no longer reads this screen");
     assert_eq!(again.len(), 1, "{err}");
     assert!(again[0].contains(&names[0]), "{}", again[0]);
     eprintln!("stale profile: {}", again[0]);

@@ -3,7 +3,7 @@
 //! 0), and an input order `play` re-learns from its first move is saved to the profile with one
 //! line, so the next run starts with it.
 
-use crate::support::{self, agent};
+use crate::support::{self, agent, lines_with};
 use std::path::{Path, PathBuf};
 use sudoku_agent::profile::calibration::{Calibration, InputOrder};
 use sudoku_sim::{EntryOrder, SimServer, SudokuApp};
@@ -42,11 +42,6 @@ fn profile_dir(sim: &SimServer<SudokuApp>, config: &Path) -> (String, PathBuf) {
     let name = format!("{}-{SMALL_SIZE}", sim.with_screen(|p| p.skin().package()));
     let dir = config.join("profiles").join(&name);
     (name, dir)
-}
-
-/// The lines of `err` that contain `text`.
-fn lines_with<'a>(err: &'a str, text: &str) -> Vec<&'a str> {
-    err.lines().filter(|l| l.contains(text)).collect()
 }
 
 #[test]

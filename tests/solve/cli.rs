@@ -1,33 +1,19 @@
 //! The `solve` subcommand end to end: the built binary, its output and its exit codes.
 
 use crate::support;
-use std::io::Write;
+use crate::support::boards::{CLASSIC as EASY, L52};
 use std::path::PathBuf;
-use std::process::{Output, Stdio};
+use std::process::Output;
 
-const EASY: &str =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 const EASY_SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-const L52: &str =
-    "000009000629300840005000090953000000000604000000900732040006070390020104200400080";
 const ANTI_BACKTRACKER: &str =
     "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
 const DEAD_END: &str =
     "12345678.........9...............................................................";
 
 fn run(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = support::agent()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
-    drop(pipe);
-    child.wait_with_output().unwrap()
+    support::fed(support::agent().args(args), stdin.unwrap_or(""))
 }
 
 fn stdout(o: &Output) -> String {
@@ -50,10 +36,7 @@ fn a_puzzle_argument_prints_the_grid_steps_and_time_and_exits_0() {
     assert!(out.contains("| 5 3 4 | 6 7 8 | 9 1 2 |"), "{out}");
     let last = out.lines().last().unwrap();
     assert!(last.starts_with("solved with fast: "), "{last}");
-    assert!(
-        last.contains(" sets, ") && last.contains(" cancels) in "),
-        "{last}"
-    );
+    support::assert_mentions(last, &[" sets, ", " cancels) in "]);
 }
 
 #[test]
@@ -130,26 +113,16 @@ fn a_list_with_bad_lines_reports_them_and_exits_1() {
 fn unreadable_conflicting_and_unsolvable_puzzles_exit_1_with_the_reason() {
     let mut bad = EASY.to_string();
     bad.replace_range(24..25, "x");
-    let o = run(&["solve", &bad], None);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("row 3, column 7: 'x' is not a digit"),
-        "{}",
-        stderr(&o)
-    );
-
-    let o = run(&["solve", &EASY[..79]], None);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("found 79 cells, expected 81"));
-
     let clash = EASY.replacen('.', "5", 1); // r1c3 = 5 beside r1c1 = 5
-    let o = run(&["solve", &clash], None);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("r1c1 and r1c3 both hold 5"),
-        "{}",
-        stderr(&o)
-    );
+    for (puzzle, reason) in [
+        (bad.as_str(), "row 3, column 7: 'x' is not a digit"),
+        (&EASY[..79], "found 79 cells, expected 81"),
+        (&clash, "r1c1 and r1c3 both hold 5"),
+    ] {
+        let o = run(&["solve", puzzle], None);
+        assert_eq!(o.status.code(), Some(1), "{puzzle}");
+        assert!(stderr(&o).contains(reason), "{}", stderr(&o));
+    }
 
     let o = run(&["solve", DEAD_END], None);
     assert_eq!(o.status.code(), Some(1));
@@ -215,14 +188,7 @@ fn a_closed_stdout_ends_the_command_quietly_instead_of_panicking() {
         vec!["solve", "--json", EASY],
         vec!["solve", "--trace", EASY],
     ] {
-        let mut child = support::agent()
-            .args(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take());
-        let o = child.wait_with_output().unwrap();
+        let o = support::into_closed(support::agent().args(&args), true, false);
         let err = stderr(&o);
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         assert_ne!(o.status.code(), Some(101), "{args:?}: {err}");

@@ -1,20 +1,21 @@
 //! `solve --gif`: the search written as an animated GIF, checked by decoding it.
 
 use crate::support;
-
-const EASY: &str =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+use crate::support::boards::CLASSIC as EASY;
 
 #[test]
 fn solve_writes_a_gif_sampled_down_to_the_frame_budget() {
-    let dir = support::temp_dir("gif");
-    let path = dir.join("search.gif");
-    let stdout = support::stdout_of_success(
-        support::agent()
-            .args(["solve", "--strategy", "naive", "--json"])
-            .args(["--gif-frames", "12", "--gif"])
-            .arg(&path)
-            .arg(EASY),
+    let (path, stdout) = support::gif_of(
+        "gif",
+        &[
+            "solve",
+            "--strategy",
+            "naive",
+            "--json",
+            "--gif-frames",
+            "12",
+            EASY,
+        ],
     );
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let moves = json["sets"].as_u64().unwrap() + json["cancels"].as_u64().unwrap();
@@ -25,31 +26,21 @@ fn solve_writes_a_gif_sampled_down_to_the_frame_budget() {
     );
     let expected = 12;
     assert_eq!(frames.len(), expected);
-    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
 }
 
 #[test]
 fn gif_is_refused_for_a_list_of_puzzles() {
-    let out = support::agent()
-        .args([
+    let out = support::fed(
+        support::agent().args([
             "solve",
             "--gif",
             "/tmp/never-written.gif",
             "--file",
             "/dev/stdin",
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            let mut stdin = child.stdin.take().unwrap();
-            writeln!(stdin, "{EASY}\n{EASY}")?;
-            drop(stdin);
-            child.wait_with_output()
-        })
-        .unwrap();
+        ]),
+        &format!("{EASY}\n{EASY}\n"),
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("single puzzle"));
 }

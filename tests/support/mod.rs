@@ -5,6 +5,7 @@
 // Helpers for both crates' tests: the simulated phone's crate keeps them.
 #[path = "../../sim/tests/support/adb_server.rs"]
 pub mod adb_server;
+pub mod boards;
 // The reader's helpers for its real screenshots: the reader's crate keeps them (only some of
 // their functions are used here).
 #[allow(dead_code)]
@@ -17,6 +18,7 @@ pub mod proptest_config;
 #[path = "../../reader/tests/support/screens.rs"]
 pub mod screens;
 pub mod shared;
+pub mod sim_phone;
 pub mod sim_sweep;
 
 use std::path::PathBuf;
@@ -90,4 +92,76 @@ pub fn gif_frames(path: &std::path::Path) -> Vec<image::Frame> {
         .into_frames()
         .collect_frames()
         .unwrap()
+}
+
+/// The lines of `text` (a command's stderr, mostly) that contain `needle`.
+pub fn lines_with<'a>(text: &'a str, needle: &str) -> Vec<&'a str> {
+    text.lines().filter(|l| l.contains(needle)).collect()
+}
+
+/// `sudoku-agent play` in `dir` on the simulated phone `sim` through the adb server on `port`,
+/// with the calibration at `calibration` and `extra` arguments: exit code, stdout, stderr.
+pub fn play_cli(
+    dir: &std::path::Path,
+    port: u16,
+    sim: &sudoku_sim::SimServer<sudoku_sim::SudokuApp>,
+    calibration: &std::path::Path,
+    extra: &[&str],
+) -> (i32, String, String) {
+    let mut play = agent();
+    play.current_dir(dir)
+        .args(["play", "-P", &port.to_string(), "-s", &sim.serial()])
+        .arg("--calibration")
+        .arg(calibration)
+        .args(extra);
+    outcome(&mut play)
+}
+
+/// Runs `command` with `input` on its stdin to its end: its output. A command may exit before
+/// reading all of `input` (a refusal): the broken pipe is not an error here.
+pub fn fed(command: &mut Command, input: &str) -> Output {
+    use std::io::Write;
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{command:?} runs: {e}"));
+    let mut stdin = child.stdin.take().expect("a piped stdin");
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+/// Runs `command` with its stdout, its stderr or both closed from the start (`2>&1 | head -0`
+/// and the like): its output, what was not closed captured.
+pub fn into_closed(command: &mut Command, stdout: bool, stderr: bool) -> Output {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{command:?} runs: {e}"));
+    if stdout {
+        drop(child.stdout.take());
+    }
+    if stderr {
+        drop(child.stderr.take());
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// `sudoku-agent ARGS --gif FILE`, which must exit 0, with FILE in a fresh folder named for
+/// `name`: FILE and the command's stdout.
+pub fn gif_of(name: &str, args: &[&str]) -> (PathBuf, String) {
+    let path = temp_dir(name).join("search.gif");
+    let stdout = stdout_of_success(agent().args(args).arg("--gif").arg(&path));
+    (path, stdout)
+}
+
+/// `text` (a command's output, an error) mentions every one of `words`: the test fails naming
+/// the first missing one and showing `text` otherwise.
+pub fn assert_mentions(text: &str, words: &[&str]) {
+    if let Some(missing) = words.iter().find(|w| !text.contains(*w)) {
+        panic!("{missing:?} is not in: {text}");
+    }
 }

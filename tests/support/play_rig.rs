@@ -19,15 +19,18 @@ use sudoku_agent::phone::Phone;
 use sudoku_agent::play::{PlayOptions, PlayReport};
 use sudoku_agent::profile::Profile;
 use sudoku_agent::profile::calibration::{Calibration, InputOrder};
-use sudoku_agent::sudoku::Board;
 use sudoku_reader::Templates;
-use sudoku_sim::{Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, puzzles};
+use sudoku_sim::{Key, Screen, SimConfig, SimServer, Skin, SudokuApp};
 
 pub const PHONE_SIZE: Size = Size::new(1080, 2340);
 pub const SMALL_SIZE: Size = Size::new(720, 1280);
 
 /// Skins `play` cannot finish yet, each with the reason in a comment; none today (tiles was
 /// here until the reader saw a thin entry on a tile lit as selected).
+// The simulated app itself: the same for the benches that do not play.
+#[allow(unused_imports)]
+pub use super::sim_phone::{phone, puzzle};
+
 pub const NOT_YET_PLAYED: &[&str] = &[];
 
 /// Every skin of the simulated phone but [`NOT_YET_PLAYED`].
@@ -37,22 +40,6 @@ pub fn playable_skins() -> impl Iterator<Item = &'static str> {
         .iter()
         .copied()
         .filter(|s| !NOT_YET_PLAYED.contains(s))
-}
-
-/// A puzzle by built-in name or as 81 characters.
-pub fn puzzle(name_or_line: &str) -> Board {
-    puzzles::parse(puzzles::named(name_or_line).unwrap_or(name_or_line))
-        .expect("a puzzle")
-        .into()
-}
-
-pub fn phone(skin: &str, size: Size, puzzle_text: &str) -> SudokuApp {
-    SudokuApp::new(
-        puzzle(puzzle_text).into(),
-        Skin::named(skin).expect("a skin"),
-        size.into(),
-    )
-    .expect("a phone")
 }
 
 /// Calibration and templates for `skin` at `size`, measured once per test binary on the skin's
@@ -109,17 +96,19 @@ pub fn serve(
     drop_after: Option<u64>,
     adb: SocketAddrV4,
 ) -> SimServer<SudokuApp> {
-    let sim = SimServer::start(
-        phone,
-        SimConfig {
-            latency: Latency::named(latency).expect("a latency preset"),
-            drop_after,
-            ..SimConfig::default()
-        },
-    )
-    .unwrap();
+    let config = SimConfig {
+        drop_after,
+        ..super::sim_phone::config(latency)
+    };
+    let sim = SimServer::start(phone, config).unwrap();
     sim.connect_adb_server(adb).unwrap();
     sim
+}
+
+/// A simulated phone of `skin` at `size` showing the easy puzzle, answering at once, connected
+/// to the adb server at `adb`.
+pub fn serve_easy(skin: &str, size: Size, adb: SocketAddrV4) -> SimServer<SudokuApp> {
+    serve(phone(skin, size, "easy"), "instant", None, adb)
 }
 
 /// The phone as the product opens it: `AdbDevice` through the adb server.

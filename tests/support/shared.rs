@@ -4,7 +4,6 @@
 //! under CI (env `CI` set, as `.ci/run` exports), as the injector's tests do when a tool is
 //! missing: CI must run them.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The repository's puzzle sets (`tests/data/puzzles`): in every clone, so no test needs
@@ -13,37 +12,11 @@ pub fn puzzles() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/puzzles")
 }
 
-/// `shared/<sub>` beside the repository (or beside any folder above it, for worktrees), when it
-/// is on this machine.
-pub fn find(sub: &str) -> Option<PathBuf> {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|d| d.join("shared").join(sub))
-        .find(|d| d.exists())
-}
-
-/// `shared/<sub>` for the tests named by `who`; `None` when it is missing, after saying so on
-/// stderr. Under CI a missing folder fails the test instead.
-pub fn require(sub: &str, who: &str) -> Option<PathBuf> {
-    let found = find(sub);
-    if found.is_none() {
-        missing(sub, who);
-    }
-    found
-}
-
-/// Says that `shared/<sub>` is missing for `who`: a panic under CI, a line on stderr otherwise.
-pub fn missing(sub: &str, who: &str) {
-    let message = format!(
-        "../shared is missing beside the checkout (no shared/{sub} above {}): {who} have no cases",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    if std::env::var_os("CI").is_some() {
-        panic!("{message} (CI must run them)");
-    }
-    // Straight to stderr: the test harness captures eprintln! of passing tests.
-    let _ = writeln!(std::io::stderr(), "SKIPPED: {message}");
-}
+// `find` and `require` (the CI rule for a missing `../shared`) are the reader's: one file serves
+// both crates' tests.
+#[path = "../../reader/tests/support/shared.rs"]
+mod both;
+pub use both::{find, require};
 
 /// `shared/real-screens` (with its `MANIFEST.tsv`) for the tests named by `who`, as `require`.
 pub fn real_screens(who: &str) -> Option<PathBuf> {

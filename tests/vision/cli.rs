@@ -4,11 +4,12 @@
 //! them after a deliberate change to calibration or to the simulator's drawing).
 
 use crate::support;
+use crate::support::sim_phone::phone;
 use std::path::{Path, PathBuf};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::profile::calibration::Calibration;
 use sudoku_agent::sudoku::{Board, Cell};
-use sudoku_sim::{Hit, Key, Screen, Skin, SudokuApp, puzzles};
+use sudoku_sim::{Hit, Key, Screen, SudokuApp, puzzles};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -24,16 +25,18 @@ fn medium() -> Board {
 
 /// The screen the shipped calibration is made from: light skin, 1080x2340, a fresh "medium".
 fn light_phone() -> SudokuApp {
-    SudokuApp::new(
-        medium().into(),
-        Skin::named("light").unwrap(),
-        Size::new(1080, 2340).into(),
-    )
-    .unwrap()
+    phone("light", Size::new(1080, 2340), "medium")
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
     support::outcome(support::agent().args(args))
+}
+
+/// `read --image IMAGE --calibration CAL` and `extra` arguments, run to its end.
+fn read(image: &Path, cal: &Path, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["read", "--image", p(image), "--calibration", p(cal)];
+    args.extend_from_slice(extra);
+    run(&args)
 }
 
 fn p(path: &Path) -> &str {
@@ -151,15 +154,7 @@ fn read_prints_the_board_the_grid_and_json_with_the_shipped_calibration() {
     let cal = Path::new(ROOT).join("calibration.toml");
     let overlay = dir.join("read.png");
 
-    let (code, stdout, stderr) = run(&[
-        "read",
-        "--image",
-        p(&shot),
-        "--calibration",
-        p(&cal),
-        "--overlay",
-        p(&overlay),
-    ]);
+    let (code, stdout, stderr) = read(&shot, &cal, &["--overlay", p(&overlay)]);
     assert_eq!(code, 0, "{stderr}");
     let mut expected = medium();
     expected.set(entry, Some(1));
@@ -168,14 +163,7 @@ fn read_prints_the_board_the_grid_and_json_with_the_shipped_calibration() {
     assert_eq!(lines[1], " 9 (1) . | 4  .  . | .  .  . ", "{stdout}");
     assert!(overlay.exists());
 
-    let (code, stdout, _) = run(&[
-        "read",
-        "--image",
-        p(&shot),
-        "--calibration",
-        p(&cal),
-        "--json",
-    ]);
+    let (code, stdout, _) = read(&shot, &cal, &["--json"]);
     assert_eq!(code, 0);
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(json["board"], expected.to_line());
@@ -199,7 +187,7 @@ fn unreadable_screens_exit_1_and_setup_problems_exit_2_with_one_line() {
     image::RgbaImage::from_pixel(1080, 2340, image::Rgba([255, 255, 255, 255]))
         .save(&blank)
         .unwrap();
-    let (code, _, stderr) = run(&["read", "--image", p(&blank), "--calibration", p(&cal)]);
+    let (code, _, stderr) = read(&blank, &cal, &[]);
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
@@ -209,30 +197,18 @@ fn unreadable_screens_exit_1_and_setup_problems_exit_2_with_one_line() {
 
     let small = dir.join("small.png");
     image::RgbaImage::new(720, 1280).save(&small).unwrap();
-    let (code, _, stderr) = run(&["read", "--image", p(&small), "--calibration", p(&cal)]);
+    let (code, _, stderr) = read(&small, &cal, &[]);
     assert_eq!(code, 1, "{stderr}");
-    assert!(
-        stderr.contains("720x1280") && stderr.contains("re-run `sudoku-agent calibrate`"),
-        "{stderr}"
-    );
+    support::assert_mentions(&stderr, &["720x1280", "re-run `sudoku-agent calibrate`"]);
 
     // A calibration whose templates folder is empty.
     let lonely = dir.join("calibration.toml");
     std::fs::copy(&cal, &lonely).unwrap();
-    let (code, _, stderr) = run(&["read", "--image", p(&blank), "--calibration", p(&lonely)]);
+    let (code, _, stderr) = read(&blank, &lonely, &[]);
     assert_eq!(code, 2, "{stderr}");
-    assert!(
-        stderr.contains("templates missing") && stderr.contains("1.png"),
-        "{stderr}"
-    );
+    support::assert_mentions(&stderr, &["templates missing", "1.png"]);
 
-    let (code, _, stderr) = run(&[
-        "read",
-        "--image",
-        p(&blank),
-        "--calibration",
-        p(&dir.join("none.toml")),
-    ]);
+    let (code, _, stderr) = read(&blank, &dir.join("none.toml"), &[]);
     assert_eq!(code, 2, "{stderr}");
     assert!(
         stderr.contains("run `sudoku-agent calibrate --out")
@@ -286,25 +262,16 @@ fn a_refused_read_still_writes_the_overlay_with_the_refused_cells_crossed_out() 
         };
         std::fs::copy(from, templates.join(format!("{to}.png"))).unwrap();
     }
-    let mut phone = SudokuApp::new(
-        medium().into(),
-        Skin::named("light").unwrap(),
-        Size::new(720, 1280).into(),
-    )
-    .unwrap();
+    let mut phone = phone("light", Size::new(720, 1280), "medium");
     let screen = phone.render();
     let shot = dir.join("small.png");
     screen.save(&shot).unwrap();
     let overlay = dir.join("refused.png");
-    let (code, stdout, stderr) = run(&[
-        "read",
-        "--image",
-        p(&shot),
-        "--calibration",
-        p(&dir.join("calibration.toml")),
-        "--overlay",
-        p(&overlay),
-    ]);
+    let (code, stdout, stderr) = read(
+        &shot,
+        &dir.join("calibration.toml"),
+        &["--overlay", p(&overlay)],
+    );
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains(p(&overlay)), "{stderr}");

@@ -6,7 +6,7 @@
 
 use crate::support::perturb::{Shot, shot};
 use crate::support::shared;
-use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
+use sudoku_agent::calibrate::{CalibrateOptions, Calibrated, calibrate_image};
 use sudoku_reader::{CellKind, Recognition};
 
 /// Material Sudoku, one puzzle in a light and a dark theme, each with a same-digit highlight.
@@ -22,6 +22,24 @@ const WHO: &str = "the kinds tests on real screenshots (tests/vision/kinds.rs)";
 fn real(name: &str) -> Option<Shot> {
     shared::require(&format!("real-screens/{name}"), WHO)?;
     shot(name)
+}
+
+/// `shot` calibrated as `calibrate` does by default.
+fn calibrated(shot: &Shot) -> Calibrated {
+    let options = CalibrateOptions {
+        profile: "kinds".into(),
+        ..Default::default()
+    };
+    calibrate_image(&shot.img, &options)
+        .unwrap_or_else(|e| panic!("calibrate on {}: {e:#}", shot.name))
+}
+
+/// `to` read at any size with `cal`, the calibration made on `from`.
+fn read_as(cal: &Calibrated, from: &Shot, to: &Shot) -> Recognition {
+    cal.profile()
+        .read_any_size(&to.img)
+        .result
+        .unwrap_or_else(|e| panic!("{} with {}'s calibration: {e}", to.name, from.name))
 }
 
 fn givens_line(rec: &Recognition) -> String {
@@ -48,19 +66,8 @@ fn givens_stay_givens_when_a_calibration_from_the_other_theme_reads_the_screen()
         (&light, &light),
         (&dark, &dark),
     ] {
-        let done = calibrate_image(
-            &from.img,
-            &CalibrateOptions {
-                profile: "kinds".into(),
-                ..Default::default()
-            },
-        )
-        .unwrap_or_else(|e| panic!("calibrate on {}: {e:#}", from.name));
-        let rec = done
-            .profile()
-            .read_any_size(&to.img)
-            .result
-            .unwrap_or_else(|e| panic!("{} with {}'s calibration: {e}", to.name, from.name));
+        let done = calibrated(from);
+        let rec = read_as(&done, from, to);
         assert_eq!(
             rec.board.to_line().replace('.', "0"),
             *to.truth.as_ref().unwrap()
@@ -94,14 +101,7 @@ fn digits_recoloured_by_a_same_number_highlight_are_never_called_entries() {
         return;
     };
     let free = sudoku_reader::read(&s.img, None).result.unwrap();
-    let done = calibrate_image(
-        &s.img,
-        &CalibrateOptions {
-            profile: "kinds".into(),
-            ..Default::default()
-        },
-    )
-    .unwrap_or_else(|e| panic!("calibrate on {SAKU}: {e:#}"));
+    let done = calibrated(&s);
     let calibrated = done.profile().read_any_size(&s.img).result.unwrap();
     eprintln!("{SAKU} no calibration: entries {:?}", entries(&free));
     assert_eq!(givens_line(&free), SAKU_GIVENS);
@@ -133,20 +133,9 @@ fn a_calibration_on_either_saku_screen_tells_discless_entries_from_givens_on_bot
     let free_done = sudoku_reader::read(&done.img, None).result.unwrap();
     assert!(entries(&free_done).is_empty(), "{:?}", entries(&free_done));
     for from in [&progress, &done] {
-        let cal = calibrate_image(
-            &from.img,
-            &CalibrateOptions {
-                profile: "kinds".into(),
-                ..Default::default()
-            },
-        )
-        .unwrap_or_else(|e| panic!("calibrate on {}: {e:#}", from.name));
+        let cal = calibrated(from);
         for to in [&progress, &done] {
-            let rec = cal
-                .profile()
-                .read_any_size(&to.img)
-                .result
-                .unwrap_or_else(|e| panic!("{} with {}'s calibration: {e}", to.name, from.name));
+            let rec = read_as(&cal, from, to);
             eprintln!(
                 "{} calibrated on {}: entries {:?}",
                 to.name,

@@ -8,7 +8,7 @@ use crate::support;
 use std::path::Path;
 use sudoku_agent::geometry::Size;
 use sudoku_agent::sudoku::Board;
-use sudoku_sim::{Screen, Skin, SudokuApp, puzzles};
+use sudoku_sim::{Screen, puzzles};
 
 fn p(path: &Path) -> &str {
     path.to_str().unwrap()
@@ -78,12 +78,7 @@ fn read_visualize_play_and_calibrate_print_the_same_board_and_refuse_a_moved_gri
     let puzzle: Board = puzzles::parse(puzzles::named("medium").unwrap())
         .unwrap()
         .into();
-    let mut phone = SudokuApp::new(
-        puzzle.into(),
-        Skin::named("light").unwrap(),
-        Size::new(1080, 2340).into(),
-    )
-    .unwrap();
+    let mut phone = support::sim_phone::phone("light", Size::new(1080, 2340), "medium");
     let img = phone.render();
     let shot = dir.join("screen.png");
     img.save(&shot).unwrap();

@@ -9,7 +9,7 @@ use crate::support::{self, shared};
 use std::collections::HashMap;
 use sudoku_agent::calibrate::{CalibrateOptions, LabelSource, calibrate_image};
 use sudoku_agent::sudoku::Board;
-use sudoku_reader::{ReadError, VisionError};
+use sudoku_reader::{ReadError, Recognition, VisionError};
 
 const WHO: &str = "the real-screen tests (tests/vision/real_screens.rs)";
 
@@ -96,6 +96,24 @@ const APPS: &[App] = &[
     },
 ];
 
+/// One read of `what`, against its MANIFEST line `expected`: "ok" on stderr, or a line in
+/// `failures`.
+fn tally(
+    read: Result<Recognition, ReadError>,
+    expected: &str,
+    what: &str,
+    failures: &mut Vec<String>,
+) {
+    match read {
+        Ok(rec) if rec.board.to_line() == expected => eprintln!("ok   {what}"),
+        Ok(rec) => failures.push(format!(
+            "WRONG {what}: read {} expected {expected}",
+            rec.board.to_line()
+        )),
+        Err(e) => failures.push(format!("{what}: {e}")),
+    }
+}
+
 #[test]
 fn every_classic_real_screenshot_reads_exactly_after_one_calibration_per_app() {
     let Some(manifest) = manifest() else { return };
@@ -122,17 +140,8 @@ fn every_classic_real_screenshot_reads_exactly_after_one_calibration_per_app() {
         assert_eq!(done.labelled_by, expected_source, "{}", app.calibrate_on);
         for name in app.reads {
             let shot = shared::real_screen(name);
-            match done.profile().read(&shot).result {
-                Ok(rec) if rec.board.to_line() == manifest[*name] => {
-                    eprintln!("ok   {name}");
-                }
-                Ok(rec) => failures.push(format!(
-                    "{name}: read {} expected {}",
-                    rec.board.to_line(),
-                    manifest[*name]
-                )),
-                Err(e) => failures.push(format!("{name}: {e}")),
-            }
+            let read = done.profile().read(&shot).result;
+            tally(read, &manifest[*name], name, &mut failures);
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -259,17 +268,9 @@ fn every_screenshot_with_a_sibling_reads_exactly_with_the_siblings_calibration_a
             ] {
                 reads += 1;
                 let size = format!("{}x{}", shot.width(), shot.height());
-                match done.profile().read_any_size(&shot).result {
-                    Ok(rec) if rec.board.to_line() == manifest[*name] => {
-                        eprintln!("ok   {name} {what} ({size}) with the calibration of {sibling}");
-                    }
-                    Ok(rec) => failures.push(format!(
-                        "WRONG {name} {what} ({size}) with {sibling}: read {} expected {}",
-                        rec.board.to_line(),
-                        manifest[*name]
-                    )),
-                    Err(e) => failures.push(format!("{name} {what} ({size}) with {sibling}: {e}")),
-                }
+                let read = done.profile().read_any_size(&shot).result;
+                let said = format!("{name} {what} ({size}) with the calibration of {sibling}");
+                tally(read, &manifest[*name], &said, &mut failures);
             }
         }
     }

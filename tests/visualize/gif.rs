@@ -2,12 +2,11 @@
 //! looking at the pixels of its first and last frames.
 
 use crate::support;
+use crate::support::boards::KAGGLE_1 as EASY;
 use image::RgbaImage;
 use sudoku_agent::sudoku::{Board, Cell, Strategy};
 use sudoku_agent::visualize::record::record_search;
 
-const EASY: &str =
-    "004300209005009001070060043006002087190007400050083000600000105003508690042910300";
 /// Geometry of the clean style at the default 40 px cells: margin 10, header 40.
 const CELL: u32 = 40;
 const MARGIN: u32 = 10;
@@ -34,12 +33,9 @@ fn ink(img: &RgbaImage, cell: Cell) -> usize {
 
 #[test]
 fn visualize_gif_draws_the_puzzle_first_and_the_solved_board_last() {
-    let dir = support::temp_dir("sa-visualize-gif");
-    let path = dir.join("search.gif");
-    let stdout = support::stdout_of_success(
-        support::agent()
-            .args(["visualize", "--puzzle", EASY, "--gif-frames", "25", "--gif"])
-            .arg(&path),
+    let (path, stdout) = support::gif_of(
+        "sa-visualize-gif",
+        &["visualize", "--puzzle", EASY, "--gif-frames", "25"],
     );
     let puzzle = Board::parse(EASY).unwrap();
     let search = record_search(&puzzle, Strategy::Naive, None).unwrap();
@@ -64,7 +60,7 @@ fn visualize_gif_draws_the_puzzle_first_and_the_solved_board_last() {
         assert_eq!(ink(first, cell) > 10, given, "first frame, {cell}");
         assert!(ink(last, cell) > 10, "last frame, {cell} is filled");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
 }
 
 #[test]
@@ -75,10 +71,7 @@ fn visualize_gif_without_a_puzzle_says_what_it_needs() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("--puzzle") && stderr.contains("--image"),
-        "{stderr}"
-    );
+    support::assert_mentions(&stderr, &["--puzzle", "--image"]);
     assert!(!std::path::Path::new("never.gif").exists());
 }
 

@@ -4,6 +4,7 @@
 
 use crate::support;
 
+use crate::support::boards::{KAGGLE_1 as EASY, KAGGLE_2 as EASY2, L52};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::Mutex;
@@ -14,29 +15,16 @@ use sudoku_agent::profile::calibration::InputOrder;
 use sudoku_agent::sudoku::{Board, Cell, SolveEvent, Strategy, replay};
 use sudoku_agent::visualize::record::record_search;
 use sudoku_sim::{
-    self as sim, Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, TapSource, puzzles,
+    self as sim, Key, Latency, Screen, SimConfig, SimServer, SudokuApp, TapSource, puzzles,
 };
 use support::adb_server::{self, AdbServer};
+use support::sim_phone::moves_on as log;
 
 /// The smallest screen the simulator offers: every frame rendered, sent and read costs less.
 const SIZE: Size = Size::new(720, 1280);
-/// Kaggle row 1: 316 naive moves.
-const EASY: &str =
-    "004300209005009001070060043006002087190007400050083000600000105003508690042910300";
-/// Level 52 of the classic Auto.js demo (two solutions): 128 mrv moves.
-const L52: &str =
-    "000009000629300840005000090953000000000604000000900732040006070390020104200400080";
-/// Kaggle row 2: 143 naive moves.
-const EASY2: &str =
-    "040100050107003960520008000000000017000906800803050620090060543600080700250097100";
 
 fn phone(skin: &str, puzzle: &str) -> SudokuApp {
-    SudokuApp::new(
-        puzzles::parse(puzzle).unwrap(),
-        Skin::named(skin).unwrap(),
-        SIZE.into(),
-    )
-    .unwrap()
+    support::sim_phone::phone(skin, SIZE, puzzle)
 }
 
 /// A scratch folder per test.
@@ -74,31 +62,7 @@ fn calibration(skin: &str) -> PathBuf {
 }
 
 fn serve(phone: SudokuApp, drop_after: Option<u64>, adb: &AdbServer) -> SimServer<SudokuApp> {
-    serve_as(phone, "instant", drop_after, adb)
-}
-
-/// [`serve`] with the latency preset `preset`.
-fn serve_as(
-    phone: SudokuApp,
-    preset: &str,
-    drop_after: Option<u64>,
-    adb: &AdbServer,
-) -> SimServer<SudokuApp> {
-    serve_with(
-        phone,
-        SimConfig {
-            latency: Latency::named(preset).unwrap(),
-            drop_after,
-            ..SimConfig::default()
-        },
-        adb,
-    )
-}
-
-fn serve_with(phone: SudokuApp, config: SimConfig, adb: &AdbServer) -> SimServer<SudokuApp> {
-    let sim = SimServer::start(phone, config).unwrap();
-    adb.connect_sim(&sim);
-    sim
+    support::sim_phone::served(phone, "instant", drop_after, adb)
 }
 
 fn visualize(
@@ -130,23 +94,6 @@ fn text(out: &Output) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
-}
-
-/// The phone's move log in the solver's terms (a rejected digit is kept as its own marker).
-fn log(sim: &SimServer<SudokuApp>) -> Vec<Result<Move, (Cell, u8)>> {
-    sim.with_screen(|p| {
-        p.moves()
-            .iter()
-            .map(|m| match *m {
-                sim::AppMove::Set { cell, digit } => Ok(Move::Set {
-                    cell: cell.into(),
-                    digit,
-                }),
-                sim::AppMove::Erase { cell } => Ok(Move::Erase { cell: cell.into() }),
-                sim::AppMove::Rejected { cell, digit } => Err((cell.into(), digit)),
-            })
-            .collect()
-    })
 }
 
 fn moves(events: &[SolveEvent]) -> Vec<Result<Move, (Cell, u8)>> {
@@ -212,7 +159,7 @@ fn on_an_android12_phone_the_injector_lets_every_click_run_before_the_next_touch
     let adb = adb_server::shared();
     let skin = "light";
     let dir = scratch("overtake");
-    let sim = serve_as(phone(skin, L52), "android12", None, &adb);
+    let sim = support::sim_phone::served(phone(skin, L52), "android12", None, &adb);
     let out = visualize(&adb, &sim, skin, &dir, &["--strategy", "fast"]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(sim.with_screen(|p| p.is_solved()));
@@ -230,10 +177,7 @@ fn a_phone_with_a_mistake_limit_stops_the_replay_with_advice_to_turn_it_off() {
     let out = visualize(&adb, &sim, "light", &dir, &["--check-every", "50"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("mistake limit") && stderr.contains("turn off"),
-        "{stderr}"
-    );
+    support::assert_mentions(&stderr, &["mistake limit", "turn off"]);
     let rejected = log(&sim).iter().filter(|m| m.is_err()).count();
     assert!(rejected >= 1, "the phone rejected digits");
     // It stopped at the first checkpoint that saw a refused digit, not at the end.
@@ -260,16 +204,11 @@ fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_mov
         .unwrap()
         .events;
 
+    let streamed = ["--check-every", "40", "--input", "stream"];
     // A reference run tells which command line carries the middle of the replay (taps as shell
     // command lines: the dropped-connection fault counts those).
     let reference = serve(phone("light", EASY2), None, &adb);
-    let out = visualize(
-        &adb,
-        &reference,
-        "light",
-        &dir,
-        &["--check-every", "40", "--input", "stream"],
-    );
+    let out = visualize(&adb, &reference, "light", &dir, &streamed);
     assert!(out.status.success(), "{}", text(&out));
     let commands = reference.command_log();
     let taps_total = reference.taps().len();
@@ -283,13 +222,7 @@ fn resume_after_a_dropped_connection_finishes_the_search_without_repeating_a_mov
         .unwrap() as u64;
 
     let first = serve(phone("light", EASY2), Some(drop_after), &adb);
-    let out = visualize(
-        &adb,
-        &first,
-        "light",
-        &dir,
-        &["--check-every", "40", "--input", "stream"],
-    );
+    let out = visualize(&adb, &first, "light", &dir, &streamed);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("--resume"),
@@ -358,10 +291,7 @@ fn a_long_replay_without_a_terminal_or_yes_is_refused_before_any_tap() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("--yes") && stderr.contains("min"),
-        "{stderr}"
-    );
+    support::assert_mentions(&stderr, &["--yes", "min"]);
     assert!(sim.taps().is_empty(), "nothing may be tapped");
 }
 
@@ -371,27 +301,19 @@ fn an_unreadable_screen_or_a_board_with_entries_is_refused_before_any_tap() {
     let dir = scratch("refuse");
     let mut covered = phone("light", EASY2);
     covered.set_popup(true);
-    let sim = serve(covered, None, &adb);
-    let out = visualize(&adb, &sim, "light", &dir, &[]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("cannot read the board"),
-        "{}",
-        text(&out)
-    );
-    assert!(sim.taps().is_empty());
-
     let mut played = phone("light", EASY2);
     played.set_entry(Cell::new(0, 0).unwrap().into(), Some(3));
-    let sim = serve(played, None, &adb);
-    let out = visualize(&adb, &sim, "light", &dir, &[]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("--resume"),
-        "{}",
-        text(&out)
-    );
-    assert!(sim.taps().is_empty());
+    for (app, why) in [(covered, "cannot read the board"), (played, "--resume")] {
+        let sim = serve(app, None, &adb);
+        let out = visualize(&adb, &sim, "light", &dir, &[]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(why),
+            "{}",
+            text(&out)
+        );
+        assert!(sim.taps().is_empty(), "{why}");
+    }
 }
 
 /// The seconds in "LABEL ... (12.3 s)": the first figure in seconds after `label`.
@@ -423,15 +345,13 @@ fn the_estimate_before_the_prompt_is_timed_on_a_slow_phone_and_within_30_percent
     };
     let adb = adb_server::shared();
     let dir = scratch("slow");
-    let sim = serve_with(
-        phone("light", FIVE_EMPTY),
-        SimConfig {
-            latency: slow,
-            realtime: true,
-            ..SimConfig::default()
-        },
-        &adb,
-    );
+    let config = SimConfig {
+        latency: slow,
+        realtime: true,
+        ..SimConfig::default()
+    };
+    let sim = SimServer::start(phone("light", FIVE_EMPTY), config).unwrap();
+    adb.connect_sim(&sim);
     let out = visualize(&adb, &sim, "light", &dir, &["--input", "tap"]);
     assert!(out.status.success(), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -1,8 +1,28 @@
-//! CPU time of the bench's own thread (from /proc, 10 ms ticks), so that a busy shared machine
-//! does not inflate per-run figures measured over many runs. Shared by the vision benches.
+//! The vision benches' clocks: wall-clock medians, and the CPU time of the bench's own thread
+//! (from /proc, 10 ms ticks), so that a busy shared machine does not inflate per-run figures
+//! measured over many runs. Shared by the vision benches of both crates.
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// Median wall-clock duration of `f` over runs filling about `budget` (at least 5 runs, at most
+/// `cap`), and how many runs that was.
+pub fn median<T>(budget: Duration, cap: usize, mut f: impl FnMut() -> T) -> (Duration, usize) {
+    let mut times = Vec::new();
+    let start = Instant::now();
+    while times.len() < 5 || (start.elapsed() < budget && times.len() < cap) {
+        let t = Instant::now();
+        black_box(f());
+        times.push(t.elapsed());
+    }
+    times.sort();
+    (times[times.len() / 2], times.len())
+}
+
+/// `d` in milliseconds, two decimals.
+pub fn ms(d: Duration) -> String {
+    format!("{:.2}", d.as_secs_f64() * 1000.0)
+}
 
 /// CPU time this thread has used (from /proc, 10 ms ticks); `None` where /proc does not say.
 pub fn thread_cpu() -> Option<Duration> {

@@ -1,7 +1,7 @@
 //! `../shared` beside the checkout: the real phone screenshots that the reader's tests read.
 //! Without it those tests have no cases; they say so and pass on a developer's machine, and fail
-//! under CI (env `CI` set, as `.ci/run` exports): CI must run them. The same rule as the agent's
-//! `tests/support/shared.rs`.
+//! under CI (env `CI` set, as `.ci/run` exports): CI must run them. The agent's
+//! `tests/support/shared.rs` includes this file, so both crates keep one rule.
 
 use std::io::Write;
 use std::path::PathBuf;
