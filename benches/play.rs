@@ -61,8 +61,9 @@ const HOST_CPU_TARGET: Duration = Duration::from_millis(100);
 
 fn main() {
     if let Ok(phone) = std::env::var(PHONE_MODE) {
-        let (preset, skin) = phone.split_once(' ').expect("<preset> <skin>");
-        phone_mode(preset, skin);
+        let (preset, skin) = phone.split_once(' ').expect("<preset> <skin> [habits]");
+        let (skin, habits) = skin.split_once(' ').unwrap_or((skin, ""));
+        phone_mode(preset, skin, habits);
         return;
     }
     if std::env::args().any(|a| a == "--list") {
@@ -162,6 +163,8 @@ fn main() {
         }
     }
     println!();
+    all_habits(&adb, &calibrations, decode);
+    println!();
     for (preset, _, input, row) in rows.iter().filter(|r| r.1 == SKINS[0]) {
         let target = match (*preset, input) {
             ("android9", InputKind::Evdev) => Some(ANDROID9_EVDEV_TARGET),
@@ -182,6 +185,52 @@ fn main() {
                 verdict(row.cpu_without_decode <= HOST_CPU_TARGET)
             );
         }
+    }
+}
+
+/// The habits of a game in progress that an app may show all at once (issue 33), the ad closed
+/// by the phone's user 0.3 s after it shows.
+const ALL_HABITS: &str = "end-card,fade=250,lives=3,same-ink,wrong-pair,selected-key,ad-after=9";
+
+/// android12 through the injector on both apps: the plain board against the same board with
+/// [`ALL_HABITS`], side by side, device time as a ratio.
+fn all_habits(
+    adb: &adb_server::AdbServer,
+    calibrations: &[(
+        sudoku_agent::profile::calibration::Calibration,
+        sudoku_reader::Templates,
+    )],
+    decode: Duration,
+) {
+    println!("all habits at once ({ALL_HABITS}), android12 inject:");
+    for (s, skin) in SKINS.into_iter().enumerate() {
+        let (cal, templates) = &calibrations[s];
+        let plain = run_one(
+            adb,
+            ("android12", skin),
+            InputKind::Inject,
+            cal,
+            templates,
+            decode,
+        );
+        let busy = run_one(
+            adb,
+            ("android12", &format!("{skin} {ALL_HABITS}")),
+            InputKind::Inject,
+            cal,
+            templates,
+            decode,
+        );
+        println!(
+            "{skin:<8} plain {:.2} s device, {} taps, {} shots; all habits {:.2} s device, {} taps, {} shots: {:.2}x the plain time",
+            plain.device.as_secs_f64(),
+            plain.taps,
+            plain.screenshots,
+            busy.device.as_secs_f64(),
+            busy.taps,
+            busy.screenshots,
+            busy.device.as_secs_f64() / plain.device.as_secs_f64()
+        );
     }
 }
 
@@ -357,10 +406,34 @@ impl Drop for PhoneProcess {
     }
 }
 
-fn phone_mode(preset: &str, skin: &str) {
-    use sudoku_sim::SimServer;
-    let phone = play_rig::phone(skin, play_rig::PHONE_SIZE, PUZZLE);
+/// Serves the phone until stdin closes; `habits` is a `--sim-faults` list. The phone's user
+/// closes an ad 0.3 s after it shows, as people do.
+fn phone_mode(preset: &str, skin: &str, habits: &str) {
+    use sudoku_sim::{Key, Screen, SimServer};
+    let mut phone = play_rig::phone(skin, play_rig::PHONE_SIZE, PUZZLE);
+    let faults: sudoku_sim::faults::Faults = habits.parse().expect("a habit list");
+    faults.apply(&mut phone).expect("habits the phone can take");
     let sim = SimServer::start(phone, sim_phone::config(preset)).unwrap();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            loop {
+                if sim.with_screen(|p| p.ad_shown()) {
+                    std::thread::sleep(Duration::from_millis(300));
+                    sim.with_screen(|p| {
+                        let at = p.key_center(Key::AdClose);
+                        p.tap(at);
+                    });
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        answer_questions(&sim);
+        std::process::exit(0);
+    });
+}
+
+/// Answers the bench's questions about `sim` on stdin/stdout until stdin closes.
+fn answer_questions(sim: &sudoku_sim::SimServer<sudoku_sim::SudokuApp>) {
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", sim.serial()).unwrap();
     out.flush().unwrap();
