@@ -110,16 +110,22 @@ fn a_second_ink_colour_marks_entries_whatever_the_theme() {
     }
 }
 
-#[test]
-fn a_same_number_highlight_is_unknown_and_a_disc_alone_can_mark_givens() {
-    let grey_disc = Some([218, 228, 224]);
-    let mut s = givens(7, feat([3; 3], grey_disc, 0.2));
-    // Entries: same ink, no disc. Highlight: every 3 in white on a teal disc.
-    s.push((1, 2, feat([3; 3], None, 0.2)));
-    s.push((2, 4, feat([3; 3], None, 0.2)));
+/// Saku's look: givens in `ink` on grey discs, two bare entries in `entries` (cells 1 and 2),
+/// and three copies of one digit highlighted in white on teal discs (cells 5, 6, 7).
+fn saku(ink: [u8; 3], entries: [[u8; 3]; 2]) -> Vec<(usize, usize, InkFeatures)> {
+    let mut s = givens(7, feat(ink, Some([218, 228, 224]), 0.2));
+    s.push((1, 2, feat(entries[0], None, 0.2)));
+    s.push((2, 4, feat(entries[1], None, 0.2)));
     for i in [5, 6, 7] {
         s.push((i, 8, feat([238; 3], Some([0, 105, 96]), 0.2)));
     }
+    s
+}
+
+#[test]
+fn a_same_number_highlight_is_unknown_and_a_disc_alone_can_mark_givens() {
+    // Entries: same ink, no disc.
+    let s = saku([3; 3], [[3; 3], [3; 3]]);
     let split = split_of(&s);
     assert_eq!(split.kind(0), Some(DigitKind::Given));
     assert_eq!(split.kind(1), Some(DigitKind::Entry));
@@ -235,13 +241,7 @@ fn a_lone_digit_in_the_selected_cells_reversed_colours_hides_its_kind_after_cali
 fn entries_in_the_given_ink_told_apart_by_a_missing_disc_are_entries_after_calibration() {
     // Calibrated on a screen whose digits all share one ink (Saku): only a disc marks givens.
     let stored = calibrated_inks([30; 3], None);
-    let grey_disc = Some([218, 228, 224]);
-    let mut s = givens(7, feat([30; 3], grey_disc, 0.2));
-    s.push((1, 2, feat([32; 3], None, 0.2)));
-    s.push((2, 4, feat([28; 3], None, 0.2)));
-    for i in [5, 6, 7] {
-        s.push((i, 8, feat([238; 3], Some([0, 105, 96]), 0.2)));
-    }
+    let s = saku([30; 3], [[32; 3], [28; 3]]);
     let kinds = calibrated(&s, stored);
     assert_eq!(kinds[0], Some(DigitKind::Given));
     assert_eq!(kinds[4], Some(DigitKind::Given));
