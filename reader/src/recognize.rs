@@ -316,13 +316,7 @@ pub(super) fn read_screen(
     hints: Hints,
 ) -> Result<Recognition, ReadError> {
     let (grid, inks) = (screen.grid.clone(), &screen.cells);
-    let digit_cells: Vec<Cell> = Cell::all()
-        .filter(|c| inks[c.index()].digit.is_some())
-        .collect();
-    let patches: Vec<&[u8]> = digit_cells
-        .iter()
-        .filter_map(|c| inks[c.index()].digit.as_ref().map(|p| p.pixels.as_slice()))
-        .collect();
+    let (digit_cells, patches) = screen.digit_patches();
     // No sudoku has a unique answer with fewer than 17 clues: fewer digits means the digits were
     // not seen (too small, too faint), and an empty board would be a wrong board.
     if digit_cells.len() < 17 {

@@ -64,34 +64,16 @@ impl Ridges {
         let mut cols = vec![0f32; w];
         let mut col_run = vec![0usize; w];
         for (y, row) in self.bits.chunks_exact(w).enumerate() {
-            let mut run = 0usize;
-            for (x, &b) in row.iter().enumerate() {
-                if b & hb != 0 {
-                    run += 1;
-                } else {
-                    if run >= min_run {
-                        rows[y] += run as f32;
-                    }
-                    run = 0;
-                }
-                if b & vb != 0 {
-                    col_run[x] += 1;
-                } else {
-                    if col_run[x] >= min_run {
-                        cols[x] += col_run[x] as f32;
-                    }
-                    col_run[x] = 0;
-                }
-            }
-            if run >= min_run {
-                rows[y] += run as f32;
-            }
+            add_runs(
+                row,
+                (hb, vb),
+                min_run,
+                &mut rows[y],
+                &mut cols,
+                &mut col_run,
+            );
         }
-        for (c, &run) in cols.iter_mut().zip(&col_run) {
-            if run >= min_run {
-                *c += run as f32;
-            }
-        }
+        end_runs(&mut cols, &col_run, min_run);
         self.rows[polarity] = rows;
         self.cols[polarity] = cols;
     }
@@ -143,42 +125,13 @@ pub(super) fn ridges(
             }
         }
         let out = &bits[y * w..(y + 1) * w];
-        for (p, (hb, vb)) in [(H_DARK, V_DARK), (H_BRIGHT, V_BRIGHT)]
-            .into_iter()
-            .enumerate()
-        {
-            let mut run = 0usize;
-            let runs = &mut col_run[p];
-            let col = &mut cols[p];
-            for (x, &b) in out.iter().enumerate() {
-                if b & hb != 0 {
-                    run += 1;
-                } else {
-                    if run >= min_run {
-                        rows[p][y] += run as f32;
-                    }
-                    run = 0;
-                }
-                if b & vb != 0 {
-                    runs[x] += 1;
-                } else {
-                    if runs[x] >= min_run {
-                        col[x] += runs[x] as f32;
-                    }
-                    runs[x] = 0;
-                }
-            }
-            if run >= min_run {
-                rows[p][y] += run as f32;
-            }
+        for p in 0..2 {
+            let (rows, cols, runs) = (&mut rows[p], &mut cols[p], &mut col_run[p]);
+            add_runs(out, bits_of(p), min_run, &mut rows[y], cols, runs);
         }
     }
     for p in 0..2 {
-        for x in 0..w {
-            if col_run[p][x] >= min_run {
-                cols[p][x] += col_run[p][x] as f32;
-            }
-        }
+        end_runs(&mut cols[p], &col_run[p], min_run);
     }
     Ridges {
         x0: region.x,
@@ -190,6 +143,51 @@ pub(super) fn ridges(
         rows,
         cols,
         min_run,
+    }
+}
+
+/// Adds one row of ridge bits to the run-length profiles: to `row_total` its runs of `hb` at
+/// least `min_run` long; to `cols` the runs of `vb` this row ends (`col_run`: each column's
+/// run so far, carried from row to row).
+#[inline]
+fn add_runs(
+    row: &[u8],
+    (hb, vb): (u8, u8),
+    min_run: usize,
+    row_total: &mut f32,
+    cols: &mut [f32],
+    col_run: &mut [usize],
+) {
+    let mut run = 0usize;
+    for (x, &b) in row.iter().enumerate() {
+        if b & hb != 0 {
+            run += 1;
+        } else {
+            if run >= min_run {
+                *row_total += run as f32;
+            }
+            run = 0;
+        }
+        if b & vb != 0 {
+            col_run[x] += 1;
+        } else {
+            if col_run[x] >= min_run {
+                cols[x] += col_run[x] as f32;
+            }
+            col_run[x] = 0;
+        }
+    }
+    if run >= min_run {
+        *row_total += run as f32;
+    }
+}
+
+/// Adds to `cols` the runs still open after the last row.
+fn end_runs(cols: &mut [f32], col_run: &[usize], min_run: usize) {
+    for (c, &run) in cols.iter_mut().zip(col_run) {
+        if run >= min_run {
+            *c += run as f32;
+        }
     }
 }
 

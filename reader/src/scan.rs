@@ -64,6 +64,15 @@ impl ScreenCells {
         self.cells.iter().filter(|c| c.digit.is_some()).count()
     }
 
+    /// The cells that hold a big digit, in reading order, with their digit patches: what the
+    /// labeller reads.
+    pub fn digit_patches(&self) -> (Vec<Cell>, Vec<&[u8]>) {
+        Cell::all()
+            .zip(&self.cells)
+            .filter_map(|(c, ink)| Some((c, ink.digit.as_ref()?.pixels.as_slice())))
+            .unzip()
+    }
+
     /// Do the cells look like a sudoku seen through the right grid? At least 17 big digits
     /// (no puzzle has fewer givens), nearly all centred in their cells: a lattice shifted or
     /// scaled off the real grid cuts digits apart or puts them off-centre.

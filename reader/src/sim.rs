@@ -7,29 +7,25 @@
 use crate::board::{Board, Cell};
 use crate::geometry::{Point, Size};
 
-impl From<sudoku_sim::Point> for Point {
-    fn from(p: sudoku_sim::Point) -> Point {
-        Point::new(p.x, p.y)
-    }
+/// Both directions between two types built alike from the same two fields with `new`.
+macro_rules! both_ways {
+    ($ours:ty, $theirs:ty, $a:ident, $b:ident) => {
+        impl From<$theirs> for $ours {
+            fn from(v: $theirs) -> $ours {
+                <$ours>::new(v.$a, v.$b)
+            }
+        }
+
+        impl From<$ours> for $theirs {
+            fn from(v: $ours) -> $theirs {
+                <$theirs>::new(v.$a, v.$b)
+            }
+        }
+    };
 }
 
-impl From<Point> for sudoku_sim::Point {
-    fn from(p: Point) -> sudoku_sim::Point {
-        sudoku_sim::Point::new(p.x, p.y)
-    }
-}
-
-impl From<sudoku_sim::Size> for Size {
-    fn from(s: sudoku_sim::Size) -> Size {
-        Size::new(s.width, s.height)
-    }
-}
-
-impl From<Size> for sudoku_sim::Size {
-    fn from(s: Size) -> sudoku_sim::Size {
-        sudoku_sim::Size::new(s.width, s.height)
-    }
-}
+both_ways!(Point, sudoku_sim::Point, x, y);
+both_ways!(Size, sudoku_sim::Size, width, height);
 
 impl From<sudoku_sim::Cell> for Cell {
     fn from(c: sudoku_sim::Cell) -> Cell {

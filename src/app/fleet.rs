@@ -45,6 +45,25 @@ impl Row {
             result: Ok(()),
         }
     }
+
+    /// Completes the row of one phone's run begun at `started`: `fill` notes what a run that
+    /// went well did; a failure is said with the serial and kept for the table.
+    pub fn finish<T>(
+        mut self,
+        started: Instant,
+        outcome: Result<T>,
+        fill: impl FnOnce(&mut Row, T),
+    ) -> Row {
+        self.seconds = started.elapsed().as_secs_f64();
+        match outcome {
+            Ok(report) => fill(&mut self, report),
+            Err(e) => {
+                errln!("{}: {e:#}", self.serial);
+                self.result = Err(format!("{e:#}"));
+            }
+        }
+        self
+    }
 }
 
 /// The phones ready on the adb server `-H/-P` names, and the input method asked for.
@@ -152,13 +171,7 @@ pub(super) fn run(args: &PlayArgs, options: &PlayOptions) -> Result<ExitCode> {
             .collect();
         join(threads, &phones.serials)
     });
-    print_table(&rows, false)?;
-    let failed = rows.iter().filter(|r| r.result.is_err()).count();
-    if failed > 0 {
-        errln!("{failed} of {} phones were not solved", rows.len());
-        return Ok(ExitCode::from(1));
-    }
-    Ok(ExitCode::SUCCESS)
+    report(&rows, false, "were not solved")
 }
 
 fn play_one(
@@ -195,23 +208,27 @@ fn play_one(
         }
         Ok(report)
     })();
-    row.seconds = started.elapsed().as_secs_f64();
-    match outcome {
-        Ok(report) => {
-            row.moves = report.moves_done.to_string();
-            row.taps = report.taps_sent.to_string();
-        }
-        Err(e) => {
-            errln!("{serial}: {e:#}");
-            row.result = Err(format!("{e:#}"));
-        }
+    row.finish(started, outcome, |row, report| {
+        row.moves = report.moves_done.to_string();
+        row.taps = report.taps_sent.to_string();
+    })
+}
+
+/// The summary table, then the exit status: 1 when some phone failed, said as "N of M phones
+/// `not_done`".
+pub(super) fn report(rows: &[Row], estimates: bool, not_done: &str) -> Result<ExitCode> {
+    print_table(rows, estimates)?;
+    let failed = rows.iter().filter(|r| r.result.is_err()).count();
+    if failed > 0 {
+        errln!("{failed} of {} phones {not_done}", rows.len());
+        return Ok(ExitCode::from(1));
     }
-    row
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The summary: a row per phone; `estimates` adds what was estimated before each replay next to
 /// what it took (`visualize --all`).
-pub(super) fn print_table(rows: &[Row], estimates: bool) -> Result<()> {
+fn print_table(rows: &[Row], estimates: bool) -> Result<()> {
     let secs =
         |d: Option<Duration>| d.map_or("-".to_string(), |d| format!("{:.1}", d.as_secs_f64()));
     let header = [

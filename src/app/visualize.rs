@@ -475,13 +475,7 @@ fn run_all(args: &VisualizeArgs) -> Result<ExitCode> {
         }
         fleet::join(threads, &phones.serials)
     });
-    fleet::print_table(&rows, true)?;
-    let failed = rows.iter().filter(|r| r.result.is_err()).count();
-    if failed > 0 {
-        errln!("{failed} of {} phones did not finish", rows.len());
-        return Ok(ExitCode::from(1));
-    }
-    Ok(ExitCode::SUCCESS)
+    fleet::report(&rows, true, "did not finish")
 }
 
 /// One phone of `visualize --all`: prepared, its estimate told (`None` when that failed), then
@@ -535,19 +529,11 @@ fn replay_one(
         }
         Ok(report)
     })();
-    row.seconds = started.elapsed().as_secs_f64();
-    match outcome {
-        Ok(report) => {
-            row.moves = count((report.done) as u64);
-            row.taps = count(report.taps_sent as u64);
-            row.replayed = Some(report.elapsed);
-        }
-        Err(e) => {
-            errln!("{serial}: {e:#}");
-            row.result = Err(format!("{e:#}"));
-        }
-    }
-    row
+    row.finish(started, outcome, |row, report| {
+        row.moves = count(report.done as u64);
+        row.taps = count(report.taps_sent as u64);
+        row.replayed = Some(report.elapsed);
+    })
 }
 
 /// `visualize --gif`: the search drawn locally, from --puzzle or a screenshot.

@@ -284,6 +284,13 @@ mod tests {
         Cell::new(r, c).unwrap()
     }
 
+    fn set(r: usize, c: usize, digit: u8) -> Move {
+        Move::Set {
+            cell: cell(r, c),
+            digit,
+        }
+    }
+
     #[test]
     fn a_cell_first_plan_selects_the_park_given_first_and_where_the_key_changes_and_only_there() {
         let (a, b, c, g) = (cell(0, 1), cell(0, 2), cell(4, 4), cell(8, 8));
@@ -321,13 +328,7 @@ mod tests {
 
     #[test]
     fn cell_first_taps_the_cell_then_the_key_for_every_move() {
-        let moves = [
-            Move::Set {
-                cell: cell(0, 0),
-                digit: 5,
-            },
-            Move::Erase { cell: cell(0, 0) },
-        ];
+        let moves = [set(0, 0, 5), Move::Erase { cell: cell(0, 0) }];
         let p = plan(&moves, &layout_for(InputOrder::CellFirst)).unwrap();
         let points: Vec<_> = p.taps.iter().map(|t| (t.at.x, t.at.y)).collect();
         assert_eq!(points, [(50, 150), (450, 1200), (50, 150), (950, 1200)]);
@@ -337,19 +338,10 @@ mod tests {
     #[test]
     fn number_first_taps_a_key_only_when_the_tool_changes() {
         let moves = [
-            Move::Set {
-                cell: cell(0, 0),
-                digit: 3,
-            },
-            Move::Set {
-                cell: cell(8, 8),
-                digit: 3,
-            },
+            set(0, 0, 3),
+            set(8, 8, 3),
             Move::Erase { cell: cell(8, 8) },
-            Move::Set {
-                cell: cell(4, 4),
-                digit: 7,
-            },
+            set(4, 4, 7),
         ];
         let p = plan(&moves, &layout_for(InputOrder::NumberFirst)).unwrap();
         let targets: Vec<_> = p.taps.iter().map(|t| t.target).collect();
@@ -393,11 +385,7 @@ mod tests {
     fn erasing_without_an_erase_button_is_refused_before_any_tap() {
         let mut l = layout_for(InputOrder::CellFirst);
         l.erase = None;
-        let set = [Move::Set {
-            cell: cell(0, 0),
-            digit: 1,
-        }];
-        assert!(plan(&set, &l).is_ok());
+        assert!(plan(&[set(0, 0, 1)], &l).is_ok());
         assert_eq!(
             plan(&[Move::Erase { cell: cell(0, 0) }], &l),
             Err(NoEraseButton)
@@ -423,29 +411,14 @@ mod tests {
     #[test]
     fn grouping_by_digit_keeps_erases_first_and_loses_no_move() {
         let moves = [
-            Move::Set {
-                cell: cell(0, 0),
-                digit: 9,
-            },
+            set(0, 0, 9),
             Move::Erase { cell: cell(1, 1) },
-            Move::Set {
-                cell: cell(1, 1),
-                digit: 2,
-            },
-            Move::Set {
-                cell: cell(0, 1),
-                digit: 9,
-            },
+            set(1, 1, 2),
+            set(0, 1, 9),
         ];
         let grouped = group_by_digit(&moves);
         assert_eq!(grouped[0], Move::Erase { cell: cell(1, 1) });
-        assert_eq!(
-            grouped[1],
-            Move::Set {
-                cell: cell(1, 1),
-                digit: 2
-            }
-        );
+        assert_eq!(grouped[1], set(1, 1, 2));
         assert_eq!(grouped.len(), moves.len());
     }
 

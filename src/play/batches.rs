@@ -175,8 +175,7 @@ mod tests {
     #[test]
     fn a_cell_first_batch_holds_one_digits_moves_four_at_most_and_the_last_move_goes_alone() {
         // Three 1s, six 2s, two 3s.
-        let digits = [1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3];
-        let moves = sets(&digits);
+        let moves = sets(&[1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3]);
         assert_eq!(
             batch_sizes(&moves, InputOrder::CellFirst),
             [1, 2, 4, 2, 1, 1]
@@ -185,8 +184,7 @@ mod tests {
 
     #[test]
     fn a_number_first_batch_ends_with_the_next_digits_key_and_holds_up_to_eight_taps() {
-        let digits = [1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3];
-        let moves = sets(&digits);
+        let moves = sets(&[1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3]);
         // key 1 + 1 | 1 1 + key 2 | eight 2s | 2 + key 3 | 3 | 3
         assert_eq!(
             batches_of(&moves, InputOrder::NumberFirst),
@@ -196,8 +194,7 @@ mod tests {
 
     #[test]
     fn a_number_first_key_that_does_not_fit_after_the_cells_goes_alone_before_them() {
-        let digits = [1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2];
-        let moves = sets(&digits);
+        let moves = sets(&[1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2]);
         // key 1 + 1 | eight 1s | key 2 | 2 | 2
         assert_eq!(
             batches_of(&moves, InputOrder::NumberFirst),

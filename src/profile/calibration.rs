@@ -274,7 +274,6 @@ mod tests {
 
     fn sample() -> Calibration {
         Calibration {
-            format_version: FORMAT_VERSION,
             profile: "default".into(),
             templates_dir: "templates/default".into(),
             input_order: InputOrder::CellFirst,
@@ -285,15 +284,7 @@ mod tests {
                 erase: Some(Point::new(300, 1650)),
                 notes: None,
             }),
-            thresholds: Thresholds {
-                min_score: 0.7,
-                min_margin: 0.05,
-                given_ink: [0, 0, 0],
-                entry_ink: None,
-                kind_distance: 60.0,
-                big_digit: None,
-            },
-            pacing: None,
+            ..crate::profile::tests::calibration()
         }
     }
 
@@ -309,22 +300,13 @@ mod tests {
     fn another_screen_size_or_rotation_is_refused_with_a_recalibrate_hint() {
         let cal = sample();
         assert!(cal.check_frame(Size::new(1080, 2340)).is_ok());
-        let rotated = cal
-            .check_frame(Size::new(2340, 1080))
-            .unwrap_err()
-            .to_string();
-        assert!(
-            rotated.contains("rotated") && rotated.contains("calibrate"),
-            "{rotated}"
-        );
-        let other = cal
-            .check_frame(Size::new(720, 1280))
-            .unwrap_err()
-            .to_string();
-        assert!(
-            other.contains("720x1280") && other.contains("calibrate"),
-            "{other}"
-        );
+        for (frame, says) in [
+            (Size::new(2340, 1080), "rotated"),
+            (Size::new(720, 1280), "720x1280"),
+        ] {
+            let err = cal.check_frame(frame).unwrap_err().to_string();
+            assert!(err.contains(says) && err.contains("calibrate"), "{err}");
+        }
     }
 
     #[test]

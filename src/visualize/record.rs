@@ -189,12 +189,17 @@ mod tests {
     const EASY2: &str =
         "040100050107003960520008000000000017000906800803050620090060543600080700250097100";
 
+    /// What recording a naive search of `puzzle` within `max_steps` says to refuse it.
+    fn refusal(puzzle: &str, max_steps: u64) -> String {
+        let puzzle = Board::parse(puzzle).unwrap();
+        record_search(&puzzle, Strategy::Naive, Some(max_steps))
+            .unwrap_err()
+            .to_string()
+    }
+
     #[test]
     fn a_search_past_the_step_budget_is_refused_before_any_tap() {
-        let puzzle = Board::parse(EASY2).unwrap();
-        let err = record_search(&puzzle, Strategy::Naive, Some(5))
-            .unwrap_err()
-            .to_string();
+        let err = refusal(EASY2, 5);
         assert!(err.contains("more than 5 steps"), "{err}");
     }
 
@@ -205,10 +210,7 @@ mod tests {
 
     #[test]
     fn a_board_without_a_solution_is_called_so_instead_of_asking_for_more_steps() {
-        let puzzle = Board::parse(LATE_DEAD_END).unwrap();
-        let err = record_search(&puzzle, Strategy::Naive, Some(1000))
-            .unwrap_err()
-            .to_string();
+        let err = refusal(LATE_DEAD_END, 1000);
         assert!(err.contains("has no solution"), "{err}");
         assert!(!err.contains("--max-steps"), "{err}");
     }

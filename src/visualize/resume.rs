@@ -229,35 +229,39 @@ mod tests {
         );
     }
 
+    /// Where a replay of [`events`] resumes when the screen shows the board after `shown` of
+    /// them.
+    fn resume_after(shown: usize, state: &State) -> Option<ResumePoint> {
+        let ev = events();
+        let screen = replay(&Board::empty(), &ev[..shown]);
+        find_resume_point(&Board::empty(), &ev, &screen, state)
+    }
+
     #[test]
     fn the_latest_match_inside_the_batch_in_flight_is_chosen_so_no_move_repeats() {
-        let ev = events();
-        let screen = replay(&Board::empty(), &ev[..1]);
-        let p = find_resume_point(&Board::empty(), &ev, &screen, &state(0, 1, 4)).unwrap();
+        let p = resume_after(1, &state(0, 1, 4));
         assert_eq!(
             p,
-            ResumePoint {
+            Some(ResumePoint {
                 index: 3,
                 as_recorded: true
-            }
+            })
         );
         // Between batches (Ctrl-C), the recorded count itself.
-        let p = find_resume_point(&Board::empty(), &ev, &screen, &state(0, 1, 1)).unwrap();
-        assert_eq!(p.index, 1);
+        assert_eq!(resume_after(1, &state(0, 1, 1)).unwrap().index, 1);
     }
 
     #[test]
     fn a_match_outside_the_recorded_window_is_the_one_nearest_the_progress() {
-        let ev = events();
-        let screen = replay(&Board::empty(), &ev[..7]);
-        let p = find_resume_point(&Board::empty(), &ev, &screen, &state(1, 2, 3)).unwrap();
+        let p = resume_after(7, &state(1, 2, 3));
         assert_eq!(
             p,
-            ResumePoint {
+            Some(ResumePoint {
                 index: 7,
                 as_recorded: false
-            }
+            })
         );
+        let ev = events();
         let mut other = Board::empty();
         other.set(cell(80), Some(9));
         assert_eq!(

@@ -469,7 +469,7 @@ mod tests {
     use crate::profile::Profile;
     use crate::profile::calibration::InputOrder;
     use crate::sudoku::{Cell, Strategy};
-    use crate::visualize::record::record_search;
+    use crate::visualize::record::{Search, record_search};
     use sudoku_sim::{Skin, SudokuApp, puzzles};
 
     const EASY2: &str =
@@ -546,36 +546,51 @@ mod tests {
         (SimDevice::new(phone), done)
     }
 
-    #[test]
-    fn the_in_process_phone_shows_every_move_of_the_search() {
+    /// Replays the naive search of [`EASY2`] on the in-process phone through `run`, given the
+    /// replay, the search and the stop flag the phone watches; returns the phone's device
+    /// afterwards (for its log of moves) with what `run` returned.
+    fn on_sim_phone<R>(
+        run: impl FnOnce(&mut Replay<'_, '_>, &Search, &AtomicBool) -> R,
+    ) -> (SimDevice, R) {
         let puzzle = Board::from(puzzles::parse(EASY2).unwrap());
         let search = record_search(&puzzle, Strategy::Naive, None).unwrap();
-        let moves = search.moves();
         let (mut device, done) = sim_phone(&puzzle);
         let layout = crate::plan::layout(&done.calibration).unwrap();
         let profile = Profile::new(done.calibration, done.templates);
         let stop = AtomicBool::new(false);
-        let mut phone = Phone::new(&mut device, &profile, &stop, &|_| {});
-        let mut replay = Replay {
-            phone: &mut phone,
-            layout,
+        let out = {
+            let mut phone = Phone::new(&mut device, &profile, &stop, &|_| {});
+            let mut replay = Replay {
+                phone: &mut phone,
+                layout,
+            };
+            run(&mut replay, &search, &stop)
         };
+        (device, out)
+    }
+
+    #[test]
+    fn the_in_process_phone_shows_every_move_of_the_search() {
         let mut seen = Vec::new();
-        let report = replay_moves(
-            &mut replay,
-            &puzzle,
-            &moves,
-            0,
-            &ReplayOptions {
+        let (device, (moves, solution, report)) = on_sim_phone(|replay, search, _| {
+            let options = ReplayOptions {
                 check_every: 100,
                 ..Default::default()
-            },
-            None,
-            &mut |d| seen.push(d),
-        )
-        .unwrap();
+            };
+            let moves = search.moves();
+            let report = replay_moves(
+                replay,
+                &search.puzzle,
+                &moves,
+                0,
+                &options,
+                None,
+                &mut |d| seen.push(d),
+            );
+            (moves, search.solution, report.unwrap())
+        });
         assert_eq!(report.done, moves.len());
-        assert_eq!(report.final_board, search.solution);
+        assert_eq!(report.final_board, solution);
         assert_eq!(seen.last(), Some(&moves.len()));
         let log: Vec<Move> = device
             .phone()
@@ -597,38 +612,36 @@ mod tests {
 
     #[test]
     fn a_stop_request_ends_the_replay_between_batches_and_saves_the_progress() {
-        let puzzle = Board::from(puzzles::parse(EASY2).unwrap());
-        let search = record_search(&puzzle, Strategy::Naive, None).unwrap();
-        let moves = search.moves();
-        let (mut device, done) = sim_phone(&puzzle);
         let dir = std::env::temp_dir().join(format!("sa-session-stop-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("progress.json");
-        let state = State::new(&puzzle, Strategy::Naive, None, moves.len(), "direct".into());
-        let layout = crate::plan::layout(&done.calibration).unwrap();
-        let profile = Profile::new(done.calibration, done.templates);
-        let stop = AtomicBool::new(false);
-        let mut phone = Phone::new(&mut device, &profile, &stop, &|_| {});
-        let mut replay = Replay {
-            phone: &mut phone,
-            layout,
-        };
         let options = ReplayOptions {
             state_file: Some(path.clone()),
             moves_per_second: Some(40.0),
             ..Default::default()
         };
-        let err = replay_moves(
-            &mut replay,
-            &puzzle,
-            &moves,
-            0,
-            &options,
-            Some(state),
-            &mut |_| stop.store(true, Ordering::SeqCst),
-        )
-        .unwrap_err()
-        .to_string();
+        let (device, (err, moves)) = on_sim_phone(|replay, search, stop| {
+            let moves = search.moves();
+            let state = State::new(
+                &search.puzzle,
+                Strategy::Naive,
+                None,
+                moves.len(),
+                "direct".into(),
+            );
+            let err = replay_moves(
+                replay,
+                &search.puzzle,
+                &moves,
+                0,
+                &options,
+                Some(state),
+                &mut |_| stop.store(true, Ordering::SeqCst),
+            )
+            .unwrap_err()
+            .to_string();
+            (err, moves)
+        });
         assert!(err.contains("--resume"), "{err}");
         let saved = State::load(&path).unwrap();
         assert!(saved.sent > 0 && saved.sent < moves.len(), "{saved:?}");

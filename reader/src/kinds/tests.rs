@@ -29,7 +29,7 @@ fn late_game(
     entry: InkFeatures,
     entries: usize,
 ) -> Vec<(usize, usize, InkFeatures)> {
-    let mut s: Vec<_> = (0..20).map(|i| (i * 4, i % 9, given)).collect();
+    let mut s = givens(9, given);
     s.extend(
         (0..81)
             .filter(|i| i % 4 != 0 || *i > 76)
@@ -37,6 +37,20 @@ fn late_game(
             .map(|i| (i, i % 9, entry)),
     );
     s
+}
+
+/// 20 givens styled `given` in cells 0, 4, 8.., cell `4i` holding glyph `i % glyphs`.
+fn givens(glyphs: usize, given: InkFeatures) -> Vec<(usize, usize, InkFeatures)> {
+    (0..20).map(|i| (i * 4, i % glyphs, given)).collect()
+}
+
+/// A calibration's inks: givens `given`, entries `entry`, told apart at the usual distance.
+fn calibrated_inks(given: [u8; 3], entry: Option<[u8; 3]>) -> StoredInks {
+    StoredInks {
+        given,
+        entry,
+        distance: 60.0,
+    }
 }
 
 /// A digit patch whose shape is `glyph` (different glyphs do not correlate).
@@ -70,24 +84,25 @@ fn screen(styles: &[(usize, usize, InkFeatures)]) -> (Vec<CellInk>, Vec<Option<I
     (cells, features)
 }
 
+/// How the uncalibrated reader splits the digits of `styles` into givens and entries.
+fn split_of(styles: &[(usize, usize, InkFeatures)]) -> InkSplit {
+    let (cells, features) = screen(styles);
+    InkSplit::of(&cells, &features)
+}
+
 #[test]
 fn digits_drawn_alike_are_indistinguishable_not_guessed() {
     let black = feat([30; 3], None, 0.2);
-    let s: Vec<_> = (0..20).map(|i| (i * 4, i % 9, black)).collect();
-    let (cells, features) = screen(&s);
-    assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+    assert_eq!(split_of(&givens(9, black)), InkSplit::Indistinguishable);
 }
 
 #[test]
 fn a_second_ink_colour_marks_entries_whatever_the_theme() {
     for (given, entry) in [([30; 3], [33, 150, 243]), ([158; 3], [232; 3])] {
-        let mut s: Vec<_> = (0..20)
-            .map(|i| (i * 4, i % 9, feat(given, None, 0.2)))
-            .collect();
+        let mut s = givens(9, feat(given, None, 0.2));
         s.push((1, 3, feat(entry, None, 0.2)));
         s.push((2, 5, feat(entry, None, 0.2)));
-        let (cells, features) = screen(&s);
-        let split = InkSplit::of(&cells, &features);
+        let split = split_of(&s);
         assert_eq!(split.kind(0), Some(DigitKind::Given));
         assert_eq!(split.kind(1), Some(DigitKind::Entry));
         assert_eq!(split.kind(2), Some(DigitKind::Entry));
@@ -95,20 +110,23 @@ fn a_second_ink_colour_marks_entries_whatever_the_theme() {
     }
 }
 
-#[test]
-fn a_same_number_highlight_is_unknown_and_a_disc_alone_can_mark_givens() {
-    let grey_disc = Some([218, 228, 224]);
-    let mut s: Vec<_> = (0..20)
-        .map(|i| (i * 4, i % 7, feat([3; 3], grey_disc, 0.2)))
-        .collect();
-    // Entries: same ink, no disc. Highlight: every 3 in white on a teal disc.
-    s.push((1, 2, feat([3; 3], None, 0.2)));
-    s.push((2, 4, feat([3; 3], None, 0.2)));
+/// Saku's look: givens in `ink` on grey discs, two bare entries in `entries` (cells 1 and 2),
+/// and three copies of one digit highlighted in white on teal discs (cells 5, 6, 7).
+fn saku(ink: [u8; 3], entries: [[u8; 3]; 2]) -> Vec<(usize, usize, InkFeatures)> {
+    let mut s = givens(7, feat(ink, Some([218, 228, 224]), 0.2));
+    s.push((1, 2, feat(entries[0], None, 0.2)));
+    s.push((2, 4, feat(entries[1], None, 0.2)));
     for i in [5, 6, 7] {
         s.push((i, 8, feat([238; 3], Some([0, 105, 96]), 0.2)));
     }
-    let (cells, features) = screen(&s);
-    let split = InkSplit::of(&cells, &features);
+    s
+}
+
+#[test]
+fn a_same_number_highlight_is_unknown_and_a_disc_alone_can_mark_givens() {
+    // Entries: same ink, no disc.
+    let s = saku([3; 3], [[3; 3], [3; 3]]);
+    let split = split_of(&s);
     assert_eq!(split.kind(0), Some(DigitKind::Given));
     assert_eq!(split.kind(1), Some(DigitKind::Entry));
     assert_eq!(split.kind(5), Some(DigitKind::Unknown));
@@ -125,17 +143,14 @@ fn a_highlight_that_keeps_the_ink_keeps_the_kind_without_calibration() {
     // digit keeping its ink.
     let teal = [0, 137, 123];
     let hl_disc = Some([143, 211, 201]);
-    let mut s: Vec<_> = (0..20)
-        .map(|i| (i * 4, i % 7, feat([30; 3], Some([218, 228, 224]), 0.2)))
-        .collect();
+    let mut s = givens(7, feat([30; 3], Some([218, 228, 224]), 0.2));
     s.push((1, 2, feat(teal, None, 0.2)));
     s.push((2, 4, feat(teal, None, 0.2)));
     s.push((3, 7, feat([32; 3], hl_disc, 0.2)));
     s.push((5, 7, feat([32; 3], hl_disc, 0.2)));
     s.push((6, 7, feat(teal, hl_disc, 0.2)));
     s.push((7, 7, feat(teal, hl_disc, 0.2)));
-    let (cells, features) = screen(&s);
-    let split = InkSplit::of(&cells, &features);
+    let split = split_of(&s);
     assert_eq!(split.kind(3), Some(DigitKind::Given));
     assert_eq!(split.kind(5), Some(DigitKind::Given));
     assert_eq!(split.kind(6), Some(DigitKind::Entry));
@@ -143,8 +158,7 @@ fn a_highlight_that_keeps_the_ink_keeps_the_kind_without_calibration() {
     assert_eq!(split.kind(1), Some(DigitKind::Entry));
     // The picked digit shown once: a lone given on a highlight disc stays a given.
     let s: Vec<_> = s.into_iter().filter(|&(i, ..)| i != 5).collect();
-    let (cells, features) = screen(&s);
-    let split = InkSplit::of(&cells, &features);
+    let split = split_of(&s);
     assert_eq!(split.kind(3), Some(DigitKind::Given));
     assert_eq!(split.kind(1), Some(DigitKind::Entry));
 }
@@ -158,21 +172,20 @@ fn digits_of(styles: &[(usize, usize, InkFeatures)]) -> Vec<Option<u8>> {
     d
 }
 
+/// The kinds a calibration with `inks` gives the digits of `styles`.
+fn calibrated(styles: &[(usize, usize, InkFeatures)], inks: StoredInks) -> Vec<Option<DigitKind>> {
+    let (cells, features) = screen(styles);
+    calibrated_kinds(&digits_of(styles), &cells, &features, inks)
+}
+
 #[test]
 fn a_theme_changed_since_calibration_does_not_turn_givens_into_entries() {
-    let stored = StoredInks {
-        given: [30; 3],
-        entry: Some([33, 150, 243]),
-        distance: 60.0,
-    };
+    let stored = calibrated_inks([30; 3], Some([33, 150, 243]));
     // Dark theme now: light grey givens, light blue entries; no digit in a stored colour.
-    let mut s: Vec<_> = (0..20)
-        .map(|i| (i * 4, i % 9, feat([225; 3], None, 0.2)))
-        .collect();
+    let mut s = givens(9, feat([225; 3], None, 0.2));
     s.push((1, 3, feat([130, 190, 255], None, 0.2)));
     s.push((2, 5, feat([130, 190, 255], None, 0.2)));
-    let (cells, features) = screen(&s);
-    let kinds = calibrated_kinds(&digits_of(&s), &cells, &features, stored);
+    let kinds = calibrated(&s, stored);
     assert_eq!(kinds[0], Some(DigitKind::Given));
     assert_eq!(kinds[4], Some(DigitKind::Given));
     assert_eq!(kinds[1], Some(DigitKind::Entry));
@@ -182,14 +195,8 @@ fn a_theme_changed_since_calibration_does_not_turn_givens_into_entries() {
 #[test]
 fn a_highlight_keeps_the_kind_of_its_ink_and_hides_it_when_it_recolours_the_digit() {
     // Calibrated with givens only: entries are whatever is far from the given colour.
-    let stored = StoredInks {
-        given: [30; 3],
-        entry: None,
-        distance: 60.0,
-    };
-    let mut s: Vec<_> = (0..20)
-        .map(|i| (i * 4, i % 7, feat([30; 3], None, 0.2)))
-        .collect();
+    let stored = calibrated_inks([30; 3], None);
+    let mut s = givens(7, feat([30; 3], None, 0.2));
     // Teal entries of several digits; the picked 8 sits on a disc: two entries keep the
     // teal ink, two givens are recoloured white on a dark disc.
     s.push((1, 2, feat([0, 137, 123], None, 0.2)));
@@ -198,8 +205,7 @@ fn a_highlight_keeps_the_kind_of_its_ink_and_hides_it_when_it_recolours_the_digi
     s.push((5, 7, feat([0, 137, 123], Some([143, 211, 201]), 0.2)));
     s.push((6, 7, feat([250; 3], Some([0, 105, 92]), 0.2)));
     s.push((7, 7, feat([250; 3], Some([0, 105, 92]), 0.2)));
-    let (cells, features) = screen(&s);
-    let kinds = calibrated_kinds(&digits_of(&s), &cells, &features, stored);
+    let kinds = calibrated(&s, stored);
     assert_eq!(kinds[0], Some(DigitKind::Given));
     assert_eq!(kinds[1], Some(DigitKind::Entry));
     assert_eq!(kinds[3], Some(DigitKind::Entry));
@@ -212,11 +218,7 @@ fn a_highlight_keeps_the_kind_of_its_ink_and_hides_it_when_it_recolours_the_digi
 fn a_lone_digit_in_the_selected_cells_reversed_colours_hides_its_kind_after_calibration() {
     // Dark theme calibrated with givens only: light givens on dark paper. The selected cell is
     // lit, its digit dark on it: a colour the calibration never saw, yet no entry.
-    let stored = StoredInks {
-        given: [213, 221, 240],
-        entry: None,
-        distance: 60.0,
-    };
+    let stored = calibrated_inks([213, 221, 240], None);
     let mut s: Vec<_> = (0..20)
         .map(|i| {
             (
@@ -229,8 +231,7 @@ fn a_lone_digit_in_the_selected_cells_reversed_colours_hides_its_kind_after_cali
     s.push((0, 0, feat_on([40, 20, 90], [208, 188, 255], 0.2)));
     // A lone entry in a new ink on the dark paper is still an entry.
     s.push((1, 5, feat_on([120, 170, 255], [28, 27, 31], 0.2)));
-    let (cells, features) = screen(&s);
-    let kinds = calibrated_kinds(&digits_of(&s), &cells, &features, stored);
+    let kinds = calibrated(&s, stored);
     assert_eq!(kinds[4], Some(DigitKind::Given));
     assert_eq!(kinds[0], Some(DigitKind::Unknown));
     assert_eq!(kinds[1], Some(DigitKind::Entry));
@@ -239,22 +240,9 @@ fn a_lone_digit_in_the_selected_cells_reversed_colours_hides_its_kind_after_cali
 #[test]
 fn entries_in_the_given_ink_told_apart_by_a_missing_disc_are_entries_after_calibration() {
     // Calibrated on a screen whose digits all share one ink (Saku): only a disc marks givens.
-    let stored = StoredInks {
-        given: [30; 3],
-        entry: None,
-        distance: 60.0,
-    };
-    let grey_disc = Some([218, 228, 224]);
-    let mut s: Vec<_> = (0..20)
-        .map(|i| (i * 4, i % 7, feat([30; 3], grey_disc, 0.2)))
-        .collect();
-    s.push((1, 2, feat([32; 3], None, 0.2)));
-    s.push((2, 4, feat([28; 3], None, 0.2)));
-    for i in [5, 6, 7] {
-        s.push((i, 8, feat([238; 3], Some([0, 105, 96]), 0.2)));
-    }
-    let (cells, features) = screen(&s);
-    let kinds = calibrated_kinds(&digits_of(&s), &cells, &features, stored);
+    let stored = calibrated_inks([30; 3], None);
+    let s = saku([30; 3], [[32; 3], [28; 3]]);
+    let kinds = calibrated(&s, stored);
     assert_eq!(kinds[0], Some(DigitKind::Given));
     assert_eq!(kinds[4], Some(DigitKind::Given));
     assert_eq!(kinds[1], Some(DigitKind::Entry));
@@ -262,8 +250,7 @@ fn entries_in_the_given_ink_told_apart_by_a_missing_disc_are_entries_after_calib
     assert_eq!(kinds[5], Some(DigitKind::Unknown));
     // One bare digit alone says nothing: it may be a given a highlight restyled.
     let s: Vec<_> = s.into_iter().filter(|&(i, ..)| i != 2).collect();
-    let (cells, features) = screen(&s);
-    let kinds = calibrated_kinds(&digits_of(&s), &cells, &features, stored);
+    let kinds = calibrated(&s, stored);
     assert_eq!(kinds[1], Some(DigitKind::Given));
 }
 
@@ -275,16 +262,14 @@ fn bold_givens_and_regular_entries_of_one_colour_are_split_by_stroke() {
     for i in [1, 2, 3, 5] {
         s.push((i, i, feat([0; 3], None, 0.12)));
     }
-    let (cells, features) = screen(&s);
-    let split = InkSplit::of(&cells, &features);
+    let split = split_of(&s);
     assert_eq!(split.kind(0), Some(DigitKind::Given));
     assert_eq!(split.kind(5), Some(DigitKind::Entry));
     // A spread of strokes without two bands stays one style.
     let s: Vec<_> = (0..30)
         .map(|i| (i * 2, i % 9, feat([0; 3], None, 0.19 + 0.0015 * i as f32)))
         .collect();
-    let (cells, features) = screen(&s);
-    assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+    assert_eq!(split_of(&s), InkSplit::Indistinguishable);
 }
 
 #[test]
@@ -295,8 +280,7 @@ fn neutral_givens_outnumbered_by_accent_entries_are_still_the_givens() {
         ([225; 3], [130, 190, 255], [30; 3]),
     ] {
         let s = late_game(feat_on(given, cell, 0.12), feat_on(entry, cell, 0.12), 45);
-        let (cells, features) = screen(&s);
-        let split = InkSplit::of(&cells, &features);
+        let split = split_of(&s);
         assert_eq!(split.kind(0), Some(DigitKind::Given), "{given:?}");
         assert_eq!(split.kind(76), Some(DigitKind::Given));
         assert_eq!(split.kind(1), Some(DigitKind::Entry));
@@ -323,8 +307,7 @@ fn a_disc_a_tinted_cell_or_a_bolder_stroke_marks_outnumbered_givens() {
         ),
         (feat(ink, None, 0.19), feat(ink, None, 0.12)),
     ] {
-        let (cells, features) = screen(&late_game(given, entry, 45));
-        let split = InkSplit::of(&cells, &features);
+        let split = split_of(&late_game(given, entry, 45));
         assert_eq!(split.kind(0), Some(DigitKind::Given), "{given:?}");
         assert_eq!(split.kind(1), Some(DigitKind::Entry), "{given:?}");
     }
@@ -345,11 +328,12 @@ fn two_styles_that_could_both_be_the_givens_with_no_cue_or_clashing_cues_are_unk
         ),
     ];
     for (given, entry) in cases {
-        let (cells, features) = screen(&late_game(given, entry, 45));
-        assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+        assert_eq!(
+            split_of(&late_game(given, entry, 45)),
+            InkSplit::Indistinguishable
+        );
         // With too few entries to be the givens, the sizes alone decide.
-        let (cells, features) = screen(&late_game(given, entry, 10));
-        let split = InkSplit::of(&cells, &features);
+        let split = split_of(&late_game(given, entry, 10));
         assert_eq!(split.kind(0), Some(DigitKind::Given), "{given:?}");
         assert_eq!(split.kind(1), Some(DigitKind::Entry), "{given:?}");
     }
@@ -375,26 +359,20 @@ fn tints_shared_by_both_kinds_do_not_outvote_the_inks() {
             style.2.background = shade;
         }
     }
-    let (cells, features) = screen(&s);
-    let split = InkSplit::of(&cells, &features);
+    let split = split_of(&s);
     assert_eq!(split.kind(0), Some(DigitKind::Given));
     assert_eq!(split.kind(1), Some(DigitKind::Entry));
 }
 
 #[test]
 fn entries_in_the_given_ink_outnumbering_givens_on_discs_are_entries_after_calibration() {
-    let stored = StoredInks {
-        given: [30; 3],
-        entry: None,
-        distance: 60.0,
-    };
+    let stored = calibrated_inks([30; 3], None);
     let s = late_game(
         feat([30; 3], Some([218, 228, 224]), 0.12),
         feat([30; 3], None, 0.12),
         45,
     );
-    let (cells, features) = screen(&s);
-    let kinds = calibrated_kinds(&digits_of(&s), &cells, &features, stored);
+    let kinds = calibrated(&s, stored);
     assert_eq!(kinds[0], Some(DigitKind::Given));
     assert_eq!(kinds[76], Some(DigitKind::Given));
     assert_eq!(kinds[1], Some(DigitKind::Entry));
@@ -457,8 +435,7 @@ fn of_two_neutral_inks_on_one_paper_the_faint_one_is_the_entries_even_when_they_
     // Black givens and grey entries on white; white givens and grey entries on a dark theme.
     for (given, entry, paper) in [([6; 3], [130; 3], [253; 3]), ([235; 3], [150; 3], [20; 3])] {
         let s = late_game(feat_on(given, paper, 0.12), feat_on(entry, paper, 0.12), 45);
-        let (cells, features) = screen(&s);
-        let split = InkSplit::of(&cells, &features);
+        let split = split_of(&s);
         assert_eq!(split.kind(0), Some(DigitKind::Given), "{given:?}");
         assert_eq!(split.kind(1), Some(DigitKind::Entry), "{given:?}");
     }
@@ -469,14 +446,11 @@ fn a_disc_in_the_colour_of_the_other_digits_cells_is_no_mark() {
     // Tiles: every digit white on a black tile; in some cells the cut reached the grey gap
     // around the tile, so the black under the digit differs from the cell's corners there.
     let black = [1; 3];
-    let mut s: Vec<_> = (0..20)
-        .map(|i| (i * 4, i % 9, feat_on([247; 3], black, 0.2)))
-        .collect();
+    let mut s = givens(9, feat_on([247; 3], black, 0.2));
     for i in [1, 2, 3, 5, 6] {
         s.push((i, i % 9, feat([246; 3], Some(black), 0.2)));
     }
-    let (cells, features) = screen(&s);
-    assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+    assert_eq!(split_of(&s), InkSplit::Indistinguishable);
 }
 
 #[test]
@@ -490,8 +464,7 @@ fn a_lone_digit_drawn_the_other_way_round_is_the_selection_and_hides_its_kind() 
         5,
     );
     s.push((7, 8, feat_on([59, 41, 67], [213, 189, 222], 0.12)));
-    let (cells, features) = screen(&s);
-    let split = InkSplit::of(&cells, &features);
+    let split = split_of(&s);
     assert_eq!(split.kind(0), Some(DigitKind::Given));
     assert_eq!(split.kind(1), Some(DigitKind::Entry));
     assert_eq!(split.kind(7), Some(DigitKind::Unknown));
@@ -519,8 +492,7 @@ fn entries_on_white_cells_among_givens_on_grey_ones_in_one_ink_are_entries() {
         },
         &[],
     );
-    let (cells, features) = screen(&s);
-    let split = InkSplit::of(&cells, &features);
+    let split = split_of(&s);
     for i in entries {
         assert_eq!(split.kind(i), Some(DigitKind::Entry), "{}", split.summary());
     }
@@ -553,19 +525,15 @@ fn a_selected_cells_row_and_column_or_shaded_boxes_tint_no_kind() {
         (&selection as &dyn Fn(usize) -> [u8; 3], &lines[..]),
         (&boxes, &[]),
     ] {
-        let (cells, features) = screen(&one_ink(tint, empty));
-        assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+        assert_eq!(split_of(&one_ink(tint, empty)), InkSplit::Indistinguishable);
     }
 }
 
 #[test]
 fn a_black_digit_read_a_little_grey_through_jpeg_blur_is_drawn_like_the_others() {
-    let mut s: Vec<_> = (0..20)
-        .map(|i| (i * 4, i % 9, feat_on([2; 3], [236; 3], 0.15)))
-        .collect();
+    let mut s = givens(9, feat_on([2; 3], [236; 3], 0.15));
     s.push((1, 1, feat_on([33; 3], [236; 3], 0.15)));
-    let (cells, features) = screen(&s);
-    assert_eq!(InkSplit::of(&cells, &features), InkSplit::Indistinguishable);
+    assert_eq!(split_of(&s), InkSplit::Indistinguishable);
 }
 
 #[test]

@@ -23,16 +23,7 @@ fn a_drawn_grid_is_found_to_the_pixel_in_light_and_dark_themes() {
     for (bg, line, bright) in [([250; 3], [40; 3], false), ([20; 3], [200; 3], true)] {
         let grid = locate_grid(&drawn_grid(bg, line)).unwrap();
         assert_eq!(grid.bright_lines, bright);
-        for i in 0..10 {
-            assert!(
-                (grid.xs[i] - (25.0 + 30.0 * i as f32)).abs() <= 1.0,
-                "{grid:?}"
-            );
-            assert!(
-                (grid.ys[i] - (140.0 + 30.0 * i as f32)).abs() <= 1.0,
-                "{grid:?}"
-            );
-        }
+        assert_within(&grid, 25.0, 140.0, 1.0);
         let near = locate_grid_near(&drawn_grid(bg, line), grid.rect()).unwrap();
         assert_eq!(near.rect(), grid.rect());
     }
@@ -81,17 +72,22 @@ fn grid_at(w: u32, h: u32, x0: u32, y0: u32, bottom: f32) -> RgbaImage {
     img
 }
 
-fn assert_at(grid: &Grid, x0: f32, y0: f32) {
+/// The grid's lines lie within `tolerance` px of a 30 px lattice from (`x0`, `y0`).
+fn assert_within(grid: &Grid, x0: f32, y0: f32, tolerance: f32) {
     for i in 0..10 {
         assert!(
-            (grid.xs[i] - (x0 + 30.0 * i as f32)).abs() <= 1.5,
+            (grid.xs[i] - (x0 + 30.0 * i as f32)).abs() <= tolerance,
             "{grid:?}"
         );
         assert!(
-            (grid.ys[i] - (y0 + 30.0 * i as f32)).abs() <= 1.5,
+            (grid.ys[i] - (y0 + 30.0 * i as f32)).abs() <= tolerance,
             "{grid:?}"
         );
     }
+}
+
+fn assert_at(grid: &Grid, x0: f32, y0: f32) {
+    assert_within(grid, x0, y0, 1.5);
 }
 
 #[test]
@@ -133,16 +129,7 @@ fn a_grid_without_outer_lines_is_fixed_by_its_box_lines() {
         }
     }
     let grid = &locate_grid_candidates(&img)[0];
-    for i in 0..10 {
-        assert!(
-            (grid.xs[i] - (25.0 + 30.0 * i as f32)).abs() <= 1.5,
-            "{grid:?}"
-        );
-        assert!(
-            (grid.ys[i] - (140.0 + 30.0 * i as f32)).abs() <= 1.5,
-            "{grid:?}"
-        );
-    }
+    assert_at(grid, 25.0, 140.0);
 }
 
 #[test]

@@ -351,13 +351,24 @@ impl ShellSession {
     pub(super) fn write_raw(&mut self, bytes: &[u8]) -> Result<()> {
         self.check_alive()?;
         if !self.stream.send(bytes.to_vec()) {
-            self.closed = true;
-            bail!(
-                "the touch event stream on {} has ended: check `adb devices`, then retry",
-                self.serial
-            );
+            return Err(self.ended("touch event stream", String::new()));
         }
         Ok(())
+    }
+
+    /// Marks the session closed and says so: `what` has ended, with `said`, what it printed
+    /// last, if anything.
+    fn ended(&mut self, what: &str, said: String) -> anyhow::Error {
+        self.closed = true;
+        let said = if said.is_empty() {
+            said
+        } else {
+            format!(" ({said})")
+        };
+        anyhow!(
+            "the {what} on {} has ended{said}: check `adb devices`, then retry",
+            self.serial
+        )
     }
 
     /// Fails when the session has ended (the raw sink died, or the device went away), with
@@ -366,31 +377,18 @@ impl ShellSession {
         if self.stream.take_ready().is_ok() {
             return Ok(());
         }
-        self.closed = true;
         let said = String::from_utf8_lossy(self.stream.pending())
             .trim()
             .chars()
             .take(300)
             .collect::<String>();
-        bail!(
-            "the touch event stream on {} has ended{}: check `adb devices`, then retry",
-            self.serial,
-            if said.is_empty() {
-                String::new()
-            } else {
-                format!(" ({said})")
-            }
-        );
+        Err(self.ended("touch event stream", said))
     }
 
     pub(super) fn send(&mut self, line: &str) -> Result<()> {
         let line = format!("{}\n", parse::with_status_marker(line));
         if !self.stream.send(line.into_bytes()) {
-            self.closed = true;
-            bail!(
-                "the shell session on {} has ended: check `adb devices`, then retry",
-                self.serial
-            );
+            return Err(self.ended("shell session", String::new()));
         }
         Ok(())
     }

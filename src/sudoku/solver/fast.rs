@@ -30,6 +30,9 @@ struct State {
     cand: [u32; 32],
     /// The cells of each band not yet filled.
     unsolved: [u32; 3],
+    /// Without events: `unsolved` as the fills were last counted, so that the fills since are
+    /// counted in one go.
+    counted: [u32; 3],
     /// Each word as its last update left it: a word that differs has changed since (comparing
     /// all 27 at once is cheaper than noting each change as it is made).
     prev: [u32; 32],
@@ -86,6 +89,7 @@ impl State {
         Some(State {
             cand,
             unsolved: [BAND & !given[0], BAND & !given[1], BAND & !given[2]],
+            counted: [BAND & !given[0], BAND & !given[1], BAND & !given[2]],
             // Never a word's value: every word differs, so every word is updated first.
             prev: {
                 let mut prev = [u32::MAX; 32];
@@ -280,8 +284,7 @@ impl<O: SolveObserver> Run<'_, O> {
             cells: [0; 81],
             len: 0,
         };
-        let before = state.unsolved;
-        if self.fast_search(&mut state, &mut trail, before) == Err(Halt::Dead) {
+        if self.fast_search(&mut state, &mut trail) == Err(Halt::Dead) {
             // Exhausted: take back what the top level filled, so replay ends on the puzzle.
             let _ = self.undo_to(&mut trail, 0);
         }
@@ -289,55 +292,38 @@ impl<O: SolveObserver> Run<'_, O> {
 
     /// [`Run::fast_search_body`], compiled with POPCNT, BMI and AVX2 when this CPU has them (the
     /// default x86-64 target counts bits in software), else portably.
-    fn fast_search(
-        &mut self,
-        st: &mut State,
-        trail: &mut Trail,
-        before: [u32; 3],
-    ) -> Result<(), Halt> {
+    fn fast_search(&mut self, st: &mut State, trail: &mut Trail) -> Result<(), Halt> {
         #[cfg(target_arch = "x86_64")]
         if x86_features() {
             // SAFETY: `fast_search_x86` only enables POPCNT, BMI1, BMI2, LZCNT and AVX2, which
             // this CPU was just found to have; it is otherwise the portable code.
-            return unsafe { self.fast_search_x86(st, trail, before) };
+            return unsafe { self.fast_search_x86(st, trail) };
         }
-        self.fast_search_portable(st, trail, before)
+        self.fast_search_portable(st, trail)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
-    fn fast_search_x86(
-        &mut self,
-        st: &mut State,
-        trail: &mut Trail,
-        before: [u32; 3],
-    ) -> Result<(), Halt> {
-        self.fast_search_body::<true>(st, trail, before)
+    fn fast_search_x86(&mut self, st: &mut State, trail: &mut Trail) -> Result<(), Halt> {
+        self.fast_search_body::<true>(st, trail)
     }
 
-    fn fast_search_portable(
-        &mut self,
-        st: &mut State,
-        trail: &mut Trail,
-        before: [u32; 3],
-    ) -> Result<(), Halt> {
-        self.fast_search_body::<false>(st, trail, before)
+    fn fast_search_portable(&mut self, st: &mut State, trail: &mut Trail) -> Result<(), Halt> {
+        self.fast_search_body::<false>(st, trail)
     }
 
     /// Propagates, then guesses and recurses (into the same compiled flavour, `X86`). Fills
     /// made here stay on the trail when this returns `Dead`: the caller cancels everything
-    /// after its own mark. `before`: the unsolved cells before the fill that led here, so that
-    /// without events the fills are counted in one go.
+    /// after its own mark.
     #[inline(always)]
     fn fast_search_body<const X86: bool>(
         &mut self,
         st: &mut State,
         trail: &mut Trail,
-        before: [u32; 3],
     ) -> Result<(), Halt> {
         let propagated = self.propagate(st, trail);
         if O::IGNORES_EVENTS {
-            self.count_fills(trail, before, st.unsolved)?;
+            self.count_fills(trail, st)?;
         }
         let pairs = propagated?;
         if st.solved() {
@@ -357,7 +343,6 @@ impl<O: SolveObserver> Run<'_, O> {
                 digits.trailing_zeros() as usize
             };
             digits &= !(1 << d);
-            let before = st.unsolved;
             if digits == 0 {
                 // The last candidate left: no copy needed, the caller owns `st`.
                 st.place(d, b, bit, false);
@@ -365,7 +350,7 @@ impl<O: SolveObserver> Run<'_, O> {
                     self.emit_set(cell, d as u8 + 1)?;
                     trail.push(cell);
                 }
-                return self.recurse::<X86>(st, trail, before);
+                return self.recurse::<X86>(st, trail);
             }
             self.guesses += 1;
             let mark = trail.len;
@@ -375,7 +360,7 @@ impl<O: SolveObserver> Run<'_, O> {
                 self.emit_set(cell, d as u8 + 1)?;
                 trail.push(cell);
             }
-            match self.recurse::<X86>(&mut child, trail, before) {
+            match self.recurse::<X86>(&mut child, trail) {
                 Err(Halt::Dead) => {}
                 other => return other,
             }
@@ -386,30 +371,22 @@ impl<O: SolveObserver> Run<'_, O> {
     }
 
     #[inline(always)]
-    fn recurse<const X86: bool>(
-        &mut self,
-        st: &mut State,
-        trail: &mut Trail,
-        before: [u32; 3],
-    ) -> Result<(), Halt> {
+    fn recurse<const X86: bool>(&mut self, st: &mut State, trail: &mut Trail) -> Result<(), Halt> {
         #[cfg(target_arch = "x86_64")]
         if X86 {
             // SAFETY: `X86` is only true inside `fast_search_x86`, entered after finding POPCNT,
             // BMI1, BMI2, LZCNT and AVX2 on this CPU.
-            return unsafe { self.fast_search_x86(st, trail, before) };
+            return unsafe { self.fast_search_x86(st, trail) };
         }
-        self.fast_search_portable(st, trail, before)
+        self.fast_search_portable(st, trail)
     }
 
-    /// Without events: counts the cells filled since `before` as `Set`s, within the budget,
-    /// and as fills on the trail (its length alone: the cells are not needed).
+    /// Without events: counts the cells filled since the last count as `Set`s, within the
+    /// budget, and as fills on the trail (its length alone: the cells are not needed).
     #[inline(always)]
-    fn count_fills(
-        &mut self,
-        trail: &mut Trail,
-        before: [u32; 3],
-        now: [u32; 3],
-    ) -> Result<(), Halt> {
+    fn count_fills(&mut self, trail: &mut Trail, st: &mut State) -> Result<(), Halt> {
+        let (before, now) = (st.counted, st.unsolved);
+        st.counted = now;
         let n = (before[0] & !now[0]).count_ones()
             + (before[1] & !now[1]).count_ones()
             + (before[2] & !now[2]).count_ones();
@@ -569,65 +546,49 @@ fn single_rows(w: u32) -> u32 {
     (one(r0) * ROW) | (one(r1) * ROW) << 9 | (one(r2) * ROW) << 18
 }
 
-/// For each cell of a band: the band with the cell's row and box cleared, the cell kept.
-const KEEP: [u32; 27] = {
-    let mut t = [0u32; 27];
-    let mut p = 0;
-    while p < 27 {
-        let (r, c) = (p / 9, p % 9);
-        let mut m = BAND;
-        let mut q = 0;
-        while q < 27 {
-            if q != p && (q / 9 == r || q % 9 / 3 == c / 3) {
-                m &= !(1 << q);
-            }
-            q += 1;
+/// A table of `$len` entries built at compile time, entry `$i` being `$entry` (const code has
+/// no `for`); entries from `$filled` on keep `$zero`.
+macro_rules! table {
+    ($zero:expr; $len:expr, |$i:ident| $entry:expr) => {
+        table!($zero; $len, $len, |$i| $entry)
+    };
+    ($zero:expr; $len:expr, $filled:expr, |$i:ident| $entry:expr) => {{
+        let mut t = [$zero; $len];
+        let mut $i = 0;
+        while $i < $filled {
+            t[$i] = $entry;
+            $i += 1;
         }
-        t[p] = m;
-        p += 1;
+        t
+    }};
+}
+
+/// For each cell of a band: the band with the cell's row and box cleared, the cell kept.
+const KEEP: [u32; 27] = table!(0; 27, |p| {
+    let mut m = BAND;
+    let mut q = 0;
+    while q < 27 {
+        if q != p && (q / 9 == p / 9 || q % 9 / 3 == p % 9 / 3) {
+            m &= !(1 << q);
+        }
+        q += 1;
     }
-    t
-};
+    m
+});
 
 /// The three cells of column `c` in a band.
-const COLUMN: [u32; 9] = {
-    let mut t = [0u32; 9];
-    let mut c = 0;
-    while c < 9 {
-        t[c] = (1 | 1 << 9 | 1 << 18) << c;
-        c += 1;
-    }
-    t
-};
+const COLUMN: [u32; 9] = table!(0; 9, |c| (1 | 1 << 9 | 1 << 18) << c);
 
 /// For each word, the same digit's words in the two other bands.
-const OTHER_BANDS: [(u8, u8); 32] = {
-    let mut t = [(0u8, 0u8); 32];
-    let mut k = 0;
-    while k < 27 {
-        let base = k - k % 3;
-        t[k] = ((base + (k + 1) % 3) as u8, (base + (k + 2) % 3) as u8);
-        k += 1;
-    }
-    t
-};
+const OTHER_BANDS: [(u8, u8); 32] = table!((0, 0); 32, 27, |k| {
+    let base = k - k % 3;
+    ((base + (k + 1) % 3) as u8, (base + (k + 2) % 3) as u8)
+});
 
 /// For the nine cells of a row: bit `x` set when box column `x` (cells `3x..3x+3`) has any.
-const ROW_BOXES: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut r = 0;
-    while r < 512 {
-        let mut x = 0;
-        while x < 3 {
-            if (r >> (3 * x)) & 7 != 0 {
-                t[r] |= 1 << x;
-            }
-            x += 1;
-        }
-        r += 1;
-    }
-    t
-};
+const ROW_BOXES: [u8; 512] = table!(0; 512, |r| {
+    (r & 7 != 0) as u8 | ((r >> 3 & 7 != 0) as u8) << 1 | ((r >> 6 & 7 != 0) as u8) << 2
+});
 
 /// For the boxes each row of a band can use (bit `3 * row + box`): the cells of the row/box
 /// pairs that belong to some assignment of the three rows to three different boxes, which is
@@ -642,80 +603,56 @@ const ASSIGNABLE: [u32; 512] = {
         [2, 0, 1],
         [2, 1, 0],
     ];
-    let mut t = [0u32; 512];
-    let mut s = 0;
-    while s < 512 {
+    table!(0; 512, |s| {
         let mut m = 0u32;
         let mut i = 0;
         while i < 6 {
             let p = PERMS[i];
-            let mut ok = true;
-            let mut r = 0;
-            while r < 3 {
-                ok = ok && (s >> (3 * r + p[r])) & 1 == 1;
-                r += 1;
-            }
-            if ok {
-                let mut r = 0;
-                while r < 3 {
-                    m |= 7 << (9 * r + 3 * p[r]);
-                    r += 1;
-                }
+            if (s >> p[0]) & (s >> (3 + p[1])) & (s >> (6 + p[2])) & 1 == 1 {
+                m |= 7 << (3 * p[0]) | 7 << (9 + 3 * p[1]) | 7 << (18 + 3 * p[2]);
             }
             i += 1;
         }
-        t[s] = m;
-        s += 1;
-    }
-    t
+        m
+    })
 };
+
+/// The columns of `cols` (bit `c` for column `c`) alone in their stack, as band cells.
+const fn lone_columns(cols: usize) -> u32 {
+    let mut m = 0;
+    let mut x = 0;
+    while x < 3 {
+        let three = (cols >> (3 * x)) & 7;
+        if three == 1 || three == 2 || three == 4 {
+            m |= COLUMN[3 * x + three.trailing_zeros() as usize];
+        }
+        x += 1;
+    }
+    m
+}
+
+/// The stacks (three columns each) holding any of `cols`, as band cells.
+const fn used_stacks(cols: usize) -> u32 {
+    let mut m = 0;
+    let mut c = 0;
+    while c < 9 {
+        if cols >> c & 1 == 1 {
+            m |= COLUMN[c / 3 * 3] | COLUMN[c / 3 * 3 + 1] | COLUMN[c / 3 * 3 + 2];
+        }
+        c += 1;
+    }
+    m
+}
 
 /// For the columns a digit can still use in one band (after [`ASSIGNABLE`], so every box has
 /// one): what the digit's other bands keep. A box left with one column puts the digit's cell of
 /// this band in that column, so the other bands lose it.
-const OTHER_BAND_KEEP: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut cols = 0;
-    while cols < 512 {
-        let mut m = BAND;
-        let mut x = 0;
-        while x < 3 {
-            let three = (cols >> (3 * x)) & 7;
-            if three == 1 || three == 2 || three == 4 {
-                m &= !COLUMN[3 * x + (three as u32).trailing_zeros() as usize];
-            }
-            x += 1;
-        }
-        t[cols] = m;
-        cols += 1;
-    }
-    t
-};
+const OTHER_BAND_KEEP: [u32; 512] = table!(0; 512, |cols| BAND & !lone_columns(cols));
 
 /// For the columns a digit can use only in this band: what the band keeps. In a box with one
 /// such column the digit's cell is in that column; with two or more, nowhere.
-const ONLY_COLUMN_KEEP: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut only = 0;
-    while only < 512 {
-        let mut m = BAND;
-        let mut x = 0;
-        while x < 3 {
-            let three = (only >> (3 * x)) & 7;
-            let stack = COLUMN[3 * x] | COLUMN[3 * x + 1] | COLUMN[3 * x + 2];
-            if three != 0 {
-                m &= !stack;
-                if three == 1 || three == 2 || three == 4 {
-                    m |= COLUMN[3 * x + (three as u32).trailing_zeros() as usize];
-                }
-            }
-            x += 1;
-        }
-        t[only] = m;
-        only += 1;
-    }
-    t
-};
+const ONLY_COLUMN_KEEP: [u32; 512] =
+    table!(0; 512, |only| (BAND & !used_stacks(only)) | lone_columns(only));
 
 #[cfg(test)]
 mod tests {

@@ -336,6 +336,7 @@ const BOX_OF: [u8; 81] = {
 #[cfg(test)]
 pub(crate) mod fixtures {
     //! Puzzles and helpers the strategies' tests share.
+    use super::{Outcome, SolveOptions, Strategy, solve_with};
     use crate::sudoku::{Board, puzzle_lines};
     use std::path::PathBuf;
 
@@ -357,6 +358,29 @@ pub(crate) mod fixtures {
     /// The repository's small puzzle sets (`tests/data/puzzles`): a fresh clone tests itself.
     pub(crate) fn puzzles_dir() -> PathBuf {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/puzzles")
+    }
+
+    /// Solves the anti-backtracker with `strategy`, stopping after `max_steps` fills.
+    pub(crate) fn anti_backtracker_within(strategy: Strategy, max_steps: u64) -> Outcome {
+        let options = SolveOptions {
+            strategy,
+            max_steps: Some(max_steps),
+            unique: false,
+        };
+        solve_with(&board(ANTI_BACKTRACKER), options, &mut ())
+    }
+
+    /// Asserts that `outcome` ends as a reference search did: solved to its `cells`, or with no
+    /// solution when it found none.
+    pub(crate) fn assert_ends_like_reference(outcome: Outcome, solved: bool, cells: &[u8; 81]) {
+        match outcome {
+            Outcome::Solved { board, .. } => {
+                assert!(solved);
+                assert_eq!(board.cells(), cells);
+            }
+            Outcome::NoSolution { .. } => assert!(!solved),
+            other => panic!("unexpected {other:?}"),
+        }
     }
 
     pub(crate) fn named_hard() -> Vec<(Board, String)> {
@@ -447,12 +471,7 @@ mod tests {
 
     #[test]
     fn the_step_budget_stops_naive_on_the_anti_backtracker() {
-        let options = SolveOptions {
-            strategy: Strategy::Naive,
-            max_steps: Some(20_000),
-            unique: false,
-        };
-        let outcome = solve_with(&board(ANTI_BACKTRACKER), options, &mut ());
+        let outcome = anti_backtracker_within(Strategy::Naive, 20_000);
         let Outcome::Stopped { reason, stats } = outcome else {
             panic!("expected a stop, got {outcome:?}");
         };

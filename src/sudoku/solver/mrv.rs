@@ -123,7 +123,7 @@ impl<O: SolveObserver> Run<'_, O> {
 #[cfg(test)]
 mod tests {
     use super::super::fixtures::*;
-    use super::super::{Outcome, SolveOptions, Strategy, solve_with};
+    use super::super::{Outcome, Strategy, solve_with};
     use crate::sudoku::{Board, Recorder, SolveEvent, puzzle_lines};
 
     /// An independent, plain recursive most-constrained-first backtracker that counts its
@@ -181,14 +181,7 @@ mod tests {
             let outcome = solve_with(&puzzle, Strategy::Mrv, &mut ());
             assert_eq!(outcome.stats().sets, sets, "{puzzle:?}");
             assert_eq!(outcome.stats().cancels, cancels, "{puzzle:?}");
-            match outcome {
-                Outcome::Solved { board, .. } => {
-                    assert!(solved);
-                    assert_eq!(board.cells(), &cells);
-                }
-                Outcome::NoSolution { .. } => assert!(!solved),
-                other => panic!("unexpected {other:?}"),
-            }
+            assert_ends_like_reference(outcome, solved, &cells);
         }
     }
 
@@ -220,12 +213,7 @@ mod tests {
 
     #[test]
     fn mrv_honours_the_step_budget() {
-        let options = SolveOptions {
-            strategy: Strategy::Mrv,
-            max_steps: Some(30),
-            unique: false,
-        };
-        let outcome = solve_with(&board(ANTI_BACKTRACKER), options, &mut ());
+        let outcome = anti_backtracker_within(Strategy::Mrv, 30);
         assert!(
             matches!(outcome, Outcome::Stopped { stats, .. } if stats.sets == 30),
             "{outcome:?}"

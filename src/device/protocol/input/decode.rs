@@ -49,20 +49,31 @@ impl EvdevTarget {
         let mut tl = Timeline::default();
         let mut touch = TouchDecoder::default();
         for w in writes {
-            let events = parse_events(&w.bytes, self.layout)
-                .ok_or(DecodeError::PartialRecord(w.bytes.len()))?;
-            for e in events {
-                if let Some((raw, down_ms)) = touch.feed(e, tl.end_ms) {
-                    tl.taps.push(TimedTap {
-                        at: self.raw_to_screen(raw),
-                        down_ms,
-                        hold_ms: (tl.end_ms - down_ms) as u32,
-                    });
-                }
-            }
+            self.feed_records(&w.bytes, &mut touch, &mut tl)?;
             tl.end_ms += w.then_wait_ms as u64;
         }
         Ok(tl)
+    }
+
+    /// Feeds one write's records to `touch`, adding to `tl` each tap they complete.
+    fn feed_records(
+        &self,
+        bytes: &[u8],
+        touch: &mut TouchDecoder,
+        tl: &mut Timeline,
+    ) -> Result<(), DecodeError> {
+        let events =
+            parse_events(bytes, self.layout).ok_or(DecodeError::PartialRecord(bytes.len()))?;
+        for e in events {
+            if let Some((raw, down_ms)) = touch.feed(e, tl.end_ms) {
+                tl.taps.push(TimedTap {
+                    at: self.raw_to_screen(raw),
+                    down_ms,
+                    hold_ms: (tl.end_ms - down_ms) as u32,
+                });
+            }
+        }
+        Ok(())
     }
 }
 
@@ -70,10 +81,6 @@ impl InputMethod {
     /// Decodes shell text produced by [`InputMethod::encode`] (or typed by hand in the same
     /// forms, with `echo` status markers) back into the taps it makes, with their timing.
     pub fn timeline(&self, commands: &[String]) -> Result<Timeline, DecodeError> {
-        let layout = match self {
-            InputMethod::Evdev(t) => t.layout,
-            _ => EventLayout::Bits64,
-        };
         let mut tl = Timeline::default();
         let mut touch = TouchDecoder::default();
         for command in commands {
@@ -116,20 +123,10 @@ impl InputMethod {
                     ["printf", ..] => {
                         let bytes = printf_bytes(part)
                             .ok_or_else(|| DecodeError::Unknown(part.to_string()))?;
-                        let events = parse_events(&bytes, layout)
-                            .ok_or(DecodeError::PartialRecord(bytes.len()))?;
                         let InputMethod::Evdev(t) = self else {
                             return Err(DecodeError::Unknown(part.to_string()));
                         };
-                        for e in events {
-                            if let Some((raw, down_ms)) = touch.feed(e, tl.end_ms) {
-                                tl.taps.push(TimedTap {
-                                    at: t.raw_to_screen(raw),
-                                    down_ms,
-                                    hold_ms: (tl.end_ms - down_ms) as u32,
-                                });
-                            }
-                        }
+                        t.feed_records(&bytes, &mut touch, &mut tl)?;
                     }
                     _ => return Err(DecodeError::Unknown(part.to_string())),
                 }

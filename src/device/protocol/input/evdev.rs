@@ -140,13 +140,7 @@ impl EvdevTarget {
         if !t.protocol_b() {
             f.push(InputEvent::new(EV_SYN, SYN_MT_REPORT, 0));
         }
-        if t.btn_touch {
-            f.push(InputEvent::new(EV_KEY, BTN_TOUCH, 1));
-        }
-        if t.btn_tool_finger {
-            f.push(InputEvent::new(EV_KEY, BTN_TOOL_FINGER, 1));
-        }
-        f.push(InputEvent::new(EV_SYN, SYN_REPORT, 0));
+        self.end_frame(&mut f, 1);
         f
     }
 
@@ -160,14 +154,21 @@ impl EvdevTarget {
         } else {
             f.push(InputEvent::new(EV_SYN, SYN_MT_REPORT, 0));
         }
+        self.end_frame(&mut f, 0);
+        f
+    }
+
+    /// Ends a frame: the touch buttons the panel declares pressed (1) or released (0), then
+    /// SYN_REPORT.
+    fn end_frame(&self, f: &mut Vec<InputEvent>, pressed: i32) {
+        let t = &self.touchscreen;
         if t.btn_touch {
-            f.push(InputEvent::new(EV_KEY, BTN_TOUCH, 0));
+            f.push(InputEvent::new(EV_KEY, BTN_TOUCH, pressed));
         }
         if t.btn_tool_finger {
-            f.push(InputEvent::new(EV_KEY, BTN_TOOL_FINGER, 0));
+            f.push(InputEvent::new(EV_KEY, BTN_TOOL_FINGER, pressed));
         }
         f.push(InputEvent::new(EV_SYN, SYN_REPORT, 0));
-        f
     }
 
     /// Shell command writing one frame to the node (see the module doc for why `dd`).
@@ -217,16 +218,7 @@ impl EvdevTarget {
         hold_ms: u32,
         waits: &[u32],
     ) -> Result<Vec<RawWrite>, EncodeError> {
-        if let Some(p) = taps
-            .iter()
-            .find(|p| p.x >= self.screen.width || p.y >= self.screen.height)
-        {
-            return Err(EncodeError::OffScreen {
-                x: p.x,
-                y: p.y,
-                screen: self.screen,
-            });
-        }
+        super::all_on_screen(taps, self.screen)?;
         let mut out = Vec::with_capacity(taps.len() * 2);
         for (i, &p) in taps.iter().enumerate() {
             out.push(RawWrite {

@@ -48,6 +48,21 @@ pub enum EncodeError {
     OffScreen { x: u32, y: u32, screen: Size },
 }
 
+/// Refuses the first tap outside `screen`: raw events there would land on the panel's edge.
+fn all_on_screen(taps: &[Point], screen: Size) -> Result<(), EncodeError> {
+    match taps
+        .iter()
+        .find(|p| p.x >= screen.width || p.y >= screen.height)
+    {
+        Some(p) => Err(EncodeError::OffScreen {
+            x: p.x,
+            y: p.y,
+            screen,
+        }),
+        None => Ok(()),
+    }
+}
+
 /// `sleep` argument for a duration in ms: `0.04`, `1.5`, `2`.
 pub fn sleep_arg(ms: u32) -> String {
     let s = format!("{}.{:03}", ms / 1000, ms % 1000);
@@ -117,16 +132,8 @@ impl InputMethod {
         if let InputMethod::Inject = self {
             return Ok(injector::encode_waits(taps, hold_ms, waits, 0));
         }
-        if let InputMethod::Evdev(t) = self
-            && let Some(p) = taps
-                .iter()
-                .find(|p| p.x >= t.screen.width || p.y >= t.screen.height)
-        {
-            return Err(EncodeError::OffScreen {
-                x: p.x,
-                y: p.y,
-                screen: t.screen,
-            });
+        if let InputMethod::Evdev(t) = self {
+            all_on_screen(taps, t.screen)?;
         }
         let per_tap: Vec<String> = taps
             .iter()
@@ -167,6 +174,12 @@ mod tests {
 
     fn pts(v: &[(u32, u32)]) -> Vec<Point> {
         v.iter().map(|&(x, y)| Point::new(x, y)).collect()
+    }
+
+    fn events(v: &[(u16, u16, i32)]) -> Vec<InputEvent> {
+        v.iter()
+            .map(|&(kind, code, value)| InputEvent::new(kind, code, value))
+            .collect()
     }
 
     const NO_PACING: Pacing = Pacing {
@@ -282,18 +295,7 @@ mod tests {
         assert_eq!(parse_sleep("0.0001"), None);
     }
 
-    const MIX2: &str = "add device 7: /dev/input/event1
-  name:     \"synaptics_dsx\"
-  events:
-    KEY (0001): KEY_WAKEUP            BTN_TOOL_FINGER       BTN_TOUCH
-    ABS (0003): ABS_MT_SLOT           : value 0, min 0, max 9, fuzz 0, flat 0, resolution 0
-                ABS_MT_TOUCH_MAJOR    : value 0, min 0, max 255, fuzz 0, flat 0, resolution 0
-                ABS_MT_POSITION_X     : value 0, min 0, max 1079, fuzz 0, flat 0, resolution 0
-                ABS_MT_POSITION_Y     : value 0, min 0, max 2159, fuzz 0, flat 0, resolution 0
-                ABS_MT_TRACKING_ID    : value 0, min 0, max 65535, fuzz 0, flat 0, resolution 0
-  input props:
-    INPUT_PROP_DIRECT
-";
+    use crate::device::protocol::parse::MIX2_TOUCHSCREEN as MIX2;
 
     fn target(
         getevent: &str,
@@ -310,37 +312,43 @@ mod tests {
         }
     }
 
-    #[test]
-    fn evdev_frames_follow_protocol_b_byte_for_byte() {
-        let t = target(
+    /// The Mix 2's panel, upright, on a 64-bit phone: what most tests below tap on.
+    fn portrait() -> EvdevTarget {
+        target(
             MIX2,
             Size::new(1080, 2160),
             Rotation::R0,
             EventLayout::Bits64,
-        );
+        )
+    }
+
+    /// Every point comes back from raw panel steps to the pixel it was sent as.
+    fn assert_round_trips(t: &EvdevTarget, points: &[(u32, u32)]) {
+        for p in pts(points) {
+            assert_eq!(t.raw_to_screen(t.screen_to_raw(p)), p);
+        }
+    }
+
+    #[test]
+    fn evdev_frames_follow_protocol_b_byte_for_byte() {
+        let t = portrait();
         let down = t.down_frame(Point::new(540, 1200), 7);
         assert_eq!(
             down,
-            [
-                InputEvent::new(3, 47, 0),
-                InputEvent::new(3, 57, 7),
-                InputEvent::new(3, 53, 540),
-                InputEvent::new(3, 54, 1200),
-                InputEvent::new(3, 48, 31),
-                InputEvent::new(1, 330, 1),
-                InputEvent::new(1, 325, 1),
-                InputEvent::new(0, 0, 0),
-            ]
+            events(&[
+                (3, 47, 0),
+                (3, 57, 7),
+                (3, 53, 540),
+                (3, 54, 1200),
+                (3, 48, 31),
+                (1, 330, 1),
+                (1, 325, 1),
+                (0, 0, 0)
+            ])
         );
         assert_eq!(
             t.up_frame(),
-            [
-                InputEvent::new(3, 47, 0),
-                InputEvent::new(3, 57, -1),
-                InputEvent::new(1, 330, 0),
-                InputEvent::new(1, 325, 0),
-                InputEvent::new(0, 0, 0),
-            ]
+            events(&[(3, 47, 0), (3, 57, -1), (1, 330, 0), (1, 325, 0), (0, 0, 0)])
         );
         let bytes = event_bytes(&down[1..2], EventLayout::Bits64);
         assert_eq!(
@@ -363,12 +371,7 @@ mod tests {
 
     #[test]
     fn a_touchscreen_path_the_shell_would_interpret_is_quoted_in_dd_commands() {
-        let mut t = target(
-            MIX2,
-            Size::new(1080, 2160),
-            Rotation::R0,
-            EventLayout::Bits64,
-        );
+        let mut t = portrait();
         t.touchscreen.path = "/dev/input/event1; reboot".into();
         let cmd = t.write_command(&t.up_frame());
         assert!(
@@ -383,12 +386,7 @@ mod tests {
 
     #[test]
     fn evdev_lines_write_whole_records_through_dd_with_the_hold_between_frames() {
-        let t = target(
-            MIX2,
-            Size::new(1080, 2160),
-            Rotation::R0,
-            EventLayout::Bits64,
-        );
+        let t = portrait();
         let lines = InputMethod::Evdev(Box::new(t.clone()))
             .encode(&pts(&[(1, 2)]), &PACED)
             .unwrap();
@@ -418,12 +416,7 @@ mod tests {
 
     #[test]
     fn evdev_gives_each_tap_a_new_tracking_id_within_the_declared_range() {
-        let mut t = target(
-            MIX2,
-            Size::new(1080, 2160),
-            Rotation::R0,
-            EventLayout::Bits64,
-        );
+        let mut t = portrait();
         t.first_tracking_id = 65534;
         assert_eq!(
             [t.tracking_id(0), t.tracking_id(1), t.tracking_id(2)],
@@ -445,14 +438,7 @@ mod tests {
         );
         assert_eq!(t.screen_to_raw(Point::new(0, 0)), (66, 66));
         assert_eq!(t.screen_to_raw(Point::new(1079, 2399)), (143933, 319933));
-        for p in [
-            Point::new(0, 0),
-            Point::new(540, 1200),
-            Point::new(1079, 2399),
-            Point::new(7, 13),
-        ] {
-            assert_eq!(t.raw_to_screen(t.screen_to_raw(p)), p);
-        }
+        assert_round_trips(&t, &[(0, 0), (540, 1200), (1079, 2399), (7, 13)]);
     }
 
     #[test]
@@ -475,25 +461,13 @@ mod tests {
             (1079 - 10, 2159 - 20)
         );
         for t in [&r90, &r270] {
-            for p in [
-                Point::new(0, 0),
-                Point::new(2159, 1079),
-                Point::new(10, 20),
-                Point::new(2000, 3),
-            ] {
-                assert_eq!(t.raw_to_screen(t.screen_to_raw(p)), p);
-            }
+            assert_round_trips(t, &[(0, 0), (2159, 1079), (10, 20), (2000, 3)]);
         }
     }
 
     #[test]
     fn evdev_refuses_taps_off_the_screen() {
-        let t = target(
-            MIX2,
-            Size::new(1080, 2160),
-            Rotation::R0,
-            EventLayout::Bits64,
-        );
+        let t = portrait();
         assert_eq!(
             InputMethod::Evdev(Box::new(t)).encode(&pts(&[(5, 5), (1080, 5)]), &NO_PACING),
             Err(EncodeError::OffScreen {
@@ -518,18 +492,9 @@ mod tests {
         let t = target(old, Size::new(480, 800), Rotation::R0, EventLayout::Bits32);
         assert_eq!(
             t.down_frame(Point::new(3, 4), 0),
-            [
-                InputEvent::new(3, 53, 3),
-                InputEvent::new(3, 54, 4),
-                InputEvent::new(3, 58, 127),
-                InputEvent::new(0, 2, 0),
-                InputEvent::new(0, 0, 0),
-            ]
+            events(&[(3, 53, 3), (3, 54, 4), (3, 58, 127), (0, 2, 0), (0, 0, 0)])
         );
-        assert_eq!(
-            t.up_frame(),
-            [InputEvent::new(0, 2, 0), InputEvent::new(0, 0, 0)]
-        );
+        assert_eq!(t.up_frame(), events(&[(0, 2, 0), (0, 0, 0)]));
         let m = InputMethod::Evdev(Box::new(t));
         let taps = pts(&[(3, 4), (479, 799), (240, 400)]);
         let lines = m.encode(&taps, &PACED).unwrap();
@@ -580,12 +545,7 @@ mod tests {
 
     #[test]
     fn evdev_raw_stream_writes_whole_frames_and_round_trips() {
-        let t = target(
-            MIX2,
-            Size::new(1080, 2160),
-            Rotation::R0,
-            EventLayout::Bits64,
-        );
+        let t = portrait();
         assert_eq!(
             t.stream_command(),
             "dd of=/dev/input/event1 ibs=4096 obs=24"

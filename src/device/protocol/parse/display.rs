@@ -2,62 +2,52 @@
 
 use super::*;
 
-/// What `wm size` reports: the panel's physical size and an optional `wm size WxH` override.
-/// Both are in the display's natural orientation (usually portrait).
+/// What `wm size` or `wm density` reports: the panel's physical value and an optional override
+/// (`wm size WxH`, `wm density N`). Sizes are in the display's natural orientation (usually
+/// portrait), densities in dots per inch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DisplaySize {
-    pub physical: Size,
-    pub override_size: Option<Size>,
+pub struct WmSetting<T> {
+    pub physical: T,
+    pub overridden: Option<T>,
 }
 
-impl DisplaySize {
-    /// The size apps and `input` work in: the override when there is one.
-    pub fn effective(&self) -> Size {
-        self.override_size.unwrap_or(self.physical)
+impl<T: Copy> WmSetting<T> {
+    /// The value apps and `input` work in: the override when there is one.
+    pub fn effective(&self) -> T {
+        self.overridden.unwrap_or(self.physical)
     }
+}
+
+pub type DisplaySize = WmSetting<Size>;
+pub type Density = WmSetting<u32>;
+
+/// Parses `wm size` or `wm density` (`what`): `Physical size: 1080x2340` plus, when overridden,
+/// `Override size: 720x1560`.
+fn wm_setting<T: std::str::FromStr>(
+    text: &str,
+    command: &'static str,
+    what: &str,
+) -> Result<WmSetting<T>, ParseError> {
+    let field = |label: String| {
+        text.lines()
+            .filter_map(|l| l.trim().strip_prefix(label.as_str()))
+            .find_map(|v| v.trim().parse().ok())
+    };
+    let physical = field(format!("Physical {what}:")).ok_or_else(|| unexpected(command, text))?;
+    Ok(WmSetting {
+        physical,
+        overridden: field(format!("Override {what}:")),
+    })
 }
 
 /// Parses `wm size`: `Physical size: 1080x2340` plus, when overridden, `Override size: 720x1560`.
 pub fn wm_size(text: &str) -> Result<DisplaySize, ParseError> {
-    let field = |label: &str| {
-        text.lines()
-            .filter_map(|l| l.trim().strip_prefix(label))
-            .filter_map(|v| v.trim().parse::<Size>().ok())
-            .next()
-    };
-    let physical = field("Physical size:").ok_or_else(|| unexpected("wm size", text))?;
-    Ok(DisplaySize {
-        physical,
-        override_size: field("Override size:"),
-    })
-}
-
-/// What `wm density` reports, in dots per inch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Density {
-    pub physical: u32,
-    pub override_density: Option<u32>,
-}
-
-impl Density {
-    pub fn effective(&self) -> u32 {
-        self.override_density.unwrap_or(self.physical)
-    }
+    wm_setting(text, "wm size", "size")
 }
 
 /// Parses `wm density`: `Physical density: 440` plus an optional `Override density: 480`.
 pub fn wm_density(text: &str) -> Result<Density, ParseError> {
-    let field = |label: &str| {
-        text.lines()
-            .filter_map(|l| l.trim().strip_prefix(label))
-            .filter_map(|v| v.trim().parse::<u32>().ok())
-            .next()
-    };
-    let physical = field("Physical density:").ok_or_else(|| unexpected("wm density", text))?;
-    Ok(Density {
-        physical,
-        override_density: field("Override density:"),
-    })
+    wm_setting(text, "wm density", "density")
 }
 
 /// The value printed by `getprop NAME`: the trimmed text, `None` when the property is unset

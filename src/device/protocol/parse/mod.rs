@@ -80,6 +80,24 @@ pub fn split_status(output: &[u8]) -> (&[u8], Option<i32>) {
     }
 }
 
+/// Real `getevent -lp` of a Mi Mix 2's touchscreen (LineageOS 17.1), as quoted in
+/// android-input.md: the panel both the parser and the `evdev` encoding are tested on.
+#[cfg(test)]
+pub(crate) const MIX2_TOUCHSCREEN: &str = "add device 7: /dev/input/event1
+  name:     \"synaptics_dsx\"
+  events:
+    KEY (0001): KEY_WAKEUP            BTN_TOOL_FINGER       BTN_TOUCH
+    ABS (0003): ABS_X                 : value 0, min 0, max 1079, fuzz 0, flat 0, resolution 0
+                ABS_Y                 : value 0, min 0, max 2159, fuzz 0, flat 0, resolution 0
+                ABS_MT_SLOT           : value 0, min 0, max 9, fuzz 0, flat 0, resolution 0
+                ABS_MT_TOUCH_MAJOR    : value 0, min 0, max 255, fuzz 0, flat 0, resolution 0
+                ABS_MT_POSITION_X     : value 0, min 0, max 1079, fuzz 0, flat 0, resolution 0
+                ABS_MT_POSITION_Y     : value 0, min 0, max 2159, fuzz 0, flat 0, resolution 0
+                ABS_MT_TRACKING_ID    : value 0, min 0, max 65535, fuzz 0, flat 0, resolution 0
+  input props:
+    INPUT_PROP_DIRECT
+";
+
 #[cfg(test)]
 mod tests {
     use super::codes::*;
@@ -91,7 +109,7 @@ mod tests {
             wm_size("Physical size: 1080x2340\n"),
             Ok(DisplaySize {
                 physical: Size::new(1080, 2340),
-                override_size: None
+                overridden: None
             })
         );
         let both = wm_size("Physical size: 1440x3200\nOverride size: 1080x2400\n").unwrap();
@@ -111,7 +129,7 @@ mod tests {
             440
         );
         let d = wm_density("Physical density: 560\r\nOverride density: 480\r\n").unwrap();
-        assert_eq!((d.physical, d.override_density), (560, Some(480)));
+        assert_eq!((d.physical, d.overridden), (560, Some(480)));
         assert!(wm_density("Physical density: ?").is_err());
     }
 
@@ -153,42 +171,54 @@ mod tests {
         );
     }
 
-    /// Real `getevent -lp` from a Mi Mix 2 (LineageOS 17.1) as quoted in android-input.md, with
-    /// a fingerprint node and a pen digitizer added around it.
-    const GETEVENT_LP: &str = "add device 1: /dev/input/event4
-  name:     \"uinput-fpc\"
+    /// A node with only the two MT position axes, as a fingerprint sensor or a pen digitizer
+    /// declares them.
+    fn two_axis_device(
+        number: u32,
+        path: &str,
+        name: &str,
+        keys: &str,
+        max: (u32, u32),
+        props: &str,
+    ) -> String {
+        format!(
+            "add device {number}: {path}
+  name:     \"{name}\"
   events:
-    KEY (0001): KEY_UP                KEY_LEFT              KEY_RIGHT             KEY_DOWN
-    ABS (0003): ABS_MT_POSITION_X     : value 0, min 0, max 100, fuzz 0, flat 0, resolution 0
-                ABS_MT_POSITION_Y     : value 0, min 0, max 100, fuzz 0, flat 0, resolution 0
+    KEY (0001): {keys}
+    ABS (0003): ABS_MT_POSITION_X     : value 0, min 0, max {}, fuzz 0, flat 0, resolution 0
+                ABS_MT_POSITION_Y     : value 0, min 0, max {}, fuzz 0, flat 0, resolution 0
   input props:
-    <none>
-add device 7: /dev/input/event1
-  name:     \"synaptics_dsx\"
-  events:
-    KEY (0001): KEY_WAKEUP            BTN_TOOL_FINGER       BTN_TOUCH
-    ABS (0003): ABS_X                 : value 0, min 0, max 1079, fuzz 0, flat 0, resolution 0
-                ABS_Y                 : value 0, min 0, max 2159, fuzz 0, flat 0, resolution 0
-                ABS_MT_SLOT           : value 0, min 0, max 9, fuzz 0, flat 0, resolution 0
-                ABS_MT_TOUCH_MAJOR    : value 0, min 0, max 255, fuzz 0, flat 0, resolution 0
-                ABS_MT_POSITION_X     : value 0, min 0, max 1079, fuzz 0, flat 0, resolution 0
-                ABS_MT_POSITION_Y     : value 0, min 0, max 2159, fuzz 0, flat 0, resolution 0
-                ABS_MT_TRACKING_ID    : value 0, min 0, max 65535, fuzz 0, flat 0, resolution 0
-  input props:
-    INPUT_PROP_DIRECT
-add device 8: /dev/input/event6
-  name:     \"wacom_pen\"
-  events:
-    KEY (0001): BTN_TOOL_PEN          BTN_STYLUS            BTN_TOUCH
-    ABS (0003): ABS_MT_POSITION_X     : value 0, min 0, max 20000, fuzz 0, flat 0, resolution 0
-                ABS_MT_POSITION_Y     : value 0, min 0, max 30000, fuzz 0, flat 0, resolution 0
-  input props:
-    INPUT_PROP_DIRECT
-";
+    {props}
+",
+            max.0, max.1
+        )
+    }
+
+    /// The Mix 2's `getevent -lp` with a fingerprint node before it and a pen digitizer after.
+    fn getevent_lp() -> String {
+        let fpc = two_axis_device(
+            1,
+            "/dev/input/event4",
+            "uinput-fpc",
+            "KEY_UP KEY_LEFT KEY_RIGHT KEY_DOWN",
+            (100, 100),
+            "<none>",
+        );
+        let pen = two_axis_device(
+            8,
+            "/dev/input/event6",
+            "wacom_pen",
+            "BTN_TOOL_PEN BTN_STYLUS BTN_TOUCH",
+            (20000, 30000),
+            "INPUT_PROP_DIRECT",
+        );
+        format!("{fpc}{MIX2_TOUCHSCREEN}{pen}")
+    }
 
     #[test]
     fn getevent_labelled_output_yields_the_synaptics_touchscreen() {
-        let devices = getevent_devices(GETEVENT_LP);
+        let devices = getevent_devices(&getevent_lp());
         assert_eq!(devices.len(), 3);
         assert_eq!(devices[1].path, "/dev/input/event1");
         assert_eq!(devices[1].name, "synaptics_dsx");
@@ -209,7 +239,7 @@ add device 8: /dev/input/event6
     #[test]
     fn a_touchscreen_outside_dev_input_event_n_is_never_chosen() {
         for path in ["/dev/input/event1;reboot", "/sdcard/x", "$(id)", ""] {
-            let text = GETEVENT_LP.replace("/dev/input/event1", path);
+            let text = getevent_lp().replace("/dev/input/event1", path);
             let chosen = touchscreen(&getevent_devices(&text));
             assert!(chosen.is_none_or(|t| t.path != path), "{path:?}");
         }
