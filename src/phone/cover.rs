@@ -1,9 +1,12 @@
-//! Something over the board (an ad, a dialog, a toast that stays): waiting for it to go. The
+//! Something over the board (an ad, a dialog, a toast that stays): waiting for it to go, and
+//! telling a screen that went dark from a cover ([`Phone::wake_if_dark`]). The
 //! agent never taps a cover, since a tap there could buy something or leave the game; the user
 //! closes it, and the run goes on from the board as it is then. Also telling a board dimmed by
 //! a scrim, which swallows taps though the digits under it may still read.
 
 use super::Phone;
+use crate::device::ScreenState;
+use crate::device::screen::wake_screen;
 use crate::error::BoardProblem;
 use anyhow::{Result, bail};
 use std::time::{Duration, Instant};
@@ -14,6 +17,18 @@ use sudoku_reader::stages::Boundaries;
 const POLL: Duration = Duration::from_millis(500);
 
 impl Phone<'_> {
+    /// A check found no board: when that is because the screen went dark mid-play (a screen
+    /// timeout), wakes it and says so ("the screen was off: woke it"), so a dark screen is never
+    /// read as a cover or as no grid. True when it woke it.
+    pub fn wake_if_dark(&mut self) -> Result<bool> {
+        if self.device.screen_state()? != ScreenState::Off {
+            return Ok(false);
+        }
+        let say = self.say;
+        wake_screen(&mut *self.device, &|line| say(line))?;
+        Ok(true)
+    }
+
     /// Waits (up to `wait`) for the board to be readable again, polling the screen; never taps.
     /// `rerun` names the command to run again when it does not come back (`play`, `calibrate`).
     /// Ctrl-C (the stop flag) ends the wait.
