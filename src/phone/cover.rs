@@ -37,24 +37,47 @@ impl Phone<'_> {
             "waiting up to {:.0} s for the board to come back: close the ad or dialog on the phone (the agent never taps it)",
             wait.as_secs_f64()
         ));
+        let rec = self.wait_for(
+            wait,
+            rerun,
+            |phone| {
+                let shot = phone.capture()?.screen;
+                Ok(phone.read(&shot).result.ok())
+            },
+            || {
+                BoardProblem(format!(
+                    "the board did not come back within {:.0} s (an ad or a dialog still covers it?); close it and re-run {rerun}, or pass --wait SECONDS",
+                    wait.as_secs_f64()
+                ))
+                .into()
+            },
+        )?;
+        self.say("the board is back; continuing from it as it is now");
+        Ok(rec)
+    }
+
+    /// Asks `ready` every [`POLL`] until it gives a value, up to `wait` (then the error
+    /// `timed_out` makes). Ctrl-C (the stop flag) ends the wait; `rerun` names the command to
+    /// run again then.
+    pub fn wait_for<T>(
+        &mut self,
+        wait: Duration,
+        rerun: &str,
+        mut ready: impl FnMut(&mut Self) -> Result<Option<T>>,
+        timed_out: impl FnOnce() -> anyhow::Error,
+    ) -> Result<T> {
         let until = Instant::now() + wait;
         loop {
             if self.stopped() {
                 bail!(
-                    "stopped by the user while waiting for the board; re-run {rerun} to finish it"
+                    "stopped by the user while waiting for the game; re-run {rerun} to finish it"
                 );
             }
-            let shot = self.capture()?.screen;
-            if let Ok(rec) = self.read(&shot).result {
-                self.say("the board is back; continuing from it as it is now");
-                return Ok(rec);
+            if let Some(value) = ready(self)? {
+                return Ok(value);
             }
             if Instant::now() >= until {
-                return Err(BoardProblem(format!(
-                    "the board did not come back within {:.0} s (an ad or a dialog still covers it?); close it and re-run {rerun}, or pass --wait SECONDS",
-                    wait.as_secs_f64()
-                ))
-                .into());
+                return Err(timed_out());
             }
             std::thread::sleep(POLL);
         }

@@ -289,13 +289,8 @@ impl Tapping<'_, '_> {
             Shown::Covered(why) => return self.wait_out_cover(why),
         };
         let differ = expected.diff(&seen);
-        if differ.is_empty() && self.run.refused {
-            return self.replan_after_refusal();
-        }
         if differ.is_empty() {
-            self.run.order_checked = true;
-            self.run.verified = self.run.done;
-            return Ok(Checked::Verified(seen));
+            return self.shows_all(seen);
         }
         if self.run.refused {
             return self.look_again(&expected, &changed);
@@ -477,13 +472,8 @@ impl Tapping<'_, '_> {
             }
         };
         let differ = expected.diff(&seen);
-        if differ.is_empty() && self.run.refused {
-            return self.replan_after_refusal();
-        }
         if differ.is_empty() {
-            self.run.order_checked = true;
-            self.run.verified = self.run.done;
-            return Ok(Checked::Verified(seen));
+            return self.shows_all(seen);
         }
         if self.run.refused && self.run.untouched(&seen, &differ) {
             return self.enter_again(&differ, true);
@@ -496,6 +486,17 @@ impl Tapping<'_, '_> {
         }
         self.switch_order(&seen)?;
         Ok(Checked::Replanned)
+    }
+
+    /// The board shows every move sent: verified, the input order with it; after refused taps,
+    /// a fresh plan ([`Self::replan_after_refusal`]).
+    fn shows_all(&mut self, seen: Board) -> Result<Checked> {
+        if self.run.refused {
+            return self.replan_after_refusal();
+        }
+        self.run.order_checked = true;
+        self.run.verified = self.run.done;
+        Ok(Checked::Verified(seen))
     }
 
     /// Taps were refused and the board shows every move sent: go on from a fresh plan of it (the

@@ -10,9 +10,6 @@
 use super::*;
 use crate::device::Key;
 
-/// How often the app in front is asked again while another one is there.
-const POLL: Duration = Duration::from_millis(500);
-
 /// The app the run plays, as the phone named it before the first tap.
 pub(super) struct Front {
     /// `None`: the device cannot tell (a file, a phone whose dumpsys names nothing); no guard.
@@ -71,7 +68,7 @@ impl Tapping<'_, '_> {
     }
 
     /// Another app stays in front: waits up to `--wait` for the game to come back, asking
-    /// every [`POLL`]; never taps. Ctrl-C ends the wait.
+    /// every half second ([`Phone::wait_for`]); never taps. Ctrl-C ends the wait.
     fn wait_for_game(&mut self, other: &str) -> Result<()> {
         let other = crate::error::one_line(other);
         let wait = self.options.wait;
@@ -79,24 +76,23 @@ impl Tapping<'_, '_> {
             "waiting up to {:.0} s for the game to come back to the front ({other} is in front): open the game on the phone (the agent never taps another app)",
             wait.as_secs_f64()
         ));
-        let until = Instant::now() + wait;
-        loop {
-            self.stop_if_asked()?;
-            if self.front.other(self.phone.device)?.is_none() {
-                self.phone
-                    .say("the game is back in front; checking its board before going on");
-                self.run.clear = None;
-                return Ok(());
-            }
-            if Instant::now() >= until {
-                return Err(BoardProblem(format!(
+        let front = &self.front;
+        self.phone.wait_for(
+            wait,
+            "play",
+            |phone| Ok(front.other(phone.device)?.is_none().then_some(())),
+            || {
+                BoardProblem(format!(
                     "{other} stayed in front of the game for {:.0} s; open the game and re-run play, or pass --wait SECONDS",
                     wait.as_secs_f64()
                 ))
-                .into());
-            }
-            std::thread::sleep(POLL);
-        }
+                .into()
+            },
+        )?;
+        self.phone
+            .say("the game is back in front; checking its board before going on");
+        self.run.clear = None;
+        Ok(())
     }
 }
 
