@@ -319,6 +319,15 @@ impl Tapping<'_, '_> {
             self.run.replan(now, self.options)?;
             return Ok(Checked::Replanned);
         }
+        // Another app came in front meanwhile: back to the game, its board unchanged.
+        if self.keep_game_in_front()?
+            && let Ok(now) = self.read_whole_screen()?
+        {
+            return self.go_on_if_unchanged(
+                now,
+                "the game is back with its board unchanged; continuing from it",
+            );
+        }
         if let Some(resumed) = self.resume_paused()? {
             return Ok(resumed);
         }

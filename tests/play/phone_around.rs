@@ -26,6 +26,8 @@ struct Measured {
     taps_on_pause_card: usize,
     resumes: usize,
     backs: usize,
+    /// `dumpsys window windows` asked (the app in front, once before the taps and at each check).
+    front_asks: usize,
     solved: bool,
     mistakes: u32,
 }
@@ -68,6 +70,11 @@ fn run(skin: &str, faults: &str, stray: bool) -> (Measured, String) {
         .iter()
         .filter(|c| c.contains("keyevent KEYCODE_BACK") || c.ends_with("keyevent 4"))
         .count();
+    let front_asks = sim
+        .command_log()
+        .iter()
+        .filter(|c| c.contains("dumpsys window windows"))
+        .count();
     let measured = sim.with_screen(|app| {
         let count = |want: fn(&Hit) -> bool| app.hits().iter().filter(|h| want(h)).count();
         Measured {
@@ -79,6 +86,7 @@ fn run(skin: &str, faults: &str, stray: bool) -> (Measured, String) {
             taps_on_pause_card: count(|h| matches!(h, Hit::Paused)),
             resumes: count(|h| matches!(h, Hit::Key(sudoku_sim::Key::Resume))),
             backs,
+            front_asks,
             solved: app.is_solved(),
             mistakes: app.mistakes(),
         }
@@ -116,6 +124,8 @@ fn assert_clean_through_banner(m: &Measured, said: &str) {
         "one BACK per banner tap: {m:?}\n{said}"
     );
     assert_eq!(m.taps_on_pause_card, 0, "{m:?}\n{said}");
+    // Asked before the first tap and at the checks after it.
+    assert!(m.front_asks >= 2, "{m:?}\n{said}");
 }
 
 #[test]

@@ -31,17 +31,22 @@ impl Front {
         let Some(game) = &self.game else {
             return Ok(None);
         };
-        let now = device.foreground_app().context(CHECK_SHOT_FAILED)?;
+        // A phone that fails to say is left to the screenshot, which sees a phone gone.
+        let now = device.foreground_app().unwrap_or_else(|e| {
+            log::info!("cannot tell the app in front ({e:#}): going on");
+            None
+        });
         Ok(now.filter(|app| app != game))
     }
 }
 
 impl Tapping<'_, '_> {
-    /// Before a check looks at the screen: the game is in front, or brought back (BACK once, as
-    /// our last batch may have opened the app in front), or waited for up to `--wait`.
-    pub(super) fn keep_game_in_front(&mut self) -> Result<()> {
+    /// Before a check looks at the screen, and when it finds no board: the game is in front, or
+    /// brought back (BACK once, as our last batch may have opened the app in front), or waited
+    /// for up to `--wait`. True when another app was in front and the game is back.
+    pub(super) fn keep_game_in_front(&mut self) -> Result<bool> {
         let Some(other) = self.front.other(self.phone.device)? else {
-            return Ok(());
+            return Ok(false);
         };
         self.phone.say(&format!(
             "{} came to the front after {} moves (a tap on a notification?): stopped tapping, pressing BACK once",
@@ -61,9 +66,9 @@ impl Tapping<'_, '_> {
                 // The screen was another app's: the next clear check is what later ones are
                 // compared with.
                 self.run.clear = None;
-                Ok(())
+                Ok(true)
             }
-            Some(still) => self.wait_for_game(&still),
+            Some(still) => self.wait_for_game(&still).map(|()| true),
         }
     }
 
@@ -109,6 +114,17 @@ impl Tapping<'_, '_> {
         let Ok(now) = back else {
             return Ok(None);
         };
+        self.go_on_if_unchanged(
+            now,
+            "the game resumed with its board unchanged; continuing from it",
+        )
+        .map(Some)
+    }
+
+    /// The game is back after something took it away (another app, a paused card): a fresh
+    /// plan from `now` when every cell is as the last check saw it or as our moves since made
+    /// it (taps lost meanwhile are entered again); any other change stops the run.
+    pub(super) fn go_on_if_unchanged(&mut self, now: Recognition, said: &str) -> Result<Checked> {
         let before = plan::apply(&self.run.base, &self.run.moves[..self.run.verified]);
         let expected = plan::apply(&self.run.base, &self.run.moves[..self.run.done]);
         let changed: Vec<Cell> = expected
@@ -118,7 +134,7 @@ impl Tapping<'_, '_> {
             .collect();
         if !changed.is_empty() {
             return Err(BoardProblem(format!(
-                "the game was resumed and its board came back changed ({}); check the game and re-run play",
+                "the game came back with its board changed ({}); check the game and re-run play",
                 changed
                     .iter()
                     .map(|c| c.to_string())
@@ -127,12 +143,11 @@ impl Tapping<'_, '_> {
             ))
             .into());
         }
-        self.phone
-            .say("the game resumed with its board unchanged; continuing from it");
+        self.phone.say(said);
         self.report.interruptions += 1;
         self.run.clear = None;
         self.run.replan(now, self.options)?;
-        Ok(Some(Checked::Replanned))
+        Ok(Checked::Replanned)
     }
 }
 
