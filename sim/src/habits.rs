@@ -66,6 +66,9 @@ pub struct PhoneHabits {
     pub lag: Option<Duration>,
     /// `screen-off`: the screen starts off (black, taps ignored) until a wake-up key.
     pub screen_off: bool,
+    /// `screen-off-after=N`: the screen goes off (black, taps ignored) after N delivered taps,
+    /// as a phone's screen timeout does mid-play, until a wake-up key.
+    pub screen_off_after: Option<u32>,
     /// `lock-screen`: the keyguard shows (taps ignored) until it is dismissed.
     pub lock_screen: bool,
     /// `input-refused` or `input-refused=N`: injected input is refused.
@@ -132,7 +135,7 @@ pub struct Habits {
 pub const HABITS_HELP: &str = "habits are end-card, fade=MS, pop=MS, lives=N, flash=N, \
     flash-ms=MS, flash-unseen, wrong-start, same-ink, keep-notes, selected-key[=D], \
     key-look=filled|outlined|disc, intro=MS, wrong-pair, banner=N, pause-card, multi-answer, \
-    jigsaw, tiles, lag=MS, screen-off, lock-screen, input-refused[=N]";
+    jigsaw, tiles, lag=MS, screen-off, screen-off-after=N, lock-screen, input-refused[=N]";
 
 impl Habits {
     /// Sets the habit `name` (with `value` after `=`, if any) from one item of the list.
@@ -182,6 +185,7 @@ impl Habits {
             "tiles" => flag(&mut self.tiles)?,
             "screen-off" => flag(&mut self.phone.screen_off)?,
             "lock-screen" => flag(&mut self.phone.lock_screen)?,
+            "screen-off-after" => self.phone.screen_off_after = Some(count("a number of taps")?),
             "banner" => self.banner_after = Some(count("a number of digits")?),
             "intro" => self.intro = Some(Duration::from_millis(millis()?)),
             "lag" => self.phone.lag = Some(Duration::from_millis(millis()?)),
@@ -307,6 +311,7 @@ mod tests {
             "tiles",
             "lag=300",
             "screen-off",
+            "screen-off-after=20",
             "lock-screen",
             "input-refused=3",
         ])
@@ -321,6 +326,7 @@ mod tests {
             PhoneHabits {
                 lag: Some(Duration::from_millis(300)),
                 screen_off: true,
+                screen_off_after: Some(20),
                 lock_screen: true,
                 input_refused: Some(Refusal::Nth(3)),
             }

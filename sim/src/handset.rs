@@ -353,6 +353,10 @@ impl Handset {
             deferred = !screen.acts_on_touch(at);
             screen.tap(at);
         }
+        // `screen-off-after=N`: the screen times out once, right after the Nth tap.
+        if self.habits.screen_off_after.map(|n| n as usize) == Some(st.taps.len()) {
+            st.awake = false;
+        }
         st.clock.click_posted(&self.config.latency, deferred);
     }
 

@@ -66,50 +66,73 @@ pub fn is_black(img: &RgbaImage) -> bool {
         .all(|row| row.into_iter().all(|p| p.0[..3].iter().all(|&c| c <= MAX)))
 }
 
+/// A phone for tests whose screen states and apps in front come from scripts (the last of each
+/// stays; no app: it cannot tell); it records the keys pressed.
+#[cfg(test)]
+pub(crate) struct Scripted {
+    pub(crate) states: Vec<ScreenState>,
+    pub(crate) apps: Vec<Option<&'static str>>,
+    pub(crate) keys: Vec<Key>,
+}
+
+#[cfg(test)]
+impl Scripted {
+    /// A phone whose screen is on, serial R5CW30.
+    pub(crate) fn on() -> Scripted {
+        Scripted {
+            states: vec![ScreenState::On],
+            apps: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+impl Device for Scripted {
+    fn screenshot(&mut self) -> Result<RgbaImage> {
+        Ok(RgbaImage::new(1, 1))
+    }
+    fn screen_size(&mut self) -> Result<crate::geometry::Size> {
+        Ok(crate::geometry::Size::new(1, 1))
+    }
+    fn tap_all(&mut self, _taps: &[crate::geometry::Point]) -> Result<()> {
+        Ok(())
+    }
+    fn screen_state(&mut self) -> Result<ScreenState> {
+        Ok(if self.states.len() > 1 {
+            self.states.remove(0)
+        } else {
+            self.states[0]
+        })
+    }
+    fn press_key(&mut self, key: Key) -> Result<()> {
+        self.keys.push(key);
+        Ok(())
+    }
+    fn foreground_app(&mut self) -> Result<Option<String>> {
+        let app = match self.apps.len() {
+            0 => None,
+            1 => self.apps[0],
+            _ => self.apps.remove(0),
+        };
+        Ok(app.map(str::to_string))
+    }
+    fn serial(&self) -> Option<String> {
+        Some("R5CW30".into())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{Point, Size};
     use image::Rgba;
     use std::cell::RefCell;
-
-    /// A phone whose screen states come from a script; records keys pressed.
-    struct Scripted {
-        states: Vec<ScreenState>,
-        keys: Vec<Key>,
-    }
-
-    impl Device for Scripted {
-        fn screenshot(&mut self) -> Result<RgbaImage> {
-            Ok(RgbaImage::new(1, 1))
-        }
-        fn screen_size(&mut self) -> Result<Size> {
-            Ok(Size::new(1, 1))
-        }
-        fn tap_all(&mut self, _taps: &[Point]) -> Result<()> {
-            Ok(())
-        }
-        fn screen_state(&mut self) -> Result<ScreenState> {
-            Ok(if self.states.len() > 1 {
-                self.states.remove(0)
-            } else {
-                self.states[0]
-            })
-        }
-        fn press_key(&mut self, key: Key) -> Result<()> {
-            self.keys.push(key);
-            Ok(())
-        }
-        fn serial(&self) -> Option<String> {
-            Some("R5CW30".into())
-        }
-    }
 
     fn run(states: &[ScreenState]) -> (Result<()>, Vec<Key>, Vec<String>) {
         let said = RefCell::new(Vec::new());
         let mut phone = Scripted {
             states: states.to_vec(),
-            keys: Vec::new(),
+            ..Scripted::on()
         };
         let result = wake_screen_within(
             &mut phone,

@@ -1,9 +1,12 @@
-//! Something over the board (an ad, a dialog, a toast that stays): waiting for it to go. The
+//! Something over the board (an ad, a dialog, a toast that stays): waiting for it to go, and
+//! telling a screen that went dark from a cover ([`Phone::wake_if_dark`]). The
 //! agent never taps a cover, since a tap there could buy something or leave the game; the user
 //! closes it, and the run goes on from the board as it is then. Also telling a board dimmed by
 //! a scrim, which swallows taps though the digits under it may still read.
 
 use super::Phone;
+use crate::device::ScreenState;
+use crate::device::screen::wake_screen;
 use crate::error::BoardProblem;
 use anyhow::{Result, bail};
 use std::time::{Duration, Instant};
@@ -14,6 +17,18 @@ use sudoku_reader::stages::Boundaries;
 const POLL: Duration = Duration::from_millis(500);
 
 impl Phone<'_> {
+    /// A check found no board: when that is because the screen went dark mid-play (a screen
+    /// timeout), wakes it and says so ("the screen was off: woke it"), so a dark screen is never
+    /// read as a cover or as no grid. True when it woke it.
+    pub fn wake_if_dark(&mut self) -> Result<bool> {
+        if self.device.screen_state()? != ScreenState::Off {
+            return Ok(false);
+        }
+        let say = self.say;
+        wake_screen(&mut *self.device, &|line| say(line))?;
+        Ok(true)
+    }
+
     /// Waits (up to `wait`) for the board to be readable again, polling the screen; never taps.
     /// `rerun` names the command to run again when it does not come back (`play`, `calibrate`).
     /// Ctrl-C (the stop flag) ends the wait.
@@ -22,24 +37,47 @@ impl Phone<'_> {
             "waiting up to {:.0} s for the board to come back: close the ad or dialog on the phone (the agent never taps it)",
             wait.as_secs_f64()
         ));
+        let rec = self.wait_for(
+            wait,
+            rerun,
+            |phone| {
+                let shot = phone.capture()?.screen;
+                Ok(phone.read(&shot).result.ok())
+            },
+            || {
+                BoardProblem(format!(
+                    "the board did not come back within {:.0} s (an ad or a dialog still covers it?); close it and re-run {rerun}, or pass --wait SECONDS",
+                    wait.as_secs_f64()
+                ))
+                .into()
+            },
+        )?;
+        self.say("the board is back; continuing from it as it is now");
+        Ok(rec)
+    }
+
+    /// Asks `ready` every [`POLL`] until it gives a value, up to `wait` (then the error
+    /// `timed_out` makes). Ctrl-C (the stop flag) ends the wait; `rerun` names the command to
+    /// run again then.
+    pub fn wait_for<T>(
+        &mut self,
+        wait: Duration,
+        rerun: &str,
+        mut ready: impl FnMut(&mut Self) -> Result<Option<T>>,
+        timed_out: impl FnOnce() -> anyhow::Error,
+    ) -> Result<T> {
         let until = Instant::now() + wait;
         loop {
             if self.stopped() {
                 bail!(
-                    "stopped by the user while waiting for the board; re-run {rerun} to finish it"
+                    "stopped by the user while waiting for the game; re-run {rerun} to finish it"
                 );
             }
-            let shot = self.capture()?.screen;
-            if let Ok(rec) = self.read(&shot).result {
-                self.say("the board is back; continuing from it as it is now");
-                return Ok(rec);
+            if let Some(value) = ready(self)? {
+                return Ok(value);
             }
             if Instant::now() >= until {
-                return Err(BoardProblem(format!(
-                    "the board did not come back within {:.0} s (an ad or a dialog still covers it?); close it and re-run {rerun}, or pass --wait SECONDS",
-                    wait.as_secs_f64()
-                ))
-                .into());
+                return Err(timed_out());
             }
             std::thread::sleep(POLL);
         }

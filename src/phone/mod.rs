@@ -6,6 +6,7 @@
 //! command that taps claims the phone ([`claim`]): one agent per phone, and a screen that is on.
 
 pub mod cover;
+pub mod resume;
 
 use crate::device::Device;
 use crate::device::lock::PhoneLock;
@@ -152,37 +153,21 @@ pub fn stop_on_ctrl_c() -> Result<Arc<AtomicBool>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Size;
+    use crate::device::screen::Scripted;
     use image::Rgba;
-
-    /// A phone with a serial and nothing else.
-    struct Named;
-
-    impl Device for Named {
-        fn screenshot(&mut self) -> Result<RgbaImage> {
-            Ok(RgbaImage::new(1, 1))
-        }
-        fn screen_size(&mut self) -> Result<Size> {
-            Ok(Size::new(1, 1))
-        }
-        fn tap_all(&mut self, _taps: &[Point]) -> Result<()> {
-            Ok(())
-        }
-        fn serial(&self) -> Option<String> {
-            Some("R5CW30".into())
-        }
-    }
 
     #[test]
     fn a_black_screenshot_is_a_dark_screen_in_one_line_and_a_lit_one_passes() {
         let black = RgbaImage::from_pixel(720, 1280, Rgba([0, 0, 0, 255]));
-        let err = refuse_dark(&Named, &black).unwrap_err().to_string();
+        let err = refuse_dark(&Scripted::on(), &black)
+            .unwrap_err()
+            .to_string();
         assert!(
             err.starts_with("the screen of phone R5CW30 is dark") && !err.contains("grid"),
             "{err}"
         );
         assert_eq!(err.lines().count(), 1);
         let lit = RgbaImage::from_pixel(720, 1280, Rgba([250, 250, 250, 255]));
-        assert!(refuse_dark(&Named, &lit).is_ok());
+        assert!(refuse_dark(&Scripted::on(), &lit).is_ok());
     }
 }

@@ -23,6 +23,7 @@ use sudoku_reader::Recognition;
 use sudoku_reader::stages::Boundaries;
 use sudoku_reader::stages::settling::{self, Settling};
 
+mod guard;
 mod run;
 use run::{Frame, Run};
 
@@ -65,7 +66,9 @@ pub(super) fn tap_and_check(
     // Tell the caller the board and the plan before the first tap, not only after the first call.
     progress(Step::Planned(&report.assessment));
     progress(Step::Moves { done: 0, total });
+    let front = guard::Front::new(phone.device);
     let mut tapping = Tapping {
+        front,
         phone,
         options,
         run,
@@ -118,6 +121,8 @@ struct Tapping<'p, 'a> {
     total: usize,
     /// When the last taps went out (what the screen is settling from).
     last_sent: Instant,
+    /// The app the run plays, asked for at every check ([`guard`]).
+    front: guard::Front,
 }
 
 /// What a check of the moves sent found.
@@ -269,6 +274,7 @@ impl Tapping<'_, '_> {
 
     /// Checks the moves sent so far on screen (each check a checkpoint of the run).
     fn check(&mut self) -> Result<Checked> {
+        self.keep_game_in_front()?;
         let expected = plan::apply(&self.run.base, &self.run.moves[..self.run.done]);
         let changed: Vec<Cell> = self.run.moves[..self.run.done]
             .iter()
@@ -283,13 +289,8 @@ impl Tapping<'_, '_> {
             Shown::Covered(why) => return self.wait_out_cover(why),
         };
         let differ = expected.diff(&seen);
-        if differ.is_empty() && self.run.refused {
-            return self.replan_after_refusal();
-        }
         if differ.is_empty() {
-            self.run.order_checked = true;
-            self.run.verified = self.run.done;
-            return Ok(Checked::Verified(seen));
+            return self.shows_all(seen);
         }
         if self.run.refused {
             return self.look_again(&expected, &changed);
@@ -309,6 +310,27 @@ impl Tapping<'_, '_> {
     /// The board is covered: stop tapping, wait (without tapping) until it is back, and go on
     /// from a fresh plan of it as it is then.
     fn wait_out_cover(&mut self, why: sudoku_reader::ReadError) -> Result<Checked> {
+        // A screen that went dark mid-play (a screen timeout) is no cover: wake it and go on
+        // from the board (the taps sent while it was dark were lost).
+        if self.phone.wake_if_dark()?
+            && let Ok(now) = self.read_whole_screen()?
+        {
+            self.run.clear = None;
+            self.run.replan(now, self.options)?;
+            return Ok(Checked::Replanned);
+        }
+        // Another app came in front meanwhile: back to the game, its board unchanged.
+        if self.keep_game_in_front()?
+            && let Ok(now) = self.read_whole_screen()?
+        {
+            return self.go_on_if_unchanged(
+                now,
+                "the game is back with its board unchanged; continuing from it",
+            );
+        }
+        if let Some(resumed) = self.resume_paused()? {
+            return Ok(resumed);
+        }
         self.phone.say(&format!(
             "the board is not on screen after {} moves ({why}): an ad or a dialog? stopped tapping",
             self.report.moves_done
@@ -459,13 +481,8 @@ impl Tapping<'_, '_> {
             }
         };
         let differ = expected.diff(&seen);
-        if differ.is_empty() && self.run.refused {
-            return self.replan_after_refusal();
-        }
         if differ.is_empty() {
-            self.run.order_checked = true;
-            self.run.verified = self.run.done;
-            return Ok(Checked::Verified(seen));
+            return self.shows_all(seen);
         }
         if self.run.refused && self.run.untouched(&seen, &differ) {
             return self.enter_again(&differ, true);
@@ -480,12 +497,25 @@ impl Tapping<'_, '_> {
         Ok(Checked::Replanned)
     }
 
-    /// Planned cells took no digit and nothing else went wrong: a tap was lost (an overlay
-    /// that flashed, a touch the app dropped). Go on from the board as it is now, re-selecting
-    /// the digit (a fresh plan starts with its key); a cell that misses twice stops the run.
+    /// The board shows every move sent: verified, the input order with it; after refused taps,
+    /// a fresh plan ([`Self::replan_after_refusal`]).
+    fn shows_all(&mut self, seen: Board) -> Result<Checked> {
+        if self.run.refused {
+            return self.replan_after_refusal();
+        }
+        self.run.order_checked = true;
+        self.run.verified = self.run.done;
+        Ok(Checked::Verified(seen))
+    }
+
     /// Taps were refused and the board shows every move sent: go on from a fresh plan of it (the
     /// taps after the refused one may not have been sent; a fresh plan starts with its key).
     fn replan_after_refusal(&mut self) -> Result<Checked> {
+        self.replan_from_screen()
+    }
+
+    /// A fresh plan from the whole screen read now (or the cover over it waited out).
+    fn replan_from_screen(&mut self) -> Result<Checked> {
         match self.read_whole_screen()? {
             Ok(now) => {
                 self.run.replan(now, self.options)?;
@@ -495,6 +525,9 @@ impl Tapping<'_, '_> {
         }
     }
 
+    /// Planned cells took no digit and nothing else went wrong: a tap was lost (an overlay
+    /// that flashed, a touch the app dropped). Go on from the board as it is now, re-selecting
+    /// the digit (a fresh plan starts with its key); a cell that misses twice stops the run.
     /// After `refused` taps (the phone said so) the cells are not counted as missed.
     fn enter_again(&mut self, missed: &[Cell], refused: bool) -> Result<Checked> {
         let cells: Vec<String> = missed.iter().map(|c| c.to_string()).collect();
@@ -511,13 +544,7 @@ impl Tapping<'_, '_> {
         if !refused {
             self.run.missed.extend(missed.iter().copied());
         }
-        match self.read_whole_screen()? {
-            Ok(now) => {
-                self.run.replan(now, self.options)?;
-                Ok(Checked::Replanned)
-            }
-            Err(why) => self.wait_out_cover(why),
-        }
+        self.replan_from_screen()
     }
 
     /// Judges the key tap that ended the batch ([`Run::key_verdict`]); one that does not look

@@ -5,6 +5,7 @@ mod end_screen;
 mod flash;
 mod fleet;
 mod lives;
+mod phone_around;
 mod phone_claim;
 mod refused;
 mod resilience;

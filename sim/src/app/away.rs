@@ -30,6 +30,12 @@ impl SudokuApp {
         self.state.banner
     }
 
+    /// The message banner came already (it comes once): a test can tell a banner timed to come
+    /// mid-play really did.
+    pub fn banner_came(&self) -> bool {
+        self.banner_came
+    }
+
     /// Where the message banner shows on screen.
     pub fn banner_rect(&self) -> crate::geometry::Rect {
         self.layout.banner()

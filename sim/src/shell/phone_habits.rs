@@ -209,3 +209,28 @@ fn back_returns_from_the_messaging_app_the_banner_opened() {
     let (_, windows, _) = sh(&h, "dumpsys window windows");
     assert!(windows.contains("app.sim.sudoku.classic/.MainActivity"));
 }
+
+#[test]
+fn a_screen_that_times_out_goes_dark_after_its_nth_tap_and_wakes_on_the_key() {
+    let (app, h) = phone("screen-off-after=2", "android12");
+    assert!(h.awake());
+    tap_cell_and_1(&app, &h, empty_cell(&app));
+    assert!(!h.awake(), "dark right after the second tap");
+    assert_eq!(
+        app.lock().unwrap().taps().len(),
+        2,
+        "both taps reached the app"
+    );
+    assert!(screencap(&h)[16..].chunks(4).all(|px| px == [0, 0, 0, 255]));
+    tap_cell_and_1(&app, &h, empty_cell(&app));
+    assert_eq!(
+        app.lock().unwrap().taps().len(),
+        2,
+        "a dark screen takes no taps"
+    );
+    sh(&h, "input keyevent KEYCODE_WAKEUP");
+    assert!(h.awake());
+    tap_cell_and_1(&app, &h, empty_cell(&app));
+    assert_eq!(app.lock().unwrap().taps().len(), 4, "it goes dark once");
+    assert!(h.awake());
+}
