@@ -294,8 +294,23 @@ pub fn find_keypad(
             .filter_map(|(k, r)| r.as_ref().map(|r| (k, dot(r, &units[gi]))))
             .fold((usize::MAX, -1f32), |a, b| if b.1 > a.1 { b } else { a })
     };
-    let cands: Vec<usize> = (0..glyphs.len())
+    let scored: Vec<usize> = (0..glyphs.len())
         .filter(|&i| best_ref(i).1 >= 0.4)
+        .collect();
+    // A selected key draws its digit in the other polarity (light on a filled face or disc),
+    // and the face or disc itself can pass for a glyph where the digit is: of glyphs at one
+    // place, the one most like a board digit is the key's.
+    let cands: Vec<usize> = scored
+        .iter()
+        .copied()
+        .filter(|&i| {
+            !scored.iter().any(|&j| {
+                j != i
+                    && (glyphs[j].bbox.contains(glyphs[i].centre())
+                        || glyphs[i].bbox.contains(glyphs[j].centre()))
+                    && (best_ref(j).1, j) > (best_ref(i).1, i)
+            })
+        })
         .collect();
     for &i in &cands {
         log::debug!(
@@ -305,14 +320,18 @@ pub fn find_keypad(
         );
     }
     let mut best: Option<(f32, Vec<usize>)> = None;
-    for &seed in &cands {
+    // Eight keys found and the ninth placed where the lattice has a gap (see [`ninth_key`]).
+    let mut filled: Option<(f32, [Glyph; 9])> = None;
+    // Keys of one polarity first; then of either, for a keypad with one key drawn selected.
+    let seeds = cands.iter().flat_map(|&s| [(s, true), (s, false)]);
+    for (seed, one_polarity) in seeds {
         let hs = glyphs[seed].bbox.height as f32;
         let mut same: Vec<usize> = cands
             .iter()
             .copied()
             .filter(|&i| {
                 (glyphs[i].bbox.height as f32 - hs).abs() <= 0.15 * hs
-                    && glyphs[i].bright == glyphs[seed].bright
+                    && (!one_polarity || glyphs[i].bright == glyphs[seed].bright)
             })
             .collect();
         same.sort_by_key(|&i| (glyphs[i].centre().y, glyphs[i].centre().x));
@@ -334,6 +353,14 @@ pub fn find_keypad(
                 pick.extend(r);
                 if pick.len() >= 9 {
                     break;
+                }
+            }
+            if pick.len() == 8 && labelled {
+                let found = ninth_key(glyphs, &pick, (references, &refs), &units);
+                if let Some((score, keys)) =
+                    found.filter(|f| filled.as_ref().is_none_or(|b| f.0 > b.0))
+                {
+                    filled = Some((score, keys));
                 }
             }
             if pick.len() != 9 {
@@ -367,12 +394,148 @@ pub fn find_keypad(
             }
         }
     }
-    let (score, pick) = best?;
-    log::debug!("keypad score {score:.2}");
-    if score < 0.45 {
-        return None;
+    let complete = best
+        .filter(|(score, _)| *score >= KEYPAD_SCORE)
+        .map(|(_, pick)| std::array::from_fn(|d| glyphs[pick[d]].clone()));
+    log::debug!(
+        "keypad: complete {}, filled {:?}",
+        complete.is_some(),
+        filled.as_ref().map(|f| f.0)
+    );
+    complete.or_else(|| filled.filter(|f| f.0 >= KEYPAD_SCORE).map(|f| f.1))
+}
+
+/// The least mean likeness to the board's digits of a keypad's nine glyphs.
+const KEYPAD_SCORE: f32 = 0.45;
+
+/// A keypad of nine from `eight` of its glyphs (indices into `glyphs`, rows top to bottom) and
+/// the ninth key's place, where its glyph was not found: a selected key drawn so that its digit
+/// is no glyph of its own (a disc it touches, a look unlike the rest). The ninth goes where the
+/// lattice of the eight has a gap (between two keys of a row or column twice as far apart as
+/// the rest, or one spacing past a line's end), and only where each of the eight then is the
+/// digit its place in reading order says by its best likeness to `refs` (labelled, digit
+/// order). Its glyph is the board's shape of its digit, centred on its place. The score as in
+/// [`find_keypad`], the missing glyph counting 0.5.
+fn ninth_key(
+    glyphs: &[Glyph],
+    eight: &[usize],
+    (raw, refs): (&[Option<Vec<u8>>], &[Option<Vec<f32>>]),
+    units: &[Vec<f32>],
+) -> Option<(f32, [Glyph; 9])> {
+    let members: Vec<&Glyph> = eight.iter().map(|&i| &glyphs[i]).collect();
+    let median = |mut v: Vec<u32>| {
+        v.sort_unstable();
+        v.get(v.len() / 2).copied()
+    };
+    let (w, h) = (
+        median(members.iter().map(|g| g.bbox.width).collect())?,
+        median(members.iter().map(|g| g.bbox.height).collect())?,
+    );
+    let at = |c: &Glyph, by_rows: bool| {
+        let p = c.centre();
+        if by_rows {
+            (p.x as f32, p.y as f32)
+        } else {
+            (p.y as f32, p.x as f32)
+        }
+    };
+    let mut places: Vec<(f32, f32, bool)> = Vec::new();
+    for by_rows in [true, false] {
+        let lines = lines(&members, by_rows);
+        let gaps: Vec<f32> = lines
+            .iter()
+            .flat_map(|l| {
+                l.windows(2)
+                    .map(|p| at(members[p[1]], by_rows).0 - at(members[p[0]], by_rows).0)
+            })
+            .collect();
+        let mut sorted = gaps.clone();
+        sorted.sort_by(f32::total_cmp);
+        let Some(&step) = sorted.get(sorted.len() / 2) else {
+            continue;
+        };
+        for l in &lines {
+            let (first, last) = (
+                at(members[l[0]], by_rows),
+                at(members[l[l.len() - 1]], by_rows),
+            );
+            places.push((first.0 - step, first.1, by_rows));
+            places.push((last.0 + step, last.1, by_rows));
+            for p in l.windows(2) {
+                let (a, b) = (at(members[p[0]], by_rows), at(members[p[1]], by_rows));
+                if b.0 - a.0 >= 1.6 * step {
+                    places.push(((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0, by_rows));
+                }
+            }
+        }
     }
-    Some(std::array::from_fn(|d| glyphs[pick[d]].clone()))
+    let mut best: Option<(f32, [Glyph; 9])> = None;
+    for (along, across, by_rows) in places {
+        let (x, y) = if by_rows {
+            (along, across)
+        } else {
+            (across, along)
+        };
+        if x < w as f32 / 2.0 || y < h as f32 / 2.0 {
+            continue;
+        }
+        let bbox = Rect::new(
+            (x - w as f32 / 2.0) as u32,
+            (y - h as f32 / 2.0) as u32,
+            w,
+            h,
+        );
+        if members
+            .iter()
+            .any(|g| g.bbox.contains(bbox.center()) || bbox.contains(g.centre()))
+        {
+            continue;
+        }
+        let ghost = Glyph {
+            bbox,
+            patch: Vec::new(),
+            bright: false,
+        };
+        let mut nine: Vec<&Glyph> = members.clone();
+        nine.push(&ghost);
+        let order = lines(&nine, true).concat();
+        let d = order.iter().position(|&k| k == 8)?;
+        let mut score = 0.5;
+        let mut agree = true;
+        for (pos, &k) in order.iter().enumerate().filter(|&(_, &k)| k != 8) {
+            let unit = &units[eight[k]];
+            let best_digit = refs
+                .iter()
+                .enumerate()
+                .filter_map(|(r, v)| v.as_ref().map(|v| (r, dot(v, unit))))
+                .max_by(|a, b| a.1.total_cmp(&b.1));
+            agree &= best_digit.is_some_and(|(r, _)| r == pos);
+            score += refs
+                .get(pos)
+                .and_then(|r| r.as_ref())
+                .map_or(0.5, |r| dot(r, unit));
+        }
+        let shape = raw.get(d).and_then(|r| r.as_ref());
+        if !agree || shape.is_none() {
+            continue;
+        }
+        let score = score / 9.0;
+        if best.as_ref().is_none_or(|b| score > b.0) {
+            let ghost = Glyph {
+                patch: shape?.clone(),
+                ..ghost
+            };
+            let keys: [Glyph; 9] = std::array::from_fn(|p| {
+                if order[p] == 8 {
+                    ghost.clone()
+                } else {
+                    nine[order[p]].clone()
+                }
+            });
+            best = Some((score, keys));
+        }
+    }
+    best
 }
 
 /// Orders of reading a keypad's glyphs: rows top to bottom (each left to right), columns left to
@@ -441,6 +604,67 @@ pub fn find_keys(img: &RgbaImage, grid: &Grid, templates: &Templates) -> Option<
     )
     .map(|keys| keys.map(|g| g.centre()))
 }
+
+/// The digit key `img` draws selected, among the nine keys centred at `keys` (digit order): the
+/// one key whose colours differ clearly from the other eight's, whatever the look (a filled
+/// face, a ring, a disc, a tile). Each key is seen as the share of its square (the spacing of
+/// the nearest keys) in each of 64 coarse colours, which the digit's own shape barely moves;
+/// a key is selected when its median distance to the others is large and every other key's is
+/// small. `None` when no key stands out, or more than one does.
+pub fn selected_key(img: &RgbaImage, keys: &[Point; 9]) -> Option<u8> {
+    let spacing = keys
+        .iter()
+        .flat_map(|a| {
+            keys.iter()
+                .map(move |b| a.x.abs_diff(b.x).max(a.y.abs_diff(b.y)))
+        })
+        .filter(|&n| n > 0)
+        .min()?;
+    let half = (spacing / 2).saturating_sub(1).max(2);
+    let histogram = |c: Point| -> [f32; 64] {
+        let mut h = [0f32; 64];
+        let xs = c.x.saturating_sub(half)..(c.x + half).min(img.width());
+        let ys = c.y.saturating_sub(half)..(c.y + half).min(img.height());
+        let n = (xs.len() * ys.len()).max(1) as f32;
+        for y in ys {
+            for x in xs.clone() {
+                let p = img.get_pixel(x, y).0;
+                h[usize::from(p[0] >> 6) * 16
+                    + usize::from(p[1] >> 6) * 4
+                    + usize::from(p[2] >> 6)] += 1.0 / n;
+            }
+        }
+        h
+    };
+    let hists: Vec<[f32; 64]> = keys.iter().map(|&k| histogram(k)).collect();
+    let apart =
+        |a: &[f32; 64], b: &[f32; 64]| a.iter().zip(b).map(|(x, y)| (x - y).abs()).sum::<f32>();
+    let medians: Vec<f32> = (0..9)
+        .map(|i| {
+            let mut d: Vec<f32> = (0..9)
+                .filter(|&j| j != i)
+                .map(|j| apart(&hists[i], &hists[j]))
+                .collect();
+            d.sort_by(f32::total_cmp);
+            d[d.len() / 2]
+        })
+        .collect();
+    let (key, &far) = medians
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))?;
+    let next = (0..9)
+        .filter(|&i| i != key)
+        .map(|i| medians[i])
+        .fold(0f32, f32::max);
+    log::debug!("selected key: medians {medians:.2?}");
+    (far >= SELECTED_APART && far >= 3.0 * next).then_some(key as u8 + 1)
+}
+
+/// How far (L1, 0 to 2) a selected key's colours are from the other keys' at least: a ring of
+/// two pixels round a key moves about a fifth of its square; a digit's shape, a counter under
+/// it, or a checkerboard of two whites, a few hundredths.
+const SELECTED_APART: f32 = 0.12;
 
 /// The keypad's nine digit shapes in digit order 1..=9, only when two independent sources agree
 /// on that order: the keypad's layout (read by rows or by columns) and the glyph bank's joint
