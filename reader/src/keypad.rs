@@ -607,24 +607,33 @@ pub fn find_keys(img: &RgbaImage, grid: &Grid, templates: &Templates) -> Option<
 
 /// The digit key `img` draws selected, among the nine keys centred at `keys` (digit order): the
 /// one key whose colours differ clearly from the other eight's, whatever the look (a filled
-/// face, a ring, a disc, a tile). Each key is seen as the share of its square (the spacing of
-/// the nearest keys) in each of 64 coarse colours, which the digit's own shape barely moves;
-/// a key is selected when its median distance to the others is large and every other key's is
-/// small. `None` when no key stands out, or more than one does.
+/// face, a ring, a disc, a tile). Each key is seen as the share of its box (the lattice's step
+/// each way, so a ring at the key's edge is inside) in each of 64 coarse colours, which the digit's own shape barely moves;
+/// a key is selected when its median distance to the others is large and clearly above every
+/// other key's. `None` when no key stands out, or more than one does.
 pub fn selected_key(img: &RgbaImage, keys: &[Point; 9]) -> Option<u8> {
-    let spacing = keys
-        .iter()
-        .flat_map(|a| {
-            keys.iter()
-                .map(move |b| a.x.abs_diff(b.x).max(a.y.abs_diff(b.y)))
-        })
-        .filter(|&n| n > 0)
-        .min()?;
-    let half = (spacing / 2).saturating_sub(1).max(2);
+    // The lattice's step along x (keys side by side) and along y (keys one above the other);
+    // a keypad of one line has the one step both ways.
+    let step = |across: fn(Point) -> u32, along: fn(Point) -> u32| {
+        keys.iter()
+            .flat_map(|&a| {
+                keys.iter()
+                    .map(move |&b| (across(a).abs_diff(across(b)), along(a).abs_diff(along(b))))
+            })
+            .filter(|&(d, side)| d > 0 && side * 2 < d)
+            .map(|(d, _)| d)
+            .min()
+    };
+    let (sx, sy) = (step(|p| p.x, |p| p.y), step(|p| p.y, |p| p.x));
+    let (sx, sy) = (sx.or(sy)?, sy.or(sx)?);
+    let (half_x, half_y) = (
+        (sx / 2).saturating_sub(1).max(2),
+        (sy / 2).saturating_sub(1).max(2),
+    );
     let histogram = |c: Point| -> [f32; 64] {
         let mut h = [0f32; 64];
-        let xs = c.x.saturating_sub(half)..(c.x + half).min(img.width());
-        let ys = c.y.saturating_sub(half)..(c.y + half).min(img.height());
+        let xs = c.x.saturating_sub(half_x)..(c.x + half_x).min(img.width());
+        let ys = c.y.saturating_sub(half_y)..(c.y + half_y).min(img.height());
         let n = (xs.len() * ys.len()).max(1) as f32;
         for y in ys {
             for x in xs.clone() {
@@ -658,12 +667,13 @@ pub fn selected_key(img: &RgbaImage, keys: &[Point; 9]) -> Option<u8> {
         .map(|i| medians[i])
         .fold(0f32, f32::max);
     log::debug!("selected key: medians {medians:.2?}");
-    (far >= SELECTED_APART && far >= 3.0 * next).then_some(key as u8 + 1)
+    (far >= SELECTED_APART && far >= 1.6 * next && far - next >= 0.1).then_some(key as u8 + 1)
 }
 
 /// How far (L1, 0 to 2) a selected key's colours are from the other keys' at least: a ring of
-/// two pixels round a key moves about a fifth of its square; a digit's shape, a counter under
-/// it, or a checkerboard of two whites, a few hundredths.
+/// two pixels round a key moves 0.14 to 0.25; a digit's shape, a counter under it, or a
+/// checkerboard of two whites, a few hundredths (a thin 1 among bold digits up to 0.12, which
+/// the margin over the next key's, 0.1, keeps out).
 const SELECTED_APART: f32 = 0.12;
 
 /// The keypad's nine digit shapes in digit order 1..=9, only when two independent sources agree
@@ -834,6 +844,75 @@ mod tests {
         keys[8] = (130, 180);
         let glyphs = at(&keys);
         assert!(!on_a_lattice(&glyphs.iter().collect::<Vec<_>>()));
+    }
+
+    /// A white 1000x400 screen with nine 60 px keys in a row at y 200, each with a dark bar
+    /// (its "digit", of a height that varies by key), key `lit` (1-based) drawn as `look` does.
+    fn keypad_screen(lit: Option<(u8, &str)>) -> (RgbaImage, [Point; 9]) {
+        let mut img = RgbaImage::from_pixel(1000, 400, image::Rgba([250, 250, 250, 255]));
+        let keys: [Point; 9] = std::array::from_fn(|i| Point::new(100 + 100 * i as u32, 200));
+        for (i, k) in keys.iter().enumerate() {
+            let on = lit
+                .filter(|(d, _)| usize::from(*d) == i + 1)
+                .map(|(_, look)| look);
+            for y in k.y - 48..k.y + 48 {
+                for x in k.x - 48..k.x + 48 {
+                    let (dx, dy) = (x.abs_diff(k.x), y.abs_diff(k.y));
+                    let accent = match on {
+                        Some("filled") => true,
+                        Some("ring") => dx > 44 || dy > 44,
+                        Some("disc") => dx * dx + dy * dy < 40 * 40,
+                        _ => false,
+                    };
+                    let ink = dx < 5 && dy < 15 + 2 * i as u32;
+                    let c = match (ink, accent) {
+                        (true, true) => [255, 255, 255],
+                        (true, false) => [30, 30, 30],
+                        (false, true) => [40, 110, 220],
+                        (false, false) => [250, 250, 250],
+                    };
+                    img.put_pixel(x, y, image::Rgba([c[0], c[1], c[2], 255]));
+                }
+            }
+        }
+        (img, keys)
+    }
+
+    #[test]
+    fn the_selected_key_is_the_one_whose_colours_stand_out_whatever_its_look() {
+        for look in ["filled", "ring", "disc"] {
+            for d in [1, 5, 9] {
+                let (img, keys) = keypad_screen(Some((d, look)));
+                assert_eq!(selected_key(&img, &keys), Some(d), "{look} {d}");
+            }
+        }
+        let (img, keys) = keypad_screen(None);
+        assert_eq!(selected_key(&img, &keys), None);
+    }
+
+    #[test]
+    fn a_keypad_with_one_key_missing_is_completed_in_the_gap_of_its_lattice() {
+        // Nine distinct shapes; keys in a row 80 px apart, the fourth not found as a glyph.
+        let shape = |d: usize| -> Vec<u8> {
+            (0..PATCH_W * PATCH_H)
+                .map(|i| if (i * (d + 3) / 7) % 2 == 0 { 255 } else { 0 })
+                .collect()
+        };
+        let refs: Vec<Option<Vec<u8>>> = (0..9).map(|d| Some(shape(d))).collect();
+        let glyphs: Vec<Glyph> = (0..9)
+            .filter(|&d| d != 3)
+            .map(|d| Glyph {
+                bbox: Rect::new(100 + 80 * d as u32, 500, 30, 50),
+                patch: shape(d),
+                bright: false,
+            })
+            .collect();
+        let keys = find_keypad(&glyphs, &refs, true).expect("eight keys and a gap");
+        assert_eq!(keys[3].centre(), Point::new(100 + 240 + 15, 525));
+        assert_eq!(keys[3].patch, shape(3));
+        assert_eq!(keys[4].centre(), glyphs[3].centre());
+        // Seven keys are not a keypad.
+        assert!(find_keypad(&glyphs[1..], &refs, true).is_none());
     }
 
     #[test]
