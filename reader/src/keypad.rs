@@ -297,21 +297,7 @@ pub fn find_keypad(
     let scored: Vec<usize> = (0..glyphs.len())
         .filter(|&i| best_ref(i).1 >= 0.4)
         .collect();
-    // A selected key draws its digit in the other polarity (light on a filled face or disc),
-    // and the face or disc itself can pass for a glyph where the digit is: of glyphs at one
-    // place, the one most like a board digit is the key's.
-    let cands: Vec<usize> = scored
-        .iter()
-        .copied()
-        .filter(|&i| {
-            !scored.iter().any(|&j| {
-                j != i
-                    && (glyphs[j].bbox.contains(glyphs[i].centre())
-                        || glyphs[i].bbox.contains(glyphs[j].centre()))
-                    && (best_ref(j).1, j) > (best_ref(i).1, i)
-            })
-        })
-        .collect();
+    let cands = one_per_place(glyphs, &scored, |i| best_ref(i).1);
     for &i in &cands {
         log::debug!(
             "keypad candidate {:?} best {:?}",
@@ -405,6 +391,79 @@ pub fn find_keypad(
     complete.or_else(|| filled.filter(|f| f.0 >= KEYPAD_SCORE).map(|f| f.1))
 }
 
+/// Where a keypad's missing key may be, as x and y, given its other keys `members`: in each
+/// row and each column, one median step before its first key and after its last, and midway
+/// between two keys 1.6 steps or more apart.
+fn gap_places(members: &[&Glyph]) -> Vec<(f32, f32)> {
+    let at = |c: &Glyph, by_rows: bool| {
+        let p = c.centre();
+        if by_rows {
+            (p.x as f32, p.y as f32)
+        } else {
+            (p.y as f32, p.x as f32)
+        }
+    };
+    let mut places: Vec<(f32, f32)> = Vec::new();
+    // A place along a line and across it, as x and y.
+    let xy = |along: f32, across: f32, by_rows: bool| {
+        if by_rows {
+            (along, across)
+        } else {
+            (across, along)
+        }
+    };
+    for by_rows in [true, false] {
+        let lines = lines(members, by_rows);
+        let mut gaps: Vec<f32> = lines
+            .iter()
+            .flat_map(|l| {
+                l.windows(2)
+                    .map(|p| at(members[p[1]], by_rows).0 - at(members[p[0]], by_rows).0)
+            })
+            .collect();
+        gaps.sort_by(f32::total_cmp);
+        let Some(&step) = gaps.get(gaps.len() / 2) else {
+            continue;
+        };
+        for l in &lines {
+            let (first, last) = (
+                at(members[l[0]], by_rows),
+                at(members[l[l.len() - 1]], by_rows),
+            );
+            places.push(xy(first.0 - step, first.1, by_rows));
+            places.push(xy(last.0 + step, last.1, by_rows));
+            for p in l.windows(2) {
+                let (a, b) = (at(members[p[0]], by_rows), at(members[p[1]], by_rows));
+                if b.0 - a.0 >= 1.6 * step {
+                    places.push(xy((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0, by_rows));
+                }
+            }
+        }
+    }
+    places
+}
+
+/// Of `scored` glyphs (indices) at one place (one's box holding the other's centre), the one
+/// with the highest `score`: a selected key draws its digit in the other polarity (light on a
+/// filled face or disc), and the face or disc itself can pass for a glyph where the digit is.
+fn one_per_place(glyphs: &[Glyph], scored: &[usize], score: impl Fn(usize) -> f32) -> Vec<usize> {
+    scored
+        .iter()
+        .copied()
+        .filter(|&i| {
+            !scored.iter().any(|&j| {
+                j != i
+                    && (glyphs[j].bbox.contains(glyphs[i].centre())
+                        || glyphs[i].bbox.contains(glyphs[j].centre()))
+                    && (score(j), j) > (score(i), i)
+            })
+        })
+        .collect()
+}
+
+/// A reference shape as a unit vector (`None`: no reference for that digit).
+type Units = Option<Vec<f32>>;
+
 /// The least mean likeness to the board's digits of a keypad's nine glyphs.
 const KEYPAD_SCORE: f32 = 0.45;
 
@@ -419,7 +478,7 @@ const KEYPAD_SCORE: f32 = 0.45;
 fn ninth_key(
     glyphs: &[Glyph],
     eight: &[usize],
-    (raw, refs): (&[Option<Vec<u8>>], &[Option<Vec<f32>>]),
+    (raw, refs): (&[Option<Vec<u8>>], &[Units]),
     units: &[Vec<f32>],
 ) -> Option<(f32, [Glyph; 9])> {
     let members: Vec<&Glyph> = eight.iter().map(|&i| &glyphs[i]).collect();
@@ -431,51 +490,9 @@ fn ninth_key(
         median(members.iter().map(|g| g.bbox.width).collect())?,
         median(members.iter().map(|g| g.bbox.height).collect())?,
     );
-    let at = |c: &Glyph, by_rows: bool| {
-        let p = c.centre();
-        if by_rows {
-            (p.x as f32, p.y as f32)
-        } else {
-            (p.y as f32, p.x as f32)
-        }
-    };
-    let mut places: Vec<(f32, f32, bool)> = Vec::new();
-    for by_rows in [true, false] {
-        let lines = lines(&members, by_rows);
-        let gaps: Vec<f32> = lines
-            .iter()
-            .flat_map(|l| {
-                l.windows(2)
-                    .map(|p| at(members[p[1]], by_rows).0 - at(members[p[0]], by_rows).0)
-            })
-            .collect();
-        let mut sorted = gaps.clone();
-        sorted.sort_by(f32::total_cmp);
-        let Some(&step) = sorted.get(sorted.len() / 2) else {
-            continue;
-        };
-        for l in &lines {
-            let (first, last) = (
-                at(members[l[0]], by_rows),
-                at(members[l[l.len() - 1]], by_rows),
-            );
-            places.push((first.0 - step, first.1, by_rows));
-            places.push((last.0 + step, last.1, by_rows));
-            for p in l.windows(2) {
-                let (a, b) = (at(members[p[0]], by_rows), at(members[p[1]], by_rows));
-                if b.0 - a.0 >= 1.6 * step {
-                    places.push(((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0, by_rows));
-                }
-            }
-        }
-    }
+    let places = gap_places(&members);
     let mut best: Option<(f32, [Glyph; 9])> = None;
-    for (along, across, by_rows) in places {
-        let (x, y) = if by_rows {
-            (along, across)
-        } else {
-            (across, along)
-        };
+    for (x, y) in places {
         if x < w as f32 / 2.0 || y < h as f32 / 2.0 {
             continue;
         }
@@ -895,7 +912,13 @@ mod tests {
         // Nine distinct shapes; keys in a row 80 px apart, the fourth not found as a glyph.
         let shape = |d: usize| -> Vec<u8> {
             (0..PATCH_W * PATCH_H)
-                .map(|i| if (i * (d + 3) / 7) % 2 == 0 { 255 } else { 0 })
+                .map(|i| {
+                    if (i * (d + 3) / 7).is_multiple_of(2) {
+                        255
+                    } else {
+                        0
+                    }
+                })
                 .collect()
         };
         let refs: Vec<Option<Vec<u8>>> = (0..9).map(|d| Some(shape(d))).collect();
