@@ -669,21 +669,14 @@ impl InkSplit {
             .max_by_key(|&g| (groups[g].len(), std::cmp::Reverse(g)))
             .unwrap_or(0);
         let inverted = lone_inverted(&groups, features, largest);
-        // A same-number highlight restyles every digit of its kind on one paper: the same glyph
-        // left in another ink on that paper (givens of the digit two wrong entries repeat)
-        // shows a group of one glyph to be entries, not a highlight.
+        // A same-number highlight restyles every digit of its kind: the same glyph left in the
+        // largest group's style (givens of the digit two wrong entries repeat) shows a group
+        // of one glyph to be entries, not a highlight.
         let left_out = |n: usize| {
-            let first = groups[n][0];
-            features[first].is_some_and(|f0| {
-                (0..features.len()).any(|i| {
-                    !groups[n].contains(&i)
-                        && features[i].is_some_and(|f| {
-                            colour_distance(f.background, f0.background) <= SAME_TINT
-                                && colour_distance(f.ink, f0.ink) > SAME_COLOUR
-                        })
-                        && one_glyph(&[first, i])
-                })
-            })
+            n != largest
+                && groups[largest]
+                    .iter()
+                    .any(|&i| one_glyph(&[groups[n][0], i]))
         };
         let highlight: Vec<bool> = (0..groups.len())
             .map(|n| {
