@@ -335,13 +335,23 @@ pub fn find_keypad(
         }
         for start in 0..rows.len() {
             let mut pick: Vec<usize> = Vec::new();
+            // Rows of keys lie close: no more than four glyph heights between two (not a status
+            // bar's icon above the keypad). Asked of the new ways only (either polarity, a
+            // ninth key placed), so that keypads found before are found as before.
+            let (mut close, mut last_y) = (true, None::<u32>);
             for r in &rows[start..] {
+                let y = glyphs[r[0]].centre().y;
+                close &= last_y.is_none_or(|l| (y.abs_diff(l) as f32) <= 4.0 * hs);
+                last_y = Some(y);
                 pick.extend(r);
                 if pick.len() >= 9 {
                     break;
                 }
             }
-            if pick.len() == 8 && labelled {
+            if !close && !one_polarity {
+                continue;
+            }
+            if pick.len() == 8 && labelled && close {
                 let found = ninth_key(glyphs, &pick, (references, &refs), &units);
                 if let Some((score, keys)) =
                     found.filter(|f| filled.as_ref().is_none_or(|b| f.0 > b.0))
