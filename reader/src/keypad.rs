@@ -1,6 +1,8 @@
 //! Finding the digit keypad for calibration: glyphs outside the grid that look like the board's
 //! digits, of one size, isolated (not part of a word or a clock), laid out in one to three rows
 //! that hold nine glyphs in reading order (1x9, 3x3, 5+4, ...). The i-th glyph is digit i+1.
+//! A key drawn selected (its digit in the other polarity, or no glyph of its own on a disc) is
+//! found too, and [`selected_key`] tells which key the screen shows selected.
 
 use super::bank::Bank;
 use super::locate::Grid;
