@@ -1,6 +1,8 @@
 //! Finding the digit keypad for calibration: glyphs outside the grid that look like the board's
 //! digits, of one size, isolated (not part of a word or a clock), laid out in one to three rows
 //! that hold nine glyphs in reading order (1x9, 3x3, 5+4, ...). The i-th glyph is digit i+1.
+//! A key drawn selected (its digit in the other polarity, or no glyph of its own on a disc) is
+//! found too, and [`selected_key`] tells which key the screen shows selected.
 
 use super::bank::Bank;
 use super::locate::Grid;
@@ -294,9 +296,10 @@ pub fn find_keypad(
             .filter_map(|(k, r)| r.as_ref().map(|r| (k, dot(r, &units[gi]))))
             .fold((usize::MAX, -1f32), |a, b| if b.1 > a.1 { b } else { a })
     };
-    let cands: Vec<usize> = (0..glyphs.len())
+    let scored: Vec<usize> = (0..glyphs.len())
         .filter(|&i| best_ref(i).1 >= 0.4)
         .collect();
+    let cands = one_per_place(glyphs, &scored, |i| best_ref(i).1);
     for &i in &cands {
         log::debug!(
             "keypad candidate {:?} best {:?}",
@@ -305,14 +308,18 @@ pub fn find_keypad(
         );
     }
     let mut best: Option<(f32, Vec<usize>)> = None;
-    for &seed in &cands {
+    // Eight keys found and the ninth placed where the lattice has a gap (see [`ninth_key`]).
+    let mut filled: Option<(f32, [Glyph; 9])> = None;
+    // Keys of one polarity first; then of either, for a keypad with one key drawn selected.
+    let seeds = cands.iter().flat_map(|&s| [(s, true), (s, false)]);
+    for (seed, one_polarity) in seeds {
         let hs = glyphs[seed].bbox.height as f32;
         let mut same: Vec<usize> = cands
             .iter()
             .copied()
             .filter(|&i| {
                 (glyphs[i].bbox.height as f32 - hs).abs() <= 0.15 * hs
-                    && glyphs[i].bright == glyphs[seed].bright
+                    && (!one_polarity || glyphs[i].bright == glyphs[seed].bright)
             })
             .collect();
         same.sort_by_key(|&i| (glyphs[i].centre().y, glyphs[i].centre().x));
@@ -330,10 +337,28 @@ pub fn find_keypad(
         }
         for start in 0..rows.len() {
             let mut pick: Vec<usize> = Vec::new();
+            // Rows of keys lie close: no more than four glyph heights between two (not a status
+            // bar's icon above the keypad). Asked of the new ways only (either polarity, a
+            // ninth key placed), so that keypads found before are found as before.
+            let (mut close, mut last_y) = (true, None::<u32>);
             for r in &rows[start..] {
+                let y = glyphs[r[0]].centre().y;
+                close &= last_y.is_none_or(|l| (y.abs_diff(l) as f32) <= 4.0 * hs);
+                last_y = Some(y);
                 pick.extend(r);
                 if pick.len() >= 9 {
                     break;
+                }
+            }
+            if !close && !one_polarity {
+                continue;
+            }
+            if pick.len() == 8 && labelled && close {
+                let found = ninth_key(glyphs, &pick, (references, &refs), &units);
+                if let Some((score, keys)) =
+                    found.filter(|f| filled.as_ref().is_none_or(|b| f.0 > b.0))
+                {
+                    filled = Some((score, keys));
                 }
             }
             if pick.len() != 9 {
@@ -367,12 +392,179 @@ pub fn find_keypad(
             }
         }
     }
-    let (score, pick) = best?;
-    log::debug!("keypad score {score:.2}");
-    if score < 0.45 {
-        return None;
+    let complete = best
+        .filter(|(score, _)| *score >= KEYPAD_SCORE)
+        .map(|(_, pick)| std::array::from_fn(|d| glyphs[pick[d]].clone()));
+    log::debug!(
+        "keypad: complete {}, filled {:?}",
+        complete.is_some(),
+        filled.as_ref().map(|f| f.0)
+    );
+    complete.or_else(|| filled.filter(|f| f.0 >= KEYPAD_SCORE).map(|f| f.1))
+}
+
+/// Where a keypad's missing key may be, as x and y, given its other keys `members`: in each
+/// row and each column, one median step before its first key and after its last, and midway
+/// between two keys 1.6 steps or more apart.
+fn gap_places(members: &[&Glyph]) -> Vec<(f32, f32)> {
+    let at = |c: &Glyph, by_rows: bool| {
+        let p = c.centre();
+        if by_rows {
+            (p.x as f32, p.y as f32)
+        } else {
+            (p.y as f32, p.x as f32)
+        }
+    };
+    let mut places: Vec<(f32, f32)> = Vec::new();
+    // A place along a line and across it, as x and y.
+    let xy = |along: f32, across: f32, by_rows: bool| {
+        if by_rows {
+            (along, across)
+        } else {
+            (across, along)
+        }
+    };
+    for by_rows in [true, false] {
+        let lines = lines(members, by_rows);
+        let mut gaps: Vec<f32> = lines
+            .iter()
+            .flat_map(|l| {
+                l.windows(2)
+                    .map(|p| at(members[p[1]], by_rows).0 - at(members[p[0]], by_rows).0)
+            })
+            .collect();
+        gaps.sort_by(f32::total_cmp);
+        let Some(&step) = gaps.get(gaps.len() / 2) else {
+            continue;
+        };
+        for l in &lines {
+            let (first, last) = (
+                at(members[l[0]], by_rows),
+                at(members[l[l.len() - 1]], by_rows),
+            );
+            places.push(xy(first.0 - step, first.1, by_rows));
+            places.push(xy(last.0 + step, last.1, by_rows));
+            for p in l.windows(2) {
+                let (a, b) = (at(members[p[0]], by_rows), at(members[p[1]], by_rows));
+                if b.0 - a.0 >= 1.6 * step {
+                    places.push(xy((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0, by_rows));
+                }
+            }
+        }
     }
-    Some(std::array::from_fn(|d| glyphs[pick[d]].clone()))
+    places
+}
+
+/// Of `scored` glyphs (indices) at one place (one's box holding the other's centre), the one
+/// with the highest `score`: a selected key draws its digit in the other polarity (light on a
+/// filled face or disc), and the face or disc itself can pass for a glyph where the digit is.
+fn one_per_place(glyphs: &[Glyph], scored: &[usize], score: impl Fn(usize) -> f32) -> Vec<usize> {
+    scored
+        .iter()
+        .copied()
+        .filter(|&i| {
+            !scored.iter().any(|&j| {
+                j != i
+                    && (glyphs[j].bbox.contains(glyphs[i].centre())
+                        || glyphs[i].bbox.contains(glyphs[j].centre()))
+                    && (score(j), j) > (score(i), i)
+            })
+        })
+        .collect()
+}
+
+/// A reference shape as a unit vector (`None`: no reference for that digit).
+type Units = Option<Vec<f32>>;
+
+/// The least mean likeness to the board's digits of a keypad's nine glyphs.
+const KEYPAD_SCORE: f32 = 0.45;
+
+/// A keypad of nine from `eight` of its glyphs (indices into `glyphs`, rows top to bottom) and
+/// the ninth key's place, where its glyph was not found: a selected key drawn so that its digit
+/// is no glyph of its own (a disc it touches, a look unlike the rest). The ninth goes where the
+/// lattice of the eight has a gap (between two keys of a row or column twice as far apart as
+/// the rest, or one spacing past a line's end), and only where each of the eight then is the
+/// digit its place in reading order says by its best likeness to `refs` (labelled, digit
+/// order). Its glyph is the board's shape of its digit, centred on its place. The score as in
+/// [`find_keypad`], the missing glyph counting 0.5.
+fn ninth_key(
+    glyphs: &[Glyph],
+    eight: &[usize],
+    (raw, refs): (&[Option<Vec<u8>>], &[Units]),
+    units: &[Vec<f32>],
+) -> Option<(f32, [Glyph; 9])> {
+    let members: Vec<&Glyph> = eight.iter().map(|&i| &glyphs[i]).collect();
+    let median = |mut v: Vec<u32>| {
+        v.sort_unstable();
+        v.get(v.len() / 2).copied()
+    };
+    let (w, h) = (
+        median(members.iter().map(|g| g.bbox.width).collect())?,
+        median(members.iter().map(|g| g.bbox.height).collect())?,
+    );
+    let places = gap_places(&members);
+    let mut best: Option<(f32, [Glyph; 9])> = None;
+    for (x, y) in places {
+        if x < w as f32 / 2.0 || y < h as f32 / 2.0 {
+            continue;
+        }
+        let bbox = Rect::new(
+            (x - w as f32 / 2.0) as u32,
+            (y - h as f32 / 2.0) as u32,
+            w,
+            h,
+        );
+        if members
+            .iter()
+            .any(|g| g.bbox.contains(bbox.center()) || bbox.contains(g.centre()))
+        {
+            continue;
+        }
+        let ghost = Glyph {
+            bbox,
+            patch: Vec::new(),
+            bright: false,
+        };
+        let mut nine: Vec<&Glyph> = members.clone();
+        nine.push(&ghost);
+        let order = lines(&nine, true).concat();
+        let d = order.iter().position(|&k| k == 8)?;
+        let mut score = 0.5;
+        let mut agree = true;
+        for (pos, &k) in order.iter().enumerate().filter(|&(_, &k)| k != 8) {
+            let unit = &units[eight[k]];
+            let best_digit = refs
+                .iter()
+                .enumerate()
+                .filter_map(|(r, v)| v.as_ref().map(|v| (r, dot(v, unit))))
+                .max_by(|a, b| a.1.total_cmp(&b.1));
+            agree &= best_digit.is_some_and(|(r, _)| r == pos);
+            score += refs
+                .get(pos)
+                .and_then(|r| r.as_ref())
+                .map_or(0.5, |r| dot(r, unit));
+        }
+        let shape = raw.get(d).and_then(|r| r.as_ref());
+        if !agree || shape.is_none() {
+            continue;
+        }
+        let score = score / 9.0;
+        if best.as_ref().is_none_or(|b| score > b.0) {
+            let ghost = Glyph {
+                patch: shape?.clone(),
+                ..ghost
+            };
+            let keys: [Glyph; 9] = std::array::from_fn(|p| {
+                if order[p] == 8 {
+                    ghost.clone()
+                } else {
+                    nine[order[p]].clone()
+                }
+            });
+            best = Some((score, keys));
+        }
+    }
+    best
 }
 
 /// Orders of reading a keypad's glyphs: rows top to bottom (each left to right), columns left to
@@ -441,6 +633,77 @@ pub fn find_keys(img: &RgbaImage, grid: &Grid, templates: &Templates) -> Option<
     )
     .map(|keys| keys.map(|g| g.centre()))
 }
+
+/// The digit key `img` draws selected, among the nine keys centred at `keys` (digit order): the
+/// one key whose colours differ clearly from the other eight's, whatever the look (a filled
+/// face, a ring, a disc, a tile). Each key is seen as the share of its box (the lattice's step
+/// each way, so a ring at the key's edge is inside) in each of 64 coarse colours, which the digit's own shape barely moves;
+/// a key is selected when its median distance to the others is large and clearly above every
+/// other key's. `None` when no key stands out, or more than one does.
+pub fn selected_key(img: &RgbaImage, keys: &[Point; 9]) -> Option<u8> {
+    // The lattice's step along x (keys side by side) and along y (keys one above the other);
+    // a keypad of one line has the one step both ways.
+    let step = |across: fn(Point) -> u32, along: fn(Point) -> u32| {
+        keys.iter()
+            .flat_map(|&a| {
+                keys.iter()
+                    .map(move |&b| (across(a).abs_diff(across(b)), along(a).abs_diff(along(b))))
+            })
+            .filter(|&(d, side)| d > 0 && side * 2 < d)
+            .map(|(d, _)| d)
+            .min()
+    };
+    let (sx, sy) = (step(|p| p.x, |p| p.y), step(|p| p.y, |p| p.x));
+    let (sx, sy) = (sx.or(sy)?, sy.or(sx)?);
+    let (half_x, half_y) = (
+        (sx / 2).saturating_sub(1).max(2),
+        (sy / 2).saturating_sub(1).max(2),
+    );
+    let histogram = |c: Point| -> [f32; 64] {
+        let mut h = [0f32; 64];
+        let xs = c.x.saturating_sub(half_x)..(c.x + half_x).min(img.width());
+        let ys = c.y.saturating_sub(half_y)..(c.y + half_y).min(img.height());
+        let n = (xs.len() * ys.len()).max(1) as f32;
+        for y in ys {
+            for x in xs.clone() {
+                let p = img.get_pixel(x, y).0;
+                h[usize::from(p[0] >> 6) * 16
+                    + usize::from(p[1] >> 6) * 4
+                    + usize::from(p[2] >> 6)] += 1.0 / n;
+            }
+        }
+        h
+    };
+    let hists: Vec<[f32; 64]> = keys.iter().map(|&k| histogram(k)).collect();
+    let apart =
+        |a: &[f32; 64], b: &[f32; 64]| a.iter().zip(b).map(|(x, y)| (x - y).abs()).sum::<f32>();
+    let medians: Vec<f32> = (0..9)
+        .map(|i| {
+            let mut d: Vec<f32> = (0..9)
+                .filter(|&j| j != i)
+                .map(|j| apart(&hists[i], &hists[j]))
+                .collect();
+            d.sort_by(f32::total_cmp);
+            d[d.len() / 2]
+        })
+        .collect();
+    let (key, &far) = medians
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))?;
+    let next = (0..9)
+        .filter(|&i| i != key)
+        .map(|i| medians[i])
+        .fold(0f32, f32::max);
+    log::debug!("selected key: medians {medians:.2?}");
+    (far >= SELECTED_APART && far >= 1.6 * next && far - next >= 0.1).then_some(key as u8 + 1)
+}
+
+/// How far (L1, 0 to 2) a selected key's colours are from the other keys' at least: a ring of
+/// two pixels round a key moves 0.14 to 0.25; a digit's shape, a counter under it, or a
+/// checkerboard of two whites, a few hundredths (a thin 1 among bold digits up to 0.12, which
+/// the margin over the next key's, 0.1, keeps out).
+const SELECTED_APART: f32 = 0.12;
 
 /// The keypad's nine digit shapes in digit order 1..=9, only when two independent sources agree
 /// on that order: the keypad's layout (read by rows or by columns) and the glyph bank's joint
@@ -610,6 +873,81 @@ mod tests {
         keys[8] = (130, 180);
         let glyphs = at(&keys);
         assert!(!on_a_lattice(&glyphs.iter().collect::<Vec<_>>()));
+    }
+
+    /// A white 1000x400 screen with nine 60 px keys in a row at y 200, each with a dark bar
+    /// (its "digit", of a height that varies by key), key `lit` (1-based) drawn as `look` does.
+    fn keypad_screen(lit: Option<(u8, &str)>) -> (RgbaImage, [Point; 9]) {
+        let mut img = RgbaImage::from_pixel(1000, 400, image::Rgba([250, 250, 250, 255]));
+        let keys: [Point; 9] = std::array::from_fn(|i| Point::new(100 + 100 * i as u32, 200));
+        for (i, k) in keys.iter().enumerate() {
+            let on = lit
+                .filter(|(d, _)| usize::from(*d) == i + 1)
+                .map(|(_, look)| look);
+            for y in k.y - 48..k.y + 48 {
+                for x in k.x - 48..k.x + 48 {
+                    let (dx, dy) = (x.abs_diff(k.x), y.abs_diff(k.y));
+                    let accent = match on {
+                        Some("filled") => true,
+                        Some("ring") => dx > 44 || dy > 44,
+                        Some("disc") => dx * dx + dy * dy < 40 * 40,
+                        _ => false,
+                    };
+                    let ink = dx < 5 && dy < 15 + 2 * i as u32;
+                    let c = match (ink, accent) {
+                        (true, true) => [255, 255, 255],
+                        (true, false) => [30, 30, 30],
+                        (false, true) => [40, 110, 220],
+                        (false, false) => [250, 250, 250],
+                    };
+                    img.put_pixel(x, y, image::Rgba([c[0], c[1], c[2], 255]));
+                }
+            }
+        }
+        (img, keys)
+    }
+
+    #[test]
+    fn the_selected_key_is_the_one_whose_colours_stand_out_whatever_its_look() {
+        for look in ["filled", "ring", "disc"] {
+            for d in [1, 5, 9] {
+                let (img, keys) = keypad_screen(Some((d, look)));
+                assert_eq!(selected_key(&img, &keys), Some(d), "{look} {d}");
+            }
+        }
+        let (img, keys) = keypad_screen(None);
+        assert_eq!(selected_key(&img, &keys), None);
+    }
+
+    #[test]
+    fn a_keypad_with_one_key_missing_is_completed_in_the_gap_of_its_lattice() {
+        // Nine distinct shapes; keys in a row 80 px apart, the fourth not found as a glyph.
+        let shape = |d: usize| -> Vec<u8> {
+            (0..PATCH_W * PATCH_H)
+                .map(|i| {
+                    if (i * (d + 3) / 7).is_multiple_of(2) {
+                        255
+                    } else {
+                        0
+                    }
+                })
+                .collect()
+        };
+        let refs: Vec<Option<Vec<u8>>> = (0..9).map(|d| Some(shape(d))).collect();
+        let glyphs: Vec<Glyph> = (0..9)
+            .filter(|&d| d != 3)
+            .map(|d| Glyph {
+                bbox: Rect::new(100 + 80 * d as u32, 500, 30, 50),
+                patch: shape(d),
+                bright: false,
+            })
+            .collect();
+        let keys = find_keypad(&glyphs, &refs, true).expect("eight keys and a gap");
+        assert_eq!(keys[3].centre(), Point::new(100 + 240 + 15, 525));
+        assert_eq!(keys[3].patch, shape(3));
+        assert_eq!(keys[4].centre(), glyphs[3].centre());
+        // Seven keys are not a keypad.
+        assert!(find_keypad(&glyphs[1..], &refs, true).is_none());
     }
 
     #[test]

@@ -606,6 +606,37 @@ pub fn mistaken_entry(
     verdict
 }
 
+/// Of two clashing digits drawn alike (ink and cell tint) that nothing yet calls an entry and
+/// [`mistaken_entry`] cannot tell apart: both are the player's, when their ink is rare on the
+/// screen (at most half its digits share it: not the givens') and a digit equal to them is drawn
+/// in another ink (so theirs is no same-number highlight, which restyles every one of them).
+/// Two wrong entries of one digit in one row, say.
+pub fn mistaken_pair(
+    a: usize,
+    b: usize,
+    digits: &[Option<u8>],
+    features: &[Option<InkFeatures>],
+) -> bool {
+    let (Some(fa), Some(fb)) = (features[a], features[b]) else {
+        return false;
+    };
+    if colour_distance(fa.ink, fb.ink) > SAME_COLOUR
+        || colour_distance(fa.background, fb.background) > SAME_TINT
+    {
+        return false;
+    }
+    let drawn: Vec<usize> = (0..features.len())
+        .filter(|&i| features[i].is_some())
+        .collect();
+    let alike =
+        |i: usize| features[i].is_some_and(|f| colour_distance(f.ink, fa.ink) <= SAME_COLOUR);
+    let rare = drawn.iter().filter(|&&i| alike(i)).count() * 2 <= drawn.len();
+    let left_out = drawn
+        .iter()
+        .any(|&i| digits[i].is_some() && digits[i] == digits[a] && !alike(i));
+    rare && left_out
+}
+
 /// Whether the digits of `g` (indices into `cells`) show one glyph: every patch linked to the
 /// first through patches that correlate well. Small digits sampled at different sub-pixel
 /// phases can fall short of each other directly and still both match a third.

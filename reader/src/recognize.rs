@@ -12,7 +12,9 @@ use super::cells::{CellInk, InkFeatures, check_not_killer, cut_cells_with_featur
 use super::glyphs::{Label, Reference, label_with, mean_patch};
 use super::hints::{Hints, Thresholds};
 use super::keypad;
-use super::kinds::{DigitKind, InkSplit, StoredInks, calibrated_kinds, mistaken_entry};
+use super::kinds::{
+    DigitKind, InkSplit, StoredInks, calibrated_kinds, mistaken_entry, mistaken_pair,
+};
 use super::locate::Grid;
 pub use super::locate::{grid_offset, grid_tolerance};
 use super::scan::ScreenCells;
@@ -168,7 +170,8 @@ pub(super) fn with_calibrated_kinds(
 
 /// The rule check of a read: givens never break the rules, so of two clashing digits that
 /// both read as givens one is a player's mistake where the drawing says which
-/// ([`mistaken_entry`]), and it becomes an entry. Sets `rec.clashes` to every clash; a clash
+/// ([`mistaken_entry`]), and it becomes an entry (both, when two drawn alike are, see
+/// [`mistaken_pair`]). Sets `rec.clashes` to every clash; a clash
 /// left between two givens is [`ReadError::Conflict`] (a misread, or a screen whose entries
 /// cannot be told from its givens).
 fn settle_clashes(
@@ -179,11 +182,14 @@ fn settle_clashes(
     let digits: Vec<Option<u8>> = rec.readings.iter().map(|r| r.digit).collect();
     let given = |readings: &[Reading], c: Cell| readings[c.index()].kind == CellKind::Given;
     for &(a, b, _) in &clashes {
-        if given(&rec.readings, a)
-            && given(&rec.readings, b)
-            && let Some(i) = mistaken_entry(a.index(), b.index(), &digits, features)
-        {
+        if !(given(&rec.readings, a) && given(&rec.readings, b)) {
+            continue;
+        }
+        if let Some(i) = mistaken_entry(a.index(), b.index(), &digits, features) {
             rec.readings[i].kind = CellKind::Entry;
+        } else if mistaken_pair(a.index(), b.index(), &digits, features) {
+            rec.readings[a.index()].kind = CellKind::Entry;
+            rec.readings[b.index()].kind = CellKind::Entry;
         }
     }
     let between_givens: Vec<_> = clashes

@@ -7,7 +7,9 @@ pub use crate::bank::{bank, feature};
 pub use crate::cells::{BIG_MIN, big_digit_height, cut_cells, cut_cells_adaptive};
 pub use crate::glyphs::label;
 pub use crate::hints::{Place, frame_mismatch};
-pub use crate::keypad::{Glyph, find_keypad, find_keys, glyphs_outside, verified_keypad};
+pub use crate::keypad::{
+    Glyph, find_keypad, find_keys, glyphs_outside, selected_key, verified_keypad,
+};
 pub use crate::locate::{
     locate_grid, locate_grid_candidates, locate_grid_near, locate_grid_near_relaxed,
 };

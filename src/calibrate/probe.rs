@@ -15,7 +15,7 @@ use image::RgbaImage;
 use std::sync::atomic::AtomicBool;
 use sudoku_reader::stages::components;
 use sudoku_reader::stages::settling::{self, Settling};
-use sudoku_reader::stages::{Glyph, glyphs_outside};
+use sudoku_reader::stages::{Glyph, glyphs_outside, selected_key};
 use sudoku_reader::{Grid, Recognition, Templates};
 
 /// What the probe found, and what it cost.
@@ -243,7 +243,7 @@ impl Probe<'_, '_> {
         let rec = read.map_err(|e| {
             BoardGone {
                 message: format!(
-                    "after {after} the board can no longer be read ({e}); the probe stopped{}: go back to the puzzle in the app and check it, then re-run or pass --erase and --input-order",
+                    "after {after} the board can no longer be read ({e}); the probe stopped{}: go back to the puzzle in the app and check it, then re-run, or tell the controls with `sudoku-agent calibrate --input-order cell-first|number-first --erase X,Y`",
                     self.leftover()
                 ),
                 digit: self.digit,
@@ -259,7 +259,7 @@ impl Probe<'_, '_> {
             .collect();
         if !moved.is_empty() {
             bail!(
-                "after {after} the app changed {} (not the probe cell {}); the probe stopped{}: undo that in the app, then re-run or pass --erase and --input-order",
+                "after {after} the app changed {} (not the probe cell {}); the probe stopped{}: undo that in the app, then re-run, or tell the controls with `sudoku-agent calibrate --input-order cell-first|number-first --erase X,Y`",
                 moved.join(", "),
                 self.cell,
                 self.leftover()
@@ -364,7 +364,7 @@ pub fn probe(device: &mut dyn Device, cal: &Calibration, templates: &Templates) 
 fn probe_holding(phone: &mut Phone, held: Option<u8>) -> Result<Probed> {
     let profile = phone.profile;
     let keypad = profile.calibration.keypad.as_ref().ok_or_else(|| {
-        anyhow!("no keypad was found on this screen, so there is nothing to probe; pass --input-order and --erase")
+        anyhow!("no keypad was found on this screen, so there is nothing to probe; tell the controls with `sudoku-agent calibrate --input-order cell-first|number-first --erase X,Y`")
     })?;
     let img = phone.capture()?.screen;
     let first = phone
@@ -375,17 +375,34 @@ fn probe_holding(phone: &mut Phone, held: Option<u8>) -> Result<Probed> {
         .filter(|&c| first.board.get(c).is_none() && !first.readings[c.index()].notes)
         .collect();
     let givens = first.givens();
+    // A key the app shows selected (a game in progress) is held: in a number-first app the
+    // first tap on a cell enters it.
+    let shown = selected_key(&img, &keypad.digits);
+    let held = held.or(shown);
+    let solved_by = |d: u8| {
+        empty
+            .iter()
+            .copied()
+            .find(|&c| digit_for(&first.board, &givens, c) == Some(d))
+    };
     let cell = held
-        .and_then(|d| {
-            empty
-                .iter()
-                .copied()
-                .find(|&c| digit_for(&first.board, &givens, c) == Some(d))
-        })
+        .and_then(solved_by)
         .or_else(|| empty.first().copied())
         .ok_or_else(|| anyhow!("the board has no empty cell without notes to probe with"))?;
     let digit = digit_for(&first.board, &givens, cell)
         .ok_or_else(|| anyhow!("no digit fits {cell} by the rules; check the board"))?;
+    let held = match held {
+        Some(d) if d != digit => {
+            // No empty cell takes the held digit: select the probe's digit first, with a given
+            // selected (a cell-first app then has nowhere to put it).
+            let given = Cell::all().find(|&c| givens.get(c).is_some());
+            let park = given.map(|c| first.grid.cell_rect(c).center());
+            let key = keypad.digits[digit as usize - 1];
+            phone.tap_all(&[park.into_iter().collect::<Vec<_>>(), vec![key]].concat())?;
+            Some(digit)
+        }
+        other => other,
+    };
     let trial = Trial {
         cell,
         digit,
@@ -424,12 +441,17 @@ fn probe_holding(phone: &mut Phone, held: Option<u8>) -> Result<Probed> {
     )?;
     let Some(erase) = erase else {
         bail!(
-            "none of the {} buttons near the keypad cleared {cell}; the probe left {digit} there: erase it in the app and pass --erase X,Y",
+            "none of the {} buttons near the keypad cleared {cell}; the probe left {digit} there: erase it in the app and tell the controls with `sudoku-agent calibrate --input-order cell-first|number-first --erase X,Y`",
             candidates.len()
         );
     };
     let notes = find_notes(&mut s, trial, order, erase, &toggles)?;
     check_as_before(&mut s)?;
+    // The key the app showed selected is put back (a number-first probe ends on erase); a
+    // cell-first app would put it into the probe cell.
+    if let (Some(d), InputOrder::NumberFirst) = (shown, order) {
+        s.tap(&[keypad.digits[usize::from(d) - 1]])?;
+    }
     Ok(Probed {
         input_order: order,
         erase,
@@ -521,7 +543,7 @@ fn find_input_order(s: &mut Probe, trial: Trial) -> Result<InputOrder> {
         // A number-first app may still hold the digit (a probe before this one was cut short):
         // the cell alone then takes it, and tells the order without a key.
         s.tap(&[at])?;
-        let (_, r) = s.look("tapping the cell")?;
+        let r = look_for(s, "tapping the cell", cell, digit)?;
         if r.board.get(cell) == Some(digit) {
             return Ok(InputOrder::NumberFirst);
         }
@@ -547,7 +569,7 @@ fn find_input_order(s: &mut Probe, trial: Trial) -> Result<InputOrder> {
     let r = look_for(s, "tapping a digit and the cell", cell, digit)?;
     if r.board.get(cell) != Some(digit) {
         bail!(
-            "neither cell-then-digit nor digit-then-cell put {digit} into {cell}; pass --input-order and --erase"
+            "neither cell-then-digit nor digit-then-cell put {digit} into {cell}; tell the controls with `sudoku-agent calibrate --input-order cell-first|number-first --erase X,Y`"
         );
     }
     Ok(InputOrder::NumberFirst)
@@ -600,7 +622,7 @@ fn find_erase(
                     let (again, _) = s.look(&what)?;
                     if changed_around(&before, &again, button, side) > 0.05 {
                         bail!(
-                            "{what} changed it and a second tap did not change it back; check the app, then re-run or pass --erase"
+                            "{what} changed it and a second tap did not change it back; check the app, then re-run, or tell the controls with `sudoku-agent calibrate --input-order cell-first|number-first --erase X,Y`"
                         );
                     }
                     toggles.push(button);

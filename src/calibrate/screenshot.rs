@@ -142,7 +142,9 @@ pub fn calibrate_image(img: &RgbaImage, opts: &CalibrateOptions) -> Result<Calib
     let (screen, read) = match (seen.screen, seen.result) {
         (Some(screen), Ok(read)) => (screen, read),
         (_, Err(e @ ReadError::Unsure(_))) if opts.givens.is_none() => {
-            bail!("{e}; pass --givens <81 chars> (the board's digits, row by row) to label them")
+            bail!(
+                "{e}; label them with `sudoku-agent calibrate --givens <81 chars>` (the board's digits, row by row)"
+            )
         }
         (_, Err(e)) => return Err(anyhow!(e)),
         (None, Ok(_)) => bail!("no sudoku grid found on the screenshot"),
@@ -259,7 +261,7 @@ fn finish(
         .board;
     if check != board {
         bail!(
-            "the new templates read {} instead of {}; pass --givens to label the digits",
+            "the new templates read {} instead of {}; label the digits with `sudoku-agent calibrate --givens <81 chars>`",
             check.to_line(),
             board.to_line()
         );

@@ -4,6 +4,7 @@ mod cli;
 mod end_screen;
 mod flash;
 mod fleet;
+mod game_start;
 mod lives;
 mod phone_around;
 mod phone_claim;

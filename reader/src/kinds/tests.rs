@@ -565,3 +565,24 @@ fn a_lone_digit_on_the_empty_cells_paper_among_givens_on_tinted_cells_is_an_entr
         InkSplit::Indistinguishable
     );
 }
+
+#[test]
+fn two_entries_of_one_digit_drawn_alike_beside_givens_of_it_in_another_ink_are_both_entries() {
+    // 20 givens in dark ink, digit 6 (glyph 5) among them; two blue 6s clashing in one row.
+    let mut s: Vec<_> = (0..20)
+        .map(|i| (i * 4, i % 9, feat([30; 3], None, 0.2)))
+        .collect();
+    s.push((1, 5, feat([40, 80, 200], None, 0.2)));
+    s.push((2, 5, feat([40, 80, 200], None, 0.2)));
+    let (_, mut features) = screen(&s);
+    let mut digits = vec![None; 81];
+    for &(i, g, _) in &s {
+        digits[i] = Some(g as u8 + 1);
+    }
+    assert!(mistaken_pair(1, 2, &digits, &features));
+    // Every 6 in the blue ink, givens' too: a same-number highlight, which tells nothing.
+    for i in (0..81).filter(|&i| digits[i] == Some(6)) {
+        features[i].as_mut().unwrap().ink = [40, 80, 200];
+    }
+    assert!(!mistaken_pair(1, 2, &digits, &features));
+}
