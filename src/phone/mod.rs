@@ -6,6 +6,7 @@
 //! command that taps claims the phone ([`claim`]): one agent per phone, and a screen that is on.
 
 pub mod cover;
+pub mod settle;
 
 use crate::device::Device;
 use crate::device::lock::PhoneLock;
@@ -29,6 +30,8 @@ pub struct Phone<'a> {
     pub profile: &'a Profile,
     stop: &'a AtomicBool,
     say: &'a Say<'a>,
+    /// How far its screenshots trail the input, as learned from the first taps.
+    lag: settle::FrameLag,
 }
 
 /// A screenshot and when it was taken, with how long taking it took.
@@ -50,6 +53,7 @@ impl<'a> Phone<'a> {
             profile,
             stop,
             say,
+            lag: settle::FrameLag::default(),
         }
     }
 

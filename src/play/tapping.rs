@@ -420,7 +420,10 @@ impl Tapping<'_, '_> {
     /// least a settle after the taps, within a bound ([`settling`]). Still different: a stop
     /// after the first move landed, else the other input order is tried.
     fn look_again(&mut self, expected: &Board, changed: &[Cell]) -> Result<Checked> {
-        let mut frames = Settling::new(self.last_sent, settle_time(self.options));
+        // A lagging phone's frames show the screen from before the taps for a while: the
+        // settle starts past the lag the first moves showed (see `Phone::settle`).
+        let lag = self.phone.frame_lag();
+        let mut frames = Settling::with_lag(self.last_sent, settle_time(self.options), lag);
         if let Some(last) = &self.run.frame {
             // The settle compares frames it owns; the last one stays the rows' base.
             frames.add_at(last.taken, last.image.clone());
@@ -448,6 +451,10 @@ impl Tapping<'_, '_> {
                 .into_iter()
                 .map(|c| self.phone.cell_centre(c))
                 .collect();
+            if around.is_empty() {
+                let began = self.run.frame.as_ref().map_or(self.last_sent, |f| f.taken);
+                self.phone.note_lag(self.last_sent, began);
+            }
             if around.is_empty() || !frames.waiting(&around, side) {
                 log::debug!(
                     "check after move {}: the screen settled {:.0} ms after the taps, showing the plan: {}",

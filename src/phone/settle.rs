@@ -1,0 +1,159 @@
+//! A board at rest before any decision is made on it. Apps animate: givens cascade in when a
+//! level starts, digits fade or pop in after a tap, and a slow phone's screenshots trail the
+//! input by a few hundred ms. The first read of a run waits here until two reads agree and
+//! the board holds its givens ([`first_board`]), within a bound, and says so in one line when
+//! it never does. After a tap, the session learns the phone's frame lag from the first moves
+//! ([`Phone::learn_lag`], [`Phone::note_lag`]) and settles past it ([`Phone::settle`]): a frame
+//! taken within the lag shows the screen before the tap, and two such frames agree.
+
+use super::{Capture, Phone};
+use crate::device::Device;
+use crate::geometry::Point;
+use anyhow::{Context, Result, bail};
+use image::RgbaImage;
+use std::time::{Duration, Instant};
+use sudoku_reader::Recognition;
+use sudoku_reader::stages::MIN_CLUES;
+use sudoku_reader::stages::settling::{STEP, STILL_SPAN, Settling, still_around};
+
+/// The longest frame lag believed: slower than this, the phone is not keeping up at all.
+const MAX_LAG: Duration = Duration::from_secs(2);
+
+/// How many observations of the lag are taken; the worst of them is kept.
+const LAG_SAMPLES: u8 = 3;
+
+/// The phone's frame lag as learned from the first moves: the worst time from a tap to its
+/// change on a screenshot among the first few seen (a lag overestimated only makes a check
+/// wait longer; underestimated, a check could take a frame from before the tap as settled).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FrameLag {
+    worst: Duration,
+    samples: u8,
+}
+
+impl Phone<'_> {
+    /// How far this phone's screenshots trail the input, as learned so far (zero until seen).
+    pub fn frame_lag(&self) -> Duration {
+        self.lag.worst
+    }
+
+    /// The taps sent at `sent` first showed on a screenshot whose capture began at `shown`.
+    pub fn note_lag(&mut self, sent: Instant, shown: Instant) {
+        if self.lag.samples >= LAG_SAMPLES {
+            return;
+        }
+        let lag = shown.saturating_duration_since(sent).min(MAX_LAG);
+        self.lag.samples += 1;
+        if lag > self.lag.worst {
+            log::info!(
+                "frame lag: a tap showed on screen after {} ms",
+                lag.as_millis()
+            );
+            self.lag.worst = lag;
+        }
+    }
+
+    /// Right after taps sent at `sent` that change the screen around `around` (a tapped cell,
+    /// a key), screenshots until one differs there from `before`, a frame of the screen before
+    /// the taps, within [`MAX_LAG`]: the time to it is the frame lag ([`Phone::note_lag`]).
+    /// Returns the last screenshot.
+    pub fn learn_lag(
+        &mut self,
+        before: &RgbaImage,
+        around: &[Point],
+        sent: Instant,
+    ) -> Result<Capture> {
+        let side = self.cell_side();
+        loop {
+            let shot = self.capture()?;
+            let began = shot.taken - shot.took;
+            let changed = around
+                .iter()
+                .any(|&p| !still_around(before, &shot.screen, p, side));
+            if changed {
+                self.note_lag(sent, began);
+            }
+            if changed || shot.taken.duration_since(sent) >= MAX_LAG {
+                return Ok(shot);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Settle: screenshots until the screen around `around` has stopped changing, at least
+    /// `min_wait` after the taps sent at `since` and past the frame lag, or until the limit
+    /// ([`Settling::with_lag`]); `done` on a frame ends it early (it shows what was wanted).
+    /// Returns the last screenshot.
+    pub fn settle(
+        &mut self,
+        since: Instant,
+        min_wait: Duration,
+        around: &[Point],
+        mut done: impl FnMut(&RgbaImage) -> bool,
+    ) -> Result<RgbaImage> {
+        let mut frames = Settling::with_lag(since, min_wait, self.frame_lag());
+        let side = self.cell_side();
+        loop {
+            let shot = self.capture()?;
+            let finished = done(&shot.screen);
+            frames.add_at(shot.taken, shot.screen);
+            if finished || !frames.waiting(around, side) {
+                return Ok(frames.into_latest().expect("a frame was added above"));
+            }
+            std::thread::sleep(STEP);
+        }
+    }
+}
+
+/// How long the first read waits for the board to come to rest (a level-start cascade runs
+/// 1.5-3 s on the apps measured).
+pub const FIRST_READ_WAIT: Duration = Duration::from_secs(4);
+
+/// A screenshot of the board at rest: taken again until two reads at least [`STILL_SPAN`] apart
+/// find the same board holding at least [`MIN_CLUES`] digits, with the grid's pixels alike between them
+/// (a given fading in reads the same twice before it is done). A screen that settles without
+/// a board (no grid at all) is returned as soon as two frames agree, for the caller's own
+/// error; one still moving after [`FIRST_READ_WAIT`] is an error saying so.
+pub fn first_board(device: &mut dyn Device) -> Result<RgbaImage> {
+    let started = Instant::now();
+    let mut last: Option<(Instant, RgbaImage, Option<Recognition>)> = None;
+    loop {
+        let shot = device.screenshot().context("cannot take a screenshot")?;
+        let taken = Instant::now();
+        let read = sudoku_reader::read(&shot, None).result.ok();
+        if let Some((at, before, seen)) = &last
+            && taken.duration_since(*at) >= STILL_SPAN
+        {
+            match (seen, &read) {
+                (Some(a), Some(b)) if a.board == b.board && a.grid == b.grid => {
+                    let r = a.grid.rect();
+                    let side = r.width.max(r.height);
+                    let centre = r.center();
+                    let still = still_around(before, &shot, centre, side);
+                    if still && b.board.filled_count() >= MIN_CLUES {
+                        return Ok(shot);
+                    }
+                }
+                // No board on two frames alike: the screen is at rest without one.
+                (None, None) if frames_alike(before, &shot) => return Ok(shot),
+                _ => {}
+            }
+        }
+        if started.elapsed() >= FIRST_READ_WAIT {
+            bail!(
+                "the board did not come to rest within {:.0} s (the digits kept changing); wait for the level to start, then re-run",
+                FIRST_READ_WAIT.as_secs_f64()
+            );
+        }
+        // The frame kept to compare with stays at least STILL_SPAN older than the next one.
+        if !matches!(&last, Some((at, ..)) if taken.duration_since(*at) < STILL_SPAN) {
+            last = Some((taken, shot, read));
+        }
+        std::thread::sleep(STEP);
+    }
+}
+
+/// Two screenshots alike all over.
+fn frames_alike(a: &RgbaImage, b: &RgbaImage) -> bool {
+    a.dimensions() == b.dimensions() && a.as_raw() == b.as_raw()
+}
