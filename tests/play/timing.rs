@@ -80,3 +80,51 @@ fn frames_that_trail_the_input_erase_no_digit_of_ours_in_a_number_first_app() {
 fn frames_that_trail_the_input_cost_no_mistake_in_a_cell_first_app() {
     plays_cleanly("light", "lag=250");
 }
+
+/// The grid `play` said it learned ("grid WxH at X,Y"), as (x, y, width, height).
+fn learned_grid(err: &str) -> Option<(i64, i64, i64, i64)> {
+    let line = err.lines().find(|l| l.starts_with("learned "))?;
+    let rest = line.split(": grid ").nth(1)?;
+    let mut words = rest.split([' ', ',']);
+    let (w, h) = words.next()?.split_once('x')?;
+    let at = words.nth(1)?;
+    let y = words.next()?;
+    Some((
+        at.parse().ok()?,
+        y.parse().ok()?,
+        w.parse().ok()?,
+        h.parse().ok()?,
+    ))
+}
+
+#[test]
+fn a_board_of_tiles_is_placed_within_2_px_and_solved_in_both_orders_at_two_sizes() {
+    let adb = adb_server::shared();
+    for size in [SMALL_SIZE, rig::PHONE_SIZE] {
+        for skin in ["light", "numfirst"] {
+            let mut phone = rig::phone(skin, size, "easy");
+            let faults: Faults = "tiles".parse().expect("habits");
+            faults.apply(&mut phone).expect("habits apply");
+            let truth = phone.grid_rect();
+            let sim = rig::serve(phone, "instant", None, adb.addr());
+            let (code, err, secs) = play_fresh(&adb, &sim);
+            let (solved, mistakes) = sim.with_screen(|app| (app.is_solved(), app.mistakes()));
+            assert_eq!(code, 0, "{skin} {size}: {err}");
+            assert!(
+                solved && mistakes == 0,
+                "{skin} {size}: {mistakes} mistakes: {err}"
+            );
+            let (x, y, w, h) = learned_grid(&err).unwrap_or_else(|| panic!("{err}"));
+            let want = [truth.x, truth.y, truth.width, truth.height].map(i64::from);
+            let learned = [x, y, w, h];
+            let off = learned.iter().zip(want).map(|(a, b)| (a - b).abs()).max();
+            assert!(
+                off <= Some(2),
+                "{skin} {size}: learned {x},{y} {w}x{h}, drawn {truth:?}"
+            );
+            eprintln!(
+                "{skin} {size} tiles: exit 0 in {secs:.1} s, solved, 0 mistakes, grid {w}x{h} at {x},{y}"
+            );
+        }
+    }
+}
