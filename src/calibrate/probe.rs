@@ -510,7 +510,7 @@ fn look_for(s: &mut Probe, after: &str, cell: Cell, digit: u8) -> Result<Recogni
         let (_, r) = s.look(after)?;
         if r.board.get(cell) == Some(digit)
             || r.readings[cell.index()].notes
-            || started.elapsed() >= settling::LIMIT + s.phone.frame_lag()
+            || started.elapsed() >= settling::LIMIT + s.phone.lag_to_wait_out()
         {
             return Ok(r);
         }

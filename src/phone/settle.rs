@@ -22,6 +22,12 @@ const MAX_LAG: Duration = Duration::from_secs(2);
 /// How many observations of the lag are taken; the worst of them is kept.
 const LAG_SAMPLES: u8 = 3;
 
+/// The lag a settle waits out before any was seen: slow phones trail the input by 250-400 ms,
+/// and a settle that ends within the lag takes the screen before the taps for the answer (in a
+/// number-first app the re-tap that follows erases the digit). Only checks that did not see
+/// their taps at once pay it, and only until the first one has shown the real lag.
+const UNSEEN_LAG: Duration = Duration::from_millis(500);
+
 /// The phone's frame lag as learned from the first moves: the worst time from a tap to its
 /// change on a screenshot among the first few seen (a lag overestimated only makes a check
 /// wait longer; underestimated, a check could take a frame from before the tap as settled).
@@ -32,9 +38,12 @@ pub struct FrameLag {
 }
 
 impl Phone<'_> {
-    /// How far this phone's screenshots trail the input, as learned so far (zero until seen).
-    pub fn frame_lag(&self) -> Duration {
-        self.lag.worst
+    /// The lag a settle waits out: the one learned, or [`UNSEEN_LAG`] before any was seen.
+    pub fn lag_to_wait_out(&self) -> Duration {
+        match self.lag.samples {
+            0 => self.lag.worst.max(UNSEEN_LAG),
+            _ => self.lag.worst,
+        }
     }
 
     /// The taps sent at `sent` first showed on a screenshot whose capture began at `shown`.
@@ -51,6 +60,25 @@ impl Phone<'_> {
             );
             self.lag.worst = lag;
         }
+    }
+
+    /// While the lag is being learned: `shot`, taken at `taken` after taps sent at `sent`,
+    /// differs around `around` (the cells they change) from `before`, the first frame looked
+    /// at after them, which on a lagging phone still shows the screen before the taps: the
+    /// time to it is a sample of the lag ([`Phone::note_lag`]). True once noted.
+    pub fn lag_shown(
+        &mut self,
+        sent: Instant,
+        (before, shot): (&RgbaImage, &RgbaImage),
+        taken: Instant,
+        around: &[Point],
+    ) -> bool {
+        let side = self.cell_side();
+        let changed = around.iter().any(|&p| !still_around(before, shot, p, side));
+        if changed {
+            self.note_lag(sent, taken);
+        }
+        changed
     }
 
     /// Right after taps sent at `sent` that change the screen around `around` (a tapped cell,
@@ -91,7 +119,7 @@ impl Phone<'_> {
         around: &[Point],
         mut done: impl FnMut(&RgbaImage) -> bool,
     ) -> Result<RgbaImage> {
-        let mut frames = Settling::with_lag(since, min_wait, self.frame_lag());
+        let mut frames = Settling::with_lag(since, min_wait, self.lag_to_wait_out());
         let side = self.cell_side();
         loop {
             let shot = self.capture()?;

@@ -422,13 +422,16 @@ impl Tapping<'_, '_> {
     fn look_again(&mut self, expected: &Board, changed: &[Cell]) -> Result<Checked> {
         // A lagging phone's frames show the screen from before the taps for a while: the
         // settle starts past the lag the first moves showed (see `Phone::settle`).
-        let lag = self.phone.frame_lag();
+        let lag = self.phone.lag_to_wait_out();
         let mut frames = Settling::with_lag(self.last_sent, settle_time(self.options), lag);
         if let Some(last) = &self.run.frame {
             // The settle compares frames it owns; the last one stays the rows' base.
             frames.add_at(last.taken, last.image.clone());
         }
         let side = self.phone.cell_side();
+        // The frame the lag is measured from, until a later one shows the taps' cells change.
+        let mut before = self.run.frame.as_ref().map(|f| f.image.clone());
+        let cells: Vec<Point> = changed.iter().map(|&c| self.phone.cell_centre(c)).collect();
         let seen = loop {
             std::thread::sleep(settling::STEP);
             let read = self.read_check(true)?;
@@ -439,6 +442,13 @@ impl Tapping<'_, '_> {
                 .expect("a check keeps its frame")
                 .image;
             frames.add(shot.clone());
+            if let (Some(first), Some(now)) = (&before, &self.run.frame)
+                && self
+                    .phone
+                    .lag_shown(self.last_sent, (first, &now.image), now.taken, &cells)
+            {
+                before = None;
+            }
             let seen = match board_as_seen(read, expected, changed) {
                 Ok(seen) => seen,
                 // Covered meanwhile (an overlay that flashed, a dialog): wait while the
@@ -451,10 +461,6 @@ impl Tapping<'_, '_> {
                 .into_iter()
                 .map(|c| self.phone.cell_centre(c))
                 .collect();
-            if around.is_empty() {
-                let began = self.run.frame.as_ref().map_or(self.last_sent, |f| f.taken);
-                self.phone.note_lag(self.last_sent, began);
-            }
             if around.is_empty() || !frames.waiting(&around, side) {
                 log::debug!(
                     "check after move {}: the screen settled {:.0} ms after the taps, showing the plan: {}",
