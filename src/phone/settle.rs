@@ -14,7 +14,7 @@ use image::RgbaImage;
 use std::time::{Duration, Instant};
 use sudoku_reader::Recognition;
 use sudoku_reader::stages::MIN_CLUES;
-use sudoku_reader::stages::settling::{STEP, STILL_SPAN, Settling, still_around};
+use sudoku_reader::stages::settling::{STEP, Settling, still_around};
 
 /// The longest frame lag believed: slower than this, the phone is not keeping up at all.
 const MAX_LAG: Duration = Duration::from_secs(2);
@@ -137,11 +137,16 @@ impl Phone<'_> {
 /// 1.5-3 s on the apps measured).
 pub const FIRST_READ_WAIT: Duration = Duration::from_secs(4);
 
-/// A screenshot of the board at rest: taken again until two reads at least [`STILL_SPAN`] apart
-/// find the same board holding at least [`MIN_CLUES`] digits, with the grid's pixels alike between them
-/// (a given fading in reads the same twice before it is done). A screen that settles without
-/// a board (no grid at all) is returned as soon as two frames agree, for the caller's own
-/// error; one still moving after [`FIRST_READ_WAIT`] is an error saying so.
+/// How far apart two reads of a board at rest must be to agree: a cascade that shows a given
+/// every 80-140 ms (36 givens over 3-5 s) changes the board between any two reads this far
+/// apart, while two reads a settle's 100 ms apart can fall between two givens.
+const REST_SPAN: Duration = Duration::from_millis(400);
+
+/// A screenshot of the board at rest: taken again until two reads at least [`REST_SPAN`] apart
+/// find the same board holding at least [`MIN_CLUES`] digits, with the grid's pixels alike
+/// between them (a given fading in reads the same twice before it is done). A screen without a
+/// board is returned as soon as two frames agree, or at the bound, for the caller's own error
+/// (no grid); a board still changing after [`FIRST_READ_WAIT`] is an error saying so.
 pub fn first_board(device: &mut dyn Device) -> Result<RgbaImage> {
     let started = Instant::now();
     let mut last: Option<(Instant, RgbaImage, Option<Recognition>)> = None;
@@ -150,7 +155,7 @@ pub fn first_board(device: &mut dyn Device) -> Result<RgbaImage> {
         let taken = Instant::now();
         let read = sudoku_reader::read(&shot, None).result.ok();
         if let Some((at, before, seen)) = &last
-            && taken.duration_since(*at) >= STILL_SPAN
+            && taken.duration_since(*at) >= REST_SPAN
         {
             match (seen, &read) {
                 (Some(a), Some(b)) if a.board == b.board && a.grid == b.grid => {
@@ -168,13 +173,16 @@ pub fn first_board(device: &mut dyn Device) -> Result<RgbaImage> {
             }
         }
         if started.elapsed() >= FIRST_READ_WAIT {
+            if read.is_none() {
+                return Ok(shot);
+            }
             bail!(
                 "the board did not come to rest within {:.0} s (the digits kept changing); wait for the level to start, then re-run",
                 FIRST_READ_WAIT.as_secs_f64()
             );
         }
-        // The frame kept to compare with stays at least STILL_SPAN older than the next one.
-        if !matches!(&last, Some((at, ..)) if taken.duration_since(*at) < STILL_SPAN) {
+        // The frame kept to compare with stays until one REST_SPAN later was compared with it.
+        if !matches!(&last, Some((at, ..)) if taken.duration_since(*at) < REST_SPAN) {
             last = Some((taken, shot, read));
         }
         std::thread::sleep(STEP);
@@ -184,4 +192,53 @@ pub fn first_board(device: &mut dyn Device) -> Result<RgbaImage> {
 /// Two screenshots alike all over.
 fn frames_alike(a: &RgbaImage, b: &RgbaImage) -> bool {
     a.dimensions() == b.dimensions() && a.as_raw() == b.as_raw()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Size;
+    use image::Rgba;
+
+    /// A screen with no board that stays as it is.
+    struct Still;
+
+    impl Device for Still {
+        fn screenshot(&mut self) -> Result<RgbaImage> {
+            Ok(RgbaImage::from_pixel(90, 160, Rgba([200, 200, 200, 255])))
+        }
+        fn screen_size(&mut self) -> Result<Size> {
+            Ok(Size::new(90, 160))
+        }
+        fn tap_all(&mut self, _taps: &[Point]) -> Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_screen_at_rest_without_a_board_is_returned_at_once_for_the_callers_error() {
+        let started = Instant::now();
+        assert!(first_board(&mut Still).is_ok());
+        assert!(started.elapsed() < Duration::from_secs(1));
+    }
+
+    #[cfg(feature = "sim")]
+    #[test]
+    fn a_board_still_cascading_in_after_the_bound_is_one_line() {
+        let mut phone = sudoku_sim::SudokuApp::new(
+            sudoku_sim::puzzles::parse(sudoku_sim::puzzles::named("easy").unwrap()).unwrap(),
+            sudoku_sim::Skin::named("light").unwrap(),
+            sudoku_sim::Size::new(720, 1280),
+        )
+        .unwrap();
+        let habits: sudoku_sim::faults::Faults = "intro=5000".parse().unwrap();
+        habits.apply(&mut phone).unwrap();
+        let mut device = crate::device::sim::SimDevice::new(phone);
+        let err = first_board(&mut device).unwrap_err().to_string();
+        assert!(
+            err.starts_with("the board did not come to rest within 4 s"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1);
+    }
 }
