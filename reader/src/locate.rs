@@ -132,7 +132,10 @@ pub(crate) fn near(img: &Screen, expected: Rect, strict: bool) -> Result<Grid, V
     let pitch = (expected.width + expected.height) as f32 / 18.0;
     let band = ((pitch * 0.12).round() as i64).max(3);
     // One line, both polarities: (position, coverage) of the best spot in its band.
-    let find = |vertical: bool, at: f32, from: u32, to: u32| -> [(f32, f32); 2] {
+    // The gap between boxes of tiles is wider than a line: its middle has the gap on both
+    // sides at `d`, so each line is also looked at with sides this far out (see `seen`).
+    let wide = ((pitch * 0.16).round() as i64).max(2 * d);
+    let find = |d: i64, vertical: bool, at: f32, from: u32, to: u32| -> [(f32, f32); 2] {
         let limit = if vertical { iw } else { ih } as i64;
         let step = ((to - from) as usize / 300).max(2);
         let c = at.round() as i64;
@@ -205,11 +208,27 @@ pub(crate) fn near(img: &Screen, expected: Rect, strict: bool) -> Result<Grid, V
     };
     let ex = |i: usize| expected.x as f32 + expected.width as f32 * i as f32 / 9.0;
     let ey = |i: usize| expected.y as f32 + expected.height as f32 * i as f32 / 9.0;
+    // A line as thin lines are found; one seen on less than half its length is looked at
+    // again with wide sides (a box gap of tiles), and each polarity keeps the better.
+    let seen = |vertical: bool, at: f32, from: u32, to: u32| -> [(f32, f32); 2] {
+        let thin = find(d, vertical, at, from, to);
+        if thin.iter().any(|l| l.1 >= 0.5) {
+            return thin;
+        }
+        let wider = find(wide, vertical, at, from, to);
+        std::array::from_fn(|p| {
+            if wider[p].1 > thin[p].1 {
+                wider[p]
+            } else {
+                thin[p]
+            }
+        })
+    };
     let vs: Vec<[(f32, f32); 2]> = (0..10)
-        .map(|i| find(true, ex(i), expected.y, expected.bottom()))
+        .map(|i| seen(true, ex(i), expected.y, expected.bottom()))
         .collect();
     let hs: Vec<[(f32, f32); 2]> = (0..10)
-        .map(|i| find(false, ey(i), expected.x, expected.right()))
+        .map(|i| seen(false, ey(i), expected.x, expected.right()))
         .collect();
     let mut best: Option<(f32, Grid)> = None;
     for (polarity, bright) in [false, true].into_iter().enumerate() {
@@ -218,7 +237,22 @@ pub(crate) fn near(img: &Screen, expected: Rect, strict: bool) -> Result<Grid, V
         place_unseen_lines(&mut v);
         place_unseen_lines(&mut h);
         let boxes: &[usize] = if strict { &[0, 3, 6, 9] } else { &[3, 6] };
-        let boxes_ok = boxes.iter().all(|&i| v[i].1 >= 0.5 && h[i].1 >= 0.5);
+        // Relaxed, a box line may be seen on less of its length: on a board of tiles the gaps
+        // cross it every pitch, and a highlighted row or column of tiles can be as pale as the
+        // gap (3 grey levels apart on one app look), so 0.58 of it is all there is to see, a
+        // highlighted row takes another ninth and a highlighted box a third (0.38 measured).
+        // A highlighted column of such tiles beside a box line hides all of it: relaxed, one
+        // of the two inner box lines of each axis is enough (the caller checks the cells).
+        let box_min = if strict { 0.5 } else { 0.3 };
+        let boxes_ok = if strict {
+            boxes
+                .iter()
+                .all(|&i| v[i].1 >= box_min && h[i].1 >= box_min)
+        } else {
+            [&v, &h]
+                .iter()
+                .all(|l| boxes.iter().any(|&i| l[i].1 >= box_min))
+        };
         let score: f32 = v.iter().chain(&h).map(|l| (l.1 / 0.9).min(1.0)).sum();
         log::debug!("near grid (bright {bright}): score {score:.2} v {v:.2?} h {h:.2?}");
         let min_score = if strict { 13.0 } else { 5.0 };

@@ -3,7 +3,7 @@
 //! highlight), and a frame caught halfway (a faint digit reads as none) must not decide that a
 //! tap did not land. Pixels are compared, not reads: a slow fade reads "empty" twice in a row.
 
-use super::screen::still_around;
+pub use super::screen::still_around;
 use crate::geometry::Point;
 use image::RgbaImage;
 use std::time::{Duration, Instant};
@@ -26,6 +26,8 @@ pub const STEP: Duration = Duration::from_millis(50);
 pub struct Settling {
     since: Instant,
     min_wait: Duration,
+    /// [`LIMIT`], later by the phone's frame lag.
+    limit: Duration,
     frames: Vec<(Instant, RgbaImage)>,
 }
 
@@ -33,9 +35,17 @@ impl Settling {
     /// Watching from `since`, the moment the last tap went out; no conclusion before
     /// `min_wait` after it (at least [`STILL_SPAN`]).
     pub fn new(since: Instant, min_wait: Duration) -> Settling {
+        Settling::with_lag(since, min_wait, Duration::ZERO)
+    }
+
+    /// As [`Settling::new`] on a phone whose screenshots show the screen as it was `lag` ago:
+    /// frames taken within `lag` of the tap show the screen before it, alike and so "still",
+    /// so the minimum wait and the limit both start `lag` later.
+    pub fn with_lag(since: Instant, min_wait: Duration, lag: Duration) -> Settling {
         Settling {
             since,
-            min_wait: min_wait.max(STILL_SPAN),
+            min_wait: min_wait.max(STILL_SPAN) + lag,
+            limit: LIMIT + lag,
             frames: Vec::new(),
         }
     }
@@ -84,11 +94,12 @@ impl Settling {
             .is_some_and(|(_, old)| around.iter().all(|&p| still_around(old, newest, p, side)))
     }
 
-    /// The newest frame was taken [`LIMIT`] or more after the tap: take the screen as it is.
+    /// The newest frame was taken [`LIMIT`] (plus the lag) or more after the tap: take the
+    /// screen as it is.
     pub fn timed_out(&self) -> bool {
         self.frames
             .last()
-            .is_some_and(|(at, _)| at.saturating_duration_since(self.since) >= LIMIT)
+            .is_some_and(|(at, _)| at.saturating_duration_since(self.since) >= self.limit)
     }
 
     /// Neither settled nor timed out: worth another look after [`STEP`].
@@ -139,6 +150,23 @@ mod tests {
             assert_eq!(s.settled(&AT, 20), ms == 400, "at {ms} ms");
         }
         assert_eq!(s.latest().unwrap().get_pixel(0, 0).0[0], 100);
+    }
+
+    #[test]
+    fn on_a_lagging_phone_frames_alike_within_the_lag_are_not_settled() {
+        let t0 = Instant::now();
+        let lag = Duration::from_millis(400);
+        let mut s = Settling::with_lag(t0, MIN_WAIT, lag);
+        // The frames up to the lag show the screen before the tap: alike, yet not settled.
+        for ms in [300, 400, 500, 600] {
+            s.add_at(t0 + Duration::from_millis(ms), frame(200));
+            assert!(!s.settled(&AT, 20), "at {ms} ms");
+        }
+        s.add_at(t0 + MIN_WAIT + lag, frame(200));
+        assert!(s.settled(&AT, 20));
+        assert!(!s.timed_out());
+        s.add_at(t0 + LIMIT + lag, frame(200));
+        assert!(s.timed_out());
     }
 
     #[test]

@@ -23,5 +23,5 @@ pub use crate::screen::Boundaries;
 
 /// When a screen has settled: two reads agree, within these bounds.
 pub mod settling {
-    pub use crate::settling::{LIMIT, MIN_WAIT, STEP, STILL_SPAN, Settling};
+    pub use crate::settling::{LIMIT, MIN_WAIT, STEP, STILL_SPAN, Settling, still_around};
 }

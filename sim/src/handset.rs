@@ -99,8 +99,20 @@ struct HandsetState {
     /// Injected input events so far (`input-refused=N` refuses the Nth).
     injected: u64,
     /// With `lag`: the frames shown since the oldest one a capture may still return, each from
-    /// the device time it appeared.
+    /// the time it appeared (see [`HandsetState::shown_clock`]).
     shown: Vec<(Duration, Arc<RgbaImage>)>,
+    /// When the handset started: a lag elapses with the wall clock too.
+    started: std::time::Instant,
+}
+
+impl HandsetState {
+    /// The time frames are shown by with `lag`: the device clock, or the wall clock since the
+    /// start when that is ahead. A phone's frames catch up while the caller waits; on the
+    /// `instant` preset the device clock moves only with taps, so a lag that followed it alone
+    /// never elapsed while the agent looked again.
+    fn shown_clock(&self) -> Duration {
+        self.clock.now().max(self.started.elapsed())
+    }
 }
 
 /// The last rendered frame and its PNG encoding, reused while nothing changed.
@@ -156,6 +168,7 @@ impl Handset {
                 locked: habits.lock_screen,
                 injected: 0,
                 shown: Vec::new(),
+                started: std::time::Instant::now(),
             }),
             frame: Mutex::new(FrameCache::default()),
             gone: AtomicBool::new(false),
@@ -550,7 +563,7 @@ impl Handset {
         let lag = self.habits.lag?;
         self.record_shown();
         let mut st = self.state.lock().unwrap();
-        let seen_at = st.clock.now().saturating_sub(lag);
+        let seen_at = st.shown_clock().saturating_sub(lag);
         // The last frame shown at or before `seen_at` (the first one if none was yet).
         let i = st
             .shown
@@ -568,7 +581,7 @@ impl Handset {
         }
         let frame = self.frame();
         let mut st = self.state.lock().unwrap();
-        let now = st.clock.now();
+        let now = st.shown_clock();
         if st.shown.last().is_none_or(|(_, f)| !Arc::ptr_eq(f, &frame)) {
             st.shown.push((now, frame));
         }

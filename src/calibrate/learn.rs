@@ -7,6 +7,7 @@
 use super::probe::{Probed, probe_waiting};
 use super::{CalibrateOptions, Calibrated, calibrate_image};
 use crate::device::Device;
+use crate::phone::settle::first_board;
 use crate::profile::Profile;
 use crate::profile::calibration::InputOrder;
 use anyhow::{Context, Result};
@@ -24,9 +25,10 @@ pub struct LearnedApp {
 /// by default).
 const COVER_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// Learns the app on `device`'s screen from a screenshot taken now (see [`learn_from`]).
+/// Learns the app on `device`'s screen from a screenshot of its board at rest (a level-start
+/// cascade over, see [`first_board`]), then as [`learn_from`].
 pub fn learn(device: &mut dyn Device, opts: &CalibrateOptions) -> Result<LearnedApp> {
-    let screen = device.screenshot().context("cannot take a screenshot")?;
+    let screen = first_board(device)?;
     learn_from(device, &screen, opts)
 }
 

@@ -14,7 +14,7 @@ use anyhow::{Result, anyhow, bail};
 use image::RgbaImage;
 use std::sync::atomic::AtomicBool;
 use sudoku_reader::stages::components;
-use sudoku_reader::stages::settling::{self, Settling};
+use sudoku_reader::stages::settling;
 use sudoku_reader::stages::{Glyph, glyphs_outside, selected_key};
 use sudoku_reader::{Grid, Recognition, Templates};
 
@@ -220,6 +220,10 @@ struct Probe<'p, 'a> {
     shown: Option<u8>,
     taps: usize,
     screenshots: usize,
+    /// When the last taps went out.
+    sent: std::time::Instant,
+    /// The screen before the first tap, until that tap has taught the phone's frame lag.
+    unlagged: Option<RgbaImage>,
 }
 
 impl Probe<'_, '_> {
@@ -233,7 +237,15 @@ impl Probe<'_, '_> {
 
     fn tap(&mut self, points: &[Point]) -> Result<()> {
         self.taps += points.len();
-        self.phone.tap_all(points)
+        self.phone.tap_all(points)?;
+        self.sent = std::time::Instant::now();
+        if let Some(before) = self.unlagged.take() {
+            // The first taps change what they touch: the time until a screenshot shows it is
+            // the frame lag, which every later look waits past.
+            self.screenshots += 1;
+            self.phone.learn_lag(&before, points, self.sent)?;
+        }
+        Ok(())
     }
 
     /// A screenshot and its reading once the screen has settled; an error when the grid is gone
@@ -269,27 +281,24 @@ impl Probe<'_, '_> {
         Ok((img, rec))
     }
 
-    /// A screenshot once the probe cell has stopped changing (two screenshots at least
-    /// [`settling::STILL_SPAN`] apart alike there), or after [`settling::LIMIT`], and its read: apps animate a digit in (a fade, a pop)
+    /// A screenshot once the probe cell has stopped changing past the phone's frame lag (see
+    /// [`Phone::settle`]), and its read: apps animate a digit in (a fade, a pop)
     /// or out, and a frame caught halfway (a faint digit reads as none) must not decide the
     /// input order or the erase button. Pixels, not reads, are compared, since a slow fade reads
     /// "empty" twice in a row. The probe runs once per app, so every look pays a second
     /// screenshot.
     fn settled(&mut self) -> Result<(RgbaImage, Result<Recognition, sudoku_reader::ReadError>)> {
-        let mut frames = Settling::new(std::time::Instant::now(), settling::STILL_SPAN);
-        let side = self.phone.profile.calibration.grid.width / 9;
         let centre = self.phone.cell_centre(self.cell);
-        loop {
-            self.screenshots += 1;
-            let img = self.phone.capture()?.screen;
-            frames.add(img);
-            if !frames.waiting(&[centre], side) {
-                let img = frames.into_latest().expect("a frame was added above");
-                let read = self.phone.read(&img).result;
-                return Ok((img, read));
-            }
-            std::thread::sleep(settling::STEP);
-        }
+        let mut shots = 0;
+        let img = self
+            .phone
+            .settle(self.sent, settling::STILL_SPAN, &[centre], |_| {
+                shots += 1;
+                false
+            })?;
+        self.screenshots += shots;
+        let read = self.phone.read(&img).result;
+        Ok((img, read))
     }
 }
 
@@ -421,6 +430,8 @@ fn probe_holding(phone: &mut Phone, held: Option<u8>) -> Result<Probed> {
         shown: Some(digit),
         taps: 0,
         screenshots: 1,
+        sent: std::time::Instant::now(),
+        unlagged: Some(img.clone()),
     };
     let order = find_input_order(&mut s, trial)?;
     let (erase, mut toggles, before) = find_erase(&mut s, trial, order, &candidates, side)?;
@@ -521,7 +532,7 @@ fn look_for(s: &mut Probe, after: &str, cell: Cell, digit: u8) -> Result<Recogni
         let (_, r) = s.look(after)?;
         if r.board.get(cell) == Some(digit)
             || r.readings[cell.index()].notes
-            || started.elapsed() >= settling::LIMIT
+            || started.elapsed() >= settling::LIMIT + s.phone.lag_to_wait_out()
         {
             return Ok(r);
         }

@@ -7,6 +7,7 @@
 
 pub mod cover;
 pub mod resume;
+pub mod settle;
 
 use crate::device::Device;
 use crate::device::lock::PhoneLock;
@@ -30,6 +31,8 @@ pub struct Phone<'a> {
     pub profile: &'a Profile,
     stop: &'a AtomicBool,
     say: &'a Say<'a>,
+    /// How far its screenshots trail the input, as learned from the first taps.
+    lag: settle::FrameLag,
 }
 
 /// A screenshot and when it was taken, with how long taking it took.
@@ -51,6 +54,7 @@ impl<'a> Phone<'a> {
             profile,
             stop,
             say,
+            lag: settle::FrameLag::default(),
         }
     }
 

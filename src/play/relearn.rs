@@ -12,7 +12,6 @@ use crate::sudoku::Board;
 use anyhow::{Context, Result};
 use std::time::{Duration, Instant};
 use sudoku_reader::Recognition;
-use sudoku_reader::stages::settling::{self, Settling};
 
 /// What re-learning found: the calibration with the order that worked, and the board after it.
 pub struct Relearned {
@@ -55,19 +54,16 @@ pub fn relearn_order(
     let mut expected = *seen;
     expected.set(cell, want);
     // The digit may fade in: decide on a settled screen (or one that shows it landed).
-    let mut frames = Settling::new(Instant::now(), min_wait);
-    let (centre, side) = (phone.cell_centre(cell), phone.cell_side());
-    let (again, read) = loop {
-        let shot = phone.capture()?.screen;
-        let read = phone.read(&shot).result;
+    let (sent, centre, profile) = (Instant::now(), phone.cell_centre(cell), phone.profile);
+    let mut last = None;
+    phone.settle(sent, min_wait, &[centre], |shot| {
+        let read = profile.read(shot).result;
         let again = board_as_seen(read.clone(), &expected, &[cell]);
-        frames.add(shot);
         let landed = matches!(&again, Ok(b) if b.get(cell) == want);
-        if landed || !frames.waiting(&[centre], side) {
-            break (again, read);
-        }
-        std::thread::sleep(settling::STEP);
-    };
+        last = Some((again, read));
+        landed
+    })?;
+    let (again, read) = last.expect("a settle looks at least once");
     let again_board = again.map_err(|e| {
         BoardProblem(format!(
             "the first move did not land, and after trying the other input order the board cannot be read ({e}); check the phone and re-run play"

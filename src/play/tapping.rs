@@ -442,12 +442,18 @@ impl Tapping<'_, '_> {
     /// least a settle after the taps, within a bound ([`settling`]). Still different: a stop
     /// after the first move landed, else the other input order is tried.
     fn look_again(&mut self, expected: &Board, changed: &[Cell]) -> Result<Checked> {
-        let mut frames = Settling::new(self.last_sent, settle_time(self.options));
+        // A lagging phone's frames show the screen from before the taps for a while: the
+        // settle starts past the lag the first moves showed (see `Phone::settle`).
+        let lag = self.phone.lag_to_wait_out();
+        let mut frames = Settling::with_lag(self.last_sent, settle_time(self.options), lag);
         if let Some(last) = &self.run.frame {
             // The settle compares frames it owns; the last one stays the rows' base.
             frames.add_at(last.taken, last.image.clone());
         }
         let side = self.phone.cell_side();
+        // The frame the lag is measured from, until a later one shows the taps' cells change.
+        let mut before = self.run.frame.as_ref().map(|f| f.image.clone());
+        let cells: Vec<Point> = changed.iter().map(|&c| self.phone.cell_centre(c)).collect();
         let seen = loop {
             std::thread::sleep(settling::STEP);
             let read = self.read_check(true)?;
@@ -458,6 +464,13 @@ impl Tapping<'_, '_> {
                 .expect("a check keeps its frame")
                 .image;
             frames.add(shot.clone());
+            if let (Some(first), Some(now)) = (&before, &self.run.frame)
+                && self
+                    .phone
+                    .lag_shown(self.last_sent, (first, &now.image), now.taken, &cells)
+            {
+                before = None;
+            }
             let seen = match board_as_seen(read, expected, changed) {
                 Ok(seen) => seen,
                 // Covered meanwhile (an overlay that flashed, a dialog): wait while the

@@ -11,6 +11,7 @@ mod phone_claim;
 mod refused;
 mod resilience;
 mod sim;
+mod timing;
 
 use crate::support::{self, adb_server::AdbServer, agent, outcome};
 use sudoku_sim::{SimServer, SudokuApp};
