@@ -7,9 +7,10 @@
 //! app in front, and never taps it. A game that paused meanwhile is resumed by its one round
 //! play button, and only when its board comes back unchanged ([`Tapping::resume_paused`]).
 //!
-//! Never tapping through a banner: before each batch the screen over the cells and keys it
-//! taps is fetched (one band of rows) and compared with the last check's frame, patch by patch
-//! ([`Tapping::look_before_batch`]); one that changed is waited out, untapped. A check that
+//! Never tapping through a banner: before a batch that taps where a heads-up notification
+//! shows (the top 130 dp), the screen over those cells and keys is fetched (one band of rows)
+//! and compared with the last check's frame, patch by patch ([`Tapping::look_before_batch`]);
+//! one that changed is waited out, untapped. A check that
 //! finds digits gone from cells that showed them (a banner over a row the board reads through)
 //! waits for them too ([`Tapping::wait_for_digits`]), rather than planning from a board missing
 //! them.
@@ -164,8 +165,9 @@ impl Tapping<'_, '_> {
 }
 
 impl Tapping<'_, '_> {
-    /// Before a batch whose taps end at `taps_end`: the screen over its cells and keys must
-    /// look as the last check saw it. `None`: it does (or there is nothing to compare with yet),
+    /// Before a batch whose taps end at `taps_end`: the screen over its cells and keys where a
+    /// heads-up notification can show ([`HEADS_UP_DP`]) must look as the last check saw it.
+    /// `None`: it does (or there is nothing there to compare, or nothing to compare with yet),
     /// tap. Something over them (a notification, a dialog): no tap; it is waited out, polling
     /// only those rows, for up to `--wait`; gone, `None`; still there, the error says so. A
     /// check made meanwhile (another app came to the front) is returned as `Some`.
@@ -206,7 +208,7 @@ impl Tapping<'_, '_> {
         }
     }
 
-    /// The patches the next taps (up to `taps_end`) land in, on the last check's frame: a cell's
+    /// The patches the next taps (up to `taps_end`) above [`HEADS_UP_DP`] land in: a cell's
     /// with its lines around it (which no highlight changes, and a card over it hides), a key's
     /// middle. Cells our moves filled are left out (their digits may still be fading in), and
     /// so are keys unless the last check fetched their rows (a key's look changes as keys are
@@ -222,6 +224,7 @@ impl Tapping<'_, '_> {
         let fresh = &self.run.fetched;
         let patches: Vec<Rect> = self.run.plan.taps[self.run.taps_done..taps_end]
             .iter()
+            .filter(|tap| tap.at.y < w * HEADS_UP_DP / PHONE_WIDTH_DP)
             .filter_map(|tap| {
                 let side = match tap.target {
                     plan::Target::Cell(c) if filled.contains(&c) => return None,
@@ -355,6 +358,14 @@ pub(super) fn looks_alike(a: &RgbaImage, b: &RgbaImage, r: Rect) -> bool {
     ncc.abs() >= ALIKE
 }
 
+/// How far down a heads-up notification reaches: the status bar and a card of two text lines,
+/// 100-130 dp on real phones. Only taps above it are looked over before a batch: a look costs
+/// a screenshot (about 115 ms of an android12 phone's time), and looking before every batch
+/// made runs 41-43% slower on boards that lie lower.
+const HEADS_UP_DP: u32 = 130;
+/// A phone's width in dp (360-430 on most), to tell [`HEADS_UP_DP`] in pixels from the width.
+const PHONE_WIDTH_DP: u32 = 400;
+
 /// The least absolute correlation of two looks of one patch that count as alike.
 const ALIKE: f64 = 0.5;
 /// Brightness variance under which a patch is flat (no lines, no glyph).
@@ -370,6 +381,51 @@ mod tests {
             apps: apps.to_vec(),
             ..Scripted::on()
         }
+    }
+
+    /// A 40x40 light cell patch: its lines at the edges (`line`), a "digit" bar in the middle
+    /// (`ink`), on `ground`.
+    fn cell(ground: u8, line: u8, ink: Option<u8>) -> RgbaImage {
+        RgbaImage::from_fn(40, 40, |x, y| {
+            let stroke = (18..22).contains(&x) && (10..30).contains(&y);
+            let v = match ink {
+                _ if x < 2 || y < 2 || x > 37 || y > 37 => line,
+                Some(ink) if stroke => ink,
+                _ => ground,
+            };
+            image::Rgba([v, v, v, 255])
+        })
+    }
+
+    #[test]
+    fn a_cell_under_a_highlight_looks_alike_and_under_a_card_does_not() {
+        let r = Rect::new(0, 0, 40, 40);
+        let plain = cell(255, 120, Some(30));
+        assert!(
+            looks_alike(&plain, &cell(214, 120, Some(30)), r),
+            "highlight"
+        );
+        assert!(
+            looks_alike(&plain, &cell(60, 200, Some(240)), r),
+            "inverted"
+        );
+        let card = RgbaImage::from_pixel(40, 40, image::Rgba([241, 243, 244, 255]));
+        assert!(!looks_alike(&plain, &card, r), "a flat card");
+        assert!(
+            !looks_alike(&cell(255, 120, None), &card, r),
+            "over an empty cell"
+        );
+        let text = RgbaImage::from_fn(40, 40, |x, y| {
+            let v = if (12..16).contains(&y) && x % 6 < 3 {
+                90
+            } else {
+                242
+            };
+            image::Rgba([v, v, v, 255])
+        });
+        assert!(!looks_alike(&plain, &text, r), "a card's text line");
+        let blank = RgbaImage::from_pixel(40, 40, image::Rgba([250, 250, 250, 255]));
+        assert!(looks_alike(&blank, &blank, r), "flat and flat");
     }
 
     #[test]
