@@ -53,6 +53,9 @@ pub(super) struct AppLayout {
     pub end_card_button: Rect,
 }
 
+/// How long the message banner takes to slide in from above the screen.
+pub(super) const BANNER_SLIDE: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// Pixels per dp for the usual densities of each width (xhdpi, 440 dpi, 560 dpi).
 fn density(size: Size) -> f32 {
     match size.width {
@@ -508,11 +511,25 @@ impl AppLayout {
     }
 
     /// The message banner (`banner` habit): a card over the status bar and the top of the
-    /// app, 8 dp from the sides, as Android draws a heads-up notification.
+    /// app, 8 dp from the sides, as Android draws a heads-up notification with an app line and
+    /// two text lines: 8-112 dp from the top (real ones reach 100-130 dp). It covers the first
+    /// row of an edge-to-edge board (from 80 dp) and misses a grid under an info bar (~119 dp).
     pub fn banner(&self) -> Rect {
         let dp = self.dp;
         let w = self.size.width as f32;
-        rect_f(8.0 * dp, 6.0 * dp, w - 16.0 * dp, 76.0 * dp)
+        rect_f(8.0 * dp, 8.0 * dp, w - 16.0 * dp, 104.0 * dp)
+    }
+
+    /// Where the banner is `since` it came: it slides down from above the screen over its first
+    /// [`BANNER_SLIDE`] (what shows of it; it takes taps where it will be once shown, as its
+    /// window does). `None`: still off screen.
+    pub fn banner_at(&self, since: std::time::Duration) -> Option<Rect> {
+        let r = self.banner();
+        let shown = (since.as_secs_f32() / BANNER_SLIDE.as_secs_f32()).clamp(0.0, 1.0);
+        let up = ((1.0 - shown) * r.bottom() as f32).round() as u32;
+        let bottom = r.bottom().checked_sub(up).filter(|&b| b > 0)?;
+        let top = r.y.saturating_sub(up);
+        Some(Rect::new(r.x, top, r.width, bottom - top))
     }
 
     /// The Paused card (`pause-card` habit): centred on the board, two thirds of its width.

@@ -86,6 +86,17 @@ pub(super) fn tap_and_check(
             let done = tapping.run.done;
             (done + 1, tapping.run.plan.move_ends[done] + 1)
         };
+        // Never tap through a banner: the screen over the batch's targets is as last checked.
+        if tapping.phone.device.shows_taps()
+            && let Some(checked) = tapping.look_before_batch(upto.1)?
+        {
+            match checked {
+                Checked::Verified(seen) => last_seen = Some(seen),
+                Checked::Replanned => {}
+                Checked::Ended => tapping.report.end_screen = true,
+            }
+            continue;
+        }
         tapping.send(upto, progress)?;
         // Ctrl-C during the batch: stop now rather than after its check (every move sent is
         // whole; the check would only delay the stop).
@@ -291,6 +302,10 @@ impl Tapping<'_, '_> {
         let differ = expected.diff(&seen);
         if differ.is_empty() {
             return self.shows_all(seen);
+        }
+        let gone = self.digits_gone(&seen);
+        if !gone.is_empty() {
+            return self.wait_for_digits(&gone);
         }
         if self.run.refused {
             return self.look_again(&expected, &changed);

@@ -6,49 +6,57 @@ use super::paint::*;
 use super::text::*;
 use super::*;
 
-/// How long the banner takes to slide in from above the screen.
-const SLIDE_MS: f32 = 250.0;
-
 impl Frame<'_> {
     /// The heads-up notification: a rounded card from the top of the screen (over the status
-    /// bar), an app icon, a sender and a line of the message; it slides in over its first
-    /// quarter second.
+    /// bar) with an app icon, the app's name, a sender and a line of the message; it slides in
+    /// over its first quarter second ([`crate::layout::AppLayout::banner_at`]).
     pub(super) fn message_banner(&mut self, state: &GameState) {
         let r = self.l.banner();
-        let since = state.now.saturating_sub(state.banner_since).as_secs_f32() * 1000.0;
-        let shown = (since / SLIDE_MS).clamp(0.0, 1.0);
-        let dy = (1.0 - shown) * (r.bottom() as f32);
-        let (x, y, w, h) = (r.x as f32, r.y as f32 - dy, r.width as f32, r.height as f32);
-        if y + h <= 0.0 {
+        let since = state.now.saturating_sub(state.banner_since);
+        let Some(seen) = self.l.banner_at(since) else {
             return;
-        }
+        };
+        // The card keeps its height while it slides: its bottom is where the layout says.
+        let (x, w, h) = (r.x as f32, r.width as f32, r.height as f32);
+        let y = seen.bottom() as f32 - h;
         Shape::new()
             .rounded(x, y + self.dp(2.0), w, h, self.dp(20.0), false)
             .fill(self.img, rgba(0x000000, 60));
         Shape::new()
             .rounded(x, y, w, h, self.dp(20.0), false)
             .fill(self.img, rgba(0xF1F3F4, 255));
-        let icon = (x + self.dp(30.0), y + h / 2.0);
+        let icon = (x + self.dp(30.0), y + h * 0.5);
         Shape::new()
             .circle(icon.0, icon.1, self.dp(16.0), false)
             .fill(self.img, rgba(0x1A73E8, 255));
         let left = x + self.dp(58.0);
-        self.text(
-            Face::RobotoMedium,
-            15.0,
-            "Alex",
-            (left, y + h * 0.36),
-            Align::Left,
-            rgba(0x202124, 255),
-        );
-        self.text(
-            Face::RobotoRegular,
-            14.0,
-            "Are we still on for tonight?",
-            (left, y + h * 0.68),
-            Align::Left,
-            rgba(0x5F6368, 255),
-        );
+        let lines = [
+            (
+                Face::RobotoRegular,
+                12.0,
+                "Messages \u{b7} now",
+                0.24,
+                0x5F6368,
+            ),
+            (Face::RobotoMedium, 15.0, "Alex", 0.50, 0x202124),
+            (
+                Face::RobotoRegular,
+                14.0,
+                "Are we still on for tonight?",
+                0.76,
+                0x5F6368,
+            ),
+        ];
+        for (face, size, text, at, ink) in lines {
+            self.text(
+                face,
+                size,
+                text,
+                (left, y + h * at),
+                Align::Left,
+                rgba(ink, 255),
+            );
+        }
     }
 
     /// The messaging app in front: a white screen, its title and a few conversations.
