@@ -143,7 +143,8 @@ pub struct SimPhoneArgs {
     /// drop-after=N, mistake-limit=N, ad-after=N. App habits: end-card, fade=MS, pop=MS, lives=N,
     /// flash=N, flash-ms=MS, flash-unseen, wrong-start, same-ink, keep-notes, selected-key[=D],
     /// key-look=filled|outlined|disc, intro=MS, wrong-pair, banner=N, pause-card, multi-answer,
-    /// jigsaw, tiles. Phone habits: lag=MS, screen-off, lock-screen, input-refused[=N].
+    /// jigsaw, tiles. Phone habits: lag=MS, screen-off, screen-off-after=N, lock-screen,
+    /// input-refused[=N].
     #[arg(long, value_name = "FAULTS", value_delimiter = ',')]
     pub sim_faults: Vec<String>,
 }
@@ -435,7 +436,7 @@ pub struct SimArgs {
     /// the app's habits: end-card, fade=MS, pop=MS, lives=N, flash=N, flash-ms=MS, flash-unseen,
     /// wrong-start, same-ink, keep-notes, selected-key[=D], key-look=filled|outlined|disc,
     /// intro=MS, wrong-pair, banner=N, pause-card, multi-answer, jigsaw, tiles; the phone's:
-    /// lag=MS, screen-off, lock-screen, input-refused[=N].
+    /// lag=MS, screen-off, screen-off-after=N, lock-screen, input-refused[=N].
     #[arg(long, value_delimiter = ',')]
     pub faults: Vec<String>,
 }
