@@ -43,6 +43,7 @@ pub(super) fn tap_and_check(
     let run = Run {
         cal: phone.profile.calibration.clone(),
         base: report.assessment.recognition.board,
+        givens: report.assessment.recognition.givens(),
         moves: report.assessment.moves.clone(),
         plan: report.assessment.plan.clone(),
         done: 0,

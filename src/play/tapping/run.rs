@@ -3,6 +3,7 @@
 //! misses counted, and the check's screenshot of just the rows it needs.
 
 use super::*;
+use sudoku_reader::CellKind;
 
 /// A screen as a check saw it, and when.
 pub(super) struct Frame {
@@ -16,6 +17,10 @@ pub(super) struct Run {
     pub(super) cal: Calibration,
     /// The board the plan starts from.
     pub(super) base: Board,
+    /// The game's givens as the first read saw them. They never change during a game, while a
+    /// later read may miss some (a same-number highlight recolours givens and entries alike):
+    /// a replan takes its givens from here, or it may see several answers where there is one.
+    pub(super) givens: Board,
     pub(super) moves: Vec<Move>,
     pub(super) plan: Plan,
     pub(super) done: usize,
@@ -243,6 +248,8 @@ impl Run {
     /// A fresh plan from the board as it is now (after an interruption or a re-learned order).
     pub(super) fn replan(&mut self, now: Recognition, options: &PlayOptions) -> Result<()> {
         let mut timings = Timings::default();
+        let mut now = now;
+        keep_givens(&mut now.readings, &self.givens);
         let fresh = assess_read(now, &self.cal, options, &mut timings)?;
         self.base = fresh.recognition.board;
         self.moves = fresh.moves;
@@ -255,5 +262,63 @@ impl Run {
         self.keys.replanned();
         self.refused = false;
         Ok(())
+    }
+}
+
+/// Gives `readings` (81, in cell order) the game's `givens`: a cell showing its given digit is
+/// a given, any other digit is the player's entry.
+fn keep_givens(readings: &mut [sudoku_reader::Reading], givens: &Board) {
+    for (cell, reading) in Cell::all().zip(readings.iter_mut()) {
+        if reading.digit.is_none() {
+            continue;
+        }
+        reading.kind = if givens.get(cell).is_some() && givens.get(cell) == reading.digit {
+            CellKind::Given
+        } else {
+            CellKind::Entry
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replan_keeps_the_games_givens_whatever_kinds_a_later_read_gave() {
+        let mut givens = Board::default();
+        givens.set(Cell::all().next().unwrap(), Some(5));
+        givens.set(Cell::all().nth(1).unwrap(), Some(3));
+        let mut readings: Vec<sudoku_reader::Reading> = Cell::all()
+            .map(|c| sudoku_reader::Reading {
+                cell: c.to_string(),
+                digit: None,
+                kind: CellKind::Empty,
+                score: 0.0,
+                margin: 0.0,
+                runner_up: None,
+                notes: false,
+            })
+            .collect();
+        // A highlighted given read as an entry, a given overwritten, an entry read as a given.
+        for (i, digit, kind) in [
+            (0, 5, CellKind::Entry),
+            (1, 4, CellKind::Entry),
+            (2, 7, CellKind::Given),
+        ] {
+            readings[i].digit = Some(digit);
+            readings[i].kind = kind;
+        }
+        keep_givens(&mut readings, &givens);
+        let kinds: Vec<CellKind> = readings.iter().take(4).map(|r| r.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                CellKind::Given,
+                CellKind::Entry,
+                CellKind::Entry,
+                CellKind::Empty
+            ]
+        );
     }
 }
