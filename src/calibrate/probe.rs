@@ -343,7 +343,7 @@ pub fn probe_waiting(
                 held = e.downcast_ref::<BoardGone>().map(|g| g.digit);
                 log::info!("probe interrupted: {e}");
                 phone.say("the board left the screen while learning the app (an ad or a dialog?)");
-                phone.wait_for_board(wait, "play")?;
+                phone.wait_for_board(wait, "the command", None)?;
             }
             other => return other,
         }

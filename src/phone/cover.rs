@@ -30,9 +30,15 @@ impl Phone<'_> {
     }
 
     /// Waits (up to `wait`) for the board to be readable again, polling the screen; never taps.
-    /// `rerun` names the command to run again when it does not come back (`play`, `calibrate`).
-    /// Ctrl-C (the stop flag) ends the wait.
-    pub fn wait_for_board(&mut self, wait: Duration, rerun: &str) -> Result<Recognition> {
+    /// `rerun` names the command to run again when it does not come back (`play`, `calibrate`);
+    /// `longer` the flag that waits longer, where the command has one. Ctrl-C (the stop flag)
+    /// ends the wait.
+    pub fn wait_for_board(
+        &mut self,
+        wait: Duration,
+        rerun: &str,
+        longer: Option<&str>,
+    ) -> Result<Recognition> {
         self.say(&format!(
             "waiting up to {:.0} s for the board to come back: close the ad or dialog on the phone (the agent never taps it)",
             wait.as_secs_f64()
@@ -46,8 +52,9 @@ impl Phone<'_> {
             },
             || {
                 BoardProblem(format!(
-                    "the board did not come back within {:.0} s (an ad or a dialog still covers it?); close it and re-run {rerun}, or pass --wait SECONDS",
-                    wait.as_secs_f64()
+                    "the board did not come back within {:.0} s (an ad or a dialog still covers it?); close it and re-run {rerun}{}",
+                    wait.as_secs_f64(),
+                    longer.map_or(String::new(), |flag| format!(", or pass {flag} to wait longer"))
                 ))
                 .into()
             },

@@ -256,7 +256,7 @@ impl KeyWatch {
                 self.display = Display::NotShown;
                 let _ = writeln!(
                     std::io::stderr(),
-                    "the app does not mark the selected key on its keypad: a key tap it drops cannot be seen, so keys are not checked in this run"
+                    "no key looked selected after being tapped twice: the selected key cannot be told apart on this keypad, so a key tap the app drops cannot be seen and keys are not checked in this run"
                 );
             }
         }

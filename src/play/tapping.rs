@@ -351,7 +351,9 @@ impl Tapping<'_, '_> {
             "the board is not on screen after {} moves ({why}): an ad or a dialog? stopped tapping",
             self.report.moves_done
         ));
-        let back = self.phone.wait_for_board(self.options.wait, "play")?;
+        let back = self
+            .phone
+            .wait_for_board(self.options.wait, "play", Some("--wait SECONDS"))?;
         self.report.interruptions += 1;
         // The screen may have changed its look meanwhile (a theme): the next clear check is
         // what later ones are compared with.

@@ -117,7 +117,7 @@ fn a_number_first_app_that_marks_no_selected_key_is_said_once_and_played_as_befo
     assert_eq!((code, solved, mistakes), (0, true, 0), "{err}");
     let said = err
         .lines()
-        .filter(|l| l.contains("does not mark the selected key"))
+        .filter(|l| l.contains("the selected key cannot be told apart"))
         .count();
     assert_eq!(said, 1, "{err}");
 }
