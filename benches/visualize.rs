@@ -2,7 +2,7 @@
 //! Auto.js demo and one 17-clue puzzle, the steps of each strategy, and what replaying the search
 //! on a phone costs in simulated device time per preset and input backend (every input method
 //! each preset offers, the on-device injector `inject` included, in the same run), through a
-//! private real `adb` server and `AdbDevice`, checkpoints included. Long searches are replayed for
+//! private real `adb` server and `AdbDevice`, checks included. Long searches are replayed for
 //! a prefix and the device time extrapolated linearly (said in the table); the methods that start
 //! a JVM per call (`tap`, `batch`) replay a shorter prefix, their rate being flat. Device time is
 //! the simulator's virtual clock, which charges the per-command, per-event and screenshot costs
@@ -140,7 +140,7 @@ fn replay(
     let n = moves.len().min(prefix);
     let options = ReplayOptions {
         pacing,
-        checkpoint_settle_ms: pacing.settle_ms,
+        check_settle_ms: pacing.settle_ms,
         ..ReplayOptions::default()
     };
     let layout = sudoku_agent::plan::layout(&calibrated.calibration).unwrap();
@@ -202,7 +202,7 @@ fn main() {
         }
     }
     println!(
-        "\nvisualize replay through a private adb server, simulated 1080x2340 phone, checkpoint every 200 moves"
+        "\nvisualize replay through a private adb server, simulated 1080x2340 phone, check every 200 moves"
     );
     println!(
         "{:<14} {:<6} {:>9} {:>9} {:<10} {:<8} {:>9} {:>11} {:>8} {:>16} {:>9} {:>9}",

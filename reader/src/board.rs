@@ -328,7 +328,7 @@ impl std::fmt::Debug for Board {
 
 impl Board {
     /// The cells whose content differs between `self` and `other`, in row order: the one place
-    /// that compares two boards cell by cell (what changed on screen, what a checkpoint missed).
+    /// that compares two boards cell by cell (what changed on screen, what a check missed).
     pub fn diff(&self, other: &Board) -> Vec<Cell> {
         Cell::all()
             .filter(|&c| self.get(c) != other.get(c))

@@ -199,7 +199,7 @@ fn play_with_bar(
             ..pacing
         }),
         gap: Duration::from_millis(u64::from(pacing.gap_ms)),
-        check: device.input().checkpoint_cost(),
+        check: device.input().check_cost(),
     };
     let result = crate::play::play_from(first, phone, options, &mut |step| match step {
         // The board read and the plan, on stderr before the first tap.
@@ -315,7 +315,7 @@ mod tests {
         let costs = PlanCosts {
             per_tap: stream.tap_cost(&Pacing::NONE),
             gap: Duration::ZERO,
-            check: stream.checkpoint_cost(),
+            check: stream.check_cost(),
         };
         let line = plan_line(&moves, &plan, &costs, "stream");
         assert!(

@@ -110,7 +110,7 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
     let search = &ready.prepared.search;
     out!("{}", report.final_board);
     outln!(
-        "replayed {} moves ({} steps) of the {} search with {} taps via {} in {} ({:.1} s); {} checkpoints matched the screen",
+        "replayed {} moves ({} steps) of the {} search with {} taps via {} in {} ({:.1} s); {} checks matched the screen",
         count((report.done - ready.start) as u64),
         count(search.steps - ready.steps_before as u64),
         search.strategy,
@@ -118,7 +118,7 @@ pub(super) fn run(args: VisualizeArgs) -> Result<ExitCode> {
         ready.description,
         duration(report.elapsed),
         report.elapsed.as_secs_f64(),
-        report.checkpoints
+        report.checks
     );
     if report.end_screen {
         outln!("solved (the app now shows its end screen after the last move)");
@@ -188,7 +188,7 @@ fn prepare(
         check_every: args.check_every as usize,
         moves_per_second: args.moves_per_second,
         pacing,
-        checkpoint_settle_ms: pacing.settle_ms,
+        check_settle_ms: pacing.settle_ms,
         state_file: Some(state_file.to_path_buf()),
         ..ReplayOptions::default()
     };
@@ -344,11 +344,11 @@ fn estimate_replay(
     let estimate = estimate(moves, input_order, &costs, options);
     if let Some(m) = &measured {
         errln!(
-            "{who}timed the phone with {} taps on given cells (the board is unchanged): {:.0} ms a tap, {:.0} ms a call, {:.2} s a checkpoint (the input method's figures said {:.1} s)",
+            "{who}timed the phone with {} taps on given cells (the board is unchanged): {:.0} ms a tap, {:.0} ms a call, {:.2} s a check (the input method's figures said {:.1} s)",
             m.taps,
             m.costs.per_tap.as_secs_f64() * 1e3,
             m.costs.per_call.as_secs_f64() * 1e3,
-            m.costs.checkpoint.as_secs_f64(),
+            m.costs.check.as_secs_f64(),
             guess.total.as_secs_f64()
         );
         let taps_per_move = estimate.taps as f64 / estimate.moves.max(1) as f64;

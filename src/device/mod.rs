@@ -162,10 +162,10 @@ impl Input {
         method + Duration::from_millis(u64::from(pacing.hold_ms + pacing.gap_ms))
     }
 
-    /// Screenshot, transfer and read at a checkpoint: a raw screenshot of the grid's rows or
+    /// Screenshot, transfer and read at a check: a raw screenshot of the grid's rows or
     /// fewer (the latency model: 50 ms of capture, and 200 ms to move a whole 1080x2340 frame,
     /// of which checks move a half or less) and its read.
-    pub fn checkpoint_cost(self) -> Duration {
+    pub fn check_cost(self) -> Duration {
         match self {
             Input::Method(_) => Duration::from_millis(150),
             Input::Direct => Duration::from_millis(50),

@@ -284,7 +284,7 @@ impl Tapping<'_, '_> {
         Ok(())
     }
 
-    /// Checks the moves sent so far on screen (each check a checkpoint of the run).
+    /// Checks the moves sent so far on screen (each check a step of the run).
     fn check(&mut self) -> Result<Checked> {
         self.keep_game_in_front()?;
         let expected = plan::apply(&self.run.base, &self.run.moves[..self.run.done]);

@@ -1,9 +1,9 @@
 //! What replaying a search will cost on this phone, said before the phone is touched: taps (from
-//! the plan), what a tap, a `tap_all` call and a checkpoint cost (the input method's known
+//! the plan), what a tap, a `tap_all` call and a check cost (the input method's known
 //! figures, or what `measure` timed on the phone), the batching of the replay loop, and the rate
 //! limit.
 
-use super::session::{ReplayOptions, moves_per_batch, next_checkpoint, paced_time};
+use super::session::{ReplayOptions, moves_per_batch, next_check, paced_time};
 use crate::device::{Input, Pacing};
 use crate::plan::{Move, count_taps};
 use crate::profile::calibration::{Calibration, InputOrder};
@@ -22,8 +22,8 @@ pub struct Costs {
     pub per_tap: Duration,
     /// One `tap_all` call on top of its taps: the round trip to the phone and back.
     pub per_call: Duration,
-    /// A checkpoint: screenshot, transfer and read (the settle before it is the pacing's).
-    pub checkpoint: Duration,
+    /// A check: screenshot, transfer and read (the settle before it is the pacing's).
+    pub check: Duration,
     /// Timed on this phone (`measure`), rather than the input method's known figures.
     pub measured: bool,
 }
@@ -37,7 +37,7 @@ impl Costs {
         Costs {
             per_tap,
             per_call: Duration::ZERO,
-            checkpoint: input.checkpoint_cost(),
+            check: input.check_cost(),
             measured: false,
         }
     }
@@ -48,7 +48,7 @@ impl Costs {
 pub struct Estimate {
     pub moves: usize,
     pub taps: usize,
-    pub checkpoints: usize,
+    pub checks: usize,
     /// `tap_all` calls the replay loop will make.
     pub calls: usize,
     pub per_move: Duration,
@@ -56,20 +56,20 @@ pub struct Estimate {
 }
 
 /// The `tap_all` calls the replay loop makes for `moves` moves: batches of `batch`, cut at every
-/// checkpoint.
+/// check.
 fn calls(moves: usize, check_every: usize, batch: usize) -> usize {
-    checkpoint_ends(moves, check_every)
+    check_ends(moves, check_every)
         .scan(0, |done, end| {
             Some((end - std::mem::replace(done, end)).div_ceil(batch))
         })
         .sum()
 }
 
-/// The move counts at which the replay loop checks the screen ([`next_checkpoint`]).
-fn checkpoint_ends(moves: usize, check_every: usize) -> impl Iterator<Item = usize> {
+/// The move counts at which the replay loop checks the screen ([`next_check`]).
+fn check_ends(moves: usize, check_every: usize) -> impl Iterator<Item = usize> {
     std::iter::successors(
-        (moves > 0).then(|| next_checkpoint(0, moves, check_every)),
-        move |&done| (done < moves).then(|| next_checkpoint(done, moves, check_every)),
+        (moves > 0).then(|| next_check(0, moves, check_every)),
+        move |&done| (done < moves).then(|| next_check(done, moves, check_every)),
     )
 }
 
@@ -83,7 +83,7 @@ pub fn estimate(
 ) -> Estimate {
     let check_every = options.check_every.max(1);
     let taps = count_taps(moves, order);
-    let checkpoints = checkpoint_ends(moves.len(), check_every).count();
+    let checks = check_ends(moves.len(), check_every).count();
     let taps_per_move = taps as f64 / moves.len().max(1) as f64;
     // `per_tap` includes the pacing's gap, but the replay leaves it out after a tap on the board
     // (`tap_waits`: only a key's click can be overtaken), and every move has one: its cell's.
@@ -103,8 +103,8 @@ pub fn estimate(
         .moves_per_second
         .filter(|r| *r > 0.0)
         .map_or(Duration::ZERO, |r| paced_time(moves.len(), r));
-    let settle = Duration::from_millis(options.checkpoint_settle_ms.into());
-    let total = tapping.max(paced) + (costs.checkpoint + settle) * checkpoints as u32;
+    let settle = Duration::from_millis(options.check_settle_ms.into());
+    let total = tapping.max(paced) + (costs.check + settle) * checks as u32;
     let per_move = if moves.is_empty() {
         Duration::ZERO
     } else {
@@ -113,7 +113,7 @@ pub fn estimate(
     Estimate {
         moves: moves.len(),
         taps,
-        checkpoints,
+        checks,
         calls,
         per_move,
         total,
@@ -129,39 +129,39 @@ mod tests {
     fn options(check_every: usize) -> ReplayOptions {
         ReplayOptions {
             check_every,
-            checkpoint_settle_ms: 0,
+            check_settle_ms: 0,
             ..ReplayOptions::default()
         }
     }
 
     #[test]
-    fn calls_are_batches_cut_at_every_checkpoint() {
-        // Checkpoints after moves 1, 8, 40, 64, 80, 99 and 100.
+    fn calls_are_batches_cut_at_every_check() {
+        // Checks after moves 1, 8, 40, 64, 80, 99 and 100.
         assert_eq!(calls(100, 40, 7), 1 + 1 + 5 + 4 + 3 + 3 + 1);
         assert_eq!(calls(80, 40, 40), 6);
         assert_eq!(calls(0, 40, 7), 0);
         assert_eq!(calls(5, 200, 1), 5);
         assert_eq!(
-            checkpoint_ends(100, 40).collect::<Vec<_>>(),
+            check_ends(100, 40).collect::<Vec<_>>(),
             [1, 8, 40, 64, 80, 99, 100]
         );
-        assert_eq!(checkpoint_ends(1, 40).collect::<Vec<_>>(), [1]);
-        assert_eq!(checkpoint_ends(2, 40).collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(check_ends(1, 40).collect::<Vec<_>>(), [1]);
+        assert_eq!(check_ends(2, 40).collect::<Vec<_>>(), [1, 2]);
     }
 
     #[test]
-    fn the_estimate_counts_taps_calls_and_checkpoints_at_the_given_costs() {
+    fn the_estimate_counts_taps_calls_and_checks_at_the_given_costs() {
         let c = Cell::from_index(0).unwrap();
         let moves = vec![Move::Set { cell: c, digit: 1 }; 100];
         let costs = Costs {
             per_tap: Duration::from_millis(300),
             per_call: Duration::from_millis(20),
-            checkpoint: Duration::from_secs(1),
+            check: Duration::from_secs(1),
             measured: true,
         };
-        // 600 ms a move: one move a call (250 ms batches), 100 calls, 7 checkpoints.
+        // 600 ms a move: one move a call (250 ms batches), 100 calls, 7 checks.
         let e = estimate(&moves, InputOrder::CellFirst, &costs, &options(40));
-        assert_eq!((e.taps, e.calls, e.checkpoints), (200, 100, 7));
+        assert_eq!((e.taps, e.calls, e.checks), (200, 100, 7));
         assert_eq!(e.total, Duration::from_millis(200 * 300 + 100 * 20 + 7000));
         // Cheap taps: the round trip is shared by a batch of moves.
         let quick = Costs {
@@ -188,9 +188,9 @@ mod tests {
             ..options(200)
         };
         let e = estimate(&moves, InputOrder::CellFirst, &fast, &paced);
-        assert_eq!((e.taps, e.checkpoints), (600, 6));
+        assert_eq!((e.taps, e.checks), (600, 6));
         // A move: two taps of 2 ms and a 10 ms hold, the 21 ms gap after the key only (13.5 s),
-        // and six checkpoints of 0.15 s (after moves 1, 8, 64, 200, 299, 300).
+        // and six checks of 0.15 s (after moves 1, 8, 64, 200, 299, 300).
         assert!(
             e.total > Duration::from_millis(13_900) && e.total < Duration::from_millis(14_900),
             "{e:?}"
@@ -199,8 +199,8 @@ mod tests {
         assert_eq!(gapped.total - e.total, Duration::from_millis(21 * 300));
         let stream_costs = Costs::known(stream, stream.tap_cost(&stream.fastest_pacing()));
         let s = estimate(&moves, InputOrder::CellFirst, &stream_costs, &options(200));
-        // The taps alone (both pay the same six checkpoints) take over twice as long.
-        let tapping = |x: &Estimate, c: &Costs| x.total - c.checkpoint * x.checkpoints as u32;
+        // The taps alone (both pay the same six checks) take over twice as long.
+        let tapping = |x: &Estimate, c: &Costs| x.total - c.check * x.checks as u32;
         assert!(
             tapping(&s, &stream_costs) > tapping(&e, &fast) * 2,
             "{s:?} vs {e:?}"

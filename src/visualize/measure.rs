@@ -7,7 +7,7 @@
 //! A given can never be changed by a tap (in a cell-first app it is only selected, in a
 //! number-first app the digit in hand cannot go into it), so the board stays exactly as the
 //! user left it before agreeing to anything; the read at the end checks that it did, and is
-//! itself the timed checkpoint. Timing only a screenshot and an empty round trip would miss what
+//! itself the timed check. Timing only a screenshot and an empty round trip would miss what
 //! dominates on slow phones (the cost of each tap on the phone: a JVM per `input tap`, the
 //! frame rate for injected taps); timing the replay's own first moves would change the board
 //! before the user said yes. The first replay batch is then sized from these figures, and later
@@ -46,7 +46,7 @@ pub fn split_costs(short: (usize, Duration), long: (usize, Duration)) -> (Durati
     }
 }
 
-/// Times taps on the given cells of `seen` (the screen as just read) and one checkpoint, with
+/// Times taps on the given cells of `seen` (the screen as just read) and one check, with
 /// the replay's pacing and batch size; fails when the board is not as it was afterwards.
 /// `None` when the board has too few givens to tap (there are 17 or more on a real puzzle).
 pub fn measure(
@@ -88,7 +88,7 @@ pub fn measure(
     let batch = timed(&givens[2..2 + batch_taps])?;
     let (per_tap, per_call) = split_costs((1, one), (batch_taps, batch));
 
-    let settle = Duration::from_millis(options.checkpoint_settle_ms.into());
+    let settle = Duration::from_millis(options.check_settle_ms.into());
     std::thread::sleep(settle);
     let t = Instant::now();
     let screen = phone
@@ -100,7 +100,7 @@ pub fn measure(
             "cannot read the board after timing taps on given cells ({e}); nothing else was tapped"
         ))
     })?;
-    let checkpoint = t.elapsed();
+    let check = t.elapsed();
     let changed = seen.board.diff(&after.board);
     if !changed.is_empty() {
         let cells: Vec<String> = changed.iter().map(|c| c.to_string()).collect();
@@ -114,7 +114,7 @@ pub fn measure(
         costs: Costs {
             per_tap,
             per_call,
-            checkpoint,
+            check,
             measured: true,
         },
         taps: 2 + batch_taps,

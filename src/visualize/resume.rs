@@ -22,7 +22,7 @@ pub struct State {
     pub max_steps: Option<u64>,
     /// Moves (set and cancel events) in the whole search.
     pub moves: usize,
-    /// Moves the last checkpoint saw on the screen.
+    /// Moves the last check saw on the screen.
     pub confirmed: usize,
     /// Moves whose taps the device acknowledged.
     pub sent: usize,

@@ -1,7 +1,7 @@
 //! The replay loop of `visualize` on any `Device` (the search comes from `record`, its cost from
 //! `estimate`, which counts with this loop's own batch sizes, `moves_per_batch`): every move is
 //! sent as taps in short batches (so Ctrl-C stops within a fraction of a second),
-//! with checkpoints that re-read the screen and compare it with the replayed board, and a state
+//! with checks that re-read the screen and compare it with the replayed board, and a state
 //! file so an interrupted run can continue where the screen is.
 
 use super::resume::State;
@@ -26,10 +26,10 @@ pub struct ReplayOptions {
     pub check_every: usize,
     /// Slow down to at most this many moves per second.
     pub moves_per_second: Option<f64>,
-    /// Hold and gap for every tap; the settle is used only before checkpoints.
+    /// Hold and gap for every tap; the settle is used only before checks.
     pub pacing: Pacing,
-    /// Wait after the last tap before a checkpoint's screenshot.
-    pub checkpoint_settle_ms: u32,
+    /// Wait after the last tap before a check's screenshot.
+    pub check_settle_ms: u32,
     /// Longest a batch of taps should take, so a stop request is honoured quickly.
     pub batch_time: Duration,
     /// Where progress is saved for `--resume` (none: not saved).
@@ -45,7 +45,7 @@ impl Default for ReplayOptions {
             check_every: 200,
             moves_per_second: None,
             pacing: Pacing::NONE,
-            checkpoint_settle_ms: 100,
+            check_settle_ms: 100,
             batch_time: Duration::from_millis(250),
             state_file: None,
             first_per_move: None,
@@ -88,11 +88,11 @@ pub struct ReplayReport {
     /// Moves on the screen at the end (all of them unless stopped).
     pub done: usize,
     pub taps_sent: usize,
-    pub checkpoints: usize,
+    pub checks: usize,
     /// After the last move the board gave way to the app's end screen; every earlier move was
     /// seen on the board (`final_board` is the replayed board then).
     pub end_screen: bool,
-    /// The board the last checkpoint read.
+    /// The board the last check read.
     pub final_board: Board,
     pub elapsed: Duration,
     /// The first move did not land in the calibrated input order and did in the other one: the
@@ -135,7 +135,7 @@ pub fn replay_moves(
     let mut expected = plan::apply(puzzle, &moves[..start]);
     let mut done = start;
     let mut taps_sent = 0;
-    let mut checkpoints = 0;
+    let mut checks = 0;
     let mut final_board = expected;
     let mut confirmed = start;
     let mut end_screen = false;
@@ -152,14 +152,14 @@ pub fn replay_moves(
                 "stopped by the user after {done} of {total} moves; continue with `sudoku-agent visualize --resume`"
             );
         }
-        let next_check = next_checkpoint(done, total, check_every);
+        let next_check = next_check(done, total, check_every);
         let end = (done + batch).min(next_check);
         let points = batch_taps(moves, done, end, start, &replay.layout)?;
         save(&mut state, options, &|s| s.sending = end)?;
-        // Settling is for the checkpoint's screenshot; between batches a tap is a tap, and the
+        // Settling is for the check's screenshot; between batches a tap is a tap, and the
         // pacing's gap (the injector's wait for the app's click) still follows the last one.
         let settle = if end == next_check {
-            options.checkpoint_settle_ms
+            options.check_settle_ms
         } else {
             options.pacing.gap_ms
         };
@@ -179,7 +179,7 @@ pub fn replay_moves(
             // All but the last move were seen on the board: a screen that no longer shows it
             // after the last one is the app's end screen (most apps show a completion card).
             let look = Look::new(&expected, sent_at, done, total);
-            final_board = match checkpoint(replay, &look) {
+            final_board = match check(replay, &look) {
                 Ok(board) => board,
                 Err(Mismatch::Board(seen)) if done == start + 1 && relearned_order.is_none() => {
                     let (board, order, taps) =
@@ -195,20 +195,20 @@ pub fn replay_moves(
                 }
                 Err(e) => return Err(e.into_error(&look)),
             };
-            checkpoints += 1;
+            checks += 1;
             confirmed = done;
             save(&mut state, options, &|s| s.confirmed = end)?;
         }
     }
     if start == total {
         let look = Look::new(&expected, started, done, total);
-        final_board = checkpoint(replay, &look).map_err(|e| e.into_error(&look))?;
-        checkpoints += 1;
+        final_board = check(replay, &look).map_err(|e| e.into_error(&look))?;
+        checks += 1;
     }
     Ok(ReplayReport {
         done,
         taps_sent,
-        checkpoints,
+        checks,
         final_board,
         end_screen,
         elapsed: started.elapsed(),
@@ -283,11 +283,11 @@ fn batch_taps(
 }
 
 /// Reads the screen and compares it with the board the replay should have made.
-/// The move count of the next checkpoint after `done` of `total`: the first move alone (it
+/// The move count of the next check after `done` of `total`: the first move alone (it
 /// proves the input order and the app's settings, so a wrong one costs one move), then after
-/// 8 and 64 moves, then every `check_every`; and the last move alone, after a checkpoint of all
+/// 8 and 64 moves, then every `check_every`; and the last move alone, after a check of all
 /// the others (after it most apps cover the board with an end card).
-pub fn next_checkpoint(done: usize, total: usize, check_every: usize) -> usize {
+pub fn next_check(done: usize, total: usize, check_every: usize) -> usize {
     let every = check_every.max(1);
     let regular = (done / every + 1) * every;
     let next = [1, 8, 64]
@@ -339,7 +339,7 @@ fn relearn_first_move(
     Ok((learned.board.board, learned.cal.input_order, learned.taps))
 }
 
-/// A checkpoint: the board the replay should have made, when its last taps went out, and how
+/// A check: the board the replay should have made, when its last taps went out, and how
 /// far the replay is.
 struct Look<'a> {
     expected: &'a Board,
@@ -348,7 +348,7 @@ struct Look<'a> {
     total: usize,
 }
 
-/// Why a checkpoint failed: the screen could not be read, or it shows another board.
+/// Why a check failed: the screen could not be read, or it shows another board.
 enum Mismatch {
     Unreadable(anyhow::Error),
     Board(Board),
@@ -373,7 +373,7 @@ impl Mismatch {
                 match check_board(look.expected, &seen, look.done, look.total) {
                     Err(e) => e,
                     Ok(()) => anyhow::anyhow!(
-                        "checkpoint after {} of {} moves: the board changed while it was read; continue with `sudoku-agent visualize --resume`",
+                        "check after {} of {} moves: the board changed while it was read; continue with `sudoku-agent visualize --resume`",
                         look.done,
                         look.total
                     ),
@@ -386,7 +386,7 @@ impl Mismatch {
 /// Reads the grid's rows and compares them with the replayed board. A screen that differs is
 /// looked at again until it shows the board or its cells in question stopped changing (apps
 /// fade or pop digits in; see `sudoku_reader::stages::settling`), so no frame caught halfway fails a run.
-fn checkpoint(replay: &mut Replay, look: &Look) -> Result<Board, Mismatch> {
+fn check(replay: &mut Replay, look: &Look) -> Result<Board, Mismatch> {
     let (done, total) = (look.done, look.total);
     let mut frames = Settling::new(look.sent_at, settling::MIN_WAIT);
     let side = replay.phone.cell_side();
@@ -395,11 +395,11 @@ fn checkpoint(replay: &mut Replay, look: &Look) -> Result<Board, Mismatch> {
             .phone
             .device
             .screenshot_rows(crate::play::check_rows(&replay.phone.profile.calibration))
-            .with_context(|| format!("cannot take a screenshot at the checkpoint after {done} of {total} moves; reconnect the phone and continue with `sudoku-agent visualize --resume`"))
+            .with_context(|| format!("cannot take a screenshot at the check after {done} of {total} moves; reconnect the phone and continue with `sudoku-agent visualize --resume`"))
             .map_err(Mismatch::Unreadable)?;
         let seen = replay.phone.read(&screen).result.map_err(|e| {
             Mismatch::Unreadable(BoardProblem(format!(
-                "cannot read the board at the checkpoint after {done} of {total} moves ({e}); if the app ended the game (mistake limit) or shows a dialog, {ADVICE}"
+                "cannot read the board at the check after {done} of {total} moves ({e}); if the app ended the game (mistake limit) or shows a dialog, {ADVICE}"
             )).into())
         })?;
         frames.add(screen);
@@ -454,7 +454,7 @@ pub fn check_board(expected: &Board, seen: &Board, done: usize, total: usize) ->
         "the app did not take every tap: give the calibration a [pacing] section (hold_ms, gap_ms) or use a lower --moves-per-second, then --resume".to_string()
     };
     Err(BoardProblem(format!(
-        "checkpoint after {done} of {total} moves: {}{more}; {why}",
+        "check after {done} of {total} moves: {}{more}; {why}",
         listed.join(", ")
     ))
     .into())
@@ -509,7 +509,7 @@ mod tests {
     }
 
     #[test]
-    fn a_checkpoint_names_refused_digits_with_the_settings_advice() {
+    fn a_check_names_refused_digits_with_the_settings_advice() {
         let mut expected = Board::empty();
         let c = Cell::new(0, 2).unwrap();
         expected.set(c, Some(4));

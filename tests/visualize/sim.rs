@@ -180,7 +180,7 @@ fn a_phone_with_a_mistake_limit_stops_the_replay_with_advice_to_turn_it_off() {
     support::assert_mentions(&stderr, &["mistake limit", "turn off"]);
     let rejected = log(&sim).iter().filter(|m| m.is_err()).count();
     assert!(rejected >= 1, "the phone rejected digits");
-    // It stopped at the first checkpoint that saw a refused digit, not at the end.
+    // It stopped at the first check that saw a refused digit, not at the end.
     let taps = sim.taps().len();
     let all = 2 * record_search(
         &Board::from(puzzles::parse(EASY).unwrap()),
