@@ -81,6 +81,12 @@ fn read_at_place(img: &Screen, place: Place, hints: Hints) -> Seen {
     // the calibrated one cut a real screen (Good Sudoku, notes in every empty cell) off by a
     // few pixels, and the fixed cut read 28 of its 35 digits as a board.
     let (fast_screen, fast) = match (hints.templates, near(img, place.grid, true)) {
+        // A game that is not classic is refused here too: the full search checks the regions
+        // where it finds a grid, and a profile learned on a classic board must not read a
+        // jigsaw board of the same app as one.
+        (Some(_), Ok(grid)) if crate::regions::irregular(img, &grid) => {
+            return Seen::refused(None, crate::VisionError::Irregular.into());
+        }
         (Some(templates), Ok(grid)) => read_fast(img, grid, templates, place),
         (None, _) => (None, Err(ReadError::WrongScreen("no templates".into()))),
         (_, Err(e)) => (None, Err(e.into())),

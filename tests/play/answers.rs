@@ -1,7 +1,8 @@
 //! Puzzles with several answers: the simulated app takes a given out of a unique puzzle and
 //! counts as a mistake any digit that differs from its own answer (the original solution).
 //! `play` must fill only the cells every completion agrees on, count no mistake, and end with
-//! one line saying why it stopped (exit 1, never "solved"); `--any-solution` fills one.
+//! one line saying why it stopped (exit 1, never "solved"); `--any-solution` fills one. A board
+//! that is not classic (jigsaw regions) is refused before any tap.
 
 use crate::support;
 use sudoku_agent::sudoku::{Board, agreement};
@@ -77,4 +78,54 @@ fn any_solution_fills_one_completion_as_before() {
     assert!(err.contains("filling one valid completion"), "{err}");
     assert_eq!(full, 81, "one completion filled: {err}");
     eprintln!("--any-solution: exit {code}, {mistakes} mistakes on the app's counter");
+}
+
+/// `skin` at `size` showing the easy puzzle drawn as a jigsaw: thick walls off the box lines.
+fn jigsaw_phone(skin: &str, size: sudoku_agent::geometry::Size) -> SudokuApp {
+    let mut phone = rig::phone(skin, size, "easy");
+    phone
+        .set_habits(Habits {
+            jigsaw: true,
+            ..Habits::default()
+        })
+        .unwrap();
+    phone
+}
+
+#[test]
+fn a_jigsaw_board_is_refused_in_one_line_before_any_tap_learned_or_calibrated() {
+    let adb = adb_server::shared();
+    for (skin, size) in [("light", SMALL_SIZE), ("numfirst", rig::PHONE_SIZE)] {
+        // From an empty config: learning refuses it before probing.
+        let sim = rig::serve(jigsaw_phone(skin, size), "instant", None, adb.addr());
+        let (code, err) = super::play_fresh(&adb, &sim);
+        let last = err
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
+        assert_eq!(code, 2, "{skin} {size}: {err}");
+        assert!(last.contains("jigsaw"), "{skin} {size}: {last}");
+        assert!(
+            sim.with_screen(|p| p.taps().is_empty()),
+            "{skin} {size}: tapped"
+        );
+        // With the app's calibration: play refuses the board it reads (exit 1: cannot be read).
+        let sim = rig::serve(jigsaw_phone(skin, size), "instant", None, adb.addr());
+        let dir = support::temp_dir("jigsaw");
+        let cal = rig::write_calibration(&dir, skin, size);
+        let (code, _, err) = support::play_cli(&dir, adb.port(), &sim, &cal, &[]);
+        let last = err
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
+        assert_eq!(code, 1, "{skin} {size} calibrated: {err}");
+        assert!(last.contains("jigsaw"), "{skin} {size} calibrated: {last}");
+        assert!(
+            sim.with_screen(|p| p.taps().is_empty()),
+            "{skin} {size}: tapped"
+        );
+        eprintln!("{skin} {size}: {last}");
+    }
 }
