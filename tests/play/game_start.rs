@@ -1,6 +1,7 @@
 //! A game in progress (issue 33): `play` from an empty config on a simulated phone whose game
 //! starts with a digit key selected (in each look an app draws it with), or with two wrong
-//! entries of one digit clashing with each other. Learning finds the keypad and probes without
+//! entries of one digit clashing with each other, or with a same-number highlight that recolours
+//! every equal digit in the app's accent. Learning finds the keypad and probes without
 //! typing a digit that is not the solution; play corrects the entries; the app's mistake counter
 //! ends where it started.
 
@@ -76,6 +77,28 @@ fn a_game_with_a_key_selected_as_a_ring_is_learned_and_solved_with_no_mistake() 
 #[test]
 fn a_game_with_a_key_selected_as_a_disc_is_learned_and_solved_with_no_mistake() {
     every_skin_with_a_key_selected(KeyLook::Disc);
+}
+
+#[test]
+fn every_skin_whose_same_number_highlight_recolours_the_digits_is_learned_and_solved_with_no_mistake()
+ {
+    // The highlight's ink may be as bright as the selected cell under it (a green digit on a
+    // light blue cell): the probe must still see the digit it entered.
+    let adb = adb_server::shared();
+    for skin in rig::playable_skins() {
+        for selected_key in [None, Some(KeyChoice::MostGiven)] {
+            let habits = Habits {
+                same_ink: true,
+                selected_key,
+                ..Habits::default()
+            };
+            let what = match selected_key {
+                Some(_) => "same-ink with a key selected",
+                None => "same-ink",
+            };
+            plays_cleanly(&adb, skin, habits, what);
+        }
+    }
 }
 
 #[test]

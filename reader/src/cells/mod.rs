@@ -135,9 +135,11 @@ fn sample_cell_every(img: &Screen, rect: Rect, pitch: f32, stride: u32) -> Optio
         return None;
     }
     let lum = luma_sampled(img, (ox, oy), (ow, oh), stride);
+    let (sw, sh) = (ow, oh);
     let (ow, oh) = (ow.div_ceil(stride) as usize, oh.div_ceil(stride) as usize);
     let small_pitch = pitch / stride as f32;
     let dashes = cage_dashes(&lum, ow, oh, small_pitch);
+    let lum = hue_when_flat(img, lum, (ox, oy), (sw, sh), stride);
     let k = ((inner - outer) as f32 / stride as f32).round() as usize;
     if ow <= 2 * k + 4 || oh <= 2 * k + 4 {
         return None;
@@ -256,6 +258,47 @@ fn luma_sampled(img: &Screen, origin: (u32, u32), size: (u32, u32), stride: u32)
         out.extend((0..w).map(|i| row[origin.0 as usize + i * stride as usize]));
     }
     out
+}
+
+/// The cell's samples as their colour distance from the cell's own colour (ink darker) when
+/// their brightness is flat: an ink as bright as its cell but of another hue (a same-number
+/// highlight's green digit on a light blue selected cell) shows no mark in brightness. A cell
+/// with any brightness contrast, or flat in colour too, keeps its brightness.
+fn hue_when_flat(
+    img: &Screen,
+    lum: Vec<u8>,
+    origin: (u32, u32),
+    size: (u32, u32),
+    stride: u32,
+) -> Vec<u8> {
+    let bg = median(&lum) as i16;
+    let spread = lum
+        .iter()
+        .map(|&v| (v as i16 - bg).abs())
+        .max()
+        .unwrap_or(0);
+    if spread >= segment::FAINT_AMP {
+        return lum;
+    }
+    let (w, h) = (size.0.div_ceil(stride), size.1.div_ceil(stride));
+    let pixels: Vec<[u8; 3]> = (0..h)
+        .flat_map(|j| (0..w).map(move |i| (i, j)))
+        .map(|(i, j)| {
+            let p = img
+                .get_pixel(origin.0 + i * stride, origin.1 + j * stride)
+                .0;
+            [p[0], p[1], p[2]]
+        })
+        .collect();
+    let channel = |k: usize| median(&pixels.iter().map(|p| p[k]).collect::<Vec<u8>>());
+    let paper = [channel(0), channel(1), channel(2)];
+    pixels
+        .iter()
+        .map(|p| {
+            let far = (0..3).map(|k| p[k].abs_diff(paper[k])).max().unwrap_or(0);
+            255 - far
+        })
+        .collect()
 }
 
 /// Counts short straight dashes in the band just inside the cell's lines, where killer sudoku

@@ -10,7 +10,7 @@ use crate::patch::{Component, components};
 pub(super) const INK_AMP: i16 = 45;
 /// Between this and [`INK_AMP`] a cell is faint: only a mark as tall as the screen's big digits
 /// counts there (JPEG ringing, textures and highlight edges stay below it or stay small).
-const FAINT_AMP: i16 = 24;
+pub(super) const FAINT_AMP: i16 = 24;
 
 /// Splits the cell's samples into background and ink components.
 pub(super) fn segment(
