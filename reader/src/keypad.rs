@@ -337,19 +337,21 @@ pub fn find_keypad(
         }
         for start in 0..rows.len() {
             let mut pick: Vec<usize> = Vec::new();
-            // Rows of keys lie close: no more than four glyph heights between two (not a status
-            // bar's icon above the keypad). Asked of the new ways only (either polarity, a
-            // ninth key placed), so that keypads found before are found as before.
-            let (mut close, mut last_y) = (true, None::<u32>);
+            let mut ys: Vec<u32> = Vec::new();
             for r in &rows[start..] {
-                let y = glyphs[r[0]].centre().y;
-                close &= last_y.is_none_or(|l| (y.abs_diff(l) as f32) <= 4.0 * hs);
-                last_y = Some(y);
+                ys.push(glyphs[r[0]].centre().y);
                 pick.extend(r);
                 if pick.len() >= 9 {
                     break;
                 }
             }
+            // Rows of keys lie close: no more than four glyph heights between two, or 1.5
+            // times the keys' step along their rows (keys spaced wide, with a count under
+            // each, at 1080x2340), so not a status bar's icon far above the keypad. Asked of
+            // the new ways only (either polarity, a ninth key placed), so that keypads found
+            // before are found as before.
+            let reach = (4.0 * hs).max(1.5 * row_step(glyphs, &rows[start..start + ys.len()]));
+            let close = ys.windows(2).all(|p| (p[1].abs_diff(p[0]) as f32) <= reach);
             if !close && !one_polarity {
                 continue;
             }
@@ -401,6 +403,18 @@ pub fn find_keypad(
         filled.as_ref().map(|f| f.0)
     );
     complete.or_else(|| filled.filter(|f| f.0 >= KEYPAD_SCORE).map(|f| f.1))
+}
+
+/// The median distance between the centres of neighbouring glyphs (indices into `glyphs`) of
+/// `rows` (each left to right): a keypad's step along its rows; 0 with no row of two.
+fn row_step(glyphs: &[Glyph], rows: &[Vec<usize>]) -> f32 {
+    let mut steps: Vec<u32> = rows
+        .iter()
+        .flat_map(|r| r.windows(2))
+        .map(|p| glyphs[p[1]].centre().x.abs_diff(glyphs[p[0]].centre().x))
+        .collect();
+    steps.sort_unstable();
+    steps.get(steps.len() / 2).map_or(0.0, |&s| s as f32)
 }
 
 /// Where a keypad's missing key may be, as x and y, given its other keys `members`: in each
@@ -948,6 +962,50 @@ mod tests {
         assert_eq!(keys[4].centre(), glyphs[3].centre());
         // Seven keys are not a keypad.
         assert!(find_keypad(&glyphs[1..], &refs, true).is_none());
+    }
+
+    #[test]
+    fn a_keypad_whose_rows_lie_further_apart_than_four_digits_is_found_with_a_key_selected() {
+        // 5+4 keys 90 px apart each way, 20 px tall (rows 4.5 heights apart, as with a count
+        // under each key), the third drawn light (selected); an icon far above them.
+        let shape = |d: usize| -> Vec<u8> {
+            (0..PATCH_W * PATCH_H)
+                .map(|i| {
+                    if (i * (d + 3) / 7).is_multiple_of(2) {
+                        255
+                    } else {
+                        0
+                    }
+                })
+                .collect()
+        };
+        let refs: Vec<Option<Vec<u8>>> = (0..9).map(|d| Some(shape(d))).collect();
+        let centre = |d: usize| {
+            let (row, col) = (d / 5, d % 5);
+            (
+                100 + 90 * col as u32 + 45 * row as u32,
+                600 + 90 * row as u32,
+            )
+        };
+        let mut glyphs: Vec<Glyph> = (0..9)
+            .map(|d| {
+                let (x, y) = centre(d);
+                Glyph {
+                    bbox: Rect::new(x - 7, y - 10, 14, 20),
+                    patch: shape(d),
+                    bright: d == 2,
+                }
+            })
+            .collect();
+        glyphs.push(Glyph {
+            bbox: Rect::new(300, 20, 14, 20),
+            patch: shape(7),
+            bright: false,
+        });
+        let keys = find_keypad(&glyphs, &refs, true).expect("nine keys");
+        for (d, k) in keys.iter().enumerate() {
+            assert_eq!(k.centre(), glyphs[d].centre(), "key {}", d + 1);
+        }
     }
 
     #[test]

@@ -6,10 +6,11 @@
 //! ends where it started.
 
 use crate::support::{self, agent, outcome};
+use sudoku_agent::geometry::Size;
 use sudoku_sim::habits::{Habits, KeyChoice, KeyLook};
 use sudoku_sim::{SimServer, SudokuApp};
 use support::adb_server::{self, AdbServer};
-use support::play_rig::{self as rig, SMALL_SIZE};
+use support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
 
 /// `play` from empty config and working folders on `sim`: exit code and stderr.
 fn play_fresh(adb: &AdbServer, sim: &SimServer<SudokuApp>) -> (i32, String) {
@@ -24,11 +25,11 @@ fn play_fresh(adb: &AdbServer, sim: &SimServer<SudokuApp>) -> (i32, String) {
     (code, err)
 }
 
-/// Plays `skin` at 720x1280 with `habits` on, android12 latency, from an empty config, and
+/// Plays `skin` at `size` with `habits` on, android12 latency, from an empty config, and
 /// checks: exit 0, solved, no mistake counted beyond the ones the game started with. Returns
 /// stderr.
-fn plays_cleanly(adb: &AdbServer, skin: &str, habits: Habits, what: &str) -> String {
-    let mut phone = rig::phone(skin, SMALL_SIZE, "easy");
+fn plays_cleanly(adb: &AdbServer, skin: &str, size: Size, habits: Habits, what: &str) -> String {
+    let mut phone = rig::phone(skin, size, "easy");
     phone.set_habits(habits).expect("habits apply");
     let counted = phone.mistakes();
     let sim = rig::serve(phone, "android12", None, adb.addr());
@@ -51,16 +52,32 @@ fn plays_cleanly(adb: &AdbServer, skin: &str, habits: Habits, what: &str) -> Str
 }
 
 /// Every skin, in its own input order, starting with its most-given digit's key selected and
-/// drawn `look`.
+/// drawn `look`, at 720x1280; and a third of the skins (a different third for each look, so
+/// that every skin is played once) at 1080x2340 too, where keys spaced wide with a count under
+/// each put the keypad's rows over four digit heights apart.
 fn every_skin_with_a_key_selected(look: KeyLook) {
     let adb = adb_server::shared();
-    for skin in rig::playable_skins() {
+    let third = [KeyLook::Filled, KeyLook::Outlined, KeyLook::Disc]
+        .iter()
+        .position(|&l| l == look)
+        .expect("a look of the three");
+    for (i, skin) in rig::playable_skins().enumerate() {
         let habits = Habits {
             selected_key: Some(KeyChoice::MostGiven),
             key_look: Some(look),
             ..Habits::default()
         };
-        plays_cleanly(&adb, skin, habits, &format!("selected key {look:?}"));
+        let what = format!("selected key {look:?}");
+        plays_cleanly(&adb, skin, SMALL_SIZE, habits, &what);
+        if i % 3 == third {
+            plays_cleanly(
+                &adb,
+                skin,
+                PHONE_SIZE,
+                habits,
+                &format!("{what} at 1080x2340"),
+            );
+        }
     }
 }
 
@@ -120,7 +137,7 @@ fn two_wrong_entries_of_one_digit_in_a_row_are_corrected_in_one_line_with_no_mis
             2,
             "{skin}: the game starts with two wrong entries"
         );
-        let err = plays_cleanly(&adb, skin, habits, "wrong pair");
+        let err = plays_cleanly(&adb, skin, SMALL_SIZE, habits, "wrong pair");
         let named: Vec<&str> = err
             .lines()
             .filter(|l| l.contains("corrected 2 player entries"))
