@@ -97,8 +97,7 @@ fn a_game_with_a_key_selected_as_a_disc_is_learned_and_solved_with_no_mistake() 
 }
 
 #[test]
-fn every_skin_whose_same_number_highlight_recolours_the_digits_is_learned_and_solved_with_no_mistake()
- {
+fn every_skin_whose_same_number_highlight_recolours_digits_is_learned_and_solved_cleanly() {
     // The highlight's ink may be as bright as the selected cell under it (a green digit on a
     // light blue cell): the probe must still see the digit it entered.
     let adb = adb_server::shared();
@@ -113,7 +112,12 @@ fn every_skin_whose_same_number_highlight_recolours_the_digits_is_learned_and_so
                 Some(_) => "same-ink with a key selected",
                 None => "same-ink",
             };
-            plays_cleanly(&adb, skin, habits, what);
+            // The two sizes in turn: alone at the small one, with a key selected at the large.
+            let size = match selected_key {
+                Some(_) => PHONE_SIZE,
+                None => SMALL_SIZE,
+            };
+            plays_cleanly(&adb, skin, size, habits, what);
         }
     }
 }

@@ -1,4 +1,5 @@
 mod adb;
+mod all_habits;
 mod answers;
 mod cli;
 mod end_screen;
