@@ -7,7 +7,7 @@
 //! counter and no tap after the end card came. Each run's time is printed beside the same game
 //! with no habits.
 
-use crate::support::{self, agent, outcome};
+use crate::support;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use sudoku_sim::habits::{Animation, AnimationStyle, Habits, KeyChoice};
@@ -48,7 +48,6 @@ fn busy_phone(
 /// `play` from an empty config while a user closes an ad a moment after it shows: exit code,
 /// stderr, the wall time and whether an ad came.
 fn play_closing_the_ad(adb: &AdbServer, sim: &SimServer<SudokuApp>) -> (i32, String, f64, bool) {
-    let folder = support::temp_dir("all-habits");
     let started = Instant::now();
     let done = AtomicBool::new(false);
     std::thread::scope(|s| {
@@ -67,13 +66,7 @@ fn play_closing_the_ad(adb: &AdbServer, sim: &SimServer<SudokuApp>) -> (i32, Str
             }
             came
         });
-        let (code, _, err) = outcome(agent().current_dir(&folder).args([
-            "play",
-            "-P",
-            &adb.port().to_string(),
-            "-s",
-            &sim.serial(),
-        ]));
+        let (code, err) = super::play_fresh(adb, sim);
         done.store(true, Ordering::Relaxed);
         let came = user.join().unwrap();
         (code, err, started.elapsed().as_secs_f64(), came)

@@ -5,25 +5,11 @@
 //! typing a digit that is not the solution; play corrects the entries; the app's mistake counter
 //! ends where it started.
 
-use crate::support::{self, agent, outcome};
+use crate::support;
 use sudoku_agent::geometry::Size;
 use sudoku_sim::habits::{Habits, KeyChoice, KeyLook};
-use sudoku_sim::{SimServer, SudokuApp};
 use support::adb_server::{self, AdbServer};
 use support::play_rig::{self as rig, PHONE_SIZE, SMALL_SIZE};
-
-/// `play` from empty config and working folders on `sim`: exit code and stderr.
-fn play_fresh(adb: &AdbServer, sim: &SimServer<SudokuApp>) -> (i32, String) {
-    let folder = support::temp_dir("game-start");
-    let (code, _, err) = outcome(agent().current_dir(&folder).args([
-        "play",
-        "-P",
-        &adb.port().to_string(),
-        "-s",
-        &sim.serial(),
-    ]));
-    (code, err)
-}
 
 /// Plays `skin` at `size` with `habits` on, android12 latency, from an empty config, and
 /// checks: exit 0, solved, no mistake counted beyond the ones the game started with. Returns
@@ -34,7 +20,7 @@ fn plays_cleanly(adb: &AdbServer, skin: &str, size: Size, habits: Habits, what: 
     let counted = phone.mistakes();
     let sim = rig::serve(phone, "android12", None, adb.addr());
     let started = std::time::Instant::now();
-    let (code, err) = play_fresh(adb, &sim);
+    let (code, err) = super::play_fresh(adb, &sim);
     let (solved, mistakes, left) =
         sim.with_screen(|p| (p.is_solved(), p.mistakes(), p.wrong_entries()));
     assert_eq!(
@@ -177,7 +163,7 @@ fn a_number_first_game_whose_selected_key_no_empty_cell_takes_is_probed_with_no_
     phone.set_habits(habits).expect("habits apply");
     let counted = phone.mistakes();
     let sim = rig::serve(phone, "android12", None, adb.addr());
-    let (code, err) = play_fresh(&adb, &sim);
+    let (code, err) = super::play_fresh(&adb, &sim);
     let (solved, mistakes) = sim.with_screen(|p| (p.is_solved(), p.mistakes()));
     assert_eq!(mistakes, counted, "{err}");
     assert_eq!(code, 0, "{err}");
