@@ -77,20 +77,22 @@ fn the_selected_key_is_the_one_whose_colours_stand_out_whatever_its_look() {
     assert_eq!(selected_key(&img, &keys), None);
 }
 
+/// A patch of stripes distinct for each digit `d`: nine shapes that tell the keys apart.
+fn shape(d: usize) -> Vec<u8> {
+    (0..PATCH_W * PATCH_H)
+        .map(|i| {
+            if (i * (d + 3) / 7).is_multiple_of(2) {
+                255
+            } else {
+                0
+            }
+        })
+        .collect()
+}
+
 #[test]
 fn a_keypad_with_one_key_missing_is_completed_in_the_gap_of_its_lattice() {
     // Nine distinct shapes; keys in a row 80 px apart, the fourth not found as a glyph.
-    let shape = |d: usize| -> Vec<u8> {
-        (0..PATCH_W * PATCH_H)
-            .map(|i| {
-                if (i * (d + 3) / 7).is_multiple_of(2) {
-                    255
-                } else {
-                    0
-                }
-            })
-            .collect()
-    };
     let refs: Vec<Option<Vec<u8>>> = (0..9).map(|d| Some(shape(d))).collect();
     let glyphs: Vec<Glyph> = (0..9)
         .filter(|&d| d != 3)
@@ -112,17 +114,6 @@ fn a_keypad_with_one_key_missing_is_completed_in_the_gap_of_its_lattice() {
 fn a_keypad_whose_rows_lie_further_apart_than_four_digits_is_found_with_a_key_selected() {
     // 5+4 keys 90 px apart each way, 20 px tall (rows 4.5 heights apart, as with a count
     // under each key), the third drawn light (selected); an icon far above them.
-    let shape = |d: usize| -> Vec<u8> {
-        (0..PATCH_W * PATCH_H)
-            .map(|i| {
-                if (i * (d + 3) / 7).is_multiple_of(2) {
-                    255
-                } else {
-                    0
-                }
-            })
-            .collect()
-    };
     let refs: Vec<Option<Vec<u8>>> = (0..9).map(|d| Some(shape(d))).collect();
     let centre = |d: usize| {
         let (row, col) = (d / 5, d % 5);
