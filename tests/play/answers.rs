@@ -96,36 +96,28 @@ fn jigsaw_phone(skin: &str, size: sudoku_agent::geometry::Size) -> SudokuApp {
 fn a_jigsaw_board_is_refused_in_one_line_before_any_tap_learned_or_calibrated() {
     let adb = adb_server::shared();
     for (skin, size) in [("light", SMALL_SIZE), ("numfirst", rig::PHONE_SIZE)] {
-        // From an empty config: learning refuses it before probing.
-        let sim = rig::serve(jigsaw_phone(skin, size), "instant", None, adb.addr());
-        let (code, err) = super::play_fresh(&adb, &sim);
-        let last = err
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
-        assert_eq!(code, 2, "{skin} {size}: {err}");
-        assert!(last.contains("jigsaw"), "{skin} {size}: {last}");
-        assert!(
-            sim.with_screen(|p| p.taps().is_empty()),
-            "{skin} {size}: tapped"
-        );
-        // With the app's calibration: play refuses the board it reads (exit 1: cannot be read).
-        let sim = rig::serve(jigsaw_phone(skin, size), "instant", None, adb.addr());
-        let dir = support::temp_dir("jigsaw");
-        let cal = rig::write_calibration(&dir, skin, size);
-        let (code, _, err) = support::play_cli(&dir, adb.port(), &sim, &cal, &[]);
-        let last = err
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
-        assert_eq!(code, 1, "{skin} {size} calibrated: {err}");
-        assert!(last.contains("jigsaw"), "{skin} {size} calibrated: {last}");
-        assert!(
-            sim.with_screen(|p| p.taps().is_empty()),
-            "{skin} {size}: tapped"
-        );
-        eprintln!("{skin} {size}: {last}");
+        // From an empty config learning refuses it before probing (exit 2); with the app's
+        // calibration play refuses the board it reads (exit 1: it cannot be read).
+        for calibrated in [false, true] {
+            let sim = rig::serve(jigsaw_phone(skin, size), "instant", None, adb.addr());
+            let (code, err) = if calibrated {
+                let dir = support::temp_dir("jigsaw");
+                let cal = rig::write_calibration(&dir, skin, size);
+                let (code, _, err) = support::play_cli(&dir, adb.port(), &sim, &cal, &[]);
+                (code, err)
+            } else {
+                super::play_fresh(&adb, &sim)
+            };
+            let run = format!("{skin} {size} calibrated {calibrated}");
+            let last = err
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("");
+            assert_eq!(code, if calibrated { 1 } else { 2 }, "{run}: {err}");
+            assert!(last.contains("jigsaw"), "{run}: {last}");
+            assert!(sim.with_screen(|p| p.taps().is_empty()), "{run}: tapped");
+            eprintln!("{run}: {last}");
+        }
     }
 }
