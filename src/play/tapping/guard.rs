@@ -312,15 +312,23 @@ impl Tapping<'_, '_> {
         }
     }
 
-    /// Cells that showed a digit at the last verified check and show none on `seen`: no move
-    /// of ours empties a cell, so something covers them.
+    /// Cells that showed a digit at the last verified check and show none on `seen`, when at
+    /// least one of them is a cell no move of ours touched: we never empty such a cell, so
+    /// something covers them. Cells of ours alone may be emptied by our own taps (in a
+    /// cell-first app a swallowed cell tap sends the key to the cell before, and an app that
+    /// toggles clears it): those are lost moves, entered again by the replan.
     pub(super) fn digits_gone(&self, seen: &Board) -> Vec<Cell> {
         let before = plan::apply(&self.run.base, &self.run.moves[..self.run.verified]);
-        before
+        let gone: Vec<Cell> = before
             .diff(seen)
             .into_iter()
             .filter(|&c| before.get(c).is_some() && seen.get(c).is_none())
-            .collect()
+            .collect();
+        let ours = |c: &Cell| self.run.moves.iter().any(|m| m.cell() == *c);
+        if gone.iter().all(ours) {
+            return Vec::new();
+        }
+        gone
     }
 }
 
