@@ -172,12 +172,25 @@ impl Injector {
 
     fn run_inner(&mut self, lines: &[String], per_line: Duration) -> Result<(), InjectError> {
         let (mut sent, mut answered) = (0usize, 0usize);
+        // Once a send fails the injector has ended, but its last answers may still be on the
+        // way: a refusal (why it ended) tells the user more than "it has ended".
+        let mut ended = None;
         while answered < lines.len() {
-            while sent < lines.len() && sent - answered < WINDOW {
-                self.send(&lines[sent])?;
-                sent += 1;
+            while ended.is_none() && sent < lines.len() && sent - answered < WINDOW {
+                match self.send(&lines[sent]) {
+                    Ok(()) => sent += 1,
+                    Err(e) => ended = Some(e),
+                }
+            }
+            if answered == sent {
+                if let Some(e) = ended {
+                    return Err(e.into());
+                }
             }
             let line = self.next_line(per_line).map_err(|e| {
+                if let Some(ended) = ended.take() {
+                    return ended;
+                }
                 anyhow!(
                     "the injector on {} {} after {answered} of {} commands: check the phone, then retry",
                     self.serial,
