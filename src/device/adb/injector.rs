@@ -182,10 +182,10 @@ impl Injector {
                     Err(e) => ended = Some(e),
                 }
             }
-            if answered == sent {
-                if let Some(e) = ended {
-                    return Err(e.into());
-                }
+            if answered == sent
+                && let Some(e) = ended
+            {
+                return Err(e.into());
             }
             let line = self.next_line(per_line).map_err(|e| {
                 if let Some(ended) = ended.take() {
