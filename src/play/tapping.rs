@@ -91,11 +91,7 @@ pub(super) fn tap_and_check(
         if tapping.phone.device.shows_taps()
             && let Some(checked) = tapping.look_before_batch(upto.1)?
         {
-            match checked {
-                Checked::Verified(seen) => last_seen = Some(seen),
-                Checked::Replanned => {}
-                Checked::Ended => tapping.report.end_screen = true,
-            }
+            tapping.take(checked, &mut last_seen)?;
             continue;
         }
         tapping.send(upto, progress)?;
@@ -108,11 +104,8 @@ pub(super) fn tap_and_check(
             tapping.run.order_checked = true;
             continue;
         }
-        match tapping.check()? {
-            Checked::Verified(seen) => last_seen = Some(seen),
-            Checked::Replanned => {}
-            Checked::Ended => tapping.report.end_screen = true,
-        }
+        let checked = tapping.check()?;
+        tapping.take(checked, &mut last_seen)?;
         tapping.judge_key()?;
     }
     tapping.report.timings.tap_ms = ms(started.elapsed());
@@ -137,7 +130,8 @@ struct Tapping<'p, 'a> {
     front: guard::Front,
 }
 
-/// What a check of the moves sent found.
+/// What a check of the moves sent found. The first three end the check; the others call for
+/// something before the run goes on ([`Tapping::act_on`]), which ends in one of the first three.
 enum Checked {
     /// The board shows the moves sent (those still being drawn will be seen at the next check).
     Verified(Board),
@@ -146,6 +140,15 @@ enum Checked {
     Replanned,
     /// After the last move the board gave way to the app's end screen.
     Ended,
+    /// No board on screen: something covers it, or the app left it. Waited out, untapped
+    /// ([`Tapping::wait_out_cover`]).
+    Covered(sudoku_reader::ReadError),
+    /// Cells that showed a digit no move of ours put there show none, while the board around
+    /// them reads: something over them (a banner). Waited for ([`Tapping::wait_for_digits`]).
+    Hidden(Vec<Cell>),
+    /// The screen settled on a board that differs from the plan in `cells`: taps lost, the
+    /// input order changed, or a stop ([`Tapping::correct`]).
+    Wrong { seen: Board, cells: Vec<Cell> },
 }
 
 /// What a check's screenshot showed.
@@ -284,6 +287,30 @@ impl Tapping<'_, '_> {
         Ok(())
     }
 
+    /// Acts on what a check found until the run can go on ([`Self::act_on`]), and keeps what
+    /// it verified: the board seen, or the end screen.
+    fn take(&mut self, checked: Checked, last_seen: &mut Option<Board>) -> Result<()> {
+        match self.act_on(checked)? {
+            Checked::Verified(seen) => *last_seen = Some(seen),
+            Checked::Ended => self.report.end_screen = true,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Does what a check's finding calls for (a cover waited out, hidden digits waited for, a
+    /// wrong board corrected), which may find more; returns `Verified`, `Replanned` or `Ended`.
+    fn act_on(&mut self, mut checked: Checked) -> Result<Checked> {
+        loop {
+            checked = match checked {
+                Checked::Covered(why) => self.wait_out_cover(why)?,
+                Checked::Hidden(cells) => self.wait_for_digits(&cells)?,
+                Checked::Wrong { seen, cells } => self.correct(&seen, &cells)?,
+                done => return Ok(done),
+            };
+        }
+    }
+
     /// Checks the moves sent so far on screen (each check a step of the run).
     fn check(&mut self) -> Result<Checked> {
         self.keep_game_in_front()?;
@@ -298,7 +325,7 @@ impl Tapping<'_, '_> {
             Shown::Covered(_) if self.run.ended() && self.still_covered(&expected, &changed)? => {
                 return Ok(Checked::Ended);
             }
-            Shown::Covered(why) => return self.wait_out_cover(why),
+            Shown::Covered(why) => return Ok(Checked::Covered(why)),
         };
         let differ = expected.diff(&seen);
         if differ.is_empty() {
@@ -306,7 +333,7 @@ impl Tapping<'_, '_> {
         }
         let gone = self.digits_gone(&seen);
         if !gone.is_empty() {
-            return self.wait_for_digits(&gone);
+            return Ok(Checked::Hidden(gone));
         }
         if self.run.refused {
             return self.look_again(&expected, &changed);
@@ -457,8 +484,8 @@ impl Tapping<'_, '_> {
     /// The board differs from the plan: the app may not have drawn the last move yet. Looks
     /// again until the screen shows the plan, or its cells in question have stopped changing
     /// (apps fade or pop digits in: a faint digit halfway reads as none, frame after frame), at
-    /// least a settle after the taps, within a bound ([`settling`]). Still different: a stop
-    /// after the first move landed, else the other input order is tried.
+    /// least a settle after the taps, within a bound ([`settling`]). Still different: the board
+    /// is [`Checked::Wrong`].
     fn look_again(&mut self, expected: &Board, changed: &[Cell]) -> Result<Checked> {
         // A lagging phone's frames show the screen from before the taps for a while: the
         // settle starts past the lag the first moves showed (see `Phone::settle`).
@@ -494,7 +521,7 @@ impl Tapping<'_, '_> {
                 // Covered meanwhile (an overlay that flashed, a dialog): wait while the
                 // screen settles, then as for any cover.
                 Err(_) if !frames.timed_out() => continue,
-                Err(why) => return self.wait_out_cover(why),
+                Err(why) => return Ok(Checked::Covered(why)),
             };
             let around: Vec<Point> = expected
                 .diff(&seen)
@@ -511,20 +538,28 @@ impl Tapping<'_, '_> {
                 break seen;
             }
         };
-        let differ = expected.diff(&seen);
-        if differ.is_empty() {
+        let cells = expected.diff(&seen);
+        if cells.is_empty() {
             return self.shows_all(seen);
         }
-        if self.run.refused && self.run.untouched(&seen, &differ) {
-            return self.enter_again(&differ, true);
+        Ok(Checked::Wrong { seen, cells })
+    }
+
+    /// The screen settled on `seen`, which differs from the plan in `differ`: cells the phone
+    /// refused, or taps lost, are entered again; a first move that did not land tries the other
+    /// input order; anything else stops the run.
+    fn correct(&mut self, seen: &Board, differ: &[Cell]) -> Result<Checked> {
+        if self.run.refused && self.run.untouched(seen, differ) {
+            return self.enter_again(differ, true);
         }
         if self.run.order_checked {
-            if self.run.lost_taps_only(expected, &seen, &differ) {
-                return self.enter_again(&differ, false);
+            let expected = plan::apply(&self.run.base, &self.run.moves[..self.run.done]);
+            if self.run.lost_taps_only(&expected, seen, differ) {
+                return self.enter_again(differ, false);
             }
-            return Err(BoardProblem(late_mismatch(expected, &seen, &differ)).into());
+            return Err(BoardProblem(late_mismatch(&expected, seen, differ)).into());
         }
-        self.switch_order(&seen)?;
+        self.switch_order(seen)?;
         Ok(Checked::Replanned)
     }
 
@@ -552,7 +587,7 @@ impl Tapping<'_, '_> {
                 self.run.replan(now, self.options)?;
                 Ok(Checked::Replanned)
             }
-            Err(why) => self.wait_out_cover(why),
+            Err(why) => Ok(Checked::Covered(why)),
         }
     }
 

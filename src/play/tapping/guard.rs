@@ -300,7 +300,7 @@ impl Tapping<'_, '_> {
                     );
                 }
                 _ if Instant::now() < until => {}
-                Err(why) => return self.wait_out_cover(why),
+                Err(why) => return Ok(Checked::Covered(why)),
                 Ok(_) => {
                     return Err(BoardProblem(format!(
                         "digits stayed hidden for {:.0} s (something over the board?); clear it on the phone and re-run play, or pass --wait SECONDS",
