@@ -8,6 +8,7 @@
 pub mod cover;
 pub mod resume;
 pub mod settle;
+pub use settle::SettledBoard;
 
 use crate::device::Device;
 use crate::device::lock::PhoneLock;

@@ -9,12 +9,14 @@
 use super::{Capture, Phone};
 use crate::device::Device;
 use crate::geometry::Point;
+use crate::sudoku::Board;
 use anyhow::{Context, Result, bail};
 use image::RgbaImage;
+use std::ops::Range;
 use std::time::{Duration, Instant};
-use sudoku_reader::Recognition;
 use sudoku_reader::stages::MIN_CLUES;
 use sudoku_reader::stages::settling::{STEP, Settling, still_around};
+use sudoku_reader::{ReadError, Recognition};
 
 /// The longest frame lag believed: slower than this, the phone is not keeping up at all.
 const MAX_LAG: Duration = Duration::from_secs(2);
@@ -127,6 +129,54 @@ impl Phone<'_> {
             frames.add_at(shot.taken, shot.screen);
             if finished || !frames.waiting(around, side) {
                 return Ok(frames.into_latest().expect("a frame was added above"));
+            }
+            std::thread::sleep(STEP);
+        }
+    }
+}
+
+/// What [`Phone::settle_board`] saw last.
+#[derive(Debug)]
+pub enum SettledBoard {
+    /// The board expected.
+    Shows(Board),
+    /// A board whose cells in question stopped changing without showing what was expected.
+    Differs(Board),
+    /// No board (a cover, another screen): the read's reason.
+    Unreadable(ReadError),
+}
+
+impl Phone<'_> {
+    /// After taps sent at `since`: reads the screen's `rows` until the board shows `expected`,
+    /// or the cells where it differs have stopped changing, at least `min_wait` after the taps
+    /// and past the frame lag learned ([`Settling`]); apps fade or pop digits in, and a frame
+    /// caught halfway must not fail a check. A screen that does not read ends it at once.
+    pub fn settle_board(
+        &mut self,
+        rows: Range<u32>,
+        since: Instant,
+        min_wait: Duration,
+        expected: &Board,
+    ) -> Result<SettledBoard> {
+        let mut frames = Settling::with_lag(since, min_wait, self.lag.worst);
+        let side = self.cell_side();
+        loop {
+            let screen = self.device.screenshot_rows(rows.clone())?;
+            let seen = match self.read(&screen).result {
+                Ok(seen) => seen.board,
+                Err(why) => return Ok(SettledBoard::Unreadable(why)),
+            };
+            frames.add(screen);
+            let around: Vec<Point> = expected
+                .diff(&seen)
+                .into_iter()
+                .map(|c| self.cell_centre(c))
+                .collect();
+            if around.is_empty() {
+                return Ok(SettledBoard::Shows(seen));
+            }
+            if !frames.waiting(&around, side) {
+                return Ok(SettledBoard::Differs(seen));
             }
             std::thread::sleep(STEP);
         }

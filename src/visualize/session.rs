@@ -8,7 +8,7 @@ use super::resume::State;
 use crate::device::Pacing;
 use crate::error::BoardProblem;
 use crate::geometry::Point;
-use crate::phone::Phone;
+use crate::phone::{Phone, SettledBoard};
 use crate::plan::{self, Layout, Move};
 use crate::play::relearn_order;
 use crate::profile::calibration::InputOrder;
@@ -17,7 +17,7 @@ use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use sudoku_reader::stages::settling::{self, Settling};
+use sudoku_reader::stages::settling;
 
 /// How to replay.
 #[derive(Debug, Clone)]
@@ -383,39 +383,22 @@ impl Mismatch {
     }
 }
 
-/// Reads the grid's rows and compares them with the replayed board. A screen that differs is
-/// looked at again until it shows the board or its cells in question stopped changing (apps
-/// fade or pop digits in; see `sudoku_reader::stages::settling`), so no frame caught halfway fails a run.
+/// Reads the grid's rows and compares them with the replayed board, once the screen settled
+/// ([`Phone::settle_board`]: no frame caught halfway through a digit fading in fails a run).
 fn check(replay: &mut Replay, look: &Look) -> Result<Board, Mismatch> {
     let (done, total) = (look.done, look.total);
-    let mut frames = Settling::new(look.sent_at, settling::MIN_WAIT);
-    let side = replay.phone.cell_side();
-    loop {
-        let screen = replay
-            .phone
-            .device
-            .screenshot_rows(crate::play::check_rows(&replay.phone.profile.calibration))
-            .with_context(|| format!("cannot take a screenshot at the check after {done} of {total} moves; reconnect the phone and continue with `sudoku-agent visualize --resume`"))
-            .map_err(Mismatch::Unreadable)?;
-        let seen = replay.phone.read(&screen).result.map_err(|e| {
-            Mismatch::Unreadable(BoardProblem(format!(
-                "cannot read the board at the check after {done} of {total} moves ({e}); if the app ended the game (mistake limit) or shows a dialog, {ADVICE}"
-            )).into())
-        })?;
-        frames.add(screen);
-        let around: Vec<Point> = look
-            .expected
-            .diff(&seen.board)
-            .into_iter()
-            .map(|c| replay.phone.cell_centre(c))
-            .collect();
-        if around.is_empty() {
-            return Ok(seen.board);
-        }
-        if !frames.waiting(&around, side) {
-            return Err(Mismatch::Board(seen.board));
-        }
-        std::thread::sleep(settling::STEP);
+    let rows = crate::play::check_rows(&replay.phone.profile.calibration);
+    let settled = replay
+        .phone
+        .settle_board(rows, look.sent_at, settling::MIN_WAIT, look.expected)
+        .with_context(|| format!("cannot take a screenshot at the check after {done} of {total} moves; reconnect the phone and continue with `sudoku-agent visualize --resume`"))
+        .map_err(Mismatch::Unreadable)?;
+    match settled {
+        SettledBoard::Shows(seen) => Ok(seen),
+        SettledBoard::Differs(seen) => Err(Mismatch::Board(seen)),
+        SettledBoard::Unreadable(e) => Err(Mismatch::Unreadable(BoardProblem(format!(
+            "cannot read the board at the check after {done} of {total} moves ({e}); if the app ended the game (mistake limit) or shows a dialog, {ADVICE}"
+        )).into())),
     }
 }
 
