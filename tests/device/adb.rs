@@ -181,6 +181,28 @@ fn devices_lists_the_simulated_phone_with_its_version_screen_and_input() {
         (row["sdk"].as_u64(), row["screen"].as_str()),
         (Some(31), Some("360x640"))
     );
+
+    // A phone that refuses injected input says so in its row, and the setting on stderr.
+    let refusing = phone(&server, "android12");
+    refusing.handset().set_injection_refused(true);
+    let out = agent(&server, &["devices"]);
+    let (text, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    let row = text
+        .lines()
+        .find(|l| l.starts_with(&refusing.serial()))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(row.trim_end().ends_with("input refused"), "{row}");
+    assert!(
+        err.contains(&format!(
+            "{}: Android refuses injected input",
+            refusing.serial()
+        )) && err.contains("\"USB debugging (Security settings)\""),
+        "{err}"
+    );
+    assert!(refusing.taps().is_empty(), "devices tapped nothing");
 }
 
 #[test]

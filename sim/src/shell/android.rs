@@ -97,7 +97,9 @@ impl Shell<'_> {
             Ok(1)
         };
         let h = self.handset;
-        if matches!(command.as_str(), "tap" | "swipe" | "motionevent") && h.refuse_injected_event()
+        // A phone that refuses injection refuses key events too (counted refusals are taps').
+        let touch = matches!(command.as_str(), "tap" | "swipe" | "motionevent");
+        if (touch && h.refuse_injected_event()) || (command == "keyevent" && h.injection_refused())
         {
             // What `cmd input` prints for an exception (Android 12+), status 255.
             h.input_command().map_err(|Gone| Flow::Gone)?;

@@ -637,6 +637,11 @@ mod tests {
         assert_eq!(ending, Ending::Exit(255));
         assert!(String::from_utf8_lossy(&io.stderr).contains("INJECT_EVENTS permission"));
         assert!(screen.lock().unwrap().taps.is_empty());
+        // Key events alike (what `devices` probes with: `input keyevent 0`).
+        let mut io = TestIo::default();
+        let ending = Shell::new(&h, &mut io).run("input keyevent 0");
+        assert_eq!(ending, Ending::Exit(255));
+        assert!(String::from_utf8_lossy(&io.stderr).contains("INJECT_EVENTS permission"));
     }
 
     #[test]
