@@ -6,6 +6,7 @@
 pub use super::screen::still_around;
 use crate::geometry::Point;
 use image::RgbaImage;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Two frames at least this far apart must agree before the screen counts as still: frames
@@ -23,12 +24,13 @@ pub const LIMIT: Duration = Duration::from_millis(900);
 pub const STEP: Duration = Duration::from_millis(50);
 
 /// The frames of one screen since a tap, oldest first; only those still needed are kept.
+/// Frames are shared ([`Arc`]): a caller that keeps its last frame hands it over uncopied.
 pub struct Settling {
     since: Instant,
     min_wait: Duration,
     /// [`LIMIT`], later by the phone's frame lag.
     limit: Duration,
-    frames: Vec<(Instant, RgbaImage)>,
+    frames: Vec<(Instant, Arc<RgbaImage>)>,
 }
 
 impl Settling {
@@ -51,8 +53,8 @@ impl Settling {
     }
 
     /// Adds a frame taken at `at` (after every frame added before).
-    pub fn add_at(&mut self, at: Instant, frame: RgbaImage) {
-        self.frames.push((at, frame));
+    pub fn add_at(&mut self, at: Instant, frame: impl Into<Arc<RgbaImage>>) {
+        self.frames.push((at, frame.into()));
         // Keep the newest frame at least STILL_SPAN older than this one, and all newer.
         if let Some(keep_from) = self
             .frames
@@ -64,18 +66,18 @@ impl Settling {
     }
 
     /// Adds a frame taken now.
-    pub fn add(&mut self, frame: RgbaImage) {
+    pub fn add(&mut self, frame: impl Into<Arc<RgbaImage>>) {
         self.add_at(Instant::now(), frame);
     }
 
     /// The newest frame.
     pub fn latest(&self) -> Option<&RgbaImage> {
-        self.frames.last().map(|(_, f)| f)
+        self.frames.last().map(|(_, f)| &**f)
     }
 
     /// The newest frame, kept.
     pub fn into_latest(mut self) -> Option<RgbaImage> {
-        self.frames.pop().map(|(_, f)| f)
+        self.frames.pop().map(|(_, f)| Arc::unwrap_or_clone(f))
     }
 
     /// The newest frame is at least the minimum wait after the tap, and alike around every

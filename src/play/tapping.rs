@@ -18,6 +18,7 @@ use crate::profile::Profile;
 use crate::profile::calibration::{Calibration, InputOrder};
 use crate::sudoku::{Board, Cell};
 use anyhow::{Context, Result, anyhow};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use sudoku_reader::Recognition;
 use sudoku_reader::stages::Boundaries;
@@ -477,7 +478,10 @@ impl Tapping<'_, '_> {
         self.run.keys.note(&image, &self.run.cal);
         let read = self.run.read(&image, self.phone.profile);
         // The last screen seen, which the next check's rows are laid over.
-        self.run.frame = Some(Frame { taken, image });
+        self.run.frame = Some(Frame {
+            taken,
+            image: Arc::new(image),
+        });
         Ok(read)
     }
 
@@ -492,7 +496,7 @@ impl Tapping<'_, '_> {
         let lag = self.phone.lag_to_wait_out();
         let mut frames = Settling::with_lag(self.last_sent, settle_time(self.options), lag);
         if let Some(last) = &self.run.frame {
-            // The settle compares frames it owns; the last one stays the rows' base.
+            // The settle shares the last frame (no copy), which stays the rows' base.
             frames.add_at(last.taken, last.image.clone());
         }
         let side = self.phone.cell_side();

@@ -8,7 +8,8 @@ use sudoku_reader::CellKind;
 /// A screen as a check saw it, and when.
 pub(super) struct Frame {
     pub(super) taken: Instant,
-    pub(super) image: image::RgbaImage,
+    /// Shared with a settle watching it ([`Settling`](sudoku_reader::stages::settling::Settling)), never copied.
+    pub(super) image: Arc<image::RgbaImage>,
 }
 
 /// The plan being carried out, and how far it got.
@@ -73,7 +74,7 @@ impl Run {
             self.keys.note(&image, &self.cal);
             self.frame = Some(Frame {
                 taken: Instant::now(),
-                image,
+                image: Arc::new(image),
             });
             return Ok(());
         }
@@ -100,10 +101,12 @@ impl Run {
         let covers_all = rows.start <= all.start && rows.end >= all.end;
         let image = match self.frame.take().map(|f| f.image) {
             Some(mut frame) if !covers_all && frame.dimensions() == shot.dimensions() => {
-                let width = frame.width();
+                // No settle holds it between checks: updated in place, not copied.
+                let pixels = Arc::make_mut(&mut frame);
+                let width = pixels.width();
                 for y in rows {
                     for x in 0..width {
-                        frame.put_pixel(x, y, *shot.get_pixel(x, y));
+                        pixels.put_pixel(x, y, *shot.get_pixel(x, y));
                     }
                 }
                 self.partial_checks += 1;
@@ -111,7 +114,7 @@ impl Run {
             }
             _ => {
                 self.partial_checks = 0;
-                shot
+                Arc::new(shot)
             }
         };
         self.frame = Some(Frame { taken, image });
