@@ -1,11 +1,12 @@
 //! The session over one phone during a run ([`Phone`]): the device, the profile it is read and
 //! tapped with, the stop flag Ctrl-C sets, and where its messages go (under `--all` each line
 //! carries the phone's serial). It owns what touches the phone: capture, read, waiting out a
-//! cover ([`cover`]), cell centres and tapping. `play`, `visualize` are workflows over it;
+//! cover ([`cover`]), the app in front (`front`), cell centres and tapping. `play`, `visualize` are workflows over it;
 //! stages say things through [`Phone::say`], never on stderr themselves. Before any of that a
 //! command that taps claims the phone ([`claim`]): one agent per phone, and a screen that is on.
 
 pub mod cover;
+mod front;
 pub mod resume;
 pub mod settle;
 pub use settle::SettledBoard;
@@ -34,6 +35,8 @@ pub struct Phone<'a> {
     say: &'a Say<'a>,
     /// How far its screenshots trail the input, as learned from the first taps.
     lag: settle::FrameLag,
+    /// The game's app, once noted ([`Phone::note_game_in_front`]).
+    front: Option<front::Front>,
 }
 
 /// A screenshot and when it was taken, with how long taking it took.
@@ -56,6 +59,7 @@ impl<'a> Phone<'a> {
             stop,
             say,
             lag: settle::FrameLag::default(),
+            front: None,
         }
     }
 

@@ -68,9 +68,8 @@ pub(super) fn tap_and_check(
     // Tell the caller the board and the plan before the first tap, not only after the first call.
     progress(Step::Planned(&report.assessment));
     progress(Step::Moves { done: 0, total });
-    let front = guard::Front::new(phone.device);
+    phone.note_game_in_front();
     let mut tapping = Tapping {
-        front,
         phone,
         options,
         run,
@@ -127,8 +126,6 @@ struct Tapping<'p, 'a> {
     total: usize,
     /// When the last taps went out (what the screen is settling from).
     last_sent: Instant,
-    /// The app the run plays, asked for at every check ([`guard`]).
-    front: guard::Front,
 }
 
 /// What a check of the moves sent found. The first three end the check; the others call for

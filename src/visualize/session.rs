@@ -126,6 +126,8 @@ pub fn replay_moves(
     let check_every = options.check_every.max(1);
     // Taps on the board need no wait for a frame after them; taps on keys do (`tap_waits`).
     replay.phone.device.set_board(Some(replay.layout.grid));
+    // Its board was just read: at a check that finds none, another app in front is named.
+    replay.phone.note_game_in_front();
     let started = Instant::now();
     save(&mut state, options, &|s| {
         s.sent = start;
@@ -396,6 +398,12 @@ fn check(replay: &mut Replay, look: &Look) -> Result<Board, Mismatch> {
     match settled {
         SettledBoard::Shows(seen) => Ok(seen),
         SettledBoard::Differs(seen) => Err(Mismatch::Board(seen)),
+        SettledBoard::Unreadable(_) if let Some(other) = replay.phone.other_app_in_front().map_err(Mismatch::Unreadable)? => {
+            Err(Mismatch::Unreadable(BoardProblem(format!(
+                "{} came to the front after {done} of {total} moves (a tap on a notification?): stopped tapping; open the game and continue with `sudoku-agent visualize --resume`",
+                crate::error::one_line(&other)
+            )).into()))
+        }
         SettledBoard::Unreadable(e) => Err(Mismatch::Unreadable(BoardProblem(format!(
             "cannot read the board at the check after {done} of {total} moves ({e}); if the app ended the game (mistake limit) or shows a dialog, {ADVICE}"
         )).into())),

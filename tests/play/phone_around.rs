@@ -8,9 +8,9 @@
 
 use crate::support::{self, agent, outcome};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
+use sudoku_sim::EntryOrder;
 use sudoku_sim::faults::Faults;
-use sudoku_sim::{EntryOrder, TapSource};
 use sudoku_sim::{Hit, SimServer, SudokuApp};
 use support::adb_server;
 use support::play_rig::{self as rig, PHONE_SIZE};
@@ -57,7 +57,7 @@ fn run_in(skin: &str, order: Option<EntryOrder>, faults: &str, stray: bool) -> (
     let playing = AtomicBool::new(true);
     let (code, out, err) = std::thread::scope(|scope| {
         if stray {
-            scope.spawn(|| tap_banner_once(&sim, &playing));
+            scope.spawn(|| support::sim_phone::tap_banner_once(&sim, &playing));
         }
         let ran = outcome(agent().current_dir(&dir).args([
             "play",
@@ -105,21 +105,6 @@ fn run_in(skin: &str, order: Option<EntryOrder>, faults: &str, stray: bool) -> (
         measured.seconds
     );
     (measured, format!("{out}{err}"))
-}
-
-/// Taps the banner of `sim` once, as soon as it shows, while `playing`.
-fn tap_banner_once(sim: &SimServer<SudokuApp>, playing: &AtomicBool) {
-    while playing.load(Ordering::SeqCst) {
-        let banner = sim.with_screen(|app| app.banner_shown().then(|| app.banner_rect()));
-        if let Some(r) = banner {
-            let at = sudoku_sim::Point::new(r.x + r.width / 2, r.y + r.height / 2);
-            sim.handset()
-                .tap(at, TapSource::InputTap)
-                .expect("the phone is up");
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
 }
 
 /// Solved, exit 0, no mistake; the banner came; at most one tap on it, and one BACK for it.

@@ -4,10 +4,14 @@
 //! the tests' `support` does.
 
 use super::adb_server::AdbServer;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 use sudoku_agent::geometry::{Point, Size};
 use sudoku_agent::plan::Move;
 use sudoku_agent::sudoku::{Board, Cell, solve};
-use sudoku_sim::{AppMove, Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, puzzles};
+use sudoku_sim::{
+    AppMove, Key, Latency, Screen, SimConfig, SimServer, Skin, SudokuApp, TapSource, puzzles,
+};
 
 /// A puzzle by built-in name or as 81 characters.
 pub fn puzzle(name_or_line: &str) -> Board {
@@ -83,4 +87,20 @@ pub fn moves_on(sim: &SimServer<SudokuApp>) -> Vec<Result<Move, (Cell, u8)>> {
             })
             .collect()
     })
+}
+
+/// Taps the banner of `sim` once, as soon as it shows, while `running` (as a tap of the
+/// agent's would, had the banner covered what it was tapping): its messaging app comes in front.
+pub fn tap_banner_once(sim: &SimServer<SudokuApp>, running: &AtomicBool) {
+    while running.load(Ordering::SeqCst) {
+        let banner = sim.with_screen(|app| app.banner_shown().then(|| app.banner_rect()));
+        if let Some(r) = banner {
+            let at = sudoku_sim::Point::new(r.x + r.width / 2, r.y + r.height / 2);
+            sim.handset()
+                .tap(at, TapSource::InputTap)
+                .expect("the phone is up");
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }

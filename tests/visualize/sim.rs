@@ -8,6 +8,7 @@ use crate::support::boards::{KAGGLE_1 as EASY, KAGGLE_2 as EASY2, L52};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::plan::Move;
@@ -427,4 +428,50 @@ fn visualize_all_replays_on_every_phone_at_once_each_with_its_profile_and_prints
     }
     // Finished runs leave no progress files.
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+}
+
+#[test]
+fn another_app_in_front_mid_replay_stops_it_naming_the_app_and_how_to_resume() {
+    // A notification banner comes after a few digits and is tapped (as a stray tap would):
+    // the messaging app comes in front. The next check names it and stops, untapped since.
+    let adb = adb_server::shared();
+    let dir = scratch("front");
+    let mut p = phone("light", EASY);
+    let faults: sudoku_sim::faults::Faults = "banner=3".parse().unwrap();
+    faults.apply(&mut p).unwrap();
+    let sim = serve(p, None, &adb);
+    let running = AtomicBool::new(true);
+    let out = std::thread::scope(|s| {
+        s.spawn(|| support::sim_phone::tap_banner_once(&sim, &running));
+        let out = visualize(&adb, &sim, "light", &dir, &[]);
+        running.store(false, Ordering::SeqCst);
+        out
+    });
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let last = stderr
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    support::assert_mentions(
+        last,
+        &[
+            "com.google.android.apps.messaging came to the front",
+            "visualize --resume",
+        ],
+    );
+    // Taps sent after the banner tap and before the check landed in the messaging app: at
+    // most a check's worth of moves (8 taps), none after it.
+    let in_messaging = sim.with_screen(|app| {
+        app.hits()
+            .iter()
+            .filter(|h| matches!(h, sudoku_sim::Hit::OtherApp))
+            .count()
+    });
+    assert!(
+        in_messaging <= 8,
+        "{in_messaging} taps in messaging\n{}",
+        text(&out)
+    );
 }

@@ -1,5 +1,5 @@
 //! The game stays in front while a run taps (issue 34): the app in front is asked at every check
-//! ([`Front`]), and another one there stops the taps at once. It came during our own batch (every
+//! ([`Phone::other_app_in_front`]), and another one there stops the taps at once. It came during our own batch (every
 //! check follows one, and the check before saw the game in front): a tap of ours may have hit a
 //! notification banner, which opened its app, so BACK is pressed once and the run goes on only
 //! when the game is back; its board is then checked as after any batch, so a board that changed
@@ -23,42 +23,12 @@ use image::RgbaImage;
 /// How often a cover over the next batch's targets, or over digits, is looked at again.
 const POLL: Duration = Duration::from_millis(250);
 
-/// The app the run plays, as the phone named it before the first tap.
-pub(super) struct Front {
-    /// `None`: the device cannot tell (a file, a phone whose dumpsys names nothing); no guard.
-    game: Option<String>,
-}
-
-impl Front {
-    /// Asks `device` which app is in front now: the game, since the plan was just read from it.
-    pub(super) fn new(device: &mut dyn Device) -> Front {
-        let game = device.foreground_app().unwrap_or_else(|e| {
-            log::info!("cannot tell the app in front ({e:#}): not checking it between batches");
-            None
-        });
-        Front { game }
-    }
-
-    /// The app in front when it is not the game; `None` when it is (or cannot be told).
-    fn other(&self, device: &mut dyn Device) -> Result<Option<String>> {
-        let Some(game) = &self.game else {
-            return Ok(None);
-        };
-        // A phone that fails to say is left to the screenshot, which sees a phone gone.
-        let now = device.foreground_app().unwrap_or_else(|e| {
-            log::info!("cannot tell the app in front ({e:#}): going on");
-            None
-        });
-        Ok(now.filter(|app| app != game))
-    }
-}
-
 impl Tapping<'_, '_> {
     /// Before a check looks at the screen, and when it finds no board: the game is in front, or
     /// brought back (BACK once, as our last batch may have opened the app in front), or waited
     /// for up to `--wait`. True when another app was in front and the game is back.
     pub(super) fn keep_game_in_front(&mut self) -> Result<bool> {
-        let Some(other) = self.front.other(self.phone.device)? else {
+        let Some(other) = self.phone.other_app_in_front()? else {
             return Ok(false);
         };
         self.phone.say(&format!(
@@ -72,7 +42,7 @@ impl Tapping<'_, '_> {
             .press_key(Key::Back)
             .context("cannot press BACK to return to the game; open the game and re-run play")?;
         std::thread::sleep(settle_time(self.options));
-        match self.front.other(self.phone.device)? {
+        match self.phone.other_app_in_front()? {
             None => {
                 self.phone
                     .say("the game is back in front; checking its board before going on");
@@ -94,11 +64,10 @@ impl Tapping<'_, '_> {
             "waiting up to {:.0} s for the game to come back to the front ({other} is in front): open the game on the phone (the agent never taps another app)",
             wait.as_secs_f64()
         ));
-        let front = &self.front;
         self.phone.wait_for(
             wait,
             "play",
-            |phone| Ok(front.other(phone.device)?.is_none().then_some(())),
+            |phone| Ok(phone.other_app_in_front()?.is_none().then_some(())),
             || {
                 BoardProblem(format!(
                     "{other} stayed in front of the game for {:.0} s; open the game and re-run play, or pass --wait SECONDS",
@@ -382,14 +351,6 @@ const FLAT: f64 = 4.0;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::screen::Scripted;
-
-    fn apps(apps: &[Option<&'static str>]) -> Scripted {
-        Scripted {
-            apps: apps.to_vec(),
-            ..Scripted::on()
-        }
-    }
 
     /// A 40x40 light cell patch: its lines at the edges (`line`), a "digit" bar in the middle
     /// (`ink`), on `ground`.
@@ -434,29 +395,5 @@ mod tests {
         assert!(!looks_alike(&plain, &text, r), "a card's text line");
         let blank = RgbaImage::from_pixel(40, 40, image::Rgba([250, 250, 250, 255]));
         assert!(looks_alike(&blank, &blank, r), "flat and flat");
-    }
-
-    #[test]
-    fn only_an_app_other_than_the_game_counts_as_in_front() {
-        let mut phone = apps(&[
-            Some("com.game"),
-            Some("com.game"),
-            Some("com.google.android.apps.messaging"),
-            None,
-        ]);
-        let front = Front::new(&mut phone);
-        assert_eq!(front.other(&mut phone).unwrap(), None);
-        assert_eq!(
-            front.other(&mut phone).unwrap().as_deref(),
-            Some("com.google.android.apps.messaging")
-        );
-        assert_eq!(front.other(&mut phone).unwrap(), None, "cannot tell: go on");
-    }
-
-    #[test]
-    fn a_device_that_cannot_name_the_game_is_never_guarded() {
-        let mut phone = apps(&[None, Some("com.other")]);
-        let front = Front::new(&mut phone);
-        assert_eq!(front.other(&mut phone).unwrap(), None);
     }
 }
