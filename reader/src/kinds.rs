@@ -662,7 +662,7 @@ fn one_glyph(cells: &[CellInk], g: &[usize]) -> bool {
 
 impl InkSplit {
     /// Splits the digits of one screen (`cells` and `features` row by row, as returned by
-    /// [`super::cells::cut_cells_adaptive`]).
+    /// `cells::cut_cells_adaptive_on`).
     pub fn of(cells: &[CellInk], features: &[Option<InkFeatures>]) -> InkSplit {
         InkSplit::on_paper(cells, features, None)
     }

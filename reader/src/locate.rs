@@ -111,15 +111,10 @@ pub fn locate_grid_near(img: &RgbaImage, expected: Rect) -> Result<Grid, VisionE
     near(&Screen::new(img), expected, true)
 }
 
-/// [`locate_grid_near`] that also accepts a grid whose outer lines are missing (edge to edge,
-/// no border, a bar over a line): only the inner box lines 3 and 6 must be there. It proves
-/// less, so callers check the cells before trusting it (as `scan` does).
-pub fn locate_grid_near_relaxed(img: &RgbaImage, expected: Rect) -> Result<Grid, VisionError> {
-    near(&Screen::new(img), expected, false)
-}
-
-/// [`locate_grid_near`] (`strict`) or [`locate_grid_near_relaxed`] on a screen whose brightness
-/// plane the caller shares.
+/// [`locate_grid_near`] on a screen whose brightness plane the caller shares; not `strict`, it
+/// also accepts a grid whose outer lines are missing (edge to edge, no border, a bar over a
+/// line): only the inner box lines 3 and 6 must be there. That proves less, so callers check
+/// the cells before trusting it (as `scan` does).
 pub(crate) fn near(img: &Screen, expected: Rect, strict: bool) -> Result<Grid, VisionError> {
     let (iw, ih) = img.dimensions();
     if !expected.fits_in(crate::geometry::Size::new(iw, ih)) {
@@ -763,7 +758,6 @@ pub fn grid_tolerance(expected: Rect) -> f32 {
 
 mod candidates;
 
-pub use candidates::locate_grid_candidates;
 pub(crate) use candidates::locate_grid_candidates_on;
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! sudoku is refused with [`VisionError::Killer`].
 //!
 //! The grid is looked for strictly first (all ten lines each way, [`super::locate_grid`]); when that
-//! fails, lattices fixed by the inner box lines alone are tried ([`locate_grid_candidates`]),
+//! fails, lattices fixed by the inner box lines alone are tried ([`locate_grid_candidates_on`](crate::locate::locate_grid_candidates_on)),
 //! and one is accepted only when the cells agree: enough big digits, each centred in its cell.
 
 use super::VisionError;

@@ -4,17 +4,15 @@
 //! drawn over a read. Everything else in the crate is private; this list is the seam to shrink.
 
 pub use crate::bank::{bank, feature};
-pub use crate::cells::{BIG_MIN, big_digit_height, cut_cells, cut_cells_adaptive};
+pub use crate::cells::{BIG_MIN, big_digit_height};
 pub use crate::glyphs::label;
 pub use crate::hints::{Place, frame_mismatch};
 pub use crate::keypad::{
     Glyph, find_keypad, find_keys, glyphs_outside, selected_key, verified_keypad,
 };
-pub use crate::locate::{
-    locate_grid, locate_grid_candidates, locate_grid_near, locate_grid_near_relaxed,
-};
+pub use crate::locate::{locate_grid, locate_grid_near};
 pub use crate::overlay::{draw_calibration, draw_seen};
-pub use crate::patch::{Component, PATCH_H, PATCH_W, components};
+pub use crate::patch::{PATCH_H, PATCH_W, components};
 pub use crate::recognize::{
     MIN_CLUES, colour_distance, grid_offset, grid_tolerance, read_grid, rule_conflicts,
 };

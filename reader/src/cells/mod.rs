@@ -41,13 +41,8 @@ pub struct CellInk {
 }
 
 /// Cleans all 81 cells of `grid`, row by row, at a known big-digit height (`big_min`, a
-/// fraction of a cell, as a profile records it; `None` for the usual 30%). A screen whose digit
-/// size is not known is cut by [`cut_cells_adaptive`], which measures it.
-pub fn cut_cells(img: &RgbaImage, grid: &Grid, big_min: Option<f32>) -> Vec<CellInk> {
-    cut_cells_with_features(&Screen::new(img), grid, big_min).0
-}
-
-/// [`cut_cells`] keeping each digit's ink features (the calibrated reader tells givens from
+/// fraction of a cell, as a profile records it; `None` for the usual 30%), keeping each
+/// digit's ink features (the calibrated reader tells givens from
 /// entries by them, as the screen draws them). Marks at least `big_min` of a cell tall are big
 /// digits, looked at finely enough to keep their shape.
 pub(crate) fn cut_cells_with_features(
@@ -72,7 +67,7 @@ pub(crate) fn cut_cells_with_features(
 }
 
 /// How tall (fraction of a cell) a mark must be to count as a big digit on this screen: the
-/// usual 30%, or less when the screen's digits are small (see [`cut_cells_adaptive`]).
+/// usual 30%, or less when the screen's digits are small (see `cut_cells_adaptive_on`).
 pub fn big_digit_height(img: &RgbaImage, grid: &Grid) -> f32 {
     let img = &Screen::new(img);
     let pitch = grid.pitch();
@@ -173,14 +168,6 @@ fn sample_cell_every(img: &Screen, rect: Rect, pitch: f32, stride: u32) -> Optio
 /// mark well below that height is a pencil note. This reads small digits (down to ~12% of a
 /// cell, as in apps that draw digits in discs) that the fixed 30% rule drops, and never makes
 /// the rule stricter than that. Returns each cell's ink and, for digit cells, its features.
-pub fn cut_cells_adaptive(
-    img: &RgbaImage,
-    grid: &Grid,
-) -> (Vec<CellInk>, Vec<Option<InkFeatures>>) {
-    cut_cells_adaptive_on(&Screen::new(img), grid)
-}
-
-/// [`cut_cells_adaptive`] on a screen whose brightness plane the caller shares.
 pub(crate) fn cut_cells_adaptive_on(
     img: &Screen,
     grid: &Grid,
@@ -712,7 +699,7 @@ mod tests {
         for i in 0..5 {
             mark(&mut img, i * 4 + 2, 2, 3);
         }
-        let (cells, features) = cut_cells_adaptive(&img, &grid);
+        let (cells, features) = cut_cells_adaptive_on(&Screen::new(&img), &grid);
         for (i, c) in cells.iter().enumerate() {
             let digit = i % 4 == 0 && i < 80;
             assert_eq!(c.digit.is_some(), digit, "cell {i}");
@@ -721,7 +708,8 @@ mod tests {
         assert!(cells[2].notes);
         // The fixed rule (30% of the cell) sees none of them.
         assert!(
-            cut_cells(&img, &grid, None)
+            cut_cells_with_features(&Screen::new(&img), &grid, None)
+                .0
                 .iter()
                 .all(|c| c.digit.is_none())
         );

@@ -6,10 +6,9 @@ use super::{Grid, Lattice, refine};
 use crate::geometry::Rect;
 use crate::ridges::{bits_of, coverage, ridges};
 use crate::screen::Screen;
-use image::RgbaImage;
 
 impl Grid {
-    /// A candidate of [`locate_grid_candidates`] that is little more than its four inner box
+    /// A candidate of `locate_grid_candidates_on` that is little more than its four inner box
     /// lines (a '#'): where the board ends is inferred, not seen, so its cells must show it.
     pub fn sparse(&self) -> bool {
         self.strength < FULL_SCORE / 20.0
@@ -50,7 +49,7 @@ fn boxes_stand_out(lines: &[f32; 10], profile: &[f32], r: usize) -> bool {
     m[3].min(m[6]) >= 1.15 * thin[3]
 }
 
-/// The least score of 20 lines a candidate of [`locate_grid_candidates`] needs: its four
+/// The least score of 20 lines a candidate of [`locate_grid_candidates_on`] needs: its four
 /// inner box lines, nearly whole.
 const SPARSE_SCORE: f32 = 3.6;
 /// Below this score of 20 a candidate is little more than its inner box lines.
@@ -64,12 +63,8 @@ const FULL_SCORE: f32 = 5.0;
 /// one box further out. So pairs of strong parallel lines are tried, in x and y with the same
 /// box size, and scored by how much of all 20 lattice lines is really there; an outer line is
 /// allowed to be absent. Callers should check the cells (digits centred in cells) before
-/// trusting a candidate, since fewer lines are required than by [`locate_grid`].
-pub fn locate_grid_candidates(img: &RgbaImage) -> Vec<Grid> {
-    locate_grid_candidates_on(&Screen::new(img))
-}
-
-/// [`locate_grid_candidates`] on a screen whose brightness plane the caller shares.
+/// trusting a candidate, since fewer lines are required than by [`locate_grid`]. `img`'s
+/// brightness plane is the caller's, shared.
 pub(crate) fn locate_grid_candidates_on(img: &Screen) -> Vec<Grid> {
     let (iw, ih) = img.dimensions();
     let short = iw.min(ih) as f32;

@@ -111,7 +111,11 @@ fn a_margin_that_hides_the_outer_lines_never_gives_a_grid_shifted_by_a_cell() {
     if let Ok(grid) = locate_grid(&img) {
         assert_at(&grid, 30.0, 140.0);
     }
-    assert_at(&locate_grid_candidates(&img)[0], 30.0, 140.0);
+    assert_at(
+        &locate_grid_candidates_on(&Screen::new(&img))[0],
+        30.0,
+        140.0,
+    );
 }
 
 #[test]
@@ -128,7 +132,7 @@ fn a_grid_without_outer_lines_is_fixed_by_its_box_lines() {
             }
         }
     }
-    let grid = &locate_grid_candidates(&img)[0];
+    let grid = &locate_grid_candidates_on(&Screen::new(&img))[0];
     assert_at(grid, 25.0, 140.0);
 }
 
