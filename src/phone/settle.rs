@@ -235,7 +235,10 @@ pub fn first_board(device: &mut dyn Device) -> Result<RgbaImage> {
         if !matches!(&last, Some((at, ..)) if taken.duration_since(*at) < REST_SPAN) {
             last = Some((taken, shot, read));
         }
-        std::thread::sleep(STEP);
+        // Nothing is compared before REST_SPAN after the kept frame: no screenshot (and no
+        // read) is taken before then.
+        let due = last.as_ref().map_or(taken, |(at, ..)| *at + REST_SPAN);
+        std::thread::sleep(due.saturating_duration_since(Instant::now()).max(STEP));
     }
 }
 
