@@ -7,6 +7,7 @@
 
 pub mod cover;
 mod front;
+pub use front::under_heads_up;
 pub mod resume;
 pub mod settle;
 pub use settle::SettledBoard;

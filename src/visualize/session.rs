@@ -8,7 +8,7 @@ use super::resume::State;
 use crate::device::Pacing;
 use crate::error::BoardProblem;
 use crate::geometry::Point;
-use crate::phone::{Phone, SettledBoard};
+use crate::phone::{Phone, SettledBoard, under_heads_up};
 use crate::plan::{self, Layout, Move};
 use crate::play::relearn_order;
 use crate::profile::calibration::InputOrder;
@@ -148,15 +148,28 @@ pub fn replay_moves(
         .first_per_move
         .unwrap_or_else(|| replay.phone.device.tap_cost(&options.pacing) * 2);
     let mut batch = moves_per_batch(options, per_move_guess);
+    let width = replay.phone.profile.calibration.screen.width;
+    // The last batch tapped where a heads-up notification shows: a tap there may have opened
+    // the notification's app, so the app in front is asked before the next batch.
+    let mut under_banner = false;
     while done < total {
         if replay.phone.stopped() {
             bail!(
                 "stopped by the user after {done} of {total} moves; continue with `sudoku-agent visualize --resume`"
             );
         }
+        if under_banner {
+            stop_if_another_app_in_front(replay, done, total)?;
+        }
         let next_check = next_check(done, total, check_every);
-        let end = (done + batch).min(next_check);
-        let points = batch_taps(moves, done, end, start, &replay.layout)?;
+        let mut end = (done + batch).min(next_check);
+        let mut points = batch_taps(moves, done, end, start, &replay.layout)?;
+        under_banner = points.iter().any(|p| under_heads_up(p.y, width));
+        if under_banner && end - done > BANNER_BATCH {
+            // Few taps there a batch: at most these follow a tap on a banner unasked.
+            end = done + BANNER_BATCH;
+            points = batch_taps(moves, done, end, start, &replay.layout)?;
+        }
         save(&mut state, options, &|s| s.sending = end)?;
         // Settling is for the check's screenshot; between batches a tap is a tap, and the
         // pacing's gap (the injector's wait for the app's click) still follows the last one.
@@ -247,6 +260,24 @@ fn send_batch(
         )
     })?;
     Ok(t.elapsed())
+}
+
+/// Moves a batch that taps where a heads-up notification shows is cut to: with the app in
+/// front asked before the next batch, at most 8 taps (a check's worth) go to an app that a
+/// tap on a banner opened.
+const BANNER_BATCH: usize = 4;
+
+/// Another app in front of the game (a notification tapped): the replay stops before its next
+/// tap, naming it.
+fn stop_if_another_app_in_front(replay: &mut Replay, done: usize, total: usize) -> Result<()> {
+    if let Some(other) = replay.phone.other_app_in_front()? {
+        return Err(BoardProblem(format!(
+            "{} came to the front after {done} of {total} moves (a tap on a notification?): stopped tapping; open the game and continue with `sudoku-agent visualize --resume`",
+            crate::error::one_line(&other)
+        ))
+        .into());
+    }
+    Ok(())
 }
 
 /// Waits until `moved` moves since `started` keep to `options.moves_per_second` (or a stop).
@@ -398,15 +429,13 @@ fn check(replay: &mut Replay, look: &Look) -> Result<Board, Mismatch> {
     match settled {
         SettledBoard::Shows(seen) => Ok(seen),
         SettledBoard::Differs(seen) => Err(Mismatch::Board(seen)),
-        SettledBoard::Unreadable(_) if let Some(other) = replay.phone.other_app_in_front().map_err(Mismatch::Unreadable)? => {
+        SettledBoard::Unreadable(e) => {
+            // Another app in front is named, rather than the board it hides.
+            stop_if_another_app_in_front(replay, done, total).map_err(Mismatch::Unreadable)?;
             Err(Mismatch::Unreadable(BoardProblem(format!(
-                "{} came to the front after {done} of {total} moves (a tap on a notification?): stopped tapping; open the game and continue with `sudoku-agent visualize --resume`",
-                crate::error::one_line(&other)
-            )).into()))
-        }
-        SettledBoard::Unreadable(e) => Err(Mismatch::Unreadable(BoardProblem(format!(
             "cannot read the board at the check after {done} of {total} moves ({e}); if the app ended the game (mistake limit) or shows a dialog, {ADVICE}"
-        )).into())),
+        )).into()))
+        }
     }
 }
 

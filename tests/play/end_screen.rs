@@ -57,15 +57,27 @@ fn animated_phone(
     phone
 }
 
+// One test per screen size, so the two run side by side.
 #[test]
-fn an_end_card_after_the_last_digit_is_a_success_on_every_skin_with_digits_fading_or_popping_in() {
+fn an_end_card_after_the_last_digit_is_a_success_on_every_skin_at_720x1280_fading_or_popping_in() {
+    end_card_on_every_skin(0);
+}
+
+#[test]
+fn an_end_card_after_the_last_digit_is_a_success_on_every_skin_at_1080x2340_fading_or_popping_in() {
+    end_card_on_every_skin(1);
+}
+
+/// Every skin at one size (`turn` 0: the small one), fading and popping by turns (the other
+/// size takes the other turn), behind an end card after the last digit.
+fn end_card_on_every_skin(turn: usize) {
     let adb = adb_server::shared();
     let mut orders = Vec::new();
+    let size = [SMALL_SIZE, PHONE_SIZE][turn];
     let runs = rig::playable_skins()
         .enumerate()
-        .flat_map(|(i, skin)| [(i, skin, SMALL_SIZE), (i + 1, skin, PHONE_SIZE)]);
+        .map(|(i, skin)| (i + turn, skin, size));
     for (i, skin, size) in runs {
-        // Every skin at both sizes, fading at one and popping at the other.
         let style = [AnimationStyle::Fade, AnimationStyle::Pop][i % 2];
         let phone = animated_phone(skin, size, true, Some(style));
         let sim = rig::serve(phone, "instant", None, adb.addr());

@@ -108,13 +108,20 @@ fn learns_and_solves(adb: &AdbServer, skin: &str, size: Size) {
     assert_eq!(cal.input_order, want, "{skin} {size}");
 }
 
+// One test per screen size, so the two run side by side.
 #[test]
-fn play_alone_learns_every_skin_at_two_sizes_from_an_empty_config_and_folder() {
+fn play_alone_learns_every_skin_at_720x1280_from_an_empty_config_and_folder() {
     let adb = adb_server::shared();
     for skin in crate::support::play_rig::playable_skins() {
-        for size in [SMALL_SIZE, PHONE_SIZE] {
-            learns_and_solves(&adb, skin, size);
-        }
+        learns_and_solves(&adb, skin, SMALL_SIZE);
+    }
+}
+
+#[test]
+fn play_alone_learns_every_skin_at_1080x2340_from_an_empty_config_and_folder() {
+    let adb = adb_server::shared();
+    for skin in crate::support::play_rig::playable_skins() {
+        learns_and_solves(&adb, skin, PHONE_SIZE);
     }
 }
 

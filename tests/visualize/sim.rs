@@ -8,7 +8,6 @@ use crate::support::boards::{KAGGLE_1 as EASY, KAGGLE_2 as EASY2, L52};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
 use sudoku_agent::calibrate::{CalibrateOptions, calibrate_image};
 use sudoku_agent::geometry::Size;
 use sudoku_agent::plan::Move;
@@ -431,22 +430,27 @@ fn visualize_all_replays_on_every_phone_at_once_each_with_its_profile_and_prints
 }
 
 #[test]
-fn another_app_in_front_mid_replay_stops_it_naming_the_app_and_how_to_resume() {
-    // A notification banner comes after a few digits and is tapped (as a stray tap would):
-    // the messaging app comes in front. The next check names it and stops, untapped since.
+fn a_notification_opened_by_a_replay_tap_stops_it_within_eight_taps_naming_the_app() {
+    // On the edge-to-edge skin a notification banner (8-112 dp) covers row 1, where the naive
+    // search keeps tapping after its first digit: a tap opens the messaging app. Batches that
+    // tap there are cut short and the app in front is asked before the next one, so the
+    // replay stops naming it, with at most a check's worth of taps in that app.
     let adb = adb_server::shared();
-    let dir = scratch("front");
-    let mut p = phone("light", EASY);
-    let faults: sudoku_sim::faults::Faults = "banner=3".parse().unwrap();
+    let dir = scratch("banner");
+    let mut p = phone("edge", EASY);
+    let faults: sudoku_sim::faults::Faults = "banner=1".parse().unwrap();
     faults.apply(&mut p).unwrap();
     let sim = serve(p, None, &adb);
-    let running = AtomicBool::new(true);
-    let out = std::thread::scope(|s| {
-        s.spawn(|| support::sim_phone::tap_banner_once(&sim, &running));
-        let out = visualize(&adb, &sim, "light", &dir, &[]);
-        running.store(false, Ordering::SeqCst);
-        out
+    let out = visualize(&adb, &sim, "edge", &dir, &[]);
+    let (banner_taps, in_messaging) = sim.with_screen(|app| {
+        let count =
+            |want: fn(&sudoku_sim::Hit) -> bool| app.hits().iter().filter(|h| want(h)).count();
+        (
+            count(|h| matches!(h, sudoku_sim::Hit::Banner)),
+            count(|h| matches!(h, sudoku_sim::Hit::OtherApp)),
+        )
     });
+    assert_eq!(banner_taps, 1, "a row-1 tap met the banner\n{}", text(&out));
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     let last = stderr
@@ -461,17 +465,10 @@ fn another_app_in_front_mid_replay_stops_it_naming_the_app_and_how_to_resume() {
             "visualize --resume",
         ],
     );
-    // Taps sent after the banner tap and before the check landed in the messaging app: at
-    // most a check's worth of moves (8 taps), none after it.
-    let in_messaging = sim.with_screen(|app| {
-        app.hits()
-            .iter()
-            .filter(|h| matches!(h, sudoku_sim::Hit::OtherApp))
-            .count()
-    });
     assert!(
         in_messaging <= 8,
         "{in_messaging} taps in messaging\n{}",
         text(&out)
     );
+    eprintln!("{in_messaging} taps went to the messaging app; {last}");
 }

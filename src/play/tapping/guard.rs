@@ -18,6 +18,7 @@
 use super::*;
 use crate::device::Key;
 use crate::geometry::Rect;
+use crate::phone::under_heads_up;
 use image::RgbaImage;
 
 /// How often a cover over the next batch's targets, or over digits, is looked at again.
@@ -135,7 +136,7 @@ impl Tapping<'_, '_> {
 
 impl Tapping<'_, '_> {
     /// Before a batch whose taps end at `taps_end`: the screen over its cells and keys where a
-    /// heads-up notification can show ([`HEADS_UP_DP`]) must look as the last check saw it.
+    /// heads-up notification can show ([`under_heads_up`]) must look as the last check saw it.
     /// `None`: it does (or there is nothing there to compare, or nothing to compare with yet),
     /// tap. Something over them (a notification, a dialog): no tap; it is waited out, polling
     /// only those rows, for up to `--wait`; gone, `None`; still there, the error says so. A
@@ -177,7 +178,7 @@ impl Tapping<'_, '_> {
         }
     }
 
-    /// The patches the next taps (up to `taps_end`) above [`HEADS_UP_DP`] land in: a cell's
+    /// The patches the next taps (up to `taps_end`) where a heads-up notification shows ([`under_heads_up`]) land in: a cell's
     /// with its lines around it (which no highlight changes, and a card over it hides), a key's
     /// middle. Cells our moves filled are left out (their digits may still be fading in), and
     /// so are keys unless the last check fetched their rows (a key's look changes as keys are
@@ -193,7 +194,7 @@ impl Tapping<'_, '_> {
         let fresh = &self.run.fetched;
         let patches: Vec<Rect> = self.run.plan.taps[self.run.taps_done..taps_end]
             .iter()
-            .filter(|tap| tap.at.y < w * HEADS_UP_DP / PHONE_WIDTH_DP)
+            .filter(|tap| under_heads_up(tap.at.y, w))
             .filter_map(|tap| {
                 let side = match tap.target {
                     plan::Target::Cell(c) if filled.contains(&c) => return None,
@@ -334,14 +335,6 @@ pub(super) fn looks_alike(a: &RgbaImage, b: &RgbaImage, r: Rect) -> bool {
     let ncc = (sab / n - ma * mb) / (va.sqrt() * vb.sqrt());
     ncc.abs() >= ALIKE
 }
-
-/// How far down a heads-up notification reaches: the status bar and a card of two text lines,
-/// 100-130 dp on real phones. Only taps above it are looked over before a batch: a look costs
-/// a screenshot (about 115 ms of an android12 phone's time), and looking before every batch
-/// made runs 41-43% slower on boards that lie lower.
-const HEADS_UP_DP: u32 = 130;
-/// A phone's width in dp (360-430 on most), to tell [`HEADS_UP_DP`] in pixels from the width.
-const PHONE_WIDTH_DP: u32 = 400;
 
 /// The least absolute correlation of two looks of one patch that count as alike.
 const ALIKE: f64 = 0.5;
