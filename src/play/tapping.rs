@@ -141,8 +141,9 @@ enum Checked {
     /// No board on screen: something covers it, or the app left it. Waited out, untapped
     /// ([`Tapping::wait_out_cover`]).
     Covered(sudoku_reader::ReadError),
-    /// Cells that showed a digit no move of ours put there show none, while the board around
-    /// them reads: something over them (a banner). Waited for ([`Tapping::wait_for_digits`]).
+    /// Cells that showed a digit show none, one of them at least a cell no move of ours
+    /// touched, while the board around them reads: something over them (a banner). Waited for
+    /// ([`Tapping::wait_for_digits`]).
     Hidden(Vec<Cell>),
     /// The screen settled on a board that differs from the plan in `cells`: taps lost, the
     /// input order changed, or a stop ([`Tapping::correct`]).
