@@ -15,6 +15,11 @@ use sudoku_sim::{Hit, SimServer, SudokuApp};
 use support::adb_server;
 use support::play_rig::{self as rig, PHONE_SIZE};
 
+/// The `--wait` the runs get. A run that waits it out has waited for something that was not
+/// there (a cover read as hidden digits): every wait here ends when the habit's cover goes,
+/// within seconds, so a run shorter than [`WAIT_SECS`] proves none ran out.
+const WAIT_SECS: u32 = 60;
+
 /// What one run did, as the simulated phone recorded it.
 #[derive(Debug)]
 struct Measured {
@@ -68,7 +73,7 @@ fn run_in(skin: &str, order: Option<EntryOrder>, faults: &str, stray: bool) -> (
             "--calibration",
             cal.to_str().unwrap(),
             "--wait",
-            "20",
+            &WAIT_SECS.to_string(),
         ]));
         playing.store(false, Ordering::SeqCst);
         ran
@@ -121,6 +126,10 @@ fn assert_clean_through_banner(m: &Measured, said: &str) {
         "one BACK per banner tap: {m:?}\n{said}"
     );
     assert_eq!(m.taps_on_pause_card, 0, "{m:?}\n{said}");
+    assert!(
+        m.seconds < f64::from(WAIT_SECS) * 0.75,
+        "no wait may run out its --wait {WAIT_SECS} s: {m:?}\n{said}"
+    );
     // Asked before the first tap and at the checks after it.
     assert!(m.front_asks >= 2, "{m:?}\n{said}");
 }
@@ -185,4 +194,29 @@ fn a_screen_that_times_out_mid_play_is_woken_said_so_and_the_board_is_solved() {
     assert!(m.solved && m.mistakes == 0, "{m:?}\n{said}");
     assert!(said.contains("the screen was off: woke it"), "{said}");
     assert!(!said.contains("lattice"), "{said}");
+}
+
+#[test]
+fn a_cover_that_hides_digits_first_is_waited_out_as_a_cover_not_for_the_whole_wait() {
+    // On the edge-to-edge skin, from an empty config: a tap of ours meets the banner and the
+    // game comes back behind its Paused card, or an overlay flashes every five digits and stays
+    // until a tap. The first check after either reads a board missing digits, then no board:
+    // a cover, waited out as one (seconds), not a 60 s wait for the digits to show.
+    let adb = adb_server::shared();
+    for faults in ["banner=3,pause-card", "flash=5,lives=3"] {
+        let mut phone = rig::phone("edge", PHONE_SIZE, "easy");
+        let parsed: Faults = faults.parse().expect("faults");
+        parsed.apply(&mut phone).expect("habits apply");
+        let sim = rig::serve(phone, "instant", None, adb.addr());
+        let started = Instant::now();
+        let (code, err) = super::play_fresh(&adb, &sim);
+        let secs = started.elapsed().as_secs_f64();
+        let (solved, mistakes) = sim.with_screen(|p| (p.is_solved(), p.mistakes()));
+        assert_eq!((code, solved, mistakes), (0, true, 0), "{faults}: {err}");
+        assert!(
+            secs < 45.0,
+            "{faults}: no wait may run out play's 60 s --wait ({secs:.1} s)\n{err}"
+        );
+        eprintln!("edge {faults}: solved in {secs:.1} s");
+    }
 }

@@ -269,8 +269,9 @@ impl Tapping<'_, '_> {
                         "the digits show again; continuing from the board as it is now",
                     );
                 }
-                _ if Instant::now() < until => {}
+                // No board at all: a cover (a card, a scrim, another screen), waited out as one.
                 Err(why) => return Ok(Checked::Covered(why)),
+                _ if Instant::now() < until => {}
                 Ok(_) => {
                     return Err(BoardProblem(format!(
                         "digits stayed hidden for {:.0} s (something over the board?); clear it on the phone and re-run play, or pass --wait SECONDS",
