@@ -148,7 +148,6 @@ pub fn replay_moves(
         .first_per_move
         .unwrap_or_else(|| replay.phone.device.tap_cost(&options.pacing) * 2);
     let mut batch = moves_per_batch(options, per_move_guess);
-    let width = replay.phone.profile.calibration.screen.width;
     // The last batch tapped where a heads-up notification shows: a tap there may have opened
     // the notification's app, so the app in front is asked before the next batch.
     let mut under_banner = false;
@@ -162,14 +161,9 @@ pub fn replay_moves(
             stop_if_another_app_in_front(replay, done, total)?;
         }
         let next_check = next_check(done, total, check_every);
-        let mut end = (done + batch).min(next_check);
-        let mut points = batch_taps(moves, done, end, start, &replay.layout)?;
-        under_banner = points.iter().any(|p| under_heads_up(p.y, width));
-        if under_banner && end - done > BANNER_BATCH {
-            // Few taps there a batch: at most these follow a tap on a banner unasked.
-            end = done + BANNER_BATCH;
-            points = batch_taps(moves, done, end, start, &replay.layout)?;
-        }
+        let limit = (done + batch).min(next_check);
+        let (end, points, banner) = next_batch(replay, moves, (done, start), limit)?;
+        under_banner = banner;
         save(&mut state, options, &|s| s.sending = end)?;
         // Settling is for the check's screenshot; between batches a tap is a tap, and the
         // pacing's gap (the injector's wait for the app's click) still follows the last one.
@@ -260,6 +254,27 @@ fn send_batch(
         )
     })?;
     Ok(t.elapsed())
+}
+
+/// The next batch after `done` (`start`: where the replay began), up to `end`: its end, its
+/// taps, and whether they tap where a heads-up notification shows. Such a batch is cut to
+/// [`BANNER_BATCH`] moves: at most these follow a tap on a banner before the app in front is
+/// asked.
+fn next_batch(
+    replay: &Replay,
+    moves: &[Move],
+    (done, start): (usize, usize),
+    end: usize,
+) -> Result<(usize, Vec<Point>, bool)> {
+    let width = replay.phone.profile.calibration.screen.width;
+    let points = batch_taps(moves, done, end, start, &replay.layout)?;
+    let under_banner = points.iter().any(|p| under_heads_up(p.y, width));
+    if under_banner && end - done > BANNER_BATCH {
+        let end = done + BANNER_BATCH;
+        let points = batch_taps(moves, done, end, start, &replay.layout)?;
+        return Ok((end, points, true));
+    }
+    Ok((end, points, under_banner))
 }
 
 /// Moves a batch that taps where a heads-up notification shows is cut to: with the app in
