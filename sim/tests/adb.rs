@@ -378,20 +378,26 @@ fn a_person_typing_in_adb_shell_gets_a_prompt_and_echo() {
 #[test]
 fn a_phone_on_the_port_of_a_gone_phone_comes_online_at_once() {
     let adb = adb_server::shared();
-    let first = start("instant", None);
+    // A port below Linux's ephemeral range (32768+): once the first phone is gone, no other
+    // test's listener or outgoing connection can take it before the second phone binds it.
+    let on = |port: u16| {
+        SimServer::start(
+            phone(),
+            SimConfig {
+                port: Some(port),
+                ..SimConfig::default()
+            },
+        )
+    };
+    let base = 20_000 + (std::process::id() % 5_000) as u16 * 2;
+    let (first, port) = (base..base + 200)
+        .find_map(|p| on(p).ok().map(|sim| (sim, p)))
+        .expect("a free port below the ephemeral range");
     first.connect_adb_server(adb.addr()).unwrap();
-    let port: u16 = first.serial().rsplit(':').next().unwrap().parse().unwrap();
     drop(first);
     // The server keeps the gone phone's transport, offline, and would call the next phone on
     // that port "already connected" while it stays offline.
-    let second = SimServer::start(
-        phone(),
-        SimConfig {
-            port: Some(port),
-            ..SimConfig::default()
-        },
-    )
-    .unwrap();
+    let second = on(port).unwrap();
     let started = std::time::Instant::now();
     second.connect_adb_server(adb.addr()).unwrap();
     assert!(
