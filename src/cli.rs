@@ -141,7 +141,7 @@ pub struct SimPhoneArgs {
     pub sim_size: crate::geometry::Size,
     /// With --device sim: faults and habits to switch on, comma-separated. Faults: popup,
     /// drop-after=N, mistake-limit=N, ad-after=N. App habits: end-card, fade=MS, pop=MS, lives=N,
-    /// flash=N, flash-ms=MS, flash-unseen, wrong-start, same-ink, keep-notes, selected-key[=D],
+    /// flash=N, flash-ms=MS, flash-unseen, wrong-start, same-ink, keep-notes, notes-on, selected-key[=D],
     /// key-look=filled|outlined|disc, intro=MS, wrong-pair, banner=N, pause-card, multi-answer,
     /// jigsaw, tiles. Phone habits: lag=MS, screen-off, screen-off-after=N, lock-screen,
     /// input-refused[=N].
@@ -434,7 +434,7 @@ pub struct SimArgs {
     /// Faults, comma-separated: popup (a dialog covers the grid), drop-after=N (the device
     /// vanishes on command line N+1), mistake-limit=N (wrong digits are rejected), ad-after=N;
     /// the app's habits: end-card, fade=MS, pop=MS, lives=N, flash=N, flash-ms=MS, flash-unseen,
-    /// wrong-start, same-ink, keep-notes, selected-key[=D], key-look=filled|outlined|disc,
+    /// wrong-start, same-ink, keep-notes, notes-on, selected-key[=D], key-look=filled|outlined|disc,
     /// intro=MS, wrong-pair, banner=N, pause-card, multi-answer, jigsaw, tiles; the phone's:
     /// lag=MS, screen-off, screen-off-after=N, lock-screen, input-refused[=N].
     #[arg(long, value_delimiter = ',')]

@@ -3,7 +3,7 @@
 //! digits that fade or pop in, a mistake counter with lives that keeps wrong digits in red, a
 //! flash of an overlay that swallows one tap, a game that starts with wrong player entries, a
 //! same-number highlight that recolours the ink, and notes that stay when a peer is filled; a game
-//! in progress (a digit key selected, two clashing entries), a level-start cascade, a message
+//! in progress (a digit key selected, notes mode left on, two clashing entries), a level-start cascade, a message
 //! banner that opens another app, a Paused card, a puzzle with several answers, jigsaw regions
 //! and a board of tiles. The phone around the app has its own habits ([`PhoneHabits`]): frames
 //! that trail the input, a screen that is off or locked, injected input refused.
@@ -107,6 +107,9 @@ pub struct Habits {
     /// most givens hold, or D): number-first, a tap on a cell enters it; cell-first, the key
     /// is drawn pressed, and the last digit key pressed stays so.
     pub selected_key: Option<KeyChoice>,
+    /// `notes-on`: the game starts with notes (pencil) mode on, as a player may leave it: a
+    /// digit goes into a cell as a pencil note until the notes button switches it off.
+    pub notes_on: bool,
     /// `key-look=filled|outlined|disc`: how the selected key is drawn (default: the skin's).
     pub key_look: Option<KeyLook>,
     /// `intro=MS`: for the first MS ms of app time the givens appear one by one.
@@ -133,7 +136,7 @@ pub struct Habits {
 
 /// The habit names for help and error messages.
 pub const HABITS_HELP: &str = "habits are end-card, fade=MS, pop=MS, lives=N, flash=N, \
-    flash-ms=MS, flash-unseen, wrong-start, same-ink, keep-notes, selected-key[=D], \
+    flash-ms=MS, flash-unseen, wrong-start, same-ink, keep-notes, notes-on, selected-key[=D], \
     key-look=filled|outlined|disc, intro=MS, wrong-pair, banner=N, pause-card, multi-answer, \
     jigsaw, tiles, lag=MS, screen-off, screen-off-after=N, lock-screen, input-refused[=N]";
 
@@ -174,6 +177,7 @@ impl Habits {
             "wrong-start" => flag(&mut self.wrong_start)?,
             "same-ink" => flag(&mut self.same_ink)?,
             "keep-notes" => flag(&mut self.keep_notes)?,
+            "notes-on" => flag(&mut self.notes_on)?,
             "flash-unseen" => flag(&mut self.flash_unseen)?,
             "lives" => self.lives = Some(count("a number of lives")?),
             "flash" => self.flash_every = Some(count("a number of moves")?),
@@ -272,6 +276,7 @@ mod tests {
             "wrong-start",
             "same-ink",
             "keep-notes",
+            "notes-on",
         ])
         .unwrap();
         assert_eq!(
@@ -289,6 +294,7 @@ mod tests {
                 wrong_start: true,
                 same_ink: true,
                 keep_notes: true,
+                notes_on: true,
                 ..Habits::default()
             }
         );

@@ -422,6 +422,7 @@ fn probe_holding(phone: &mut Phone, held: Option<u8>) -> Result<Probed> {
     let (candidates, near) = candidate_buttons(&img, &first.grid, keypad);
     let side = first.grid.pitch() as u32;
     log::info!("probe: {digit} into {cell}; candidate buttons {candidates:?}");
+    let before_probe = img.clone();
     let mut s = Probe {
         phone,
         first,
@@ -433,7 +434,26 @@ fn probe_holding(phone: &mut Phone, held: Option<u8>) -> Result<Probed> {
         sent: std::time::Instant::now(),
         unlagged: Some(img.clone()),
     };
-    let order = find_input_order(&mut s, trial)?;
+    let (order, entered) = find_input_order(&mut s, trial)?;
+    // A player may have left notes mode on: the digit went in as a pencil note. The button that
+    // switches it off is found now, and stays off (play needs digits, not notes).
+    let switched_off = match entered {
+        Entered::Digit => None,
+        Entered::Note => {
+            // The buttons beside the keypad; all of them when none is near.
+            let buttons = if near > 0 {
+                &candidates[..near]
+            } else {
+                &candidates[..]
+            };
+            let toggle = switch_notes_off(&mut s, trial, order, buttons, &before_probe, side)?;
+            s.phone.say(&format!(
+                "notes mode was on in the app: switched it off with the button at {},{}",
+                toggle.x, toggle.y
+            ));
+            Some(toggle)
+        }
+    };
     let (erase, mut toggles, before) = find_erase(&mut s, trial, order, &candidates, side)?;
     // Buttons after erase: toggles show by their own look changing; a tap alone tells. Far
     // buttons only when erase itself was far.
@@ -456,7 +476,7 @@ fn probe_holding(phone: &mut Phone, held: Option<u8>) -> Result<Probed> {
             candidates.len()
         );
     };
-    let notes = find_notes(&mut s, trial, order, erase, &toggles)?;
+    let notes = find_notes(&mut s, trial, order, erase, &toggles)?.or(switched_off);
     check_as_before(&mut s)?;
     // The key the app showed selected is put back (a number-first probe ends on erase); a
     // cell-first app would put it into the probe cell.
@@ -540,9 +560,23 @@ fn look_for(s: &mut Probe, after: &str, cell: Cell, digit: u8) -> Result<Recogni
     }
 }
 
+/// How the probe's digit went into its cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Entered {
+    Digit,
+    /// As a pencil note: the app's notes mode is on.
+    Note,
+}
+
+/// The probe cell shows a pencil note and no digit.
+fn noted(r: &Recognition, cell: Cell) -> bool {
+    r.board.get(cell).is_none() && r.readings[cell.index()].notes
+}
+
 /// Input order: cell then digit; else digit then cell (the digit tap may already have picked
-/// the digit, so first just the cell). Leaves the digit in the probe cell.
-fn find_input_order(s: &mut Probe, trial: Trial) -> Result<InputOrder> {
+/// the digit, so first just the cell). Leaves the digit in the probe cell, or a pencil note of
+/// it when notes mode is on (the taps that made it tell the order just as well).
+fn find_input_order(s: &mut Probe, trial: Trial) -> Result<(InputOrder, Entered)> {
     let Trial {
         cell,
         digit,
@@ -555,35 +589,135 @@ fn find_input_order(s: &mut Probe, trial: Trial) -> Result<InputOrder> {
         // the cell alone then takes it, and tells the order without a key.
         s.tap(&[at])?;
         let r = look_for(s, "tapping the cell", cell, digit)?;
-        if r.board.get(cell) == Some(digit) {
-            return Ok(InputOrder::NumberFirst);
+        if let Some(entered) = entered_as(&r, cell, digit) {
+            return Ok((InputOrder::NumberFirst, entered));
         }
         s.tap(&[key])?;
     } else {
         s.tap(&[at, key])?;
     }
     let r = look_for(s, "tapping the cell and a digit", cell, digit)?;
-    if r.board.get(cell) == Some(digit) {
-        return Ok(InputOrder::CellFirst);
-    }
-    if r.readings[cell.index()].notes {
-        bail!(
-            "the digit went into {cell} as a pencil note: turn notes mode off in the app, clear that note, and re-run"
-        );
+    if let Some(entered) = entered_as(&r, cell, digit) {
+        return Ok((InputOrder::CellFirst, entered));
     }
     s.tap(&[at])?;
     let r = look_for(s, "tapping the cell again", cell, digit)?;
-    if r.board.get(cell) == Some(digit) {
-        return Ok(InputOrder::NumberFirst);
+    if let Some(entered) = entered_as(&r, cell, digit) {
+        return Ok((InputOrder::NumberFirst, entered));
     }
     s.tap(&[key, at])?;
     let r = look_for(s, "tapping a digit and the cell", cell, digit)?;
-    if r.board.get(cell) != Some(digit) {
-        bail!(
+    match entered_as(&r, cell, digit) {
+        Some(entered) => Ok((InputOrder::NumberFirst, entered)),
+        None => bail!(
             "neither cell-then-digit nor digit-then-cell put {digit} into {cell}; tell the controls with `sudoku-agent calibrate --input-order cell-first|number-first --erase X,Y`"
-        );
+        ),
     }
-    Ok(InputOrder::NumberFirst)
+}
+
+/// The probe's digit as the cell shows it: whole, as a pencil note, or not (yet).
+fn entered_as(r: &Recognition, cell: Cell, digit: u8) -> Option<Entered> {
+    if r.board.get(cell) == Some(digit) {
+        Some(Entered::Digit)
+    } else if noted(r, cell) {
+        Some(Entered::Note)
+    } else {
+        None
+    }
+}
+
+/// The probe's digit went in as a pencil note: the app's notes mode is on (a player left it
+/// so). The note is taken out again by the same taps (a note toggles), then each button near
+/// the keypad is tried: tapped, and the digit entered again. The one after which the digit goes
+/// in whole, whose own look changed, is the notes toggle, now off; the digit stays, as after
+/// [`find_input_order`]. After any other button the note is taken out again and the button put
+/// back when its look changed.
+fn switch_notes_off(
+    s: &mut Probe,
+    trial: Trial,
+    order: InputOrder,
+    buttons: &[Point],
+    first: &RgbaImage,
+    side: u32,
+) -> Result<Point> {
+    let Trial { cell, digit, .. } = trial;
+    let stuck = |what: &str| {
+        anyhow!(
+            "notes mode is on in the app (the digit went into {cell} as a pencil note) and {what}: switch notes off in the app, clear {cell}, and re-run"
+        )
+    };
+    take_note_out(s, trial, order).map_err(|_| stuck("the note would not come out"))?;
+    let mut before = first.clone();
+    for &button in buttons {
+        let what = format!("tapping the button at {},{}", button.x, button.y);
+        s.tap(&[button])?;
+        let (img, r) = enter_once_more(s, trial, order, &what)?;
+        let own_look = changed_around(&before, &img, button, side) > 0.05;
+        match r.board.get(cell) {
+            Some(d) if d == digit && own_look => return Ok(button),
+            Some(d) if d == digit => {
+                // Whole, but the button shows no state of its own (a hint?): not a toggle.
+                bail!(
+                    "{what} then entering {digit} put it into {cell} whole, but the button shows no on/off look: switch notes off in the app, erase {cell}, and re-run"
+                )
+            }
+            Some(d) => bail!("{what} put {d} into {cell}; erase it in the app"),
+            None if noted(&r, cell) => {
+                take_note_out(s, trial, order).map_err(|_| stuck("the note would not come out"))?
+            }
+            None => {}
+        }
+        let (img, _) = s.look(&what)?;
+        before = if changed_around(&before, &img, button, side) > 0.05 {
+            s.tap(&[button])?;
+            s.look(&what)?.0
+        } else {
+            img
+        };
+    }
+    Err(stuck(&format!(
+        "none of the {} buttons near the keypad switched it off",
+        buttons.len()
+    )))
+}
+
+/// Enters the probe's digit once more after a button: cell then digit; number-first, the cell
+/// alone (the digit is held), then digit and cell when the button let go of it.
+fn enter_once_more(
+    s: &mut Probe,
+    trial: Trial,
+    order: InputOrder,
+    after: &str,
+) -> Result<(RgbaImage, Recognition)> {
+    let Trial { cell, at, key, .. } = trial;
+    match order {
+        InputOrder::CellFirst => s.tap(&[at, key])?,
+        InputOrder::NumberFirst => {
+            s.tap(&[at])?;
+            let (img, r) = s.look(after)?;
+            if r.board.get(cell).is_some() || noted(&r, cell) {
+                return Ok((img, r));
+            }
+            s.tap(&[key, at])?;
+        }
+    }
+    s.look(after)
+}
+
+/// Takes the probe's pencil note out again (in notes mode the same taps toggle it off): the
+/// digit is held by then in a number-first app, so the cell alone. Errs when the cell still
+/// shows anything.
+fn take_note_out(s: &mut Probe, trial: Trial, order: InputOrder) -> Result<()> {
+    let Trial { cell, at, key, .. } = trial;
+    match order {
+        InputOrder::CellFirst => s.tap(&[at, key])?,
+        InputOrder::NumberFirst => s.tap(&[at])?,
+    }
+    let (_, r) = s.look("taking the pencil note out")?;
+    if r.board.get(cell).is_some() || r.readings[cell.index()].notes {
+        bail!("{cell} still shows a mark");
+    }
+    Ok(())
 }
 
 /// Erase: the first of `candidates` that clears the cell. Buttons that only change their own

@@ -44,6 +44,7 @@ pub(super) fn tap_and_check(
     let run = Run {
         cal: phone.profile.calibration.clone(),
         base: report.assessment.recognition.board,
+        base_notes: noted_cells(&report.assessment.recognition),
         givens: report.assessment.recognition.givens(),
         moves: report.assessment.moves.clone(),
         plan: report.assessment.plan.clone(),
@@ -61,6 +62,8 @@ pub(super) fn tap_and_check(
         keys: KeyWatch::new(),
         refusals: Vec::new(),
         refused: false,
+        notes_switched_off: false,
+        noted: Vec::new(),
     };
     let total = run.moves.len();
     // Taps on the board need no wait for a frame after them; taps on keys do (`tap_waits`).
@@ -145,9 +148,14 @@ enum Checked {
     /// touched, while the board around them reads: something over them (a banner). Waited for
     /// ([`Tapping::wait_for_digits`]).
     Hidden(Vec<Cell>),
-    /// The screen settled on a board that differs from the plan in `cells`: taps lost, the
-    /// input order changed, or a stop ([`Tapping::correct`]).
-    Wrong { seen: Board, cells: Vec<Cell> },
+    /// The screen settled on a board that differs from the plan in `cells`, of which `noted`
+    /// show pencil notes: taps lost, notes mode on, the input order changed, or a stop
+    /// ([`Tapping::correct`]).
+    Wrong {
+        seen: Board,
+        cells: Vec<Cell>,
+        noted: Vec<Cell>,
+    },
 }
 
 /// What a check's screenshot showed.
@@ -304,7 +312,7 @@ impl Tapping<'_, '_> {
             checked = match checked {
                 Checked::Covered(why) => self.wait_out_cover(why)?,
                 Checked::Hidden(cells) => self.wait_for_digits(&cells)?,
-                Checked::Wrong { seen, cells } => self.correct(&seen, &cells)?,
+                Checked::Wrong { seen, cells, noted } => self.correct(&seen, &cells, &noted)?,
                 done => return Ok(done),
             };
         }
@@ -544,13 +552,23 @@ impl Tapping<'_, '_> {
         if cells.is_empty() {
             return self.shows_all(seen);
         }
-        Ok(Checked::Wrong { seen, cells })
+        let noted = cells
+            .iter()
+            .copied()
+            .filter(|c| self.run.noted.contains(c))
+            .collect();
+        Ok(Checked::Wrong { seen, cells, noted })
     }
 
-    /// The screen settled on `seen`, which differs from the plan in `differ`: cells the phone
-    /// refused, or taps lost, are entered again; a first move that did not land tries the other
-    /// input order; anything else stops the run.
-    fn correct(&mut self, seen: &Board, differ: &[Cell]) -> Result<Checked> {
+    /// The screen settled on `seen`, which differs from the plan in `differ` (`noted` of them
+    /// show pencil notes): digits of ours that went in as notes switch notes mode off; cells the
+    /// phone refused, or taps lost, are entered again; a first move that did not land tries the
+    /// other input order; anything else stops the run.
+    fn correct(&mut self, seen: &Board, differ: &[Cell], noted: &[Cell]) -> Result<Checked> {
+        let ours_as_notes = self.run.ours_as_notes(noted);
+        if !ours_as_notes.is_empty() {
+            return self.switch_notes_off(&ours_as_notes);
+        }
         if self.run.refused && self.run.untouched(seen, differ) {
             return self.enter_again(differ, true);
         }
@@ -563,6 +581,43 @@ impl Tapping<'_, '_> {
         }
         self.switch_order(seen)?;
         Ok(Checked::Replanned)
+    }
+
+    /// Digits of ours went into `cells` as pencil notes: the app's notes mode is on (a player
+    /// left it so). Its button, when learned, switches it off once and the cells are entered
+    /// again (a digit replaces a cell's notes); notes are no mistake, so without the button, or
+    /// when notes come again, the run stops with what to do.
+    fn switch_notes_off(&mut self, cells: &[Cell]) -> Result<Checked> {
+        let names: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
+        let what = format!(
+            "notes mode is on in the app: {} took our digits as pencil notes",
+            names.join(", ")
+        );
+        let toggle = self.run.cal.keypad.as_ref().and_then(|k| k.notes);
+        let toggle = match toggle {
+            Some(t) if !self.run.notes_switched_off => t,
+            Some(t) => {
+                return Err(BoardProblem(format!(
+                    "{what} again after its button at {},{} switched it off: switch notes off in the app and run play again (notes are no mistake)",
+                    t.x, t.y
+                ))
+                .into());
+            }
+            None => {
+                return Err(BoardProblem(format!(
+                    "{what}, and the profile knows no notes button: switch notes off in the app and run play again (notes are no mistake), or run `sudoku-agent calibrate` with notes on so it learns the button"
+                ))
+                .into());
+            }
+        };
+        self.phone.say(&format!(
+            "{what}: switching it off with its button at {},{} and entering them again",
+            toggle.x, toggle.y
+        ));
+        self.phone.tap_all(&[toggle])?;
+        self.last_sent = Instant::now();
+        self.run.notes_switched_off = true;
+        self.replan_from_screen()
     }
 
     /// The board shows every move sent: verified, the input order with it; after refused taps,
@@ -731,6 +786,13 @@ pub const REFUSALS: usize = 3;
 /// Every this many checks one fetches all the grid's rows (the others only the rows their
 /// batch changed).
 pub const FULL_CHECK_EVERY: usize = 4;
+
+/// The empty cells of `read` that show pencil notes.
+pub(super) fn noted_cells(read: &Recognition) -> Vec<Cell> {
+    Cell::all()
+        .filter(|&c| read.board.get(c).is_none() && read.readings[c.index()].notes)
+        .collect()
+}
 
 /// The screen rows a check looks at: the grid and half a cell around it (the grid is found
 /// again near where it was calibrated). An ad or a dialog that covers the board covers these.

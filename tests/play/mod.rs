@@ -7,6 +7,7 @@ mod flash;
 mod fleet;
 mod game_start;
 mod lives;
+mod notes_mode;
 mod phone_around;
 mod phone_claim;
 mod refused;

@@ -1,7 +1,7 @@
 //! The habits of real apps on the simulated phone (see `crate::habits`): switching them on,
 //! the app's clock that animations and flashes follow, the flash overlay, the wrong player
 //! entries a `wrong-start` or `wrong-pair` game begins with, the key a `selected-key` game starts
-//! with, the given a `multi-answer` game lacks, and the looks that change the skin (`key-look`,
+//! with, the notes mode a `notes-on` game starts in, the given a `multi-answer` game lacks, and the looks that change the skin (`key-look`,
 //! `jigsaw`, `tiles`).
 
 use super::{AppClock, SudokuApp};
@@ -30,6 +30,9 @@ impl SudokuApp {
         }
         if habits.wrong_pair {
             self.seed_wrong_pair()?;
+        }
+        if habits.notes_on {
+            self.state.notes_mode = true;
         }
         if let Some(choice) = habits.selected_key {
             let digit = match choice {

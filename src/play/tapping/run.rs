@@ -18,6 +18,8 @@ pub(super) struct Run {
     pub(super) cal: Calibration,
     /// The board the plan starts from.
     pub(super) base: Board,
+    /// Its empty cells that showed pencil notes (a player's, or left of ours).
+    pub(super) base_notes: Vec<Cell>,
     /// The game's givens as the first read saw them. They never change during a game, while a
     /// later read may miss some (a same-number highlight recolours givens and entries alike):
     /// a replan takes its givens from here, or it may see several answers where there is one.
@@ -58,6 +60,10 @@ pub(super) struct Run {
     /// Taps of the moves since the last check were refused: cells that show nothing new are
     /// taps lost, entered again (not a miss, not a sign of the other input order).
     pub(super) refused: bool,
+    /// The notes button was tapped once to switch notes mode off ([`Tapping::switch_notes_off`]).
+    pub(super) notes_switched_off: bool,
+    /// The empty cells the last read showed pencil notes in (none when it did not read).
+    pub(super) noted: Vec<Cell>,
 }
 
 impl Run {
@@ -164,6 +170,7 @@ impl Run {
         if read.is_ok() {
             self.clear = Some(seen);
         }
+        self.noted = read.as_ref().map(super::noted_cells).unwrap_or_default();
         read
     }
 
@@ -201,6 +208,17 @@ impl Run {
             .verdict(self.moves.first(), self.verified >= 1, &self.cal)
     }
 
+    /// Of `noted` (cells showing pencil notes), those where a move of ours was sent and which
+    /// showed no notes before: our digits went in as notes.
+    pub(super) fn ours_as_notes(&self, noted: &[Cell]) -> Vec<Cell> {
+        let sent = &self.moves[..self.done];
+        noted
+            .iter()
+            .copied()
+            .filter(|c| !self.base_notes.contains(c) && sent.iter().any(|m| m.cell() == *c))
+            .collect()
+    }
+
     /// Every cell that differs from the plan shows nothing, or what it showed before the plan:
     /// no tap of ours landed there, nothing wrong did.
     pub(super) fn untouched(&self, seen: &Board, differ: &[Cell]) -> bool {
@@ -226,7 +244,12 @@ impl Run {
         seen: &Board,
         differ: &[Cell],
     ) -> Option<usize> {
-        if !self.order_checked || self.done + 1 >= self.moves.len() {
+        // A cell showing pencil notes is no digit still being drawn: our digit may have gone
+        // in as a note (notes mode on), which the settled look tells.
+        if !self.order_checked
+            || self.done + 1 >= self.moves.len()
+            || differ.iter().any(|c| self.noted.contains(c))
+        {
             return None;
         }
         let recent: Vec<bool> = self.sent_at[self.verified..self.done]
@@ -255,6 +278,7 @@ impl Run {
         keep_givens(&mut now.readings, &self.givens);
         let fresh = assess_read(now, &self.cal, options, &mut timings)?;
         self.base = fresh.recognition.board;
+        self.base_notes = super::noted_cells(&fresh.recognition);
         self.moves = fresh.moves;
         self.plan = fresh.plan;
         self.done = 0;
