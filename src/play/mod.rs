@@ -345,17 +345,29 @@ pub fn play_from(
     options: &PlayOptions,
     progress: &mut dyn FnMut(Step),
 ) -> Result<PlayReport> {
-    let (report, captured_at, _) = read_and_plan(first, phone, options)?;
+    let (report, captured_at, screen) = match read_and_plan(first, phone, options) {
+        Ok(planned) => planned,
+        // A board half drawn (a level starting) reads as too few digits, or not at all: read
+        // once more when the screen has come to rest; an error then is the answer.
+        Err(_) if phone.device.shows_taps() => {
+            let rested = rested_first_read(phone)?;
+            read_and_plan(Some(rested), phone, options)?
+        }
+        Err(e) => return Err(e),
+    };
     if options.dry_run {
         return Ok(report);
     }
+    // The screen must still show what was read before anything is tapped.
+    let report = if captured_at.elapsed() > options.recheck_after {
+        confirm_unchanged(phone, &report.assessment)?;
+        report
+    } else {
+        planned_at_rest(report, (&screen, captured_at), phone, options)?
+    };
     let several = report.assessment.several;
     if report.assessment.moves.is_empty() {
         return stop_if_several(report, several);
-    }
-    // The screen must still show what was read before anything is tapped.
-    if captured_at.elapsed() > options.recheck_after {
-        confirm_unchanged(phone, &report.assessment)?;
     }
 
     let report = tapping::tap_and_check(report, phone, options, progress)?;
@@ -400,6 +412,66 @@ pub fn read_and_plan(
     };
     let report = PlayReport::planned(assessment, timings);
     Ok((report, captured_at, screen))
+}
+
+/// How long after the first read the screen is looked at again before the first tap: a digit
+/// that pops or fades in, or a level-start cascade (a given every 80-140 ms), changes the
+/// grid's pixels between two frames this far apart.
+const AT_REST_GAP: Duration = Duration::from_millis(150);
+
+/// Before the first tap, with a fresh read: the board must be at rest. The grid's rows are
+/// fetched once more [`AT_REST_GAP`] after the read; when the grid's pixels moved (a level
+/// starting, a resumed game's entries popping in), the board is read again once it has come
+/// to rest ([`first_board`](crate::phone::settle::first_board)) and planned anew, so no move
+/// is planned from a board half drawn.
+fn planned_at_rest(
+    report: PlayReport,
+    (screen, captured_at): (&image::RgbaImage, Instant),
+    phone: &mut Phone,
+    options: &PlayOptions,
+) -> Result<PlayReport> {
+    if !phone.device.shows_taps() {
+        return Ok(report);
+    }
+    std::thread::sleep((captured_at + AT_REST_GAP).saturating_duration_since(Instant::now()));
+    let again = phone
+        .device
+        .screenshot_rows(check_rows(&phone.profile.calibration))
+        .context("cannot take a screenshot")?;
+    let grid = report.assessment.recognition.grid.rect();
+    let side = grid.width.max(grid.height);
+    if again.dimensions() == screen.dimensions()
+        && sudoku_reader::stages::settling::still_around(screen, &again, grid.center(), side)
+    {
+        return Ok(report);
+    }
+    phone.say(
+        "the board is still changing (a level starting, digits drawn in?): waiting for it to come to rest before the first tap",
+    );
+    let rested = rested_first_read(phone)?;
+    let (mut fresh, _, _) = read_and_plan(Some(rested), phone, options)?;
+    fresh.timings.capture_ms += report.timings.capture_ms;
+    fresh.timings.read_ms += report.timings.read_ms;
+    Ok(fresh)
+}
+
+/// The screen once it has come to rest ([`first_board`](crate::phone::settle::first_board)),
+/// read with the profile.
+fn rested_first_read(phone: &mut Phone) -> Result<FirstRead> {
+    let started = Instant::now();
+    let screen = crate::phone::settle::first_board(phone.device)?;
+    let taken = Instant::now();
+    let recognition = phone
+        .read(&screen)
+        .result
+        .map_err(|e| BoardProblem(format!("cannot read the board, nothing was tapped: {e}")))?;
+    Ok(FirstRead {
+        screen,
+        recognition,
+        taken,
+        capture_ms: ms(taken - started),
+        read_ms: ms(taken.elapsed()),
+    })
 }
 
 /// Before the first tap, when the screenshot read is old: the screen must still show that board.

@@ -1,7 +1,9 @@
 //! The app's and the phone's timing (issue 33, items 3 and 4), through the real adb server and
 //! `play` from an empty config: a level-start cascade (`intro`) is waited out before the first
 //! read, and on a phone whose screenshots trail the input (`lag`) no digit of ours is taken for
-//! lost (in a number-first app a re-tap would erase it): solved, no mistake, exit 0.
+//! lost (in a number-first app a re-tap would erase it): solved, no mistake, exit 0. With a
+//! profile learned on an earlier game, a cascade or entries still popping in are waited out
+//! before the first tap as well.
 
 use crate::support::{self, agent, outcome};
 use sudoku_sim::AppMove;
@@ -69,6 +71,38 @@ fn plays_cleanly(skin: &str, habits: &str) {
 fn a_level_start_cascade_is_waited_out_and_the_game_is_learned_and_solved() {
     plays_cleanly("light", "intro=1500");
     plays_cleanly("numfirst", "intro=1500");
+}
+
+#[test]
+fn a_board_still_drawn_when_play_starts_with_a_stored_profile_is_waited_out_before_the_first_tap() {
+    let adb = adb_server::shared();
+    for skin in ["light", "numfirst"] {
+        // The profile comes from an earlier game with nothing animated.
+        let config = support::temp_dir("timing-config");
+        let play = |sim: &SimServer<SudokuApp>| {
+            outcome(
+                agent()
+                    .current_dir(support::temp_dir("timing"))
+                    .env("SUDOKU_AGENT_CONFIG_DIR", &config)
+                    .args(["play", "-P", &adb.port().to_string(), "-s", &sim.serial()]),
+            )
+        };
+        let (code, _, err) = play(&served(skin, "end-card", &adb));
+        assert_eq!(code, 0, "{skin}, learning: {err}");
+        // A cascade read half drawn, too few digits to read, and a resumed game whose player
+        // entries pop in as it opens.
+        for habits in ["intro=1500", "intro=3000", "wrong-pair,pop=250"] {
+            let sim = served(skin, habits, &adb);
+            let counted = sim.with_screen(|app| app.mistakes());
+            let (code, _, err) = play(&sim);
+            let (solved, mistakes) = sim.with_screen(|app| (app.is_solved(), app.mistakes()));
+            assert!(!err.contains("learned "), "{skin} {habits}: {err}");
+            assert_eq!(mistakes, counted, "{skin} {habits}: {err}");
+            assert_eq!(code, 0, "{skin} {habits}: {err}");
+            assert!(solved, "{skin} {habits}: {err}");
+            eprintln!("{skin} {habits} with a stored profile: exit 0, solved, no mistake");
+        }
+    }
 }
 
 #[test]
