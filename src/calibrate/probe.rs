@@ -440,18 +440,15 @@ fn probe_holding(phone: &mut Phone, held: Option<u8>) -> Result<Probed> {
     let switched_off = match entered {
         Entered::Digit => None,
         Entered::Note => {
-            // The buttons beside the keypad; all of them when none is near.
-            let buttons = if near > 0 {
-                &candidates[..near]
-            } else {
-                &candidates[..]
-            };
-            let toggle = switch_notes_off(&mut s, trial, order, buttons, &before_probe, side)?;
-            s.phone.say(&format!(
-                "notes mode was on in the app: switched it off with the button at {},{}",
-                toggle.x, toggle.y
-            ));
-            Some(toggle)
+            let buttons = (&candidates[..], near);
+            Some(switch_notes_off(
+                &mut s,
+                trial,
+                order,
+                buttons,
+                &before_probe,
+                side,
+            )?)
         }
     };
     let (erase, mut toggles, before) = find_erase(&mut s, trial, order, &candidates, side)?;
@@ -545,16 +542,26 @@ fn candidate_buttons(img: &RgbaImage, grid: &Grid, keypad: &Keypad) -> (Vec<Poin
 /// [`settling::LIMIT`] after the first look, while it does not show it. A digit that pops or
 /// fades in can start its animation after the frames the first look compared were taken (a
 /// busy phone, a slow app), and a look that settled on the empty cell must not decide the
-/// input order.
+/// input order. Pencil marks do not end the wait either: a digit halfway in can read as
+/// notes.
 fn look_for(s: &mut Probe, after: &str, cell: Cell, digit: u8) -> Result<Recognition> {
+    Ok(look_for_frame(s, after, cell, digit)?.1)
+}
+
+/// [`look_for`], with the screenshot of the read.
+fn look_for_frame(
+    s: &mut Probe,
+    after: &str,
+    cell: Cell,
+    digit: u8,
+) -> Result<(RgbaImage, Recognition)> {
     let started = std::time::Instant::now();
     loop {
-        let (_, r) = s.look(after)?;
+        let (img, r) = s.look(after)?;
         if r.board.get(cell) == Some(digit)
-            || r.readings[cell.index()].notes
             || started.elapsed() >= settling::LIMIT + s.phone.lag_to_wait_out()
         {
-            return Ok(r);
+            return Ok((img, r));
         }
         std::thread::sleep(settling::STEP);
     }
@@ -627,20 +634,26 @@ fn entered_as(r: &Recognition, cell: Cell, digit: u8) -> Option<Entered> {
 }
 
 /// The probe's digit went in as a pencil note: the app's notes mode is on (a player left it
-/// so). The note is taken out again by the same taps (a note toggles), then each button near
-/// the keypad is tried: tapped, and the digit entered again. The one after which the digit goes
-/// in whole, whose own look changed, is the notes toggle, now off; the digit stays, as after
-/// [`find_input_order`]. After any other button the note is taken out again and the button put
-/// back when its look changed.
+/// so). The note is taken out again by the same taps (a note toggles), then each of the first
+/// `near` `candidates` (the buttons beside the keypad; all when none is near) is tried: tapped,
+/// and the digit entered again. The one after which the digit goes in whole, whose own look
+/// changed, is the notes toggle, now off; the digit stays, as after [`find_input_order`]. After
+/// any other button the note is taken out again and the button put back when its look changed.
 fn switch_notes_off(
     s: &mut Probe,
     trial: Trial,
     order: InputOrder,
-    buttons: &[Point],
+    (candidates, near): (&[Point], usize),
     first: &RgbaImage,
     side: u32,
 ) -> Result<Point> {
     let Trial { cell, digit, .. } = trial;
+    // The buttons beside the keypad; all of them when none is near.
+    let buttons = if near > 0 {
+        &candidates[..near]
+    } else {
+        candidates
+    };
     let stuck = |what: &str| {
         anyhow!(
             "notes mode is on in the app (the digit went into {cell} as a pencil note) and {what}: switch notes off in the app, clear {cell}, and re-run"
@@ -654,7 +667,13 @@ fn switch_notes_off(
         let (img, r) = enter_once_more(s, trial, order, &what)?;
         let own_look = changed_around(&before, &img, button, side) > 0.05;
         match r.board.get(cell) {
-            Some(d) if d == digit && own_look => return Ok(button),
+            Some(d) if d == digit && own_look => {
+                s.phone.say(&format!(
+                    "notes mode was on in the app: switched it off with the button at {},{}",
+                    button.x, button.y
+                ));
+                return Ok(button);
+            }
             Some(d) if d == digit => {
                 // Whole, but the button shows no state of its own (a hint?): not a toggle.
                 bail!(
@@ -694,14 +713,14 @@ fn enter_once_more(
         InputOrder::CellFirst => s.tap(&[at, key])?,
         InputOrder::NumberFirst => {
             s.tap(&[at])?;
-            let (img, r) = s.look(after)?;
+            let (img, r) = look_for_frame(s, after, cell, trial.digit)?;
             if r.board.get(cell).is_some() || noted(&r, cell) {
                 return Ok((img, r));
             }
             s.tap(&[key, at])?;
         }
     }
-    s.look(after)
+    look_for_frame(s, after, cell, trial.digit)
 }
 
 /// Takes the probe's pencil note out again (in notes mode the same taps toggle it off): the
