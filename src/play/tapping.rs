@@ -343,7 +343,7 @@ impl Tapping<'_, '_> {
             return Ok(Checked::Hidden(gone));
         }
         if self.run.refused {
-            return self.look_again(&expected, &changed);
+            return self.settled_check(&expected, &changed);
         }
         if let Some(upto) = self.run.still_drawn(&expected, &seen, &differ) {
             log::debug!(
@@ -354,7 +354,19 @@ impl Tapping<'_, '_> {
             self.run.verified = upto;
             return Ok(Checked::Verified(seen));
         }
-        self.look_again(&expected, &changed)
+        self.settled_check(&expected, &changed)
+    }
+
+    /// [`Self::look_again`], where a board that gave way while the screen settled after the
+    /// last move is the end screen, as at a first look: on a phone whose frames trail the
+    /// input, the first look still shows the board, and the card comes during the settle.
+    fn settled_check(&mut self, expected: &Board, changed: &[Cell]) -> Result<Checked> {
+        match self.look_again(expected, changed)? {
+            Checked::Covered(_) if self.run.ended() && self.still_covered(expected, changed)? => {
+                Ok(Checked::Ended)
+            }
+            checked => Ok(checked),
+        }
     }
 
     /// The board is covered: stop tapping, wait (without tapping) until it is back, and go on
@@ -475,8 +487,12 @@ impl Tapping<'_, '_> {
         })
     }
 
-    /// A screenshot of the whole screen, read (a check, counted as one).
+    /// A screenshot of the whole screen, read (a check, counted as one). Taken past the frame
+    /// lag after the last taps: a fresh plan made from a frame that still trails them would
+    /// enter their cells again (in a number-first app a re-tap erases the digit).
     fn read_whole_screen(&mut self) -> Result<Result<Recognition, sudoku_reader::ReadError>> {
+        let past_lag = self.last_sent + self.phone.lag_to_wait_out();
+        std::thread::sleep(past_lag.saturating_duration_since(Instant::now()));
         let image = self.phone.device.screenshot().context(CHECK_SHOT_FAILED)?;
         let taken = Instant::now();
         self.report.checks += 1;
@@ -574,8 +590,24 @@ impl Tapping<'_, '_> {
         }
         if self.run.order_checked {
             let expected = plan::apply(&self.run.base, &self.run.moves[..self.run.done]);
-            if self.run.lost_taps_only(&expected, seen, differ) {
-                return self.enter_again(differ, false);
+            // Cells that show their solution's digit before the plan put it there (a move of
+            // ours sent before a fresh plan, seen late on a lagging phone) are no harm.
+            let solution = &self.report.assessment.solution;
+            let ahead = |c: &Cell| {
+                expected.get(*c).is_none()
+                    && seen.get(*c).is_some()
+                    && seen.get(*c) == solution.get(*c)
+            };
+            let behind: Vec<Cell> = differ.iter().copied().filter(|c| !ahead(c)).collect();
+            if behind.is_empty() {
+                log::info!(
+                    "{} show their solution ahead of the plan: a fresh plan",
+                    plural_cells(differ.len())
+                );
+                return self.replan_from_screen();
+            }
+            if self.run.lost_taps_only(&expected, seen, &behind) {
+                return self.enter_again(&behind, false);
             }
             return Err(BoardProblem(late_mismatch(&expected, seen, differ)).into());
         }

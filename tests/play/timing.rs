@@ -115,6 +115,15 @@ fn frames_that_trail_the_input_cost_no_mistake_in_a_cell_first_app() {
     plays_cleanly("light", "lag=250");
 }
 
+#[test]
+fn frames_that_trail_the_input_show_the_end_card_only_while_the_last_move_settles_and_that_is_the_end()
+ {
+    // The first look after the last move still shows the board; the card comes during the
+    // settle (it was waited out as a cover for the whole --wait, then exit 1).
+    plays_cleanly("light", "lag=250,end-card");
+    plays_cleanly("numfirst", "lag=250,end-card");
+}
+
 /// The grid `play` said it learned ("grid WxH at X,Y"), as (x, y, width, height).
 fn learned_grid(err: &str) -> Option<(i64, i64, i64, i64)> {
     let line = err.lines().find(|l| l.starts_with("learned "))?;
