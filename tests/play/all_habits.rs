@@ -2,11 +2,10 @@
 //! in both input orders, the two sizes taking turns, with an end card, digits fading or popping
 //! in, a mistake counter of 3 lives that keeps wrong digits in red, the same-number highlight,
 //! an ad after 9 placed digits that the user closes at once, two wrong player entries of one
-//! digit in one row and a digit key selected at start. From an empty config (so learning meets
-//! all of it too) `play` must exit 0 with the board solved, no mistake of its own on the app's
-//! counter and no tap after the end card came. Each run's time is printed beside the same game
-//! with no habits.
-
+//! digit in one row, and a digit key selected and notes mode left on at start. From an empty
+//! config (so learning meets all of it too) `play` must exit 0 with the board solved, no mistake
+//! of its own on the app's counter, notes mode off and no tap after the end card came. Each
+//! run's time is printed beside the same game with no habits.
 use crate::support;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -39,6 +38,7 @@ fn busy_phone(
             same_ink: true,
             wrong_pair: true,
             selected_key: Some(KeyChoice::MostGiven),
+            notes_on: true,
             ..Habits::default()
         })
         .unwrap_or_else(|e| panic!("{skin} {size}: {e}"));
@@ -108,16 +108,16 @@ fn every_skin_with_all_habits(order: EntryOrder) {
         let counted = phone.mistakes();
         let sim = rig::serve(phone, "instant", None, adb.addr());
         let (code, err, secs, ad_came) = play_closing_the_ad(&adb, &sim);
-        let (solved, mistakes, after_end) = sim.with_screen(|p| {
+        let (solved, mistakes, after_end, notes_on) = sim.with_screen(|p| {
             let after_end = p.hits().iter().filter(|h| **h == Hit::EndCard).count();
-            (p.is_solved(), p.mistakes(), after_end)
+            (p.is_solved(), p.mistakes(), after_end, p.notes_mode())
         });
         let run = format!("{skin} {size} {order:?}");
         eprintln!(
-            "{run}: exit {code}, solved {solved}, mistakes {counted} -> {mistakes}, {after_end} taps after the end, ad {ad_came}; {secs:.1} s against {plain_secs:.1} s with no habits ({:.2}x)",
+            "{run}: exit {code}, solved {solved}, mistakes {counted} -> {mistakes}, {after_end} taps after the end, notes on {notes_on}, ad {ad_came}; {secs:.1} s against {plain_secs:.1} s with no habits ({:.2}x)",
             secs / plain_secs
         );
-        let ok = code == 0 && solved && mistakes == counted && after_end == 0;
+        let ok = code == 0 && solved && mistakes == counted && after_end == 0 && !notes_on;
         if !ok {
             let last = err
                 .lines()
