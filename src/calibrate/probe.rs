@@ -1,8 +1,9 @@
 //! `calibrate --probe`: finds the input order (cell-first or number-first), the erase button and
-//! the notes toggle of an app by trying them on the phone, and leaves the board as it was. It only
-//! ever taps one empty cell of the grid and buttons seen outside it (digit keys and glyph/icon
-//! blobs near the keypad), looks after every step, stops as soon as the screen is not the board it
-//! read, and checks at the end that a fresh read equals the first one.
+//! the notes toggle of an app by trying them on the phone (a notes mode left on is switched off
+//! on the way: [`notes`]), and leaves the board as it was. It only ever taps one empty cell of
+//! the grid and buttons seen outside it (digit keys and glyph/icon blobs near the keypad), looks
+//! after every step, stops as soon as the screen is not the board it read, and checks at the end
+//! that a fresh read equals the first one.
 
 use crate::device::Device;
 use crate::geometry::Point;
@@ -17,6 +18,9 @@ use sudoku_reader::stages::components;
 use sudoku_reader::stages::settling;
 use sudoku_reader::stages::{Glyph, glyphs_outside, selected_key};
 use sudoku_reader::{Grid, Recognition, Templates};
+
+mod notes;
+use notes::{Entered, entered_as, find_notes, switch_notes_off};
 
 /// What the probe found, and what it cost.
 #[derive(Debug, Clone, PartialEq)]
@@ -567,19 +571,6 @@ fn look_for_frame(
     }
 }
 
-/// How the probe's digit went into its cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Entered {
-    Digit,
-    /// As a pencil note: the app's notes mode is on.
-    Note,
-}
-
-/// The probe cell shows a pencil note and no digit.
-fn noted(r: &Recognition, cell: Cell) -> bool {
-    r.board.get(cell).is_none() && r.readings[cell.index()].notes
-}
-
 /// Input order: cell then digit; else digit then cell (the digit tap may already have picked
 /// the digit, so first just the cell). Leaves the digit in the probe cell, or a pencil note of
 /// it when notes mode is on (the taps that made it tell the order just as well).
@@ -620,123 +611,6 @@ fn find_input_order(s: &mut Probe, trial: Trial) -> Result<(InputOrder, Entered)
             "neither cell-then-digit nor digit-then-cell put {digit} into {cell}; tell the controls with `sudoku-agent calibrate --input-order cell-first|number-first --erase X,Y`"
         ),
     }
-}
-
-/// The probe's digit as the cell shows it: whole, as a pencil note, or not (yet).
-fn entered_as(r: &Recognition, cell: Cell, digit: u8) -> Option<Entered> {
-    if r.board.get(cell) == Some(digit) {
-        Some(Entered::Digit)
-    } else if noted(r, cell) {
-        Some(Entered::Note)
-    } else {
-        None
-    }
-}
-
-/// The probe's digit went in as a pencil note: the app's notes mode is on (a player left it
-/// so). The note is taken out again by the same taps (a note toggles), then each of the first
-/// `near` `candidates` (the buttons beside the keypad; all when none is near) is tried: tapped,
-/// and the digit entered again. The one after which the digit goes in whole, whose own look
-/// changed, is the notes toggle, now off; the digit stays, as after [`find_input_order`]. After
-/// any other button the note is taken out again and the button put back when its look changed.
-fn switch_notes_off(
-    s: &mut Probe,
-    trial: Trial,
-    order: InputOrder,
-    (candidates, near): (&[Point], usize),
-    first: &RgbaImage,
-    side: u32,
-) -> Result<Point> {
-    let Trial { cell, digit, .. } = trial;
-    // The buttons beside the keypad; all of them when none is near.
-    let buttons = if near > 0 {
-        &candidates[..near]
-    } else {
-        candidates
-    };
-    let stuck = |what: &str| {
-        anyhow!(
-            "notes mode is on in the app (the digit went into {cell} as a pencil note) and {what}: switch notes off in the app, clear {cell}, and re-run"
-        )
-    };
-    take_note_out(s, trial, order).map_err(|_| stuck("the note would not come out"))?;
-    let mut before = first.clone();
-    for &button in buttons {
-        let what = format!("tapping the button at {},{}", button.x, button.y);
-        s.tap(&[button])?;
-        let (img, r) = enter_once_more(s, trial, order, &what)?;
-        let own_look = changed_around(&before, &img, button, side) > 0.05;
-        match r.board.get(cell) {
-            Some(d) if d == digit && own_look => {
-                s.phone.say(&format!(
-                    "notes mode was on in the app: switched it off with the button at {},{}",
-                    button.x, button.y
-                ));
-                return Ok(button);
-            }
-            Some(d) if d == digit => {
-                // Whole, but the button shows no state of its own (a hint?): not a toggle.
-                bail!(
-                    "{what} then entering {digit} put it into {cell} whole, but the button shows no on/off look: switch notes off in the app, erase {cell}, and re-run"
-                )
-            }
-            Some(d) => bail!("{what} put {d} into {cell}; erase it in the app"),
-            None if noted(&r, cell) => {
-                take_note_out(s, trial, order).map_err(|_| stuck("the note would not come out"))?
-            }
-            None => {}
-        }
-        let (img, _) = s.look(&what)?;
-        before = if changed_around(&before, &img, button, side) > 0.05 {
-            s.tap(&[button])?;
-            s.look(&what)?.0
-        } else {
-            img
-        };
-    }
-    Err(stuck(&format!(
-        "none of the {} buttons near the keypad switched it off",
-        buttons.len()
-    )))
-}
-
-/// Enters the probe's digit once more after a button: cell then digit; number-first, the cell
-/// alone (the digit is held), then digit and cell when the button let go of it.
-fn enter_once_more(
-    s: &mut Probe,
-    trial: Trial,
-    order: InputOrder,
-    after: &str,
-) -> Result<(RgbaImage, Recognition)> {
-    let Trial { cell, at, key, .. } = trial;
-    match order {
-        InputOrder::CellFirst => s.tap(&[at, key])?,
-        InputOrder::NumberFirst => {
-            s.tap(&[at])?;
-            let (img, r) = look_for_frame(s, after, cell, trial.digit)?;
-            if r.board.get(cell).is_some() || noted(&r, cell) {
-                return Ok((img, r));
-            }
-            s.tap(&[key, at])?;
-        }
-    }
-    look_for_frame(s, after, cell, trial.digit)
-}
-
-/// Takes the probe's pencil note out again (in notes mode the same taps toggle it off): the
-/// digit is held by then in a number-first app, so the cell alone. Errs when the cell still
-/// shows anything.
-fn take_note_out(s: &mut Probe, trial: Trial, order: InputOrder) -> Result<()> {
-    let Trial { cell, at, key, .. } = trial;
-    match order {
-        InputOrder::CellFirst => s.tap(&[at, key])?,
-        InputOrder::NumberFirst => s.tap(&[at])?,
-    }
-    let (_, r) = s.look("taking the pencil note out")?;
-    if r.board.get(cell).is_some() || r.readings[cell.index()].notes {
-        bail!("{cell} still shows a mark");
-    }
-    Ok(())
 }
 
 /// Erase: the first of `candidates` that clears the cell. Buttons that only change their own
@@ -827,38 +701,6 @@ fn find_toggles(
         }
     }
     Ok(())
-}
-
-/// Notes: a toggle that makes the digit go in small. Cleared with erase, toggled back off.
-fn find_notes(
-    s: &mut Probe,
-    trial: Trial,
-    order: InputOrder,
-    erase: Point,
-    toggles: &[Point],
-) -> Result<Option<Point>> {
-    let Trial { cell, at, key, .. } = trial;
-    for &toggle in toggles {
-        let enter = match order {
-            InputOrder::CellFirst => vec![toggle, at, key],
-            InputOrder::NumberFirst => vec![toggle, key, at],
-        };
-        s.tap(&enter)?;
-        let (_, r) = s.look("trying the toggle as notes")?;
-        let noted = r.board.get(cell).is_none() && r.readings[cell.index()].notes;
-        if r.board.get(cell).is_some() || noted {
-            s.tap(&with_button(order, trial, erase))?;
-        }
-        s.tap(&[toggle])?;
-        let (_, r) = s.look("turning the toggle back off")?;
-        if r.board.get(cell).is_some() || r.readings[cell.index()].notes {
-            bail!("erase did not clear {cell} after trying notes; clear it in the app");
-        }
-        if noted {
-            return Ok(Some(toggle));
-        }
-    }
-    Ok(None)
 }
 
 /// The last look: every cell (digit and notes) as in the first read.
