@@ -74,6 +74,16 @@ impl Recognition {
         }
         b
     }
+
+    /// `cell` shows pencil notes and no digit.
+    pub fn noted(&self, cell: Cell) -> bool {
+        self.board.get(cell).is_none() && self.readings[cell.index()].notes
+    }
+
+    /// The cells that show pencil notes and no digit, in cell order.
+    pub fn noted_cells(&self) -> Vec<Cell> {
+        Cell::all().filter(|&c| self.noted(c)).collect()
+    }
 }
 
 /// A cell the reader is not sure about.
@@ -572,6 +582,21 @@ mod tests {
             clashes: Vec::new(),
         };
         (rec, features)
+    }
+
+    #[test]
+    fn noted_cells_are_the_empty_cells_that_show_pencil_notes() {
+        let mut board = Board::empty();
+        let c = |r, k| Cell::new(r, k).unwrap();
+        board.set(c(0, 0), Some(5));
+        let (mut rec, _) = read_of(&board, |_| [250; 3]);
+        // Notes flagged on a digit's cell (a stray mark beside it) do not count.
+        rec.readings[0].notes = true;
+        rec.readings[c(4, 7).index()].notes = true;
+        assert!(rec.noted(c(4, 7)));
+        assert!(!rec.noted(c(0, 0)));
+        assert!(!rec.noted(c(0, 1)));
+        assert_eq!(rec.noted_cells(), vec![c(4, 7)]);
     }
 
     #[test]

@@ -426,7 +426,6 @@ fn probe_holding(phone: &mut Phone, held: Option<u8>) -> Result<Probed> {
     let (candidates, near) = candidate_buttons(&img, &first.grid, keypad);
     let side = first.grid.pitch() as u32;
     log::info!("probe: {digit} into {cell}; candidate buttons {candidates:?}");
-    let before_probe = img.clone();
     let mut s = Probe {
         phone,
         first,
@@ -436,7 +435,7 @@ fn probe_holding(phone: &mut Phone, held: Option<u8>) -> Result<Probed> {
         taps: 0,
         screenshots: 1,
         sent: std::time::Instant::now(),
-        unlagged: Some(img.clone()),
+        unlagged: Some(img),
     };
     let (order, entered) = find_input_order(&mut s, trial)?;
     // A player may have left notes mode on: the digit went in as a pencil note. The button that
@@ -445,14 +444,7 @@ fn probe_holding(phone: &mut Phone, held: Option<u8>) -> Result<Probed> {
         Entered::Digit => None,
         Entered::Note => {
             let buttons = (&candidates[..], near);
-            Some(switch_notes_off(
-                &mut s,
-                trial,
-                order,
-                buttons,
-                &before_probe,
-                side,
-            )?)
+            Some(switch_notes_off(&mut s, trial, order, buttons, side)?)
         }
     };
     let (erase, mut toggles, before) = find_erase(&mut s, trial, order, &candidates, side)?;

@@ -44,7 +44,7 @@ pub(super) fn tap_and_check(
     let run = Run {
         cal: phone.profile.calibration.clone(),
         base: report.assessment.recognition.board,
-        base_notes: noted_cells(&report.assessment.recognition),
+        base_notes: report.assessment.recognition.noted_cells(),
         givens: report.assessment.recognition.givens(),
         moves: report.assessment.moves.clone(),
         plan: report.assessment.plan.clone(),
@@ -818,13 +818,6 @@ pub const REFUSALS: usize = 3;
 /// Every this many checks one fetches all the grid's rows (the others only the rows their
 /// batch changed).
 pub const FULL_CHECK_EVERY: usize = 4;
-
-/// The empty cells of `read` that show pencil notes.
-pub(super) fn noted_cells(read: &Recognition) -> Vec<Cell> {
-    Cell::all()
-        .filter(|&c| read.board.get(c).is_none() && read.readings[c.index()].notes)
-        .collect()
-}
 
 /// The screen rows a check looks at: the grid and half a cell around it (the grid is found
 /// again near where it was calibrated). An ad or a dialog that covers the board covers these.

@@ -18,16 +18,11 @@ pub(super) enum Entered {
     Note,
 }
 
-/// The probe cell shows a pencil note and no digit.
-fn noted(r: &Recognition, cell: Cell) -> bool {
-    r.board.get(cell).is_none() && r.readings[cell.index()].notes
-}
-
 /// The probe's digit as the cell shows it: whole, as a pencil note, or not (yet).
 pub(super) fn entered_as(r: &Recognition, cell: Cell, digit: u8) -> Option<Entered> {
     if r.board.get(cell) == Some(digit) {
         Some(Entered::Digit)
-    } else if noted(r, cell) {
+    } else if r.noted(cell) {
         Some(Entered::Note)
     } else {
         None
@@ -45,7 +40,6 @@ pub(super) fn switch_notes_off(
     trial: Trial,
     order: InputOrder,
     (candidates, near): (&[Point], usize),
-    first: &RgbaImage,
     side: u32,
 ) -> Result<Point> {
     let Trial { cell, digit, .. } = trial;
@@ -60,14 +54,16 @@ pub(super) fn switch_notes_off(
             "notes mode is on in the app (the digit went into {cell} as a pencil note) and {what}: switch notes off in the app, clear {cell}, and re-run"
         )
     };
-    take_note_out(s, trial, order).map_err(|_| stuck("the note would not come out"))?;
-    let mut before = first.clone();
+    // The screen with notes mode on: each button's own look is compared with it.
+    let mut before =
+        take_note_out(s, trial, order).map_err(|_| stuck("the note would not come out"))?;
     for &button in buttons {
         let what = format!("tapping the button at {},{}", button.x, button.y);
         s.tap(&[button])?;
         let (img, r) = enter_once_more(s, trial, order, &what)?;
         let own_look = changed_around(&before, &img, button, side) > 0.05;
-        match r.board.get(cell) {
+        // The screen after this button's trial, the probe cell clear again.
+        let now = match r.board.get(cell) {
             Some(d) if d == digit && own_look => {
                 s.phone.say(&format!(
                     "notes mode was on in the app: switched it off with the button at {},{}",
@@ -82,17 +78,16 @@ pub(super) fn switch_notes_off(
                 )
             }
             Some(d) => bail!("{what} put {d} into {cell}; erase it in the app"),
-            None if noted(&r, cell) => {
+            None if r.noted(cell) => {
                 take_note_out(s, trial, order).map_err(|_| stuck("the note would not come out"))?
             }
-            None => {}
-        }
-        let (img, _) = s.look(&what)?;
-        before = if changed_around(&before, &img, button, side) > 0.05 {
+            None => img,
+        };
+        before = if changed_around(&before, &now, button, side) > 0.05 {
             s.tap(&[button])?;
             s.look(&what)?.0
         } else {
-            img
+            now
         };
     }
     Err(stuck(&format!(
@@ -115,7 +110,7 @@ fn enter_once_more(
         InputOrder::NumberFirst => {
             s.tap(&[at])?;
             let (img, r) = look_for_frame(s, after, cell, trial.digit)?;
-            if r.board.get(cell).is_some() || noted(&r, cell) {
+            if r.board.get(cell).is_some() || r.noted(cell) {
                 return Ok((img, r));
             }
             s.tap(&[key, at])?;
@@ -125,19 +120,19 @@ fn enter_once_more(
 }
 
 /// Takes the probe's pencil note out again (in notes mode the same taps toggle it off): the
-/// digit is held by then in a number-first app, so the cell alone. Errs when the cell still
-/// shows anything.
-fn take_note_out(s: &mut Probe, trial: Trial, order: InputOrder) -> Result<()> {
+/// digit is held by then in a number-first app, so the cell alone. Returns the screen after;
+/// errs when the cell still shows anything.
+fn take_note_out(s: &mut Probe, trial: Trial, order: InputOrder) -> Result<RgbaImage> {
     let Trial { cell, at, key, .. } = trial;
     match order {
         InputOrder::CellFirst => s.tap(&[at, key])?,
         InputOrder::NumberFirst => s.tap(&[at])?,
     }
-    let (_, r) = s.look("taking the pencil note out")?;
+    let (img, r) = s.look("taking the pencil note out")?;
     if r.board.get(cell).is_some() || r.readings[cell.index()].notes {
         bail!("{cell} still shows a mark");
     }
-    Ok(())
+    Ok(img)
 }
 
 /// Notes: a toggle that makes the digit go in small. Cleared with erase, toggled back off.
@@ -156,7 +151,7 @@ pub(super) fn find_notes(
         };
         s.tap(&enter)?;
         let (_, r) = s.look("trying the toggle as notes")?;
-        let noted = r.board.get(cell).is_none() && r.readings[cell.index()].notes;
+        let noted = r.noted(cell);
         if r.board.get(cell).is_some() || noted {
             s.tap(&with_button(order, trial, erase))?;
         }

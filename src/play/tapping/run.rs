@@ -170,7 +170,10 @@ impl Run {
         if read.is_ok() {
             self.clear = Some(seen);
         }
-        self.noted = read.as_ref().map(super::noted_cells).unwrap_or_default();
+        self.noted = read
+            .as_ref()
+            .map(Recognition::noted_cells)
+            .unwrap_or_default();
         read
     }
 
@@ -278,7 +281,7 @@ impl Run {
         keep_givens(&mut now.readings, &self.givens);
         let fresh = assess_read(now, &self.cal, options, &mut timings)?;
         self.base = fresh.recognition.board;
-        self.base_notes = super::noted_cells(&fresh.recognition);
+        self.base_notes = fresh.recognition.noted_cells();
         self.moves = fresh.moves;
         self.plan = fresh.plan;
         self.done = 0;
