@@ -30,3 +30,20 @@ fn play_fresh(adb: &AdbServer, sim: &SimServer<SudokuApp>) -> (i32, String) {
     ]));
     (code, err)
 }
+
+/// `play` on the phone `sim` from a fresh working folder, with `config` as its config dir (the
+/// profiles an earlier run learned there): exit code and stderr.
+fn play_with_profiles(
+    adb: &AdbServer,
+    sim: &SimServer<SudokuApp>,
+    config: &std::path::Path,
+) -> (i32, String) {
+    let folder = support::temp_dir("play-folder");
+    let (code, _, err) = outcome(
+        agent()
+            .current_dir(&folder)
+            .env("SUDOKU_AGENT_CONFIG_DIR", config)
+            .args(["play", "-P", &adb.port().to_string(), "-s", &sim.serial()]),
+    );
+    (code, err)
+}

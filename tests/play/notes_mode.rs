@@ -6,8 +6,7 @@
 //! stops in one line saying what to do. Notes are no mistake: the app's counter stays at 0, and
 //! no run leaves notes mode on.
 
-use crate::support::{self, agent, outcome};
-use std::path::Path;
+use crate::support;
 use sudoku_sim::habits::Habits;
 use sudoku_sim::{SimServer, SudokuApp};
 use support::adb_server::{self, AdbServer};
@@ -24,18 +23,6 @@ fn in_notes_mode(adb: &AdbServer, skin: &str) -> SimServer<SudokuApp> {
         .expect("habits apply");
     assert!(phone.notes_mode(), "{skin}: the game starts in notes mode");
     rig::serve(phone, "android12", None, adb.addr())
-}
-
-/// `play` on `sim` with `config` as its config dir: exit code and stderr.
-fn play_with_config(adb: &AdbServer, sim: &SimServer<SudokuApp>, config: &Path) -> (i32, String) {
-    let folder = support::temp_dir("notes-folder");
-    let (code, _, err) = outcome(
-        agent()
-            .current_dir(&folder)
-            .env("SUDOKU_AGENT_CONFIG_DIR", config)
-            .args(["play", "-P", &adb.port().to_string(), "-s", &sim.serial()]),
-    );
-    (code, err)
 }
 
 /// Exit 0, solved, no mistake, notes mode off at the end.
@@ -90,11 +77,11 @@ fn a_learned_profile_switches_notes_mode_off_with_its_button_at_the_first_check_
             None,
             adb.addr(),
         );
-        let (code, err) = play_with_config(&adb, &plain, &config);
+        let (code, err) = super::play_with_profiles(&adb, &plain, &config);
         assert_eq!(code, 0, "{skin}, learning on a plain game: {err}");
         drop(plain);
         let sim = in_notes_mode(&adb, skin);
-        let (code, err) = play_with_config(&adb, &sim, &config);
+        let (code, err) = super::play_with_profiles(&adb, &sim, &config);
         assert_solved_with_notes_off(&sim, skin, code, &err);
         assert!(
             !err.contains("learned "),

@@ -79,22 +79,15 @@ fn a_board_still_drawn_when_play_starts_with_a_stored_profile_is_waited_out_befo
     for skin in ["light", "numfirst"] {
         // The profile comes from an earlier game with nothing animated.
         let config = support::temp_dir("timing-config");
-        let play = |sim: &SimServer<SudokuApp>| {
-            outcome(
-                agent()
-                    .current_dir(support::temp_dir("timing"))
-                    .env("SUDOKU_AGENT_CONFIG_DIR", &config)
-                    .args(["play", "-P", &adb.port().to_string(), "-s", &sim.serial()]),
-            )
-        };
-        let (code, _, err) = play(&served(skin, "end-card", &adb));
+        let play = |sim: &SimServer<SudokuApp>| super::play_with_profiles(&adb, sim, &config);
+        let (code, err) = play(&served(skin, "end-card", &adb));
         assert_eq!(code, 0, "{skin}, learning: {err}");
         // A cascade read half drawn, too few digits to read, and a resumed game whose player
         // entries pop in as it opens.
         for habits in ["intro=1500", "intro=3000", "wrong-pair,pop=250"] {
             let sim = served(skin, habits, &adb);
             let counted = sim.with_screen(|app| app.mistakes());
-            let (code, _, err) = play(&sim);
+            let (code, err) = play(&sim);
             let (solved, mistakes) = sim.with_screen(|app| (app.is_solved(), app.mistakes()));
             assert!(!err.contains("learned "), "{skin} {habits}: {err}");
             assert_eq!(mistakes, counted, "{skin} {habits}: {err}");
